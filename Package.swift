@@ -1,0 +1,62 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "SeedDB",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "SeedDB", targets: ["SeedDB"]),
+        .executable(name: "seeddb", targets: ["seeddb"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+    ],
+    targets: [
+        // Thin C wrappers for Linux calls the Glibc overlay hides (copy_file_range, FICLONE, OFD locks).
+        .target(name: "CSeedDBSystem"),
+        // Pure: seed description, versions, the deploy decision, path rules. No imports, no I/O.
+        .target(name: "SeedDBCore"),
+        // Effects: file system, locks, settings store, SQLite (through GRDB), the deployer.
+        .target(
+            name: "SeedDB",
+            dependencies: [
+                "SeedDBCore",
+                "CSeedDBSystem",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // The CLI: parsing, printing, exit codes.
+        .executableTarget(
+            name: "seeddb",
+            dependencies: [
+                "SeedDB",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "SeedDBCoreTests", dependencies: ["SeedDBCore"]),
+        .testTarget(
+            name: "SeedDBTests",
+            dependencies: [
+                "SeedDB",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(
+            name: "seeddbTests",
+            dependencies: [
+                "seeddb",
+                "SeedDB",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,22 @@
+// Linux system calls that Glibc's Swift overlay does not expose (they need _GNU_SOURCE).
+// Thin wrappers only; all policy lives in Swift (Sources/SeedDB/Internals/Syscalls.swift).
+#ifndef CSEEDDB_SYSTEM_H
+#define CSEEDDB_SYSTEM_H
+
+#include <stddef.h>
+
+/// copy_file_range(2) from the descriptors' current offsets; returns bytes copied or -1.
+long cseeddb_copy_file_range(int in_fd, int out_fd, size_t length);
+
+/// ioctl(FICLONE): share the source's extents on a reflink file system; 0 or -1.
+int cseeddb_ficlone(int dest_fd, int src_fd);
+
+/// fcntl(F_OFD_SETLK) on one byte; `exclusive` 1 for a write lock, 0 for a read lock,
+/// -1 to unlock. Returns 0 or -1 with errno set.
+int cseeddb_ofd_setlk(int fd, int exclusive, long long byte);
+
+/// fcntl(F_OFD_GETLK) on one byte: 1 when a lock (`exclusive` as above) would conflict,
+/// 0 when not, -1 on error.
+int cseeddb_ofd_conflicts(int fd, int exclusive, long long byte);
+
+#endif

@@ -1,0 +1,53 @@
+import Foundation
+import GRDB
+import SeedDBCore
+
+/// SQLite checks on database files SeedDB does not share with anyone (seeds, fresh
+/// copies) or only reads (verify), all through GRDB.
+enum SQLiteFile {
+    /// How a check opens the file.
+    enum Access {
+        /// `immutable=1`: no locks, no sidecar files; for files nobody else writes.
+        case immutable
+        /// An ordinary read-only connection that honours other processes' locks and WAL.
+        case shared
+    }
+
+    /// Runs `PRAGMA quick_check` (or `integrity_check` when `full`) and returns `"ok"` or
+    /// the first problem SQLite reports.
+    static func check(_ path: String, access: Access, full: Bool) -> String {
+        do {
+            let queue = try open(path, access: access)
+            defer { try? queue.close() }
+            let pragma = full ? "integrity_check" : "quick_check"
+            let rows = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA \(pragma)") }
+            return rows.first ?? "no result from \(pragma)"
+        } catch let error as DatabaseError {
+            return error.message ?? "\(error.resultCode)"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    /// Opens `path` read-only.
+    static func open(_ path: String, access: Access) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.label = "SeedDB.check"
+        switch access {
+        case .immutable:
+            return try DatabaseQueue(path: uri(path, query: "immutable=1"), configuration: configuration)
+        case .shared:
+            return try DatabaseQueue(path: path, configuration: configuration)
+        }
+    }
+
+    /// A `file:` URI for `path` with `query`, percent-encoding every character that is
+    /// not unreserved, so `?`, `#` and `%` in a path stay part of the path.
+    static func uri(_ path: String, query: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~/")
+        let encoded = path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+        return "file:\(encoded)?\(query)"
+    }
+}

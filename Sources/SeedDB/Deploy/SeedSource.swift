@@ -1,0 +1,92 @@
+import Crypto
+import SeedDBCore
+import SystemPackage
+
+/// The seed file an app ships: checked before it is copied, then streamed into place.
+struct SeedSource {
+    /// The seed's path.
+    let path: String
+
+    /// What a copy produced.
+    struct CopyResult {
+        /// The SHA-256 of the bytes written.
+        var digest: SeedDBCore.SHA256Digest
+        /// The number of bytes written.
+        var size: Int64
+    }
+
+    /// The size of the buffer the copy streams through; memory use stays at this.
+    static let bufferSize = 1 << 20
+
+    /// Checks what can be checked without reading the whole seed: it exists, is a
+    /// readable regular file, starts with an SQLite header, and has no `-wal` holding
+    /// frames or `-journal` holding changes that a copy of the file alone would lose.
+    ///
+    /// - Throws: ``SeedDBError`` `seedUnavailable` (66) or `invalidSeed` (65).
+    func inspect() throws(SeedDBError) -> SQLiteHeader {
+        let type: FileType?
+        do {
+            type = try FilePath(path).stat().type
+        } catch .noSuchFileOrDirectory, .notDirectory {
+            throw SeedDBError(.seedUnavailable, "seed not found: \(path)")
+        } catch {
+            throw SeedDBError(.seedUnavailable, "cannot read seed \(path): \(error)", underlying: error)
+        }
+        guard type == .regular else {
+            throw SeedDBError(.seedUnavailable, "cannot read seed \(path): not a regular file")
+        }
+        let prefix: [UInt8]
+        do {
+            prefix = try FileSystem.readPrefix(of: path, count: SQLiteHeader.length)
+        } catch {
+            throw SeedDBError(.seedUnavailable, "cannot read seed \(path): \(error.message)", underlying: error)
+        }
+        guard let header = SQLiteHeader(prefix) else {
+            throw SeedDBError(.invalidSeed, "invalid seed \(path): not an SQLite 3 database (bad header)")
+        }
+        // A WAL header is 32 bytes; anything longer holds frames a file copy would drop.
+        if let wal = try FileSystem.status(at: path + "-wal"), wal.size > 32 {
+            throw SeedDBError(.invalidSeed, "invalid seed \(path): its -wal sidecar holds \(wal.size) bytes of unapplied frames; checkpoint it (PRAGMA wal_checkpoint(TRUNCATE)) before shipping")
+        }
+        if let journal = try FileSystem.status(at: path + "-journal"), journal.size > 0 {
+            throw SeedDBError(.invalidSeed, "invalid seed \(path): a -journal sidecar holds an unfinished transaction; open it once with sqlite3 to recover it before shipping")
+        }
+        return header
+    }
+
+    /// Streams the seed into `destination`, hashing the bytes on the way.
+    ///
+    /// - Throws: ``SeedDBError`` `seedUnavailable` when the seed cannot be read,
+    ///   `ioFailure`/`cannotCreate` when the destination cannot be written.
+    func copy(to destination: FileDescriptor, destinationPath: String) throws(SeedDBError) -> CopyResult {
+        let input: FileDescriptor
+        do {
+            input = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
+        } catch {
+            throw SeedDBError(.seedUnavailable, "cannot read seed \(path): \(error)", underlying: error)
+        }
+        defer { try? input.close() }
+        var hasher = SHA256()
+        var size: Int64 = 0
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.bufferSize, alignment: 4096)
+        defer { buffer.deallocate() }
+        while true {
+            let count: Int
+            do {
+                count = try input.read(into: buffer)
+            } catch {
+                throw SeedDBError(.seedUnavailable, "cannot read seed \(path): \(error)", underlying: error)
+            }
+            if count == 0 { break }
+            let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+            hasher.update(bufferPointer: chunk)
+            do {
+                _ = try destination.writeAll(chunk)
+            } catch {
+                throw SeedDBError.io(error, "cannot write", destinationPath)
+            }
+            size += Int64(count)
+        }
+        return CopyResult(digest: SeedDBCore.SHA256Digest(bytes: hasher.finalize()), size: size)
+    }
+}

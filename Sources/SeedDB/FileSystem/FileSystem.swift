@@ -1,0 +1,208 @@
+import Foundation
+import SeedDBCore
+import SystemPackage
+
+/// File-system operations with the durability and safety rules SeedDB relies on.
+///
+/// Every failure becomes a ``SeedDBError`` naming the operation, the path and the cause.
+/// Nothing here follows a symbolic link at the final component of a path it creates.
+enum FileSystem {
+    /// The type of the file at `path`, not following a final symbolic link; `nil` when
+    /// nothing is there.
+    static func fileType(at path: String) throws(SeedDBError) -> FileType? {
+        do {
+            return try FilePath(path).stat(followTargetSymlink: false).type
+        } catch .noSuchFileOrDirectory, .notDirectory {
+            return nil
+        } catch {
+            throw SeedDBError.io(error, "cannot inspect", path)
+        }
+    }
+
+    /// `lstat` of `path`, or `nil` when nothing is there.
+    static func status(at path: String) throws(SeedDBError) -> Stat? {
+        do {
+            return try FilePath(path).stat(followTargetSymlink: false)
+        } catch .noSuchFileOrDirectory, .notDirectory {
+            return nil
+        } catch {
+            throw SeedDBError.io(error, "cannot inspect", path)
+        }
+    }
+
+    /// Creates `path` and any missing parents, each with mode 0700; directories that
+    /// already exist keep their mode.
+    static func createDirectories(_ path: String) throws(SeedDBError) {
+        let components = path.split(separator: "/", omittingEmptySubsequences: true)
+        var current = ""
+        for component in components {
+            current += "/" + component
+            do {
+                try Syscalls.mkdir(current, mode: 0o700)
+                // mkdir applies the umask; set the mode exactly.
+                try Syscalls.chmod(current, mode: 0o700)
+            } catch .fileExists {
+                continue
+            } catch {
+                throw SeedDBError.io(error, "cannot create directory", current)
+            }
+        }
+        guard try fileType(at: path) == .directory || (try? FilePath(path).stat().type) == .directory else {
+            throw SeedDBError(.cannotCreate, "cannot create directory \(path): a file that is not a directory is in the way")
+        }
+    }
+
+    /// Reads the whole file at `path`; `nil` when it does not exist.
+    static func readFile(at path: String) throws(SeedDBError) -> [UInt8]? {
+        let descriptor: FileDescriptor
+        do {
+            descriptor = try FileDescriptor.open(FilePath(path), .readOnly, options: [.noFollow, .closeOnExec])
+        } catch Errno.noSuchFileOrDirectory {
+            return nil
+        } catch {
+            throw SeedDBError.io(error, "cannot read", path)
+        }
+        do {
+            return try descriptor.closeAfter { try readAll(descriptor) }
+        } catch {
+            throw SeedDBError.io(error, "cannot read", path)
+        }
+    }
+
+    /// Reads `descriptor` from its current offset to the end.
+    static func readAll(_ descriptor: FileDescriptor) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = try chunk.withUnsafeMutableBytes { try descriptor.read(into: $0) }
+            if count == 0 { return bytes }
+            bytes += chunk[0..<count]
+        }
+    }
+
+    /// Reads up to `count` bytes from the start of the file at `path`.
+    static func readPrefix(of path: String, count: Int) throws(SeedDBError) -> [UInt8] {
+        do {
+            let descriptor = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
+            return try descriptor.closeAfter {
+                var buffer = [UInt8](repeating: 0, count: count)
+                let read = try buffer.withUnsafeMutableBytes { try descriptor.read(fromAbsoluteOffset: 0, into: $0) }
+                return Array(buffer[0..<read])
+            }
+        } catch {
+            throw SeedDBError.io(error, "cannot read", path)
+        }
+    }
+
+    /// Creates a new file in `directory` exclusively (`O_CREAT|O_EXCL|O_NOFOLLOW`), under a
+    /// name no other file has: `.<stem>.seeddb-<random>.tmp`.
+    static func createTemporaryFile(in directory: String, stem: String, permissions: FilePermissions = [.ownerReadWrite, .groupRead, .otherRead]) throws(SeedDBError) -> (FileDescriptor, String) {
+        while true {
+            let path = directory + "/" + temporaryPrefix(stem) + randomSuffix() + ".tmp"
+            do {
+                let descriptor = try FileDescriptor.open(
+                    FilePath(path), .readWrite,
+                    options: [.create, .exclusiveCreate, .noFollow, .closeOnExec],
+                    permissions: permissions)
+                return (descriptor, path)
+            } catch Errno.fileExists {
+                continue
+            } catch {
+                throw SeedDBError.io(error, "cannot create temporary file in", directory)
+            }
+        }
+    }
+
+    /// The prefix of every temporary file SeedDB creates for `stem`.
+    static func temporaryPrefix(_ stem: String) -> String { "." + stem + ".seeddb-" }
+
+    /// Removes the temporary files a crashed run left for `stem` in `directory`.
+    ///
+    /// Only call this while holding the lock that serialises writers of `stem`.
+    static func removeStaleTemporaryFiles(in directory: String, stem: String) throws(SeedDBError) {
+        let prefix = temporaryPrefix(stem)
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        for entry in entries where entry.hasPrefix(prefix) && entry.hasSuffix(".tmp") {
+            try remove(directory + "/" + entry)
+        }
+    }
+
+    /// Removes the entry at `path` (a symbolic link itself, never its target); nothing
+    /// there is not an error.
+    static func remove(_ path: String) throws(SeedDBError) {
+        do {
+            try Syscalls.unlink(path)
+        } catch .noSuchFileOrDirectory {
+            return
+        } catch {
+            throw SeedDBError.io(error, "cannot remove", path)
+        }
+    }
+
+    /// Atomically replaces `destination` with `source`.
+    static func rename(_ source: String, to destination: String) throws(SeedDBError) {
+        do {
+            try Syscalls.rename(source, destination)
+        } catch {
+            throw SeedDBError.io(error, "cannot rename \(source) to", destination)
+        }
+    }
+
+    /// Flushes `descriptor` to stable storage.
+    static func sync(_ descriptor: FileDescriptor, path: String) throws(SeedDBError) {
+        do {
+            try Syscalls.fsync(descriptor)
+        } catch {
+            throw SeedDBError.io(error, "cannot flush", path)
+        }
+    }
+
+    /// Flushes a directory, making the renames and unlinks done in it durable.
+    static func syncDirectory(_ path: String) throws(SeedDBError) {
+        do {
+            let descriptor = try FileDescriptor.open(FilePath(path), .readOnly, options: [.directory, .closeOnExec])
+            try descriptor.closeAfter { try Syscalls.fsync(descriptor) }
+        } catch {
+            throw SeedDBError.io(error, "cannot flush directory", path)
+        }
+    }
+
+    /// Writes `bytes` to `path` atomically: a temporary file in the same directory,
+    /// written, flushed, renamed over `path`, then the directory flushed.
+    static func writeAtomically(_ bytes: [UInt8], to path: String, permissions: FilePermissions) throws(SeedDBError) {
+        let directory = Self.directory(of: path)
+        let (descriptor, temporary) = try createTemporaryFile(in: directory, stem: Self.fileName(of: path), permissions: permissions)
+        do {
+            try descriptor.closeAfter {
+                _ = try descriptor.writeAll(bytes)
+                try Syscalls.fsync(descriptor)
+            }
+        } catch {
+            try? remove(temporary)
+            throw SeedDBError.io(error, "cannot write", temporary)
+        }
+        do {
+            try rename(temporary, to: path)
+        } catch {
+            try? remove(temporary)
+            throw error
+        }
+        try syncDirectory(directory)
+    }
+
+    /// The directory part of `path`.
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// The last component of `path`.
+    static func fileName(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+
+    private static func randomSuffix() -> String {
+        String(UInt64.random(in: 0...UInt64.max), radix: 36)
+    }
+}

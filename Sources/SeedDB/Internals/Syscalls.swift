@@ -1,0 +1,91 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CSeedDBSystem
+import SystemPackage
+
+/// The one place SeedDB calls libc directly, for what swift-system does not wrap.
+///
+/// Each function retries on `EINTR` and throws the `Errno` of a failure; callers add
+/// the path and operation when they turn it into a ``SeedDBError``.
+enum Syscalls {
+    /// Runs `body` until it does not fail with `EINTR`; throws the `Errno` of any other failure.
+    @discardableResult
+    static func retrying<Result: BinaryInteger>(_ body: () -> Result) throws(Errno) -> Result {
+        while true {
+            let result = body()
+            if result >= 0 { return result }
+            let error = Errno(rawValue: errno)
+            if error != .interrupted { throw error }
+        }
+    }
+
+    /// `fsync(2)`: flushes a file's data and metadata to stable storage.
+    static func fsync(_ fd: FileDescriptor) throws(Errno) {
+        try retrying { Glibc.fsync(fd.rawValue) }
+    }
+
+    /// `mkdir(2)`.
+    static func mkdir(_ path: String, mode: mode_t) throws(Errno) {
+        try retrying { Glibc.mkdir(path, mode) }
+    }
+
+    /// `fchmod(2)`: sets the permission bits of an open file.
+    static func fchmod(_ fd: FileDescriptor, mode: mode_t) throws(Errno) {
+        try retrying { Glibc.fchmod(fd.rawValue, mode) }
+    }
+
+    /// `chmod(2)`.
+    static func chmod(_ path: String, mode: mode_t) throws(Errno) {
+        try retrying { Glibc.chmod(path, mode) }
+    }
+
+    /// `rename(2)`: atomically replaces `destination` with `source`.
+    static func rename(_ source: String, _ destination: String) throws(Errno) {
+        try retrying { Glibc.rename(source, destination) }
+    }
+
+    /// `unlink(2)`: removes a directory entry; a symbolic link is removed, never followed.
+    static func unlink(_ path: String) throws(Errno) {
+        try retrying { Glibc.unlink(path) }
+    }
+
+    /// Takes or releases an open-file-description lock (`F_OFD_SETLK`) on one byte.
+    ///
+    /// OFD locks belong to the open file description, not the process: closing another
+    /// descriptor on the same file does not drop them, and two descriptors in one process
+    /// conflict like two processes do.
+    ///
+    /// - Returns: `false` when another holder conflicts (`EAGAIN`/`EACCES`).
+    static func setLock(_ fd: FileDescriptor, byte: Int, exclusive: Bool) throws(Errno) -> Bool {
+        while true {
+            if cseeddb_ofd_setlk(fd.rawValue, exclusive ? 1 : 0, Int64(byte)) == 0 { return true }
+            let error = Errno(rawValue: errno)
+            switch error {
+            case .interrupted: continue
+            case .resourceTemporarilyUnavailable, .permissionDenied: return false
+            default: throw error
+            }
+        }
+    }
+
+    /// Whether another open file description holds a lock on `byte` that conflicts with `type`.
+    static func lockConflicts(_ fd: FileDescriptor, byte: Int, exclusive: Bool) throws(Errno) -> Bool {
+        let result = try retrying { cseeddb_ofd_conflicts(fd.rawValue, exclusive ? 1 : 0, Int64(byte)) }
+        return result == 1
+    }
+
+    /// `copy_file_range(2)` from the current offsets: the kernel copies without passing
+    /// the bytes through user space.
+    /// - Returns: The number of bytes copied; 0 at the end of the input.
+    static func copyFileRange(from input: FileDescriptor, to output: FileDescriptor, count: Int) throws(Errno) -> Int {
+        try retrying { cseeddb_copy_file_range(input.rawValue, output.rawValue, count) }
+    }
+
+    /// `ioctl(FICLONE)`: makes `output` share `input`'s extents on a reflink file system.
+    static func cloneFile(from input: FileDescriptor, to output: FileDescriptor) throws(Errno) {
+        try retrying { cseeddb_ficlone(output.rawValue, input.rawValue) }
+    }
+}

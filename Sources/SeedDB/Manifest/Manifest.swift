@@ -1,0 +1,156 @@
+import Foundation
+import SeedDBCore
+
+/// A JSON file that describes an app's seeds, for install hooks and the CLI.
+///
+/// ```json
+/// {"app": "com.example.levels",
+///  "seeds": [{"source": "levels.sqlite", "name": "levels.sqlite", "version": "2",
+///             "location": "data", "sha256": "…"}]}
+/// ```
+///
+/// `source` is relative to the manifest's folder (or absolute); `source` and `version`
+/// are required, the rest optional. Unknown keys are errors, so a typo never silently
+/// turns into a default.
+public struct Manifest: Sendable, Hashable {
+    /// The most seeds one manifest may list.
+    public static let maximumSeeds = 1000
+
+    /// The app the seeds belong to.
+    public var app: AppIdentifier
+    /// The seeds, in manifest order, with sources resolved to paths.
+    public var seeds: [Seed]
+
+    /// Loads and validates the manifest at `path`.
+    ///
+    /// - Throws: ``SeedDBError`` `seedUnavailable` (the file cannot be read) or
+    ///   `invalidManifest`, naming the key at fault.
+    public static func load(_ path: String) throws(SeedDBError) -> Manifest {
+        let read: [UInt8]?
+        do {
+            read = try FileSystem.readFile(at: path)
+        } catch {
+            throw SeedDBError(.seedUnavailable, error.message, underlying: error)
+        }
+        guard let bytes = read else {
+            throw SeedDBError(.seedUnavailable, "manifest not found: \(path)")
+        }
+        do {
+            return try Manifest(parsing: bytes, folder: FileSystem.directory(of: path))
+        } catch {
+            throw SeedDBError(.invalidManifest, "invalid manifest \(path): \(error.message)")
+        }
+    }
+
+    /// Parses manifest bytes; relative sources resolve against `folder`.
+    init(parsing bytes: [UInt8], folder: String) throws(SeedDBError) {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: Data(bytes))
+        } catch {
+            throw Self.error("not valid JSON")
+        }
+        var reader = try ObjectReader(object, at: "")
+        app = try reader.field("app") { (value: String) throws(SeedDBError) in try AppIdentifier(value) }
+        let entries = try reader.require("seeds", as: [Any].self)
+        try reader.finish()
+        guard !entries.isEmpty else { throw Self.error("\"seeds\" is empty") }
+        guard entries.count <= Self.maximumSeeds else { throw Self.error("\"seeds\" lists more than \(Self.maximumSeeds) seeds") }
+        var seeds: [Seed] = []
+        var names: Set<SeedName> = []
+        for (index, entry) in entries.enumerated() {
+            let seed = try Self.seed(entry, at: "seeds[\(index)]", app: app, folder: folder)
+            guard names.insert(seed.name).inserted else {
+                throw Self.error("seeds[\(index)]: name \"\(seed.name)\" is used twice")
+            }
+            seeds.append(seed)
+        }
+        self.seeds = seeds
+    }
+
+    private static func seed(_ entry: Any, at location: String, app: AppIdentifier, folder: String) throws(SeedDBError) -> Seed {
+        var reader = try ObjectReader(entry, at: location)
+        let source = try reader.require("source", as: String.self)
+        let version = try reader.field("version") { (value: String) throws(SeedDBError) in try SeedVersion(value) }
+        let name = try reader.optionalField("name") { (value: String) throws(SeedDBError) in try SeedName(value) }
+        let seedLocation = try reader.optionalField("location") { (value: String) throws(SeedDBError) -> SeedLocation in
+            guard let parsed = SeedLocation(rawValue: value) else {
+                throw SeedDBError(.invalidManifest, "must be \"data\" or \"cache\"")
+            }
+            return parsed
+        }
+        let sha256 = try reader.optionalField("sha256") { (value: String) throws(SeedDBError) in try SHA256Digest(hex: value) }
+        try reader.finish()
+        guard !source.isEmpty else { throw error("\(location).source: it is empty") }
+        let path = source.hasPrefix("/") ? source : folder + "/" + source
+        do {
+            return try Seed(app: app, source: path, version: version, location: seedLocation ?? .data, name: name, expectedSHA256: sha256)
+        } catch {
+            throw Self.error("\(location): \(error.message)")
+        }
+    }
+
+    fileprivate static func error(_ message: String) -> SeedDBError {
+        SeedDBError(.invalidManifest, message)
+    }
+}
+
+/// Reads a JSON object's fields by name, remembering which were read so that
+/// ``finish()`` can reject the rest as unknown keys.
+private struct ObjectReader {
+    private let object: [String: Any]
+    private let location: String
+    private var read: Set<String> = []
+
+    init(_ value: Any, at location: String) throws(SeedDBError) {
+        guard let object = value as? [String: Any] else {
+            throw Manifest.error(location.isEmpty ? "the top level is not a JSON object" : "\(location) is not a JSON object")
+        }
+        self.object = object
+        self.location = location
+    }
+
+    private func path(_ key: String) -> String {
+        location.isEmpty ? "\"\(key)\"" : "\(location).\(key)"
+    }
+
+    mutating func require<Value>(_ key: String, as type: Value.Type) throws(SeedDBError) -> Value {
+        guard let value = try optional(key, as: type) else {
+            throw Manifest.error("missing key \(path(key))")
+        }
+        return value
+    }
+
+    mutating func optional<Value>(_ key: String, as type: Value.Type) throws(SeedDBError) -> Value? {
+        read.insert(key)
+        guard let raw = object[key] else { return nil }
+        guard let value = raw as? Value, !(raw is NSNull) else {
+            throw Manifest.error("\(path(key)) has the wrong type")
+        }
+        return value
+    }
+
+    mutating func field<Value>(_ key: String, _ parse: (String) throws(SeedDBError) -> Value) throws(SeedDBError) -> Value {
+        let text = try require(key, as: String.self)
+        return try parsed(key, text, parse)
+    }
+
+    mutating func optionalField<Value>(_ key: String, _ parse: (String) throws(SeedDBError) -> Value) throws(SeedDBError) -> Value? {
+        guard let text = try optional(key, as: String.self) else { return nil }
+        return try parsed(key, text, parse)
+    }
+
+    private func parsed<Value>(_ key: String, _ text: String, _ parse: (String) throws(SeedDBError) -> Value) throws(SeedDBError) -> Value {
+        do {
+            return try parse(text)
+        } catch {
+            throw Manifest.error("\(path(key)): \(error.message)")
+        }
+    }
+
+    func finish() throws(SeedDBError) {
+        if let unknown = object.keys.sorted().first(where: { !read.contains($0) }) {
+            throw Manifest.error("unknown key \(path(unknown))")
+        }
+    }
+}

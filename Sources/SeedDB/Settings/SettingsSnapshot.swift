@@ -1,0 +1,71 @@
+import Foundation
+import SeedDBCore
+
+/// One reading of the settings store.
+public struct SettingsSnapshot: @unchecked Sendable {
+    /// Why the file cannot be used as it is.
+    public enum Problem: Sendable, CustomStringConvertible, Hashable {
+        /// Empty, not JSON, or JSON that is not an object.
+        case notAnObject(String)
+        /// A JSON object whose `"seeddb"` value does not have SeedDB's shape.
+        case badSeedDBValue(String)
+
+        public var description: String {
+            switch self {
+            case .notAnObject(let reason): return "settings file is corrupt (\(reason))"
+            case .badSeedDBValue(let reason): return "settings key \"seeddb\" is malformed (\(reason))"
+            }
+        }
+    }
+
+    /// SeedDB's entries, keyed by working-copy name.
+    public internal(set) var entries: [String: SettingsEntry] = [:]
+    /// What is wrong with the file, if anything.
+    public internal(set) var problem: Problem?
+    /// The app's own top-level keys, kept as they are.
+    var appValues: [String: Any] = [:]
+
+    /// An empty store.
+    init() {}
+
+    /// Parses the bytes of a settings file.
+    init(parsing bytes: [UInt8]) {
+        guard !bytes.isEmpty else {
+            problem = .notAnObject("empty file")
+            return
+        }
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: Data(bytes), options: [])
+        } catch {
+            problem = .notAnObject("not valid JSON")
+            return
+        }
+        guard var document = object as? [String: Any] else {
+            problem = .notAnObject("not a JSON object")
+            return
+        }
+        let owned = document.removeValue(forKey: SettingsStore.key)
+        appValues = document
+        guard let owned else { return }
+        guard let table = owned as? [String: Any] else {
+            problem = .badSeedDBValue("not an object")
+            return
+        }
+        var entries: [String: SettingsEntry] = [:]
+        for (name, value) in table {
+            do {
+                entries[name] = try SettingsEntry(jsonObject: value)
+            } catch {
+                problem = .badSeedDBValue("entry \(NameRules.quoted(name)): \(error.message)")
+                return
+            }
+        }
+        self.entries = entries
+    }
+
+    /// The deploy records, keyed by working-copy name.
+    public var records: [String: DeployRecord] {
+        entries.compactMapValues(\.record)
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Logging
+import SeedDBCore
+
+/// The settings store: a JSON object standing in for Apple's user defaults.
+///
+/// SeedDB owns the top-level key `"seeddb"` only and keeps one entry per working copy
+/// there: `{"seeddb": {"<name>": {"version", "sha256", "size", "deployedAt"}}}`. Every other
+/// key belongs to the app and survives every write unchanged.
+///
+/// Reads take no lock (the file is only ever replaced by an atomic rename). Writes are
+/// serialised by a lock file beside the settings file and are atomic: a temporary file
+/// in the same directory, flushed, renamed over the old one, and the directory flushed.
+///
+/// A file that is not a JSON object is moved aside to `settings.json.corrupt-<timestamp>`
+/// by the next write, with a warning; a valid object whose `"seeddb"` value has the wrong
+/// shape is copied aside the same way and only `"seeddb"` starts afresh.
+public struct SettingsStore: Sendable {
+    /// The top-level key SeedDB owns.
+    public static let key = "seeddb"
+
+    /// The settings file.
+    public let path: String
+    /// The lock file that serialises writes.
+    public let lockPath: String
+    private let logger: Logger
+
+    /// Creates a store for the settings file at `path`.
+    public init(path: String, logger: Logger) {
+        self.path = path
+        self.lockPath = path + ".lock"
+        self.logger = logger
+    }
+
+    /// What the store holds now, read without a lock and without changing anything.
+    ///
+    /// A missing file reads as empty. A damaged file reads as empty too, with the
+    /// problem in ``SettingsSnapshot/problem``: read-only callers report it, and the next
+    /// write repairs it.
+    public func snapshot() throws(SeedDBError) -> SettingsSnapshot {
+        guard let bytes = try FileSystem.readFile(at: path) else { return SettingsSnapshot() }
+        return SettingsSnapshot(parsing: bytes)
+    }
+
+    /// The recorded deploy of `name`, if any (the startup hot path: one read, one parse).
+    public func record(for name: SeedName) throws(SeedDBError) -> DeployRecord? {
+        try snapshot().records[name.rawValue]
+    }
+
+    /// Changes SeedDB's entries under the write lock and saves the result atomically.
+    ///
+    /// - Parameters:
+    ///   - timeout: How long to wait for another writer.
+    ///   - change: Edits the entries, keyed by working-copy name.
+    public func update(timeout: Duration, _ change: (inout [String: SettingsEntry]) throws -> Void) throws(SeedDBError) {
+        try FileSystem.createDirectories(FileSystem.directory(of: path))
+        let lock = try FileLock.acquire(lockPath, kind: .exclusive, timeout: timeout)
+        defer { lock.release() }
+        try FileSystem.removeStaleTemporaryFiles(in: FileSystem.directory(of: path), stem: FileSystem.fileName(of: path))
+
+        let current = try snapshot()
+        if let problem = current.problem {
+            try setAside(problem)
+        }
+        var entries = current.entries
+        do {
+            try change(&entries)
+        } catch {
+            throw SeedDBError.io(error, "cannot update settings", path)
+        }
+        var document = current.appValues
+        document[Self.key] = entries.mapValues { $0.jsonObject }
+        let bytes: Data
+        do {
+            bytes = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        } catch {
+            throw SeedDBError(.ioFailure, "cannot encode settings \(path): \(error.localizedDescription)")
+        }
+        try FileSystem.writeAtomically(Array(bytes) + [0x0A], to: path, permissions: [.ownerReadWrite])
+    }
+
+    /// Moves (unreadable file) or copies (bad `"seeddb"` value) the current file aside.
+    private func setAside(_ problem: SettingsSnapshot.Problem) throws(SeedDBError) {
+        let aside = try asidePath()
+        switch problem {
+        case .notAnObject:
+            try FileSystem.rename(path, to: aside)
+            try FileSystem.syncDirectory(FileSystem.directory(of: path))
+        case .badSeedDBValue:
+            guard let bytes = try FileSystem.readFile(at: path) else { return }
+            try FileSystem.writeAtomically(bytes, to: aside, permissions: [.ownerReadWrite])
+        }
+        logger.warning("\(problem.description) in \(path); saved it as \(aside) and starting afresh")
+    }
+
+    /// A free `settings.json.corrupt-<UTC timestamp>` name.
+    private func asidePath() throws(SeedDBError) -> String {
+        let stamp = Self.compactTimestamp(Date())
+        var candidate = "\(path).corrupt-\(stamp)"
+        var counter = 1
+        while try FileSystem.fileType(at: candidate) != nil {
+            candidate = "\(path).corrupt-\(stamp)-\(counter)"
+            counter += 1
+        }
+        return candidate
+    }
+
+    /// `20261121T234522Z`: an ISO-8601 basic UTC timestamp, safe in file names.
+    static func compactTimestamp(_ date: Date) -> String {
+        date.ISO8601Format(.iso8601.year().month().day().dateTimeSeparator(.standard).time(includingFractionalSeconds: false).timeSeparator(.omitted).dateSeparator(.omitted))
+    }
+}

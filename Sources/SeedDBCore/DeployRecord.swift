@@ -1,0 +1,19 @@
+/// What the settings store remembers about one deployed working copy.
+public struct DeployRecord: Hashable, Sendable {
+    /// The version that was deployed.
+    public var version: SeedVersion
+    /// The SHA-256 of the working copy's bytes as deployed.
+    public var sha256: SHA256Digest
+    /// The working copy's size in bytes as deployed.
+    public var size: Int64
+    /// When the deploy finished, ISO-8601 in UTC (`2026-11-21T23:45:22Z`).
+    public var deployedAt: String
+
+    /// Creates a record.
+    public init(version: SeedVersion, sha256: SHA256Digest, size: Int64, deployedAt: String) {
+        self.version = version
+        self.sha256 = sha256
+        self.size = size
+        self.deployedAt = deployedAt
+    }
+}

@@ -1,0 +1,49 @@
+/// A seed: the read-only database an app ships, and where and how it is deployed.
+public struct Seed: Hashable, Sendable {
+    /// The app the seed belongs to; names its directories.
+    public var app: AppIdentifier
+    /// The path of the seed file the app ships.
+    public var source: String
+    /// The version the app ships now.
+    public var version: SeedVersion
+    /// Data (default) or cache directory.
+    public var location: SeedLocation
+    /// The working copy's file name, which also keys its record in the settings store.
+    public var name: SeedName
+    /// When set, the seed must hash to this digest or the deploy is refused.
+    public var expectedSHA256: SHA256Digest?
+
+    /// Creates a seed description.
+    ///
+    /// - Parameters:
+    ///   - name: The working copy's file name; defaults to the last path component of `source`.
+    /// - Throws: ``SeedDBError`` (`invalidArgument`) when `source` is empty or the default
+    ///   name taken from it is not a valid ``SeedName``.
+    public init(
+        app: AppIdentifier,
+        source: String,
+        version: SeedVersion,
+        location: SeedLocation = .data,
+        name: SeedName? = nil,
+        expectedSHA256: SHA256Digest? = nil
+    ) throws(SeedDBError) {
+        guard !source.isEmpty else {
+            throw SeedDBError(.invalidArgument, "invalid seed path: it is empty")
+        }
+        self.app = app
+        self.source = source
+        self.version = version
+        self.location = location
+        if let name {
+            self.name = name
+        } else {
+            self.name = try SeedName(Self.lastComponent(of: source))
+        }
+        self.expectedSHA256 = expectedSHA256
+    }
+
+    /// The last path component of `path` (`"a/b.sqlite"` → `"b.sqlite"`).
+    static func lastComponent(of path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? ""
+    }
+}

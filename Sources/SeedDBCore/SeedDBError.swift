@@ -1,0 +1,45 @@
+/// The one error type SeedDB throws.
+///
+/// Every error carries a stable ``Code`` (which the `seeddb` CLI maps to a sysexits
+/// exit status), a one-line message a person can act on, and, where there is one, the
+/// underlying cause (an `Errno`, a GRDB `DatabaseError`, …).
+public struct SeedDBError: Error, Sendable, CustomStringConvertible {
+    /// The kind of failure, stable across releases.
+    public enum Code: String, Sendable, CaseIterable {
+        /// A seed description, flag or version is malformed.
+        case invalidArgument = "invalid-argument"
+        /// The seed is not a usable SQLite database: bad header, corrupt pages,
+        /// checksum mismatch, or a `-wal`/`-journal` sidecar holding unapplied changes.
+        case invalidSeed = "invalid-seed"
+        /// The seed file is missing or cannot be read.
+        case seedUnavailable = "seed-unavailable"
+        /// The working copy, its directory or the settings file cannot be created or written
+        /// (permissions, read-only file system, a non-regular file in the way).
+        case cannotCreate = "cannot-create"
+        /// Any other input/output failure, such as a full disk.
+        case ioFailure = "io-failure"
+        /// Another process holds the database or the deploy lock, and the wait ran out.
+        case inUse = "in-use"
+        /// A manifest is malformed: bad JSON, unknown or missing keys, invalid values.
+        case invalidManifest = "invalid-manifest"
+        /// The working copy fails `PRAGMA integrity_check`.
+        case corruptWorkingCopy = "corrupt-working-copy"
+    }
+
+    /// The kind of failure.
+    public var code: Code
+    /// One line that says what failed, which path, and why.
+    public var message: String
+    /// The lower-level error that caused this one, if any.
+    public var underlying: (any Error & Sendable)?
+
+    /// Creates an error.
+    public init(_ code: Code, _ message: String, underlying: (any Error & Sendable)? = nil) {
+        self.code = code
+        self.message = message
+        self.underlying = underlying
+    }
+
+    /// The one-line message.
+    public var description: String { message }
+}

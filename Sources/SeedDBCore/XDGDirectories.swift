@@ -1,0 +1,55 @@
+/// The XDG Base Directory locations SeedDB uses, resolved from an environment.
+///
+/// Follows the XDG Base Directory Specification: a variable that is unset, empty or
+/// relative is ignored and its default under `$HOME` is used.
+public struct XDGDirectories: Hashable, Sendable {
+    /// `$XDG_DATA_HOME`, default `~/.local/share`.
+    public var dataHome: String
+    /// `$XDG_CACHE_HOME`, default `~/.cache`.
+    public var cacheHome: String
+    /// `$XDG_CONFIG_HOME`, default `~/.config`.
+    public var configHome: String
+
+    /// Creates the locations explicitly.
+    public init(dataHome: String, cacheHome: String, configHome: String) {
+        self.dataHome = dataHome
+        self.cacheHome = cacheHome
+        self.configHome = configHome
+    }
+
+    /// Resolves the locations from environment variables and a home directory.
+    ///
+    /// - Parameters:
+    ///   - environment: The process environment (or a test's).
+    ///   - home: The home directory; used when a variable is unset, empty or relative.
+    /// - Throws: ``SeedDBError`` (`invalidArgument`) when a default is needed but `home`
+    ///   is not an absolute path.
+    public init(environment: [String: String], home: String?) throws(SeedDBError) {
+        func resolve(_ variable: String, default relative: String) throws(SeedDBError) -> String {
+            if let value = environment[variable], value.hasPrefix("/") {
+                return Self.trimmingTrailingSlashes(value)
+            }
+            guard let home, home.hasPrefix("/") else {
+                throw SeedDBError(.invalidArgument, "cannot locate \(variable): it is unset or not absolute, and HOME is not an absolute path")
+            }
+            return Self.trimmingTrailingSlashes(home) + "/" + relative
+        }
+        dataHome = try resolve("XDG_DATA_HOME", default: ".local/share")
+        cacheHome = try resolve("XDG_CACHE_HOME", default: ".cache")
+        configHome = try resolve("XDG_CONFIG_HOME", default: ".config")
+    }
+
+    /// The base directory of `location`.
+    public func base(for location: SeedLocation) -> String {
+        switch location {
+        case .data: return dataHome
+        case .cache: return cacheHome
+        }
+    }
+
+    static func trimmingTrailingSlashes(_ path: String) -> String {
+        var path = Substring(path)
+        while path.count > 1, path.hasSuffix("/") { path = path.dropLast() }
+        return String(path)
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import SeedDB
+
+/// Prints results as text for people, or as one JSON object with `--json`.
+struct Printer {
+    let output: OutputOptions
+
+    init(_ output: OutputOptions) {
+        self.output = output
+    }
+
+    func deployReports(_ reports: [DeployReport], dryRun: Bool) {
+        emit(json: ["seeds": reports.map { report in
+            [("name", report.name.rawValue), ("action", report.action.rawValue),
+             ("from", report.from?.rawValue), ("to", report.to.rawValue),
+             ("workingCopy", report.workingCopy)] as [(String, Any?)]
+        }]) {
+            reports.map { report in
+                let verb = dryRun ? "would be \(report.action.rawValue)" : report.action.rawValue
+                let versions = report.action == .unchanged ? "at \(report.to)" : "\(report.from?.rawValue ?? "nothing") -> \(report.to)"
+                return "\(report.name): \(verb), \(versions) (\(report.workingCopy))"
+            }
+        }
+    }
+
+    func statuses(_ statuses: [SeedStatus]) {
+        emit(json: ["seeds": statuses.map { status in
+            [("name", status.name.rawValue), ("currentVersion", status.currentVersion.rawValue),
+             ("recordedVersion", status.recordedVersion?.rawValue), ("workingCopy", status.workingCopy),
+             ("exists", status.exists), ("state", status.state.rawValue)] as [(String, Any?)]
+        }]) {
+            statuses.flatMap { status in [
+                "\(status.name): \(status.state.rawValue)",
+                "  current version:  \(status.currentVersion)",
+                "  recorded version: \(status.recordedVersion?.rawValue ?? "none")",
+                "  working copy:     \(status.workingCopy)\(status.exists ? "" : " (does not exist)")",
+            ] }
+        }
+    }
+
+    func verifyReports(_ reports: [VerifyReport]) {
+        emit(json: ["seeds": reports.map { report in
+            [("name", report.name.rawValue), ("seed", report.seed), ("workingCopy", report.workingCopy)] as [(String, Any?)]
+        }]) {
+            reports.map { "\($0.name): seed \($0.seed); working copy \($0.workingCopy)" }
+        }
+    }
+
+    func paths(_ seeds: [(Seed, SeedPaths)]) {
+        let settings = seeds.first?.1.settingsFile ?? ""
+        emit(json: ["settings": settings, "seeds": seeds.map { seed, paths in
+            [("name", seed.name.rawValue), ("source", seed.source), ("location", seed.location.rawValue),
+             ("workingCopy", paths.workingCopy)] as [(String, Any?)]
+        }]) {
+            ["settings: \(settings)"] + seeds.flatMap { seed, paths in [
+                "\(seed.name):",
+                "  source:       \(seed.source)",
+                "  location:     \(seed.location.rawValue)",
+                "  working copy: \(paths.workingCopy)",
+            ] }
+        }
+    }
+
+    /// Prints `json` (keys in the order given) with `--json`, nothing with `--quiet`,
+    /// and the lines `text` makes otherwise.
+    private func emit(json: [String: Any], text: () -> [String]) {
+        if output.quiet { return }
+        if output.json {
+            Terminal.printOut(JSONText.object(json.sorted { $0.key == "settings" && $1.key != "settings" }.map { ($0.key, $0.value) }))
+        } else {
+            text().forEach(Terminal.printOut)
+        }
+    }
+}
+
+/// Writes JSON with keys in a chosen order (JSONSerialization sorts or shuffles them).
+enum JSONText {
+    static func object(_ pairs: [(String, Any?)]) -> String {
+        "{" + pairs.map { "\(string($0.0)):\(value($0.1))" }.joined(separator: ",") + "}"
+    }
+
+    static func value(_ value: Any?) -> String {
+        switch value {
+        case nil: return "null"
+        case let text as String: return string(text)
+        case let flag as Bool: return flag ? "true" : "false"
+        case let number as Int: return String(number)
+        case let number as Int64: return String(number)
+        case let pairs as [(String, Any?)]: return object(pairs)
+        case let array as [[(String, Any?)]]: return "[" + array.map(object).joined(separator: ",") + "]"
+        default: return string("\(value!)")
+        }
+    }
+
+    static func string(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}

@@ -1,0 +1,30 @@
+import ArgumentParser
+import Logging
+import SeedDB
+
+/// `seeddb`: deploys versioned SQLite seed databases to their working copies.
+@main
+struct SeedDBCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "seeddb",
+        abstract: "Deploy versioned SQLite seed databases safely and fast.",
+        discussion: """
+        Copies a read-only seed database an app ships to a writable working copy in the \
+        XDG data or cache directory, on first run and whenever the version changes, and \
+        remembers the deployed version in the app's settings file.
+
+        Describe the seeds with --manifest FILE, or one seed with --app, --seed and --version.
+
+        Exit codes: 0 success, 64 bad usage, 65 invalid seed or failed integrity check, \
+        66 seed or manifest missing or unreadable, 73 cannot create the working copy or \
+        settings, 74 other I/O error, 75 in use or lock wait timed out, 78 bad manifest.
+        """,
+        version: SeedDBVersion.current,
+        subcommands: [Deploy.self, Reseed.self, Status.self, Verify.self, Paths.self]
+    )
+}
+
+/// The version `seeddb --version` prints.
+enum SeedDBVersion {
+    static let current = "0.1.0"
+}

@@ -1,0 +1,108 @@
+import ArgumentParser
+import Foundation
+import SeedDB
+
+/// How the seeds to work on are described: a manifest, or flags for one seed.
+struct SeedOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("A JSON manifest listing the app's seeds.", valueName: "file"))
+    var manifest: String?
+
+    @Option(name: .long, help: ArgumentHelp("The app identifier: 1-128 of [A-Za-z0-9._-], not starting with '.'.", valueName: "id"))
+    var app: String?
+
+    @Option(name: .long, help: ArgumentHelp("The seed database the app ships.", valueName: "path"))
+    var seed: String?
+
+    @Option(name: .long, help: ArgumentHelp("The version the app ships now; any change redeploys.", valueName: "string"))
+    var version: String?
+
+    @Option(name: .long, help: ArgumentHelp("Where the working copy lives: data (user data, the default) or cache (regenerable).", valueName: "data|cache"))
+    var location: String?
+
+    @Option(name: .long, help: ArgumentHelp("The working copy's file name (default: the seed's file name).", valueName: "file"))
+    var name: String?
+
+    @Option(name: .long, help: ArgumentHelp("The seed's expected SHA-256; a mismatch refuses the deploy.", valueName: "hex"))
+    var sha256: String?
+
+    mutating func validate() throws {
+        if manifest != nil {
+            let extra = [("--app", app), ("--seed", seed), ("--version", version), ("--location", location), ("--name", name), ("--sha256", sha256)]
+                .filter { $0.1 != nil }.map(\.0)
+            guard extra.isEmpty else {
+                throw ValidationError("--manifest cannot be combined with \(extra.joined(separator: ", "))")
+            }
+            return
+        }
+        let missing = [("--app", app), ("--seed", seed), ("--version", version)].filter { $0.1 == nil }.map(\.0)
+        guard missing.isEmpty else {
+            throw ValidationError("give --manifest FILE, or \(missing.joined(separator: ", ")) (with --app, --seed and --version)")
+        }
+        do {
+            _ = try flagSeed()
+        } catch {
+            throw ValidationError(error.message)
+        }
+    }
+
+    /// The seed the flags describe.
+    private func flagSeed() throws(SeedDBError) -> Seed {
+        let location: SeedLocation
+        if let text = self.location {
+            guard let parsed = SeedLocation(rawValue: text) else {
+                throw SeedDBError(.invalidArgument, "invalid --location \"\(text)\": expected data or cache")
+            }
+            location = parsed
+        } else {
+            location = .data
+        }
+        return try Seed(
+            app: AppIdentifier(app ?? ""),
+            source: Self.absolute(seed ?? ""),
+            version: SeedVersion(version ?? ""),
+            location: location,
+            name: name.map { (text) throws(SeedDBError) in try SeedName(text) },
+            expectedSHA256: sha256.map { (text) throws(SeedDBError) in try SHA256Digest(hex: text) })
+    }
+
+    /// The seeds to work on, loading the manifest if one was given.
+    func seeds() throws(SeedDBError) -> [Seed] {
+        if let manifest {
+            return try Manifest.load(Self.absolute(manifest)).seeds
+        }
+        return [try flagSeed()]
+    }
+
+    /// `path` made absolute against the current directory.
+    private static func absolute(_ path: String) -> String {
+        guard !path.isEmpty, !path.hasPrefix("/") else { return path }
+        return FileManager.default.currentDirectoryPath + "/" + path
+    }
+}
+
+/// How results are printed.
+struct OutputOptions: ParsableArguments {
+    @Flag(name: .long, help: "Print one JSON object on standard output.")
+    var json = false
+
+    @Flag(name: .shortAndLong, help: "Print nothing on success; warnings and errors still go to standard error.")
+    var quiet = false
+
+    func validate() throws {
+        if json && quiet {
+            throw ValidationError("--json and --quiet cannot be combined")
+        }
+    }
+}
+
+/// How long to wait for other processes.
+struct WaitOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Seconds to wait for another deploy or for apps to release the database (default 5).", valueName: "seconds"))
+    var wait: Double = 5
+
+    func validate() throws {
+        guard wait.isFinite, wait >= 0, wait <= 86_400 else {
+            throw ValidationError("--wait must be a number of seconds from 0 to 86400")
+        }
+    }
+}
