@@ -1,5 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import ArgumentParser
-import Logging
 import SeedDB
 
 /// `seeddb`: deploys versioned SQLite seed databases to their working copies.
@@ -14,14 +16,27 @@ struct SeedDBCommand: ParsableCommand {
         remembers the deployed version in the app's settings file.
 
         Describe the seeds with --manifest FILE, or one seed with --app, --seed and --version.
+        `seeddb --version` prints the version of seeddb.
 
         Exit codes: 0 success, 64 bad usage, 65 invalid seed or failed integrity check, \
         66 seed or manifest missing or unreadable, 73 cannot create the working copy or \
         settings, 74 other I/O error, 75 in use or lock wait timed out, 78 bad manifest.
         """,
-        version: SeedDBVersion.current,
         subcommands: [Deploy.self, Reseed.self, Status.self, Verify.self, Paths.self]
     )
+
+    static func main() {
+        // Past a file-size limit, fail the write with EFBIG (exit 74) instead of dying.
+        signal(SIGXFSZ, SIG_IGN)
+        // `seeddb --version` is answered here, not through `CommandConfiguration(version:)`
+        // or a root flag: either would also claim the subcommands' own `--version STRING`
+        // option (the built-in one prints the version and exits 0 whenever validation fails).
+        if Array(CommandLine.arguments.dropFirst()) == ["--version"] {
+            Terminal.printOut(SeedDBVersion.current)
+            return
+        }
+        main(nil)
+    }
 }
 
 /// The version `seeddb --version` prints.

@@ -41,8 +41,7 @@ enum WorkingCopyGuard {
         try queue.inDatabase { db in
             do {
                 if try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal" {
-                    let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE")
-                    guard mode == "delete" else { throw inUse(path) }
+                    try leaveWAL(db, path: path, until: ContinuousClock().now.advanced(by: timeout))
                 }
                 try db.execute(sql: "BEGIN EXCLUSIVE")
             } catch let error as DatabaseError where isNotADatabase(error) {
@@ -54,6 +53,22 @@ enum WorkingCopyGuard {
             }
             defer { try? db.execute(sql: "ROLLBACK") }
             try body()
+        }
+    }
+
+    /// Switches a WAL database to `DELETE` mode, polling until `deadline`: SQLite refuses
+    /// at once, without its busy handler, while another connection has the database open.
+    private static func leaveWAL(_ db: Database, path: String, until deadline: ContinuousClock.Instant) throws {
+        var pause = Duration.milliseconds(2)
+        while true {
+            do {
+                if try String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE") == "delete" { return }
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+                // Another connection holds a lock; try again below.
+            }
+            guard ContinuousClock().now < deadline else { throw inUse(path) }
+            sleepBriefly(min(pause, deadline - ContinuousClock().now))
+            pause = min(pause * 2, .milliseconds(50))
         }
     }
 

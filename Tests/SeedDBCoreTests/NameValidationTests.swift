@@ -1,0 +1,57 @@
+import SeedDBCore
+import Testing
+
+@Suite struct NameValidationTests {
+    static let validIdentifiers = ["a", "com.example.levels", "A-Z_0.9", String(repeating: "x", count: 128)]
+    static let invalidIdentifiers = ["", ".hidden", "..", "a/b", "../etc", "a b", "é", "a\nb", "a\0b", String(repeating: "x", count: 129), "~user"]
+
+    @Test(arguments: validIdentifiers)
+    func acceptsIdentifier(_ text: String) throws {
+        #expect(try AppIdentifier(text).rawValue == text)
+        #expect(try SeedName(text).rawValue == text)
+    }
+
+    @Test(arguments: invalidIdentifiers)
+    func rejectsIdentifier(_ text: String) {
+        #expect(throws: SeedDBError.self) { try AppIdentifier(text) }
+        #expect(throws: SeedDBError.self) { try SeedName(text) }
+    }
+
+    @Test(arguments: ["1", "2.3.0-beta+7", "build 42", String(repeating: "v", count: 256)])
+    func acceptsVersion(_ text: String) throws {
+        #expect(try SeedVersion(text).rawValue == text)
+    }
+
+    @Test(arguments: ["", "1\n2", "a\0b", "tab\there", String(repeating: "v", count: 257), String(repeating: "v", count: 10_240)])
+    func rejectsVersion(_ text: String) {
+        #expect(throws: SeedDBError.self) { try SeedVersion(text) }
+    }
+
+    @Test func errorsAreOneLineAndNameTheProblem() {
+        do {
+            _ = try AppIdentifier("bad\nname/../x")
+            Issue.record("expected a throw")
+        } catch {
+            #expect(error.code == .invalidArgument)
+            #expect(!error.message.contains("\n"))
+            #expect(error.message.contains("app id"))
+        }
+    }
+
+    @Test func digestsAreValidatedAndFolded() throws {
+        let upper = String(repeating: "AB", count: 32)
+        #expect(try SHA256Digest(hex: upper).hex == String(repeating: "ab", count: 32))
+        #expect(throws: SeedDBError.self) { try SHA256Digest(hex: "abc") }
+        #expect(throws: SeedDBError.self) { try SHA256Digest(hex: String(repeating: "g", count: 64)) }
+        #expect(SHA256Digest(bytes: [0x00, 0xFF, 0x1A]).hex == "00ff1a")
+    }
+
+    @Test func seedNameDefaultsToTheSourceFileName() throws {
+        let seed = try Seed(app: AppIdentifier("app"), source: "/usr/share/app/levels.sqlite", version: SeedVersion("1"))
+        #expect(seed.name.rawValue == "levels.sqlite")
+        #expect(seed.location == .data)
+        #expect(throws: SeedDBError.self) {
+            try Seed(app: AppIdentifier("app"), source: "/usr/share/app/.hidden", version: SeedVersion("1"))
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+@testable import SeedDB
+import Testing
+
+@Suite struct SettingsStoreTests {
+    let directory = TemporaryDirectory()
+    let logs = LogCapture()
+
+    var store: SettingsStore { SettingsStore(path: directory.file("config/app/settings.json"), logger: logs.logger) }
+
+    func record(_ version: String) throws -> DeployRecord {
+        DeployRecord(version: try SeedVersion(version), sha256: SHA256Digest(bytes: [UInt8](repeating: 1, count: 32)), size: 8192, deployedAt: "2026-11-21T00:00:00Z")
+    }
+
+    func writeSettings(_ text: String) throws {
+        try FileManager.default.createDirectory(atPath: directory.file("config/app"), withIntermediateDirectories: true)
+        _ = directory.write("config/app/settings.json", text)
+    }
+
+    func json() throws -> [String: Any] {
+        let data = try #require(FileManager.default.contents(atPath: store.path))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    func asideFiles() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory.file("config/app")).filter { $0.hasPrefix("settings.json.corrupt-") }
+    }
+
+    @Test func missingFileReadsEmpty() throws {
+        let snapshot = try store.snapshot()
+        #expect(snapshot.records.isEmpty)
+        #expect(snapshot.problem == nil)
+    }
+
+    @Test func writesTheDocumentedShape() throws {
+        try store.update(timeout: .seconds(1)) { $0["levels.sqlite", default: SettingsEntry()].record = try record("2") }
+        let entry = try #require((try json()["seeddb"] as? [String: Any])?["levels.sqlite"] as? [String: Any])
+        #expect(entry["version"] as? String == "2")
+        #expect(entry["sha256"] as? String == String(repeating: "01", count: 32))
+        #expect(entry["size"] as? Int == 8192)
+        #expect(entry["deployedAt"] as? String == "2026-11-21T00:00:00Z")
+        #expect(try store.record(for: SeedName("levels.sqlite"))?.version.rawValue == "2")
+        let mode = try FileManager.default.attributesOfItem(atPath: store.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+    }
+
+    @Test func preservesTheAppsKeys() throws {
+        try writeSettings(#"{"theme": "dark", "volume": 0.75, "flags": [true, null, 3], "nested": {"a": {"b": "c"}}, "big": 12345678901}"#)
+        try store.update(timeout: .seconds(1)) { $0["levels.sqlite", default: SettingsEntry()].record = try record("1") }
+        try store.update(timeout: .seconds(1)) { $0["levels.sqlite"]?.record = nil }
+        let document = try json()
+        #expect(document["theme"] as? String == "dark")
+        #expect(document["volume"] as? Double == 0.75)
+        #expect((document["flags"] as? [Any])?.count == 3)
+        #expect(((document["nested"] as? [String: Any])?["a"] as? [String: String])?["b"] == "c")
+        #expect(document["big"] as? Int == 12345678901)
+        #expect(try asideFiles().isEmpty)
+        #expect(logs.messages.isEmpty)
+    }
+
+    @Test(arguments: ["", "{\"seeddb\": {", "garbage", "[1, 2]", "\"text\"", "\u{FF}\u{FE}"])
+    func corruptFileIsMovedAsideAndTreatedAsEmpty(_ content: String) throws {
+        try writeSettings(content)
+        #expect(try store.snapshot().problem != nil)
+        #expect(try store.snapshot().records.isEmpty)
+        #expect(try asideFiles().isEmpty, "a read must not move anything")
+
+        try store.update(timeout: .seconds(1)) { $0["levels.sqlite", default: SettingsEntry()].record = try record("1") }
+        let aside = try asideFiles()
+        #expect(aside.count == 1)
+        #expect(directory.read("config/app/" + aside[0]) == content)
+        #expect(try store.record(for: SeedName("levels.sqlite"))?.version.rawValue == "1")
+        #expect(logs.messages.count == 1)
+        #expect(logs.messages.first?.contains("corrupt") == true)
+    }
+
+    @Test(arguments: [#""seeddb": 5"#, #""seeddb": {"levels.sqlite": "x"}"#, #""seeddb": {"levels.sqlite": {"version": 3, "sha256": "x", "size": 1, "deployedAt": "t"}}"#, #""seeddb": {"a": {"version": "1"}}"#, #""seeddb": {"a": {"version": "1", "sha256": "0101010101010101010101010101010101010101010101010101010101010101", "size": true, "deployedAt": "t"}}"#])
+    func badSeedDBValueIsSavedAsideAndOnlyItStartsAfresh(_ member: String) throws {
+        let content = "{\"theme\": \"dark\", \(member)}"
+        try writeSettings(content)
+        guard case .badSeedDBValue = try store.snapshot().problem else {
+            Issue.record("expected a bad \"seeddb\" value to be reported")
+            return
+        }
+        try store.update(timeout: .seconds(1)) { $0["levels.sqlite", default: SettingsEntry()].record = try record("1") }
+        let aside = try asideFiles()
+        #expect(aside.count == 1)
+        #expect(directory.read("config/app/" + aside[0]) == content)
+        let document = try json()
+        #expect(document["theme"] as? String == "dark")
+        #expect(try store.record(for: SeedName("levels.sqlite"))?.version.rawValue == "1")
+    }
+
+    @Test func leavesNoTemporaryFiles() throws {
+        for version in 1...5 {
+            try store.update(timeout: .seconds(1)) { $0["x", default: SettingsEntry()].record = try record("\(version)") }
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.file("config/app")).sorted()
+        #expect(files == ["settings.json", "settings.json.lock"])
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import GRDB
+import Testing
+
+/// The promises in the README's safety section, each as a test that would catch its breaking.
+@Suite struct SafetyTests {
+    let cli = CLIHarness()
+
+    func seedBytes(_ version: Int) -> Data? {
+        cli.bytes("\(CLIHarness.seeds)/v\(version)/levels.sqlite")
+    }
+
+    /// Leaves committed-but-uncheckpointed WAL frames (or a hot journal) beside the
+    /// working copy, as an app killed mid-session does.
+    func crashWhileWriting(journalMode: String) throws {
+        let script = """
+        import os, sqlite3
+        c = sqlite3.connect('\(cli.workingCopy)', isolation_level=None)
+        c.execute('PRAGMA journal_mode=\(journalMode)')
+        c.execute('PRAGMA wal_autocheckpoint=0')
+        c.execute('PRAGMA cache_size=1')
+        if '\(journalMode)' == 'wal':
+            c.execute("UPDATE levels SET background = 'written-by-app'")
+        else:
+            c.execute('BEGIN')
+            c.execute("UPDATE levels SET background = 'half-written', map = zeroblob(3000)")
+        os._exit(0)
+        """
+        let result = try cli.shell("python3 -c \"$SCRIPT\"".replacingOccurrences(of: "$SCRIPT", with: script.replacingOccurrences(of: "\"", with: "\\\"")))
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    @Test func staleWALOfTheOldCopyIsNotReplayedIntoTheNewOne() throws {
+        try cli.run(["deploy"] + cli.seedFlags(1))
+        try crashWhileWriting(journalMode: "wal")
+        let wal = try #require(cli.bytes(cli.workingCopy + "-wal"))
+        #expect(wal.count > 32, "the fixture must leave WAL frames")
+
+        let result = try cli.run(["deploy", "--json"] + cli.seedFlags(2))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(cli.bytes(cli.workingCopy) == seedBytes(2))
+        #expect(cli.list(cli.appData) == ["levels.sqlite", "levels.sqlite.lock"])
+    }
+
+    @Test func hotJournalOfTheOldCopyIsNotReplayedIntoTheNewOne() throws {
+        try cli.run(["deploy"] + cli.seedFlags(1))
+        try crashWhileWriting(journalMode: "delete")
+        #expect(FileManager.default.fileExists(atPath: cli.workingCopy + "-journal"), "the fixture must leave a hot journal")
+
+        let result = try cli.run(["deploy"] + cli.seedFlags(2))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(cli.bytes(cli.workingCopy) == seedBytes(2))
+        #expect(cli.list(cli.appData) == ["levels.sqlite", "levels.sqlite.lock"])
+    }
+
+    @Test func sidecarsAreRemovedEvenWhenTheWorkingCopyIsGone() throws {
+        try cli.run(["deploy"] + cli.seedFlags(1))
+        try crashWhileWriting(journalMode: "wal")
+        try FileManager.default.removeItem(atPath: cli.workingCopy)
+        let result = try cli.run(["deploy", "--json"] + cli.seedFlags(1))
+        #expect(try result.seeds().first?["action"] as? String == "restored")
+        #expect(cli.bytes(cli.workingCopy) == seedBytes(1))
+        #expect(cli.list(cli.appData) == ["levels.sqlite", "levels.sqlite.lock"])
+    }
+
+    @Test func badChecksumLeavesEverythingByteIdentical() throws {
+        try cli.run(["deploy"] + cli.seedFlags(1) + ["--location", "data"])
+        let copy = cli.bytes(cli.workingCopy)
+        let settings = cli.bytes(cli.settingsFile)
+        let wrong = String(repeating: "0", count: 64)
+        let result = try cli.run(["deploy"] + cli.seedFlags(2) + ["--sha256", wrong])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("SHA-256"))
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(cli.bytes(cli.workingCopy) == copy)
+        #expect(cli.bytes(cli.settingsFile) == settings)
+        #expect(cli.list(cli.appData) == ["levels.sqlite", "levels.sqlite.lock"])
+    }
+
+    @Test(arguments: ["wal", "delete"])
+    func aTransactionInAnotherProcessBlocksTheSwap(journalMode: String) throws {
+        try cli.run(["deploy"] + cli.seedFlags(1))
+        // Another process holds a read transaction (rollback) or just has the file open (WAL).
+        let begin = journalMode == "wal" ? "" : "c.execute('BEGIN'); "
+        let holder = try cli.hold("""
+        import sqlite3
+        c = sqlite3.connect('\(cli.workingCopy)', isolation_level=None)
+        c.execute('PRAGMA journal_mode=\(journalMode)')
+        \(begin)c.execute('SELECT count(*) FROM levels').fetchall()
+        """)
+        defer { holder.release() }
+        let before = cli.bytes(cli.workingCopy)
+
+        let result = try cli.run(["reseed", "--wait", "0.3"] + cli.seedFlags(2))
+        #expect(result.status == 75, "\(result.stderr)")
+        #expect(result.stderr.contains("database in use by another process"))
+        #expect(cli.bytes(cli.workingCopy) == before)
+        #expect(cli.bytes(cli.workingCopy) != seedBytes(2))
+    }
+
+    @Test(arguments: ["symlink", "directory", "fifo"])
+    func aWorkingCopyThatIsNotARegularFileIsRefused(kind: String) throws {
+        try FileManager.default.createDirectory(atPath: cli.appData, withIntermediateDirectories: true)
+        let target = cli.root + "/elsewhere.txt"
+        _ = FileManager.default.createFile(atPath: target, contents: Data("keep me".utf8))
+        switch kind {
+        case "symlink": try FileManager.default.createSymbolicLink(atPath: cli.workingCopy, withDestinationPath: target)
+        case "directory": try FileManager.default.createDirectory(atPath: cli.workingCopy, withIntermediateDirectories: false)
+        default: #expect(mkfifo(cli.workingCopy, 0o600) == 0)
+        }
+        let result = try cli.run(["deploy"] + cli.seedFlags(1))
+        #expect(result.status == 73, "\(result.stderr)")
+        #expect(result.stderr.contains("not a regular file"))
+        #expect(cli.bytes(target) == Data("keep me".utf8))
+        #expect(!FileManager.default.fileExists(atPath: cli.settingsFile))
+    }
+
+    @Test func corruptSettingsAreSetAsideAndTheSeedRedeployed() throws {
+        try cli.run(["deploy"] + cli.seedFlags(1))
+        try Data("{\"seeddb\": {trunc".utf8).write(to: URL(fileURLWithPath: cli.settingsFile))
+
+        // Read-only commands report it and change nothing.
+        let status = try cli.run(["status", "--json"] + cli.seedFlags(1))
+        #expect(status.status == 0)
+        #expect(status.stderr.contains("corrupt"))
+        #expect(try status.seeds().first?["state"] as? String == "not-installed")
+        #expect(cli.list(cli.root + "/config/" + cli.app).filter { $0.contains("corrupt") }.isEmpty)
+
+        let result = try cli.run(["deploy", "--json"] + cli.seedFlags(1))
+        #expect(result.status == 0)
+        #expect(try result.seeds().first?["action"] as? String == "installed")
+        #expect(result.stderr.contains("warning"))
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        let aside = cli.list(cli.root + "/config/" + cli.app).filter { $0.hasPrefix("settings.json.corrupt-") }
+        #expect(aside.count == 1)
+    }
+
+    @Test func theAppsSettingsSurviveEveryWrite() throws {
+        try FileManager.default.createDirectory(atPath: cli.root + "/config/" + cli.app, withIntermediateDirectories: true)
+        try Data(#"{"highScore": 9001, "player": {"name": "Ada", "sound": false}}"#.utf8).write(to: URL(fileURLWithPath: cli.settingsFile))
+        try cli.run(["deploy"] + cli.seedFlags(1))
+        try cli.run(["deploy"] + cli.seedFlags(2))
+        try cli.run(["reseed"] + cli.seedFlags(2))
+        let document = try #require(try JSONSerialization.jsonObject(with: cli.bytes(cli.settingsFile) ?? Data()) as? [String: Any])
+        #expect(document["highScore"] as? Int == 9001)
+        let player = try #require(document["player"] as? [String: Any])
+        #expect(player["name"] as? String == "Ada")
+        #expect(player["sound"] as? Bool == false)
+    }
+}
