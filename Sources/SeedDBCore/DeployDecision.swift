@@ -10,6 +10,8 @@ public enum DeployAction: String, Sendable, CaseIterable {
     case reseeded
     /// Up to date: nothing to do.
     case unchanged
+    /// The previous generation was restored by `rollback` (never a result of the decision).
+    case rolledBack = "rolled-back"
 
     /// Whether this action copies the seed.
     public var copies: Bool { self != .unchanged }

@@ -18,7 +18,7 @@ public enum NameRules {
     }
 
     /// Whether `text` holds a control character (including NUL, newline and DEL).
-    static func hasControlCharacter(_ text: String) -> Bool {
+    public static func hasControlCharacter(_ text: String) -> Bool {
         text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
     }
 

@@ -12,11 +12,15 @@ public struct Seed: Hashable, Sendable {
     public var name: SeedName
     /// When set, the seed must hash to this digest or the deploy is refused.
     public var expectedSHA256: SHA256Digest?
+    /// Tables that hold the user's own data: on replace or reseed their rows are carried
+    /// from the old working copy into the new one.
+    public var preservedTables: [String]
 
     /// Creates a seed description.
     ///
     /// - Parameters:
     ///   - name: The working copy's file name; defaults to the last path component of `source`.
+    ///   - preservedTables: Tables whose rows survive a replace or reseed (the user's data).
     /// - Throws: ``SeedDBError`` (`invalidArgument`) when `source` is empty or the default
     ///   name taken from it is not a valid ``SeedName``.
     public init(
@@ -25,7 +29,8 @@ public struct Seed: Hashable, Sendable {
         version: SeedVersion,
         location: SeedLocation = .data,
         name: SeedName? = nil,
-        expectedSHA256: SHA256Digest? = nil
+        expectedSHA256: SHA256Digest? = nil,
+        preservedTables: [String] = []
     ) throws(SeedDBError) {
         guard !source.isEmpty else {
             throw SeedDBError(.invalidArgument, "invalid seed path: it is empty")
@@ -40,6 +45,15 @@ public struct Seed: Hashable, Sendable {
             self.name = try SeedName(Self.lastComponent(of: source))
         }
         self.expectedSHA256 = expectedSHA256
+        for table in preservedTables {
+            guard !table.isEmpty, table.utf8.count <= 128, !NameRules.hasControlCharacter(table), !table.lowercased().hasPrefix("sqlite_") else {
+                throw SeedDBError(.invalidArgument, "invalid preserved table \(NameRules.quoted(table)): 1-128 characters, no control characters, not an sqlite_ table")
+            }
+        }
+        guard Set(preservedTables).count == preservedTables.count else {
+            throw SeedDBError(.invalidArgument, "invalid preserved tables: a table is listed twice")
+        }
+        self.preservedTables = preservedTables
     }
 
     /// The last path component of `path` (`"a/b.sqlite"` → `"b.sqlite"`).

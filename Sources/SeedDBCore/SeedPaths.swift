@@ -31,3 +31,8 @@ public struct SeedPaths: Hashable, Sendable {
     /// The lock file that serialises writes of the settings store.
     public var settingsLockFile: String { settingsFile + ".lock" }
 }
+
+extension SeedPaths {
+    /// The previous generation kept for `rollback`.
+    public var previousGeneration: String { workingCopy + ".previous" }
+}

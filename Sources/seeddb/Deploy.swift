@@ -17,6 +17,7 @@ extension SeedDBCommand {
             """)
 
         @OptionGroup var seeds: SeedOptions
+        @OptionGroup var replace: ReplaceOptions
         @OptionGroup var wait: WaitOptions
         @OptionGroup var output: OutputOptions
 
@@ -24,7 +25,73 @@ extension SeedDBCommand {
         var dryRun = false
 
         func run() throws {
-            try runDeploy(seeds: seeds, wait: wait, output: output, dryRun: dryRun, force: false)
+            try runDeploy(seeds: seeds, configuration: replace.applied(to: wait.configuration), output: output, dryRun: dryRun, force: false)
+        }
+    }
+
+    /// `seeddb rollback`: restore the previous generation.
+    struct Rollback: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Restore the working copy the last replace kept, and record its version.",
+            discussion: """
+            Each replace keeps the old working copy as one previous generation (unless \
+            --keep-previous false). Rollback swaps it back in atomically (or live, while the \
+            database is in use) and consumes it. Exits 66 when there is none.
+
+            Example:
+              seeddb rollback --manifest /usr/share/levels/seeds.json
+            """)
+
+        @OptionGroup var seeds: SeedOptions
+        @OptionGroup var replace: ReplaceOptions
+        @OptionGroup var wait: WaitOptions
+        @OptionGroup var output: OutputOptions
+
+        func run() throws {
+            try reportingErrors { () throws(SeedDBError) in
+                let deployer = try Deployer(configuration: replace.applied(to: wait.configuration), logger: Terminal.logger)
+                let reports = try seeds.seeds().map { (seed) throws(SeedDBError) in try deployer.rollback(seed) }
+                Printer(output).deployReports(reports, dryRun: false)
+            }
+        }
+    }
+
+    /// `seeddb maintain`: periodic VACUUM or PRAGMA optimize.
+    struct Maintain: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "VACUUM (or PRAGMA optimize) each working copy when the last run is old enough.",
+            discussion: """
+            Records the time of the last run in the settings store and skips the work until \
+            --every DAYS have passed (0 runs it now). Waits while the database is in use, \
+            then exits 75.
+
+            Example:
+              seeddb maintain --manifest /usr/share/levels/seeds.json --every 7
+            """)
+
+        @OptionGroup var seeds: SeedOptions
+        @OptionGroup var wait: WaitOptions
+        @OptionGroup var output: OutputOptions
+
+        @Option(name: .long, help: ArgumentHelp("Run only when the last run is at least this many days old (default 7; 0 runs now).", valueName: "days"))
+        var every: Double = 7
+
+        @Option(name: .long, help: ArgumentHelp("vacuum (rebuild the file) or optimize (refresh planner statistics).", valueName: "vacuum|optimize"))
+        var policy: MaintenancePolicy = .vacuum
+
+        func validate() throws {
+            guard every.isFinite, every >= 0, every <= 36_500 else {
+                throw ValidationError("--every must be a number of days from 0 to 36500")
+            }
+        }
+
+        func run() throws {
+            try reportingErrors { () throws(SeedDBError) in
+                let deployer = try Deployer(configuration: wait.configuration, logger: Terminal.logger)
+                let interval = Duration.seconds(every * 86_400)
+                let reports = try seeds.seeds().map { (seed) throws(SeedDBError) in try deployer.maintain(seed, every: interval, policy: policy) }
+                Printer(output).maintenanceReports(reports)
+            }
         }
     }
 
@@ -40,6 +107,7 @@ extension SeedDBCommand {
             """)
 
         @OptionGroup var seeds: SeedOptions
+        @OptionGroup var replace: ReplaceOptions
         @OptionGroup var wait: WaitOptions
         @OptionGroup var output: OutputOptions
 
@@ -47,17 +115,14 @@ extension SeedDBCommand {
         var dryRun = false
 
         func run() throws {
-            try runDeploy(seeds: seeds, wait: wait, output: output, dryRun: dryRun, force: true)
+            try runDeploy(seeds: seeds, configuration: replace.applied(to: wait.configuration), output: output, dryRun: dryRun, force: true)
         }
     }
 }
 
 /// Shared by `deploy` and `reseed`: runs the library for each seed and prints the reports.
-private func runDeploy(seeds: SeedOptions, wait: WaitOptions, output: OutputOptions, dryRun: Bool, force: Bool) throws {
+private func runDeploy(seeds: SeedOptions, configuration: DeployConfiguration, output: OutputOptions, dryRun: Bool, force: Bool) throws {
     try reportingErrors { () throws(SeedDBError) in
-        var configuration = DeployConfiguration()
-        configuration.wait = .milliseconds(Int64(wait.wait * 1000))
-        configuration.stepObserver = FaultInjection.observerFromEnvironment()
         let deployer = try Deployer(configuration: configuration, logger: Terminal.logger)
         var reports: [DeployReport] = []
         for seed in try seeds.seeds() {

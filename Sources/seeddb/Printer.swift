@@ -18,8 +18,18 @@ struct Printer {
             reports.map { report in
                 let verb = dryRun ? "would be \(report.action.rawValue)" : report.action.rawValue
                 let versions = report.action == .unchanged ? "at \(report.to)" : "\(report.from?.rawValue ?? "nothing") -> \(report.to)"
-                return "\(report.name): \(verb), \(versions) (\(report.workingCopy))"
+                let how = report.strategy.map { " by \($0.rawValue)" } ?? ""
+                return "\(report.name): \(verb)\(how), \(versions) (\(report.workingCopy))"
             }
+        }
+    }
+
+    func maintenanceReports(_ reports: [MaintenanceReport]) {
+        emit(json: ["seeds": reports.map { report in
+            [("name", report.name.rawValue), ("action", report.action.rawValue), ("lastRun", report.lastRun),
+             ("workingCopy", report.workingCopy)] as [(String, Any?)]
+        }]) {
+            reports.map { "\($0.name): \($0.action.rawValue) (last run \($0.lastRun ?? "never"), \($0.workingCopy))" }
         }
     }
 

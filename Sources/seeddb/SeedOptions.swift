@@ -25,9 +25,12 @@ struct SeedOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The seed's expected SHA-256; a mismatch refuses the deploy.", valueName: "hex"))
     var sha256: String?
 
+    @Option(name: .long, help: ArgumentHelp("A table holding the user's own data, carried into each new copy (repeatable).", valueName: "table"))
+    var preserve: [String] = []
+
     mutating func validate() throws {
         if manifest != nil {
-            let extra = [("--app", app), ("--seed", seed), ("--version", version), ("--location", location), ("--name", name), ("--sha256", sha256)]
+            let extra = [("--app", app), ("--seed", seed), ("--version", version), ("--location", location), ("--name", name), ("--sha256", sha256), ("--preserve", preserve.first)]
                 .filter { $0.1 != nil }.map(\.0)
             guard extra.isEmpty else {
                 throw ValidationError("--manifest cannot be combined with \(extra.joined(separator: ", "))")
@@ -62,7 +65,8 @@ struct SeedOptions: ParsableArguments {
             version: SeedVersion(version ?? ""),
             location: location,
             name: name.map { (text) throws(SeedDBError) in try SeedName(text) },
-            expectedSHA256: sha256.map { (text) throws(SeedDBError) in try SHA256Digest(hex: text) })
+            expectedSHA256: sha256.map { (text) throws(SeedDBError) in try SHA256Digest(hex: text) },
+            preservedTables: preserve)
     }
 
     /// The seeds to work on, loading the manifest if one was given.
@@ -105,4 +109,37 @@ struct WaitOptions: ParsableArguments {
             throw ValidationError("--wait must be a number of seconds from 0 to 86400")
         }
     }
+
+    /// The library configuration these options set, with the test-only fault hook.
+    var configuration: DeployConfiguration {
+        var configuration = DeployConfiguration()
+        configuration.wait = .milliseconds(Int64(wait * 1000))
+        configuration.stepObserver = FaultInjection.observerFromEnvironment()
+        return configuration
+    }
 }
+
+/// How `deploy`, `reseed` and `rollback` replace a working copy.
+struct ReplaceOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("swap (atomic rename, refused while in use), live (through SQLite, while in use) or auto (swap unless in use).", valueName: "auto|swap|live"))
+    var strategy: DeployStrategy = .auto
+
+    @Option(name: .long, help: ArgumentHelp("Keep the replaced copy as the previous generation, for rollback.", valueName: "true|false"))
+    var keepPrevious = true
+
+    @Option(name: .long, help: ArgumentHelp("Check the seed before swapping it in: none, quick (quick_check) or full (integrity_check).", valueName: "none|quick|full"))
+    var integrity: IntegrityLevel = .quick
+
+    /// `base` with these options applied.
+    func applied(to base: DeployConfiguration) -> DeployConfiguration {
+        var configuration = base
+        configuration.strategy = strategy
+        configuration.keepPrevious = keepPrevious
+        configuration.integrity = integrity
+        return configuration
+    }
+}
+
+extension DeployStrategy: ExpressibleByArgument {}
+extension IntegrityLevel: ExpressibleByArgument {}
+extension MaintenancePolicy: ExpressibleByArgument {}

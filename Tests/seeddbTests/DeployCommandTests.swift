@@ -65,8 +65,8 @@ import Testing
         #expect(try levelCount(cli.workingCopy) == 20)
         #expect(try recordedVersion() == "1")
 
-        // Only the working copy and its lock remain: no temp files, no sidecars.
-        #expect(cli.list(cli.appData) == ["levels.sqlite", "levels.sqlite.lock"])
+        // Only the working copy, its lock and the previous generation remain: no temp files, no sidecars.
+        #expect(cli.list(cli.appData) == ["levels.sqlite", "levels.sqlite.lock", "levels.sqlite.previous"])
     }
 
     @Test func humanOutputAndQuiet() throws {

@@ -39,7 +39,7 @@ import Testing
         let result = try cli.run(["deploy", "--json"] + cli.seedFlags(2))
         #expect(result.status == 0, "\(result.stderr)")
         #expect(cli.bytes(cli.workingCopy) == seedBytes(2))
-        #expect(cli.list(cli.appData) == ["levels.sqlite", "levels.sqlite.lock"])
+        #expect(cli.list(cli.appData) == ["levels.sqlite", "levels.sqlite.lock", "levels.sqlite.previous"])
     }
 
     @Test func hotJournalOfTheOldCopyIsNotReplayedIntoTheNewOne() throws {
@@ -50,7 +50,7 @@ import Testing
         let result = try cli.run(["deploy"] + cli.seedFlags(2))
         #expect(result.status == 0, "\(result.stderr)")
         #expect(cli.bytes(cli.workingCopy) == seedBytes(2))
-        #expect(cli.list(cli.appData) == ["levels.sqlite", "levels.sqlite.lock"])
+        #expect(cli.list(cli.appData) == ["levels.sqlite", "levels.sqlite.lock", "levels.sqlite.previous"])
     }
 
     @Test func sidecarsAreRemovedEvenWhenTheWorkingCopyIsGone() throws {
@@ -91,7 +91,7 @@ import Testing
         defer { holder.release() }
         let before = cli.bytes(cli.workingCopy)
 
-        let result = try cli.run(["reseed", "--wait", "0.3"] + cli.seedFlags(2))
+        let result = try cli.run(["reseed", "--strategy", "swap", "--wait", "0.3"] + cli.seedFlags(2))
         #expect(result.status == 75, "\(result.stderr)")
         #expect(result.stderr.contains("database in use by another process"))
         #expect(cli.bytes(cli.workingCopy) == before)

@@ -42,6 +42,20 @@ enum SQLiteFile {
         }
     }
 
+    /// A ``SeedDBError`` for a GRDB error met while doing `operation` on `path`: busy is
+    /// `inUse`, permission and read-only problems `cannotCreate`, the rest `ioFailure`.
+    static func error(_ error: DatabaseError, _ operation: String, _ path: String) -> SeedDBError {
+        let code: SeedDBError.Code
+        switch error.resultCode {
+        case .SQLITE_BUSY, .SQLITE_LOCKED: code = .inUse
+        case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH: code = .cannotCreate
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB: code = .invalidSeed
+        default: code = .ioFailure
+        }
+        let reason = code == .inUse ? "database in use by another process" : (error.message ?? "\(error.resultCode)")
+        return SeedDBError(code, "\(operation) \(path): \(reason)", underlying: error)
+    }
+
     /// A `file:` URI for `path` with `query`, percent-encoding every character that is
     /// not unreserved, so `?`, `#` and `%` in a path stay part of the path.
     static func uri(_ path: String, query: String) -> String {

@@ -7,9 +7,24 @@ public struct DeployConfiguration: Sendable {
     /// ``SeedDBError/Code/inUse``. Default: 5 seconds.
     public var wait: Duration = .seconds(5)
 
+    /// How new content replaces an existing working copy. Default: ``DeployStrategy/auto``.
+    public var strategy: DeployStrategy = .auto
+
+    /// Whether each replace keeps the old working copy as the previous generation, for
+    /// ``Deployer/rollback(_:)``. Default: `true`.
+    public var keepPrevious = true
+
+    /// How thoroughly a seed is checked before it is swapped in. Default:
+    /// ``IntegrityLevel/quick``. A seed whose content already passed at this level or a
+    /// stricter one (remembered by SHA-256) is not checked again.
+    public var integrity: IntegrityLevel = .quick
+
     /// Called after each step of a deploy that changes the disk; a test hook for crash
     /// and fault injection. Default: `nil`.
     public var stepObserver: (@Sendable (DeployStep) -> Void)?
+
+    /// Called as the seed is copied, with the bytes copied so far and the total. Default: `nil`.
+    public var progress: (@Sendable (_ copied: Int64, _ total: Int64) -> Void)?
 
     /// The default configuration.
     public init() {}
@@ -27,7 +42,7 @@ public enum DeployStep: String, Sendable, CaseIterable {
     case withdrawn = "withdrawn"
     /// The old copy's `-wal`, `-shm` and `-journal` are removed.
     case sidecarsRemoved = "sidecars-removed"
-    /// The temporary file is renamed over the working copy.
+    /// The temporary file is renamed over the working copy (or, live, its content copied in).
     case renamed = "renamed"
     /// The directory holding the working copy is flushed.
     case directorySynced = "directory-synced"

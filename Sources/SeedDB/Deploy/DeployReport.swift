@@ -12,6 +12,8 @@ public struct DeployReport: Sendable, Hashable {
     public var to: SeedVersion
     /// The working copy's path.
     public var workingCopy: String
+    /// How the content was put in place; `nil` when nothing was copied.
+    public var strategy: DeployStrategy?
 }
 
 /// The state of one seed, as `status` reports it.

@@ -15,9 +15,6 @@ struct SeedSource {
         var size: Int64
     }
 
-    /// The size of the buffer the copy streams through; memory use stays at this.
-    static let bufferSize = 1 << 20
-
     /// Checks what can be checked without reading the whole seed: it exists, is a
     /// readable regular file, starts with an SQLite header, and has no `-wal` holding
     /// frames or `-journal` holding changes that a copy of the file alone would lose.
@@ -58,34 +55,34 @@ struct SeedSource {
     ///
     /// - Throws: ``SeedDBError`` `seedUnavailable` when the seed cannot be read,
     ///   `ioFailure`/`cannotCreate` when the destination cannot be written.
-    func copy(to destination: FileDescriptor, destinationPath: String) throws(SeedDBError) -> CopyResult {
+    func copy(to destination: FileDescriptor, destinationPath: String, progress: (@Sendable (Int64, Int64) -> Void)?) throws(SeedDBError) -> CopyResult {
         let input: FileDescriptor
+        let total: Int64
         do {
             input = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
+            total = (try? input.stat().size) ?? 0
         } catch {
             throw SeedDBError(.seedUnavailable, "cannot read seed \(path): \(error)", underlying: error)
         }
         defer { try? input.close() }
         var hasher = SHA256()
         var size: Int64 = 0
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.bufferSize, alignment: 4096)
-        defer { buffer.deallocate() }
-        while true {
-            let count: Int
-            do {
-                count = try input.read(into: buffer)
-            } catch {
-                throw SeedDBError(.seedUnavailable, "cannot read seed \(path): \(error)", underlying: error)
+        var writeFailure: (any Error)?
+        do {
+            try FileSystem.forEachChunk(of: input) { chunk in
+                hasher.update(bufferPointer: chunk)
+                do {
+                    _ = try destination.writeAll(chunk)
+                } catch {
+                    writeFailure = error
+                    throw error
+                }
+                size += Int64(chunk.count)
+                progress?(size, total)
             }
-            if count == 0 { break }
-            let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
-            hasher.update(bufferPointer: chunk)
-            do {
-                _ = try destination.writeAll(chunk)
-            } catch {
-                throw SeedDBError.io(error, "cannot write", destinationPath)
-            }
-            size += Int64(count)
+        } catch {
+            if let writeFailure { throw SeedDBError.io(writeFailure, "cannot write", destinationPath) }
+            throw SeedDBError(.seedUnavailable, "cannot read seed \(path): \(error)", underlying: error)
         }
         return CopyResult(digest: SeedDBCore.SHA256Digest(bytes: hasher.finalize()), size: size)
     }

@@ -4,10 +4,16 @@ import Glibc
 import SeedDBCore
 import SystemPackage
 
-/// An inter-process lock on one byte of a lock file (an open-file-description lock).
+/// Inter-process locks on single bytes of a lock file (open-file-description locks).
 ///
-/// Held from ``acquire(_:kind:byte:timeout:)`` until ``release()``; the kernel drops it
-/// if the process dies, so a crashed deploy never leaves a stale lock behind.
+/// OFD locks belong to this object's open file description: closing some other
+/// descriptor on the same file (in this process) does not drop them, and the kernel drops
+/// them when the process dies, so a crashed deploy never leaves a stale lock behind.
+///
+/// A lock file has two bytes with distinct meanings (``Byte``): deployers take the
+/// ``Byte/writer`` byte exclusively; open ``SeedDatabase`` handles hold the
+/// ``Byte/readers`` byte shared, which is how a deploy knows the database is in use even
+/// when the app's connections are idle and hold no SQLite lock.
 final class FileLock {
     /// Exclusive (one holder) or shared (many holders, no exclusive one).
     enum Kind {
@@ -19,23 +25,16 @@ final class FileLock {
     enum Byte: Int {
         /// Serialises writers (deployers) of the guarded file.
         case writer = 0
+        /// Held shared by every open ``SeedDatabase`` handle.
+        case readers = 1
     }
 
     private let descriptor: FileDescriptor
-    private var released = false
+    private let path: String
+    private var closed = false
 
-    private init(descriptor: FileDescriptor) {
-        self.descriptor = descriptor
-    }
-
-    deinit { release() }
-
-    /// Takes the lock, polling until `timeout` runs out.
-    ///
-    /// - Throws: ``SeedDBError`` `inUse` when the wait runs out; `cannotCreate`/`ioFailure`
-    ///   when the lock file cannot be opened.
-    static func acquire(_ path: String, kind: Kind, byte: Byte = .writer, timeout: Duration) throws(SeedDBError) -> FileLock {
-        let descriptor: FileDescriptor
+    /// Opens (creating if needed) the lock file at `path`, holding no lock yet.
+    init(path: String) throws(SeedDBError) {
         do {
             descriptor = try FileDescriptor.open(
                 FilePath(path), .readWrite, options: [.create, .noFollow, .closeOnExec],
@@ -43,35 +42,79 @@ final class FileLock {
         } catch {
             throw SeedDBError.io(error, "cannot open lock file", path)
         }
-        let lock = FileLock(descriptor: descriptor)
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: timeout)
-        var pause = Duration.milliseconds(1)
-        while true {
-            let taken: Bool
+        self.path = path
+    }
+
+    deinit { close() }
+
+    /// Opens `path` and takes `kind` on `byte`, waiting at most `timeout`.
+    static func acquire(_ path: String, kind: Kind, byte: Byte = .writer, timeout: Duration) throws(SeedDBError) -> FileLock {
+        let lock = try FileLock(path: path)
+        try lock.lock(byte, kind, timeout: timeout)
+        return lock
+    }
+
+    /// Takes `kind` on `byte`, polling until `timeout` runs out.
+    ///
+    /// - Throws: ``SeedDBError`` `inUse` when the wait runs out.
+    func lock(_ byte: Byte, _ kind: Kind, timeout: Duration) throws(SeedDBError) {
+        let type: Syscalls.LockType = kind == .exclusive ? .exclusive : .shared
+        try poll(until: ContinuousClock().now.advanced(by: timeout)) { () throws(SeedDBError) in
             do {
-                taken = try Syscalls.setLock(descriptor, byte: byte.rawValue, exclusive: kind == .exclusive)
+                return try Syscalls.setLock(descriptor, byte: byte.rawValue, type: type)
             } catch {
                 throw SeedDBError.io(error, "cannot lock", path)
             }
-            if taken { return lock }
-            if clock.now >= deadline {
-                throw SeedDBError(.inUse, "timed out after \(timeout.seconds)s waiting for the lock \(path): another process is deploying")
-            }
-            sleepBriefly(min(pause, deadline - clock.now))
-            pause = min(pause * 2, .milliseconds(50))
+        } onTimeout: {
+            byte == .writer
+                ? SeedDBError(.inUse, "timed out after \(timeout.seconds)s waiting for the lock \(path): another process is deploying")
+                : SeedDBError(.inUse, "timed out after \(timeout.seconds)s waiting for the lock \(path)")
         }
     }
 
-    /// Releases the lock and closes the lock file; safe to call more than once.
-    func release() {
-        guard !released else { return }
-        released = true
+    /// Releases this object's lock on `byte`.
+    func unlock(_ byte: Byte) {
+        _ = try? Syscalls.setLock(descriptor, byte: byte.rawValue, type: .unlocked)
+    }
+
+    /// Whether another open file description (in any process, this one included) holds a
+    /// lock on `byte`.
+    func isHeldElsewhere(_ byte: Byte) throws(SeedDBError) -> Bool {
+        do {
+            return try Syscalls.lockConflicts(descriptor, byte: byte.rawValue, exclusive: true)
+        } catch {
+            throw SeedDBError.io(error, "cannot test lock", path)
+        }
+    }
+
+    /// Waits until no other holder has `byte`, at most until `deadline`.
+    /// - Throws: `error()` when the deadline passes first.
+    func waitUntilFree(_ byte: Byte, until deadline: ContinuousClock.Instant, error: () -> SeedDBError) throws(SeedDBError) {
+        try poll(until: deadline) { () throws(SeedDBError) in try !isHeldElsewhere(byte) } onTimeout: { error() }
+    }
+
+    /// Releases every lock and closes the lock file; safe to call more than once.
+    func close() {
+        guard !closed else { return }
+        closed = true
         try? descriptor.close()
+    }
+
+    /// Calls `attempt` until it returns `true`, backing off from 1 to 50 ms.
+    private func poll(until deadline: ContinuousClock.Instant, _ attempt: () throws(SeedDBError) -> Bool, onTimeout: () -> SeedDBError) throws(SeedDBError) {
+        let clock = ContinuousClock()
+        var pause = Duration.milliseconds(1)
+        while true {
+            if try attempt() { return }
+            let now = clock.now
+            if now >= deadline { throw onTimeout() }
+            sleepBriefly(min(pause, deadline - now))
+            pause = min(pause * 2, .milliseconds(50))
+        }
     }
 }
 
-/// Sleeps the calling thread for `duration` (no async context on these paths).
+/// Sleeps the calling thread for `duration` (these paths are synchronous).
 func sleepBriefly(_ duration: Duration) {
     let (seconds, attoseconds) = duration.components
     guard seconds > 0 || attoseconds > 0 else { return }

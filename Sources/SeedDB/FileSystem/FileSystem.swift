@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import SeedDBCore
 import SystemPackage
@@ -145,6 +146,48 @@ enum FileSystem {
             try Syscalls.rename(source, destination)
         } catch {
             throw SeedDBError.io(error, "cannot rename \(source) to", destination)
+        }
+    }
+
+    /// Makes `new` a second name for the file at `existing`.
+    static func link(_ existing: String, as new: String) throws(SeedDBError) {
+        do {
+            try Syscalls.link(existing, new)
+        } catch {
+            throw SeedDBError.io(error, "cannot link \(existing) to", new)
+        }
+    }
+
+    /// The SHA-256 and size of the file at `path`, which is then flushed to stable storage.
+    static func digestAndSync(_ path: String) throws(SeedDBError) -> (SeedDBCore.SHA256Digest, Int64) {
+        do {
+            let descriptor = try FileDescriptor.open(FilePath(path), .readOnly, options: [.noFollow, .closeOnExec])
+            return try descriptor.closeAfter {
+                var hasher = SHA256()
+                var size: Int64 = 0
+                try forEachChunk(of: descriptor) { chunk in
+                    hasher.update(bufferPointer: chunk)
+                    size += Int64(chunk.count)
+                }
+                try Syscalls.fsync(descriptor)
+                return (SeedDBCore.SHA256Digest(bytes: hasher.finalize()), size)
+            }
+        } catch {
+            throw SeedDBError.io(error, "cannot read", path)
+        }
+    }
+
+    /// The buffer size streaming reads use; memory use stays at this.
+    static let chunkSize = 1 << 20
+
+    /// Reads `descriptor` from its current offset to the end in chunks of ``chunkSize``.
+    static func forEachChunk(of descriptor: FileDescriptor, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 4096)
+        defer { buffer.deallocate() }
+        while true {
+            let count = try descriptor.read(into: buffer)
+            if count == 0 { return }
+            try body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
         }
     }
 

@@ -52,6 +52,18 @@ enum Syscalls {
         try retrying { Glibc.unlink(path) }
     }
 
+    /// The kinds of `fcntl` lock, as the C shim numbers them.
+    enum LockType: Int32 {
+        case unlocked = -1
+        case shared = 0
+        case exclusive = 1
+    }
+
+    /// `link(2)`: a second name for an existing file.
+    static func link(_ existing: String, _ new: String) throws(Errno) {
+        try retrying { Glibc.link(existing, new) }
+    }
+
     /// Takes or releases an open-file-description lock (`F_OFD_SETLK`) on one byte.
     ///
     /// OFD locks belong to the open file description, not the process: closing another
@@ -59,9 +71,9 @@ enum Syscalls {
     /// conflict like two processes do.
     ///
     /// - Returns: `false` when another holder conflicts (`EAGAIN`/`EACCES`).
-    static func setLock(_ fd: FileDescriptor, byte: Int, exclusive: Bool) throws(Errno) -> Bool {
+    static func setLock(_ fd: FileDescriptor, byte: Int, type: LockType) throws(Errno) -> Bool {
         while true {
-            if cseeddb_ofd_setlk(fd.rawValue, exclusive ? 1 : 0, Int64(byte)) == 0 { return true }
+            if cseeddb_ofd_setlk(fd.rawValue, type.rawValue, Int64(byte)) == 0 { return true }
             let error = Errno(rawValue: errno)
             switch error {
             case .interrupted: continue

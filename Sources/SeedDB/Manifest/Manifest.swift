@@ -10,7 +10,8 @@ import SeedDBCore
 /// ```
 ///
 /// `source` is relative to the manifest's folder (or absolute); `source` and `version`
-/// are required, the rest optional. Unknown keys are errors, so a typo never silently
+/// are required, the rest optional. `"preserve": ["progress"]` names tables whose rows
+/// survive a replace or reseed. Unknown keys are errors, so a typo never silently
 /// turns into a default.
 public struct Manifest: Sendable, Hashable {
     /// The most seeds one manifest may list.
@@ -80,11 +81,16 @@ public struct Manifest: Sendable, Hashable {
             return parsed
         }
         let sha256 = try reader.optionalField("sha256") { (value: String) throws(SeedDBError) in try SHA256Digest(hex: value) }
+        let preserve = try reader.optional("preserve", as: [Any].self) ?? []
+        let tables = try preserve.enumerated().map { (index, table) throws(SeedDBError) -> String in
+            guard let table = table as? String else { throw error("\(location).preserve[\(index)] is not a string") }
+            return table
+        }
         try reader.finish()
         guard !source.isEmpty else { throw error("\(location).source: it is empty") }
         let path = source.hasPrefix("/") ? source : folder + "/" + source
         do {
-            return try Seed(app: app, source: path, version: version, location: seedLocation ?? .data, name: name, expectedSHA256: sha256)
+            return try Seed(app: app, source: path, version: version, location: seedLocation ?? .data, name: name, expectedSHA256: sha256, preservedTables: tables)
         } catch {
             throw Self.error("\(location): \(error.message)")
         }

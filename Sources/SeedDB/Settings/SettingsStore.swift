@@ -55,7 +55,7 @@ public struct SettingsStore: Sendable {
     public func update(timeout: Duration, _ change: (inout [String: SettingsEntry]) throws -> Void) throws(SeedDBError) {
         try FileSystem.createDirectories(FileSystem.directory(of: path))
         let lock = try FileLock.acquire(lockPath, kind: .exclusive, timeout: timeout)
-        defer { lock.release() }
+        defer { lock.close() }
         try FileSystem.removeStaleTemporaryFiles(in: FileSystem.directory(of: path), stem: FileSystem.fileName(of: path))
 
         let current = try snapshot()

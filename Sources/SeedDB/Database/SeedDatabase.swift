@@ -1,0 +1,75 @@
+import GRDB
+import SeedDBCore
+
+/// The app-side handle: a deployed working copy, open with GRDB.
+///
+/// ```swift
+/// let database = try SeedDatabase.open(seed, deployer: deployer)
+/// let level = try database.writer.read { db in try Level.fetchOne(db, key: 3) }
+/// ```
+///
+/// While the handle is open it holds a shared lock on the lock file beside the working
+/// copy, so another process's deploy knows the database is in use even when every
+/// connection is idle (in rollback-journal mode an idle connection holds no SQLite lock):
+/// a `swap` is then refused and `live` (the `auto` choice) replaces the content through
+/// SQLite, which the handle's connections see at their next transaction.
+public final class SeedDatabase: @unchecked Sendable {
+    /// The kind of GRDB connection to open.
+    public enum Kind: Sendable {
+        /// A `DatabaseQueue`: one connection, every access serialised.
+        case queue
+        /// A `DatabasePool`: concurrent reads and one writer, in WAL mode.
+        case pool
+    }
+
+    /// The open database.
+    public let writer: any DatabaseWriter
+    /// What the deploy at open did.
+    public let deployment: DeployReport
+    private let usage: FileLock
+
+    private init(writer: any DatabaseWriter, deployment: DeployReport, usage: FileLock) {
+        self.writer = writer
+        self.deployment = deployment
+        self.usage = usage
+    }
+
+    /// Deploys `seed` if needed, then opens its working copy.
+    ///
+    /// - Parameters:
+    ///   - kind: A serial queue (default) or a pool.
+    ///   - configuration: GRDB's configuration for the connection (functions to register
+    ///     in `prepareDatabase`, read-only, …).
+    /// - Throws: ``SeedDBError`` from the deploy, or when the database cannot be opened.
+    public static func open(_ seed: Seed, deployer: Deployer, kind: Kind = .queue, configuration: Configuration = Configuration()) throws(SeedDBError) -> SeedDatabase {
+        let deployment = try deployer.deploy(seed)
+        let paths = deployer.paths(for: seed)
+        // Wait out a deploy in progress (it holds the writer byte), then announce this
+        // reader before opening, so no swap can start between the two.
+        let usage = try FileLock(path: paths.lockFile)
+        try usage.lock(.writer, .shared, timeout: deployer.configuration.wait)
+        defer { usage.unlock(.writer) }
+        try usage.lock(.readers, .shared, timeout: deployer.configuration.wait)
+        do {
+            let writer: any DatabaseWriter = switch kind {
+            case .queue: try DatabaseQueue(path: paths.workingCopy, configuration: configuration)
+            case .pool: try DatabasePool(path: paths.workingCopy, configuration: configuration)
+            }
+            return SeedDatabase(writer: writer, deployment: deployment, usage: usage)
+        } catch let error as DatabaseError {
+            usage.close()
+            throw SQLiteFile.error(error, "cannot open working copy", paths.workingCopy)
+        } catch {
+            usage.close()
+            throw SeedDBError.io(error, "cannot open working copy", paths.workingCopy)
+        }
+    }
+
+    /// Closes the connections and releases the in-use lock.
+    public func close() throws {
+        try writer.close()
+        usage.close()
+    }
+
+    deinit { usage.close() }
+}
