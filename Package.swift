@@ -41,6 +41,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The level-loading demo app: deploy at startup, then cached prepared statements.
+        .executableTarget(
+            name: "levels-demo",
+            dependencies: [
+                "SeedDB",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Seeds/Demo"
+        ),
         .testTarget(name: "SeedDBCoreTests", dependencies: ["SeedDBCore"]),
         .testTarget(
             name: "SeedDBTests",
@@ -53,6 +63,7 @@ let package = Package(
             name: "seeddbTests",
             dependencies: [
                 "seeddb",
+                "levels-demo",
                 "SeedDB",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

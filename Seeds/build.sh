@@ -18,7 +18,8 @@ for version in v1 v2; do
       "name": "levels.sqlite",
       "version": "${version#v}",
       "location": "data",
-      "sha256": "$sha"
+      "sha256": "$sha",
+      "preserve": ["progress"]
     }
   ]
 }

@@ -1,6 +1,8 @@
 -- Demo seed for the level-loading example: levels database, version 1.
 -- Regenerate the binary seed with Seeds/build.sh.
 CREATE TABLE levels(ix INTEGER PRIMARY KEY, background TEXT, map BLOB NOT NULL);
+-- The player's own progress: shipped empty, carried across upgrades ("preserve" in seeds.json).
+CREATE TABLE progress(level INTEGER PRIMARY KEY REFERENCES levels(ix), stars INTEGER NOT NULL DEFAULT 0);
 INSERT INTO levels(ix, background, map) VALUES (1, 'forest', X'ff37515366be22266369fd4c3d391878015e7fcc618cde238cb01bc720491b75ff37515366be22266369fd4c3d391878015e7fcc618cde238cb01bc720491b75');
 INSERT INTO levels(ix, background, map) VALUES (2, 'cave', X'39a02cdadaa924bf1a7dd708e5f38e6a5001c847521b99801824f29466e2d12939a02cdadaa924bf1a7dd708e5f38e6a5001c847521b99801824f29466e2d129');
 INSERT INTO levels(ix, background, map) VALUES (3, 'desert', X'bee08941f5f0e3f5798c13a2214eed3ca9c0907f8b4a29ab15ad6edb761d2e98bee08941f5f0e3f5798c13a2214eed3ca9c0907f8b4a29ab15ad6edb761d2e98');

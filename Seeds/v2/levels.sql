@@ -1,6 +1,8 @@
 -- Demo seed for the level-loading example: levels database, version 2.
 -- Regenerate the binary seed with Seeds/build.sh.
 CREATE TABLE levels(ix INTEGER PRIMARY KEY, background TEXT, map BLOB NOT NULL);
+-- The player's own progress: shipped empty, carried across upgrades ("preserve" in seeds.json).
+CREATE TABLE progress(level INTEGER PRIMARY KEY REFERENCES levels(ix), stars INTEGER NOT NULL DEFAULT 0);
 INSERT INTO levels(ix, background, map) VALUES (1, 'forest-hd', X'6242f02296373d4a480c33afb54f016c0ea167ebc92594f74f83f952254b8b996242f02296373d4a480c33afb54f016c0ea167ebc92594f74f83f952254b8b99');
 INSERT INTO levels(ix, background, map) VALUES (2, 'cave-hd', X'7e12d50296f34c85e0f8f29c01625f94c0b2887ad91f97673ea950a2d88fd3457e12d50296f34c85e0f8f29c01625f94c0b2887ad91f97673ea950a2d88fd345');
 INSERT INTO levels(ix, background, map) VALUES (3, 'desert-hd', X'6228b1f397ac873b5740bdf150196a52b258d37ea524031aca99869dbdd9cf346228b1f397ac873b5740bdf150196a52b258d37ea524031aca99869dbdd9cf34');
