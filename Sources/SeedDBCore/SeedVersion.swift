@@ -26,4 +26,10 @@ public struct SeedVersion: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { rawValue }
+
+    /// `"auto"`: the version is the seed's SHA-256, so any change of content redeploys.
+    public static let auto = try! SeedVersion("auto")
+
+    /// Whether this is ``auto``, to be resolved from the seed's content.
+    public var isAuto: Bool { self == .auto }
 }

@@ -122,7 +122,10 @@ extension SeedDBCommand {
 
 /// Shared by `deploy` and `reseed`: runs the library for each seed and prints the reports.
 private func runDeploy(seeds: SeedOptions, configuration: DeployConfiguration, output: OutputOptions, dryRun: Bool, force: Bool) throws {
-    try reportingErrors { () throws(SeedDBError) in
+    let progress = ProgressBar.forTerminal(output)
+    var configuration = configuration
+    configuration.progress = progress?.callback
+    try reportingErrors(cleanup: { progress?.finish() }) { () throws(SeedDBError) in
         let deployer = try Deployer(configuration: configuration, logger: Terminal.logger)
         var reports: [DeployReport] = []
         for seed in try seeds.seeds() {
@@ -132,6 +135,7 @@ private func runDeploy(seeds: SeedOptions, configuration: DeployConfiguration, o
                 reports.append(force ? try deployer.reseed(seed) : try deployer.deploy(seed))
             }
         }
+        progress?.finish()
         Printer(output).deployReports(reports, dryRun: dryRun)
     }
 }

@@ -19,10 +19,13 @@ enum ExitStatus {
 
 /// Runs a command's library work, turning a ``SeedDBError`` into one line on standard
 /// error and its exit status.
-func reportingErrors(_ body: () throws(SeedDBError) -> Void) throws {
+///
+/// - Parameter cleanup: Runs before the error is printed (clears a progress bar).
+func reportingErrors(cleanup: () -> Void = {}, _ body: () throws(SeedDBError) -> Void) throws {
     do {
         try body()
     } catch {
+        cleanup()
         Terminal.printError(error.message)
         throw ExitCode(ExitStatus.code(for: error.code))
     }

@@ -13,6 +13,8 @@ extension Deployer {
         var expectedSHA256: SHA256Digest?
         /// Whether the old working copy becomes the previous generation.
         var keepPrevious: Bool
+        /// The seed file's identity and digest to remember, for `version: auto`.
+        var sourceDigest: SourceDigest?
     }
 
     /// A checked, flushed copy of the new content in a temporary file beside the working copy.
@@ -27,18 +29,26 @@ extension Deployer {
 
     /// Deploys (or, when `force`, reseeds) `seed`.
     func run(_ seed: Seed, force: Bool) throws(SeedDBError) -> DeployReport {
-        if !force {
-            // The startup hot path: no lock, no hashing, no SQLite, no look at the seed.
-            let quick = try currentState(of: seed)
-            if quick.problem == nil, DeployDecision.action(recorded: quick.record?.version, current: seed.version, workingCopyExists: quick.exists) == .unchanged {
-                return report(seed, from: quick.record?.version, .unchanged)
+        // The startup hot path: one settings read and one lstat; no lock, no hashing, no
+        // SQLite, no look at the seed (with `version: auto`, one stat of it).
+        let quick = try currentState(of: seed)
+        let resolved = try resolve(seed, quick)
+        let seed = resolved.seed
+        if !force, quick.problem == nil,
+           DeployDecision.action(recorded: quick.record?.version, current: seed.version, workingCopyExists: quick.exists) == .unchanged {
+            if resolved.isNewDigest {
+                // Same content under a new identity (touched, copied): remember it.
+                try settings(for: seed).update(timeout: configuration.wait) { $0[seed.name.rawValue]?.source = resolved.source }
             }
+            return report(seed, from: quick.record?.version, .unchanged)
         }
         return try underDeployLock(seed) { (lock, entry, oldCopyExists, deadline) throws(SeedDBError) in
             // Another process may have finished the job while this one waited for the lock.
             let action = DeployDecision.action(recorded: entry.record?.version, current: seed.version, workingCopyExists: oldCopyExists, force: force)
             guard action.copies else { return report(seed, from: entry.record?.version, action) }
-            let replacement = Replacement(source: seed.source, version: seed.version, expectedSHA256: seed.expectedSHA256, keepPrevious: configuration.keepPrevious)
+            let replacement = Replacement(
+                source: seed.source, version: seed.version, expectedSHA256: seed.expectedSHA256,
+                keepPrevious: configuration.keepPrevious, sourceDigest: resolved.source)
             let strategy = try replace(seed, with: replacement, lock: lock, entry: entry, oldCopyExists: oldCopyExists, until: deadline)
             return report(seed, from: entry.record?.version, action, strategy: strategy)
         }
@@ -107,6 +117,7 @@ extension Deployer {
             updated.record = record
             if keeping { updated.previous = entry.record }
             if let memo = staged.memo { updated.checked = memo }
+            if let digest = replacement.sourceDigest { updated.source = digest }
             table[seed.name.rawValue] = updated
         }
         reached(.recorded)

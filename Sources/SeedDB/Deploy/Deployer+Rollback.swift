@@ -14,7 +14,7 @@ extension Deployer {
             guard let previous = entry.previous, try FileSystem.fileType(at: paths.previousGeneration) == .regular else {
                 throw SeedDBError(.seedUnavailable, "no previous generation of \(paths.workingCopy) to roll back to")
             }
-            let replacement = Replacement(source: paths.previousGeneration, version: previous.version, expectedSHA256: nil, keepPrevious: false)
+            let replacement = Replacement(source: paths.previousGeneration, version: previous.version, expectedSHA256: nil, keepPrevious: false, sourceDigest: nil)
             let strategy = try replace(seed, with: replacement, lock: lock, entry: entry, oldCopyExists: oldCopyExists, until: deadline)
             try settings(for: seed).update(timeout: remaining(until: deadline)) { $0[seed.name.rawValue]?.previous = nil }
             try FileSystem.remove(paths.previousGeneration)

@@ -68,6 +68,7 @@ public struct Deployer: Sendable {
     /// What ``deploy(_:)`` (or ``reseed(_:)`` when `force`) would do, changing nothing.
     public func plan(_ seed: Seed, force: Bool = false) throws(SeedDBError) -> DeployReport {
         let current = try currentState(of: seed)
+        let seed = try resolve(seed, current).seed
         return report(seed, from: current.record?.version, DeployDecision.action(
             recorded: current.record?.version, current: seed.version,
             workingCopyExists: current.exists, force: force))
@@ -76,6 +77,7 @@ public struct Deployer: Sendable {
     /// The state of `seed`, read without a lock and without changing anything.
     public func status(_ seed: Seed) throws(SeedDBError) -> SeedStatus {
         let current = try currentState(of: seed)
+        let seed = try resolve(seed, current).seed
         return SeedStatus(
             name: seed.name, currentVersion: seed.version, recordedVersion: current.record?.version,
             workingCopy: paths(for: seed).workingCopy, exists: current.exists,
@@ -99,16 +101,52 @@ public struct Deployer: Sendable {
     // MARK: - Shared by the operations
 
     struct CurrentState {
-        var record: DeployRecord?
+        var entry: SettingsEntry
         var exists: Bool
         var problem: SettingsSnapshot.Problem?
+        var record: DeployRecord? { entry.record }
     }
 
     /// The recorded state and whether the working copy exists: one read, one `lstat`.
     func currentState(of seed: Seed) throws(SeedDBError) -> CurrentState {
         let snapshot = try settings(for: seed).snapshot()
         let exists = try FileSystem.fileType(at: paths(for: seed).workingCopy) == .regular
-        return CurrentState(record: snapshot.records[seed.name.rawValue], exists: exists, problem: snapshot.problem)
+        return CurrentState(entry: snapshot.entries[seed.name.rawValue] ?? SettingsEntry(), exists: exists, problem: snapshot.problem)
+    }
+
+    /// A seed with a concrete version, and how it was found.
+    struct ResolvedSeed {
+        /// The seed, `version: auto` replaced by the content's SHA-256.
+        var seed: Seed
+        /// The seed file's identity and digest, for `auto`.
+        var source: SourceDigest?
+        /// Whether `source` differs from what the settings remember.
+        var isNewDigest: Bool
+    }
+
+    /// Resolves `version: auto` to the seed's SHA-256, hashing the seed only when its
+    /// device, inode, size or modification time differ from the ones remembered: the
+    /// check stays O(1) on an unchanged seed.
+    func resolve(_ seed: Seed, _ current: CurrentState) throws(SeedDBError) -> ResolvedSeed {
+        guard seed.version.isAuto else { return ResolvedSeed(seed: seed, source: nil, isNewDigest: false) }
+        var resolved = seed
+        let identity: FileIdentity
+        do {
+            identity = try FileDigest.identity(ofFileAt: seed.source)
+        } catch let error where error.code == .seedUnavailable {
+            // The seed is gone: an up-to-date copy stays so, as with a fixed version.
+            guard let record = current.record, current.exists else { throw error }
+            resolved.version = record.version
+            return ResolvedSeed(seed: resolved, source: current.entry.source, isNewDigest: false)
+        }
+        if let cached = current.entry.source, cached.identity == identity {
+            resolved.version = try SeedVersion(cached.sha256.hex)
+            return ResolvedSeed(seed: resolved, source: cached, isNewDigest: false)
+        }
+        let digest = try FileDigest.sha256(ofFileAt: seed.source)
+        resolved.version = try SeedVersion(digest.hex)
+        resolved.expectedSHA256 = resolved.expectedSHA256 ?? digest
+        return ResolvedSeed(seed: resolved, source: SourceDigest(identity: identity, sha256: digest), isNewDigest: true)
     }
 
     func report(_ seed: Seed, from: SeedVersion?, to: SeedVersion? = nil, _ action: DeployAction, strategy: DeployStrategy? = nil) -> DeployReport {

@@ -1,4 +1,3 @@
-import Crypto
 import SeedDBCore
 import SystemPackage
 
@@ -51,7 +50,8 @@ struct SeedSource {
         return header
     }
 
-    /// Streams the seed into `destination`, hashing the bytes on the way.
+    /// Copies the seed into `destination` at disk speed (see ``CopyEngine``), hashing
+    /// the bytes written.
     ///
     /// - Throws: ``SeedDBError`` `seedUnavailable` when the seed cannot be read,
     ///   `ioFailure`/`cannotCreate` when the destination cannot be written.
@@ -65,25 +65,16 @@ struct SeedSource {
             throw SeedDBError(.seedUnavailable, "cannot read seed \(path): \(error)", underlying: error)
         }
         defer { try? input.close() }
-        var hasher = SHA256()
-        var size: Int64 = 0
-        var writeFailure: (any Error)?
         do {
-            try FileSystem.forEachChunk(of: input) { chunk in
-                hasher.update(bufferPointer: chunk)
-                do {
-                    _ = try destination.writeAll(chunk)
-                } catch {
-                    writeFailure = error
-                    throw error
-                }
-                size += Int64(chunk.count)
-                progress?(size, total)
-            }
+            let result = try CopyEngine.copy(from: input, to: destination, total: total, progress: progress)
+            return CopyResult(digest: result.digest, size: result.size)
         } catch {
-            if let writeFailure { throw SeedDBError.io(writeFailure, "cannot write", destinationPath) }
-            throw SeedDBError(.seedUnavailable, "cannot read seed \(path): \(error)", underlying: error)
+            switch error {
+            case .read(let cause):
+                throw SeedDBError(.seedUnavailable, "cannot read seed \(path): \(cause)", underlying: cause)
+            case .write(let cause):
+                throw SeedDBError.io(cause, "cannot copy seed to", destinationPath)
+            }
         }
-        return CopyResult(digest: SeedDBCore.SHA256Digest(bytes: hasher.finalize()), size: size)
     }
 }

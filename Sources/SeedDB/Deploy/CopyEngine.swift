@@ -1,0 +1,192 @@
+import Crypto
+import Foundation
+import SeedDBCore
+import SystemPackage
+
+/// Copies a file at disk speed and hashes what was written.
+///
+/// In order of preference:
+/// 1. `FICLONE`: on a reflink file system (Btrfs, XFS) the copy shares the source's
+///    extents and costs nothing; the result is then hashed.
+/// 2. `copy_file_range`: the kernel copies without passing the bytes through user space,
+///    while a second thread hashes each range of the destination as it lands (from the
+///    page cache), so hashing overlaps the copy.
+/// 3. `read`/`write` through one buffer, hashing on the way.
+///
+/// Memory stays constant: one ``FileSystem/chunkSize`` buffer whatever the file size.
+enum CopyEngine {
+    /// What a copy produced.
+    struct Result {
+        /// The SHA-256 of the bytes written.
+        var digest: SeedDBCore.SHA256Digest
+        /// The number of bytes written.
+        var size: Int64
+    }
+
+    /// A failure of the copy, attributed to the side that failed.
+    enum Failure: Error {
+        case read(any Error)
+        case write(any Error)
+    }
+
+    /// The bytes `copy_file_range` is asked for per call; progress is reported at this grain.
+    static let kernelChunk = 16 << 20
+
+    /// Copies `input` (from its start) to `output` (at its current offset, empty).
+    static func copy(from input: FileDescriptor, to output: FileDescriptor, total: Int64, progress: (@Sendable (Int64, Int64) -> Void)?) throws(Failure) -> Result {
+        if (try? Syscalls.cloneFile(from: input, to: output)) != nil {
+            let digest = try hash(output, upTo: total)
+            progress?(total, total)
+            return Result(digest: digest, size: total)
+        }
+        if let result = try kernelCopy(from: input, to: output, total: total, progress: progress) {
+            return result
+        }
+        return try bufferedCopy(from: input, to: output, total: total, progress: progress)
+    }
+
+    /// Reads and hashes `descriptor` from offset 0 to `size`.
+    static func hash(_ descriptor: FileDescriptor, upTo size: Int64) throws(Failure) -> SeedDBCore.SHA256Digest {
+        var hasher = SHA256()
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: FileSystem.chunkSize, alignment: 4096)
+        defer { buffer.deallocate() }
+        var offset: Int64 = 0
+        while offset < size {
+            let want = Int(min(Int64(buffer.count), size - offset))
+            let count: Int
+            do {
+                count = try descriptor.read(fromAbsoluteOffset: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]))
+            } catch {
+                throw .read(error)
+            }
+            if count == 0 { break }
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            offset += Int64(count)
+        }
+        return SeedDBCore.SHA256Digest(bytes: hasher.finalize())
+    }
+
+    /// `copy_file_range` with the destination hashed on a second thread as it lands.
+    /// - Returns: `nil` when the kernel cannot copy between these files (nothing written).
+    private static func kernelCopy(from input: FileDescriptor, to output: FileDescriptor, total: Int64, progress: (@Sendable (Int64, Int64) -> Void)?) throws(Failure) -> Result? {
+        let follower = HashFollower(output)
+        var copied: Int64 = 0
+        while true {
+            let count: Int
+            do {
+                count = try Syscalls.copyFileRange(from: input, to: output, count: kernelChunk)
+            } catch .improperLink, .invalidArgument, .noFunction, .notSupported, .notSupportedOnSocket, .badFileDescriptor where copied == 0 {
+                follower.finish()
+                return nil
+            } catch {
+                follower.finish()
+                throw .write(error)
+            }
+            if count == 0 { break }
+            copied += Int64(count)
+            follower.advance(to: copied)
+            progress?(copied, total)
+        }
+        return Result(digest: try follower.finish().get(), size: copied)
+    }
+
+    /// The portable fallback: one buffer, read, hash, write.
+    private static func bufferedCopy(from input: FileDescriptor, to output: FileDescriptor, total: Int64, progress: (@Sendable (Int64, Int64) -> Void)?) throws(Failure) -> Result {
+        var hasher = SHA256()
+        var size: Int64 = 0
+        var failure: Failure?
+        do {
+            _ = try input.seek(offset: 0, from: .start)
+            try FileSystem.forEachChunk(of: input) { chunk in
+                hasher.update(bufferPointer: chunk)
+                do {
+                    _ = try output.writeAll(chunk)
+                } catch {
+                    failure = .write(error)
+                    throw error
+                }
+                size += Int64(chunk.count)
+                progress?(size, total)
+            }
+        } catch {
+            throw failure ?? .read(error)
+        }
+        return Result(digest: SeedDBCore.SHA256Digest(bytes: hasher.finalize()), size: size)
+    }
+}
+
+/// Hashes a file on its own thread, following a writer: it reads only the bytes the
+/// writer has announced with ``advance(to:)``.
+private final class HashFollower: @unchecked Sendable {
+    private let descriptor: FileDescriptor
+    private let condition = NSCondition()
+    private var available: Int64 = 0
+    private var done = false
+    private var result: Result<SeedDBCore.SHA256Digest, CopyEngine.Failure>?
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(_ descriptor: FileDescriptor) {
+        self.descriptor = descriptor
+        let thread = Thread { [self] in run() }
+        thread.name = "SeedDB.hash"
+        thread.start()
+    }
+
+    /// Announces that bytes up to `offset` are written.
+    func advance(to offset: Int64) {
+        condition.lock()
+        available = offset
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Announces the end and waits for the digest of everything announced.
+    @discardableResult
+    func finish() -> Result<SeedDBCore.SHA256Digest, CopyEngine.Failure> {
+        condition.lock()
+        done = true
+        condition.signal()
+        condition.unlock()
+        finished.wait()
+        finished.signal()
+        return result!
+    }
+
+    private func run() {
+        var hasher = SHA256()
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: FileSystem.chunkSize, alignment: 4096)
+        defer { buffer.deallocate() }
+        var hashed: Int64 = 0
+        while true {
+            condition.lock()
+            while available == hashed && !done { condition.wait() }
+            let limit = available
+            let stop = done && available == hashed
+            condition.unlock()
+            if stop { break }
+            while hashed < limit {
+                let want = Int(min(Int64(buffer.count), limit - hashed))
+                do {
+                    let count = try descriptor.read(fromAbsoluteOffset: hashed, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]))
+                    guard count > 0 else { throw Errno.ioError }
+                    hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+                    hashed += Int64(count)
+                } catch {
+                    result = .failure(.read(error))
+                    finished.signal()
+                    drain()
+                    return
+                }
+            }
+        }
+        result = .success(SeedDBCore.SHA256Digest(bytes: hasher.finalize()))
+        finished.signal()
+    }
+
+    /// After a failure, waits for `finish()` so the writer never blocks on this thread.
+    private func drain() {
+        condition.lock()
+        while !done { condition.wait() }
+        condition.unlock()
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import SeedDBCore
+import SystemPackage
+
+/// SHA-256 of files, at the speed of the CPU's SHA instructions (through swift-crypto).
+public enum FileDigest {
+    /// The SHA-256 of the file at `path`, streamed through one buffer.
+    /// - Throws: ``SeedDBError`` `seedUnavailable` when it cannot be read.
+    public static func sha256(ofFileAt path: String) throws(SeedDBError) -> SHA256Digest {
+        do {
+            let descriptor = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
+            defer { try? descriptor.close() }
+            return try CopyEngine.hash(descriptor, upTo: .max)
+        } catch {
+            throw SeedDBError(.seedUnavailable, "cannot read seed \(path): \(error)", underlying: error)
+        }
+    }
+
+    /// The identity (device, inode, size, modification time) of the file at `path`.
+    static func identity(ofFileAt path: String) throws(SeedDBError) -> FileIdentity {
+        do {
+            let stat = try FilePath(path).stat()
+            let modified = Int64(stat.st_mtim.tv_sec) * 1_000_000_000 + Int64(stat.st_mtim.tv_nsec)
+            return FileIdentity(device: UInt64(stat.deviceID.rawValue), inode: UInt64(stat.inode.rawValue), size: stat.size, modifiedNanoseconds: modified)
+        } catch .noSuchFileOrDirectory, .notDirectory {
+            throw SeedDBError(.seedUnavailable, "seed not found: \(path)")
+        } catch {
+            throw SeedDBError(.seedUnavailable, "cannot read seed \(path): \(error)", underlying: error)
+        }
+    }
+}
