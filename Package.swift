@@ -18,6 +18,9 @@ let package = Package(
     targets: [
         // Thin C wrappers for Linux calls the Glibc overlay hides (copy_file_range, FICLONE, OFD locks).
         .target(name: "CSeedDBSystem"),
+        // Debian's compression libraries, for compressed seeds.
+        .systemLibrary(name: "CZstd", providers: [.apt(["libzstd-dev"])]),
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // Pure: seed description, versions, the deploy decision, path rules. No imports, no I/O.
         .target(name: "SeedDBCore"),
         // Effects: file system, locks, settings store, SQLite (through GRDB), the deployer.
@@ -26,6 +29,8 @@ let package = Package(
             dependencies: [
                 "SeedDBCore",
                 "CSeedDBSystem",
+                "CZstd",
+                "CZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -51,6 +56,18 @@ let package = Package(
             ],
             path: "Seeds/Demo"
         ),
+        // Benchmarks: `swift build -c release && .build/release/seeddb-bench` (see BENCHMARKS.md).
+        .executableTarget(
+            name: "seeddb-bench",
+            dependencies: [
+                "SeedDB",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/SeedDBBench"
+        ),
+        // The reference for the whole-process startup figure: a Foundation hello world.
+        .executableTarget(name: "bench-hello", path: "Benchmarks/Hello"),
         .testTarget(name: "SeedDBCoreTests", dependencies: ["SeedDBCore"]),
         .testTarget(
             name: "SeedDBTests",

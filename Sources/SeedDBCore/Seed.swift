@@ -19,7 +19,8 @@ public struct Seed: Hashable, Sendable {
     /// Creates a seed description.
     ///
     /// - Parameters:
-    ///   - name: The working copy's file name; defaults to the last path component of `source`.
+    ///   - name: The working copy's file name; defaults to the last path component of
+    ///     `source`, without a `.zst` or `.gz` suffix.
     ///   - preservedTables: Tables whose rows survive a replace or reseed (the user's data).
     /// - Throws: ``SeedDBError`` (`invalidArgument`) when `source` is empty or the default
     ///   name taken from it is not a valid ``SeedName``.
@@ -42,7 +43,7 @@ public struct Seed: Hashable, Sendable {
         if let name {
             self.name = name
         } else {
-            self.name = try SeedName(Self.lastComponent(of: source))
+            self.name = try SeedName(SeedCompression(path: source).stripping(Self.lastComponent(of: source)))
         }
         self.expectedSHA256 = expectedSHA256
         for table in preservedTables {

@@ -27,6 +27,8 @@ enum CopyEngine {
     enum Failure: Error {
         case read(any Error)
         case write(any Error)
+        /// The compressed input is corrupt or truncated.
+        case corrupt(String)
     }
 
     /// The bytes `copy_file_range` is asked for per call; progress is reported at this grain.
@@ -88,6 +90,39 @@ enum CopyEngine {
             progress?(copied, total)
         }
         return Result(digest: try follower.finish().get(), size: copied)
+    }
+
+    /// Decompresses `input` into `output` through `decoder`, the destination hashed on a
+    /// second thread as it lands. Progress counts compressed bytes read.
+    static func decompressingCopy(from input: FileDescriptor, to output: FileDescriptor, decoder: inout any ByteStream, total: Int64, progress: (@Sendable (Int64, Int64) -> Void)?) throws(Failure) -> Result {
+        let follower = HashFollower(output)
+        var written: Int64 = 0
+        var consumed: Int64 = 0
+        var writeFailure: (any Error)?
+        let write = { (chunk: UnsafeRawBufferPointer) throws in
+            do {
+                _ = try output.writeAll(chunk)
+            } catch {
+                writeFailure = error
+                throw error
+            }
+            written += Int64(chunk.count)
+            follower.advance(to: written)
+        }
+        do {
+            try FileSystem.forEachChunk(of: input) { chunk in
+                try decoder.process(chunk, output: write)
+                consumed += Int64(chunk.count)
+                progress?(consumed, total)
+            }
+            try decoder.finish(output: write)
+        } catch {
+            follower.finish()
+            if let writeFailure { throw .write(writeFailure) }
+            if let error = error as? CompressionError { throw .corrupt(error.description) }
+            throw .read(error)
+        }
+        return Result(digest: try follower.finish().get(), size: written)
     }
 
     /// The portable fallback: one buffer, read, hash, write.

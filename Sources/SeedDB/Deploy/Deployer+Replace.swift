@@ -130,7 +130,7 @@ extension Deployer {
     private func stage(_ seed: Seed, _ replacement: Replacement, entry: SettingsEntry, oldCopyExists: Bool) throws(SeedDBError) -> StagedCopy {
         let paths = paths(for: seed)
         let source = SeedSource(path: replacement.source)
-        let header = try source.inspect()
+        let inspected = try source.inspect()
         let (descriptor, temporary) = try FileSystem.createTemporaryFile(in: paths.directory, stem: seed.name.rawValue)
         var staged = false
         defer { if !staged { try? FileSystem.remove(temporary) } }
@@ -152,6 +152,10 @@ extension Deployer {
         }
         if let expected = replacement.expectedSHA256, expected != copy.digest {
             throw SeedDBError(.invalidSeed, "invalid seed \(replacement.source): SHA-256 is \(copy.digest), expected \(expected)")
+        }
+        let decompressedHeader = inspected == nil ? SQLiteHeader(try FileSystem.readPrefix(of: temporary, count: SQLiteHeader.length)) : nil
+        guard let header = inspected ?? decompressedHeader else {
+            throw SeedDBError(.invalidSeed, "invalid seed \(replacement.source): not an SQLite 3 database once decompressed (bad header)")
         }
         if let declared = header.declaredSize, declared != copy.size {
             throw SeedDBError(.invalidSeed, "invalid seed \(replacement.source): its header declares \(declared) bytes but \(copy.size) were read (truncated, or changed while copying)")

@@ -14,12 +14,17 @@ struct SeedSource {
         var size: Int64
     }
 
+    /// How the seed file is compressed, from its name.
+    var compression: SeedCompression { SeedCompression(path: path) }
+
     /// Checks what can be checked without reading the whole seed: it exists, is a
     /// readable regular file, starts with an SQLite header, and has no `-wal` holding
     /// frames or `-journal` holding changes that a copy of the file alone would lose.
     ///
+    /// - Returns: The header; `nil` for a compressed seed, whose header is known only
+    ///   once it is decompressed.
     /// - Throws: ``SeedDBError`` `seedUnavailable` (66) or `invalidSeed` (65).
-    func inspect() throws(SeedDBError) -> SQLiteHeader {
+    func inspect() throws(SeedDBError) -> SQLiteHeader? {
         let type: FileType?
         do {
             type = try FilePath(path).stat().type
@@ -31,6 +36,7 @@ struct SeedSource {
         guard type == .regular else {
             throw SeedDBError(.seedUnavailable, "cannot read seed \(path): not a regular file")
         }
+        guard compression == .none else { return nil }
         let prefix: [UInt8]
         do {
             prefix = try FileSystem.readPrefix(of: path, count: SQLiteHeader.length)
@@ -66,7 +72,12 @@ struct SeedSource {
         }
         defer { try? input.close() }
         do {
-            let result = try CopyEngine.copy(from: input, to: destination, total: total, progress: progress)
+            let result: CopyEngine.Result
+            if var decoder = try decoder() {
+                result = try CopyEngine.decompressingCopy(from: input, to: destination, decoder: &decoder, total: total, progress: progress)
+            } else {
+                result = try CopyEngine.copy(from: input, to: destination, total: total, progress: progress)
+            }
             return CopyResult(digest: result.digest, size: result.size)
         } catch {
             switch error {
@@ -74,7 +85,17 @@ struct SeedSource {
                 throw SeedDBError(.seedUnavailable, "cannot read seed \(path): \(cause)", underlying: cause)
             case .write(let cause):
                 throw SeedDBError.io(cause, "cannot copy seed to", destinationPath)
+            case .corrupt(let reason):
+                throw SeedDBError(.invalidSeed, "invalid seed \(path): \(reason)")
             }
+        }
+    }
+
+    private func decoder() throws(CopyEngine.Failure) -> (any ByteStream)? {
+        do {
+            return try compression.decoder()
+        } catch {
+            throw .corrupt("\(error)")
         }
     }
 }

@@ -1,0 +1,353 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import GRDB
+import Logging
+import SeedDB
+
+/// The SeedDB benchmark: every figure is a median over repeated runs, printed beside a
+/// reference measured in the same run, and written to BENCHMARKS.md.
+///
+///     swift build -c release && .build/release/seeddb-bench [--scratch DIR] [--output FILE] [--runs N]
+@main
+struct SeedDBBench {
+    var scratch = "/tmp/seeddb-bench"
+    var output = "BENCHMARKS.md"
+    var runs = 5
+    let binaries = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
+    var results: [Result] = []
+
+    /// One line of the results table.
+    struct Result {
+        var figure: String
+        var value: String
+        var reference: String
+        var ratio: String
+        var target: String
+        var met: Bool?
+    }
+
+    static func main() throws {
+        var bench = SeedDBBench()
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        while !arguments.isEmpty {
+            let flag = arguments.removeFirst()
+            guard let value = arguments.first else { fatalError("\(flag) needs a value") }
+            arguments.removeFirst()
+            switch flag {
+            case "--scratch": bench.scratch = value
+            case "--output": bench.output = value
+            case "--runs": bench.runs = max(3, Int(value) ?? 5)
+            default: fatalError("unknown option \(flag); see the comment at the top of SeedDBBench.swift")
+            }
+        }
+        try bench.runAll()
+    }
+
+    var seeddb: String { binaries + "/seeddb" }
+    var hello: String { binaries + "/bench-hello" }
+    var seed1M: String { scratch + "/seed-1m.sqlite" }
+    var seed64M: String { scratch + "/seed-64m.sqlite" }
+    var seed1G: String { scratch + "/seed-1g.sqlite" }
+
+    mutating func runAll() throws {
+        for tool in [seeddb, hello] where !FileManager.default.isExecutableFile(atPath: tool) {
+            fatalError("\(tool) is missing: run `swift build -c release` first")
+        }
+        for tool in ["cp", "sync", "sqlite3", "openssl"] where !Measure.has(tool) {
+            fatalError("\(tool) is missing: apt-get install -y sqlite3 openssl coreutils")
+        }
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        print("generating seeds in \(scratch) (kept between runs)…")
+        try Self.makeSeed(seed1M, megabytes: 1)
+        try Self.makeSeed(seed64M, megabytes: 64)
+        try Self.makeSeed(seed1G, megabytes: 1024)
+
+        try startupInProcess()
+        startupProcess()
+        throughputAndMemory()
+        try hashing()
+        liveVersusSwap()
+        try write()
+    }
+
+    // MARK: - Figures
+
+    /// The up-to-date `deploy` call, in process, against `stat` + reading the settings.
+    mutating func startupInProcess() throws {
+        let directory = scratch + "/startup"
+        try? FileManager.default.removeItem(atPath: directory)
+        let directories = XDGDirectories(dataHome: directory + "/data", cacheHome: directory + "/cache", configHome: directory + "/config")
+        let deployer = Deployer(directories: directories, logger: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() })
+        let app = try AppIdentifier("bench")
+        let small = try Seed(app: app, source: seed1M, version: SeedVersion("1"))
+        let large = try Seed(app: app, source: seed1G, version: SeedVersion("1"))
+        let auto = try Seed(app: app, source: seed1G, version: .auto, name: SeedName("auto.sqlite"))
+        for seed in [small, large, auto] { try deployer.deploy(seed) }
+
+        let settings = deployer.paths(for: small).settingsFile
+        let iterations = 2000
+        func perCall(_ body: () throws -> Void) rethrows -> Double {
+            try Measure.seconds { for _ in 0..<iterations { try body() } } / Double(iterations) * 1e6
+        }
+        func reference(_ workingCopy: String) -> Double {
+            perCall { Self.bareStartupCheck(workingCopy: workingCopy, settings: settings) }
+        }
+        var samples: [String: [Double]] = [:]
+        for _ in 0..<(runs * 3) {
+            samples["ref-small", default: []].append(reference(deployer.paths(for: small).workingCopy))
+            samples["small", default: []].append(try perCall { try deployer.deploy(small) })
+            samples["large", default: []].append(try perCall { try deployer.deploy(large) })
+            samples["auto", default: []].append(try perCall { try deployer.deploy(auto) })
+        }
+        let reference = Measure.median(samples["ref-small"]!)
+        for (key, label) in [("small", "1 MiB seed"), ("large", "1 GiB seed"), ("auto", "1 GiB seed, version auto")] {
+            let value = Measure.median(samples[key]!)
+            add(Result(
+                figure: "Startup check in process (up-to-date `deploy`), \(label)",
+                value: String(format: "%.2f µs", value), reference: String(format: "stat + read settings: %.2f µs", reference),
+                ratio: String(format: "%.2f×", value / reference), target: "≤ 5×", met: value / reference <= 5))
+        }
+        let spread = Measure.median(samples["large"]!) / Measure.median(samples["small"]!)
+        add(Result(
+            figure: "Startup check, 1 GiB seed against 1 MiB seed", value: String(format: "%.2f µs", Measure.median(samples["large"]!)),
+            reference: String(format: "1 MiB: %.2f µs", Measure.median(samples["small"]!)),
+            ratio: String(format: "%.2f×", spread), target: "within 10 %", met: abs(spread - 1) <= 0.10))
+    }
+
+    /// `seeddb deploy` up to date as a whole process, against a Foundation hello world.
+    mutating func startupProcess() {
+        let environment = xdg(scratch + "/process")
+        let deploy = [seeddb, "deploy", "--quiet", "--app", "bench", "--seed", seed1M, "--version", "1"]
+        _ = Measure.run(deploy, environment: environment)
+        var ours: [Double] = []
+        var reference: [Double] = []
+        for _ in 0..<(runs * 8) {
+            reference.append(Measure.run([hello]).seconds * 1000)
+            let run = Measure.run(deploy, environment: environment)
+            precondition(run.status == 0, "seeddb deploy failed")
+            ours.append(run.seconds * 1000)
+        }
+        let value = Measure.median(ours)
+        let base = Measure.median(reference)
+        add(Result(
+            figure: "Startup check as a process (`seeddb deploy`, up to date)", value: String(format: "%.2f ms", value),
+            reference: String(format: "Foundation hello world: %.2f ms", base),
+            ratio: String(format: "%.2f×", value / base), target: "≤ 1.5×", met: value / base <= 1.5))
+    }
+
+    /// A first deploy of 1 GiB (every fsync included), against `cp`+`sync` and
+    /// `sqlite3 .backup`, with peak memory of the same runs and of a 64 MiB deploy.
+    mutating func throughputAndMemory() {
+        let size = Double(Self.fileSize(seed1G))
+        let target = scratch + "/copy.sqlite"
+        var samples: [String: [Double]] = [:]
+        var memory: [String: [Int]] = [:]
+        for _ in 0..<max(3, runs - 2) {
+            for integrity in ["none", "quick"] {
+                let directory = scratch + "/deploy-\(integrity)"
+                try? FileManager.default.removeItem(atPath: directory)
+                _ = Measure.shell("sync")
+                let run = Measure.run([seeddb, "deploy", "--quiet", "--integrity", integrity, "--app", "bench", "--seed", seed1G, "--version", "1"], environment: xdg(directory))
+                precondition(run.status == 0, "seeddb deploy failed")
+                samples[integrity, default: []].append(size / run.seconds)
+                memory["1g", default: []].append(run.peakResidentKiB)
+                try? FileManager.default.removeItem(atPath: directory)
+            }
+            try? FileManager.default.removeItem(atPath: target)
+            _ = Measure.shell("sync")
+            samples["cp", default: []].append(size / Measure.shell("cp '\(seed1G)' '\(target)' && sync '\(target)'").seconds)
+            try? FileManager.default.removeItem(atPath: target)
+            _ = Measure.shell("sync")
+            samples["backup", default: []].append(size / Measure.shell("sqlite3 '\(seed1G)' \".backup '\(target)'\"").seconds)
+            try? FileManager.default.removeItem(atPath: target)
+
+            let directory = scratch + "/deploy-64m"
+            try? FileManager.default.removeItem(atPath: directory)
+            let small = Measure.run([seeddb, "deploy", "--quiet", "--app", "bench", "--seed", seed64M, "--version", "1"], environment: xdg(directory))
+            memory["64m", default: []].append(small.peakResidentKiB)
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+        let cp = Measure.median(samples["cp"]!)
+        let backup = Measure.median(samples["backup"]!)
+        for (key, label) in [("none", "--integrity none"), ("quick", "--integrity quick")] {
+            let value = Measure.median(samples[key]!)
+            add(Result(
+                figure: "First deploy of a 1 GiB seed, \(label)", value: Self.rate(value),
+                reference: "cp + sync: \(Self.rate(cp))", ratio: String(format: "%.2f×", value / cp),
+                target: key == "none" ? "≥ 0.9×" : "reported", met: key == "none" ? value / cp >= 0.9 : nil))
+            add(Result(
+                figure: "First deploy of a 1 GiB seed, \(label), against .backup", value: Self.rate(value),
+                reference: "sqlite3 .backup: \(Self.rate(backup))", ratio: String(format: "%.2f×", value / backup),
+                target: key == "none" ? "≥ 2.5×" : "reported", met: key == "none" ? value / backup >= 2.5 : nil))
+        }
+        let large = Double(Measure.median(memory["1g"]!.map(Double.init)))
+        let small = Double(Measure.median(memory["64m"]!.map(Double.init)))
+        add(Result(
+            figure: "Peak resident memory of `seeddb deploy`, 1 GiB seed", value: String(format: "%.1f MiB", large / 1024),
+            reference: String(format: "64 MiB seed: %.1f MiB", small / 1024), ratio: String(format: "+%.1f MiB", (large - small) / 1024),
+            target: "≤ 48 MiB and ≤ 64 MiB case + 4 MiB", met: large <= 48 * 1024 && large <= small + 4096))
+    }
+
+    /// SHA-256 of 1 GiB in process, against `openssl dgst -sha256`.
+    mutating func hashing() throws {
+        let size = Double(Self.fileSize(seed1G))
+        var ours: [Double] = []
+        var reference: [Double] = []
+        for _ in 0..<runs {
+            reference.append(size / Measure.shell("openssl dgst -sha256 '\(seed1G)'").seconds)
+            ours.append(size / (try Measure.seconds { _ = try FileDigest.sha256(ofFileAt: seed1G) }))
+        }
+        let value = Measure.median(ours)
+        let base = Measure.median(reference)
+        add(Result(
+            figure: "SHA-256 of a 1 GiB seed (`version: auto`, records)", value: Self.rate(value),
+            reference: "openssl dgst -sha256: \(Self.rate(base))", ratio: String(format: "%.2f×", value / base),
+            target: "≥ 0.8×", met: value / base >= 0.8))
+    }
+
+    /// `reseed` of 64 MiB by swap and by live.
+    mutating func liveVersusSwap() {
+        let environment = xdg(scratch + "/live")
+        let base = ["reseed", "--quiet", "--keep-previous", "false", "--app", "bench", "--seed", seed64M, "--version", "1"]
+        _ = Measure.run([seeddb] + base, environment: environment)
+        var swap: [Double] = []
+        var live: [Double] = []
+        for _ in 0..<runs {
+            swap.append(Measure.run([seeddb] + base + ["--strategy", "swap"], environment: environment).seconds * 1000)
+            live.append(Measure.run([seeddb] + base + ["--strategy", "live"], environment: environment).seconds * 1000)
+        }
+        let value = Measure.median(live)
+        let reference = Measure.median(swap)
+        add(Result(
+            figure: "Reseed of a 64 MiB seed, `--strategy live`", value: String(format: "%.0f ms", value),
+            reference: String(format: "--strategy swap: %.0f ms", reference), ratio: String(format: "%.2f×", value / reference),
+            target: "reported", met: nil))
+    }
+
+    // MARK: - Output
+
+    mutating func add(_ result: Result) {
+        results.append(result)
+        let verdict = result.met.map { $0 ? "met" : "MISSED" } ?? "-"
+        print("\(result.figure): \(result.value) | \(result.reference) | \(result.ratio) | \(result.target) | \(verdict)")
+    }
+
+    func write() throws {
+        var text = """
+        # Benchmarks
+
+        Produced by `swift build -c release && .build/release/seeddb-bench` (this file is
+        overwritten). Each figure is the median of repeated runs, measured in the same run as
+        its reference, on the machine below. The machines are shared and noisy: read the
+        ratios, not the absolute numbers.
+
+        **Machine:** \(Self.machine(scratch))
+
+        | Figure | SeedDB | Reference (same run) | Ratio | Target | Met |
+        |---|---|---|---|---|---|
+
+        """
+        for result in results {
+            text += "| \(result.figure) | \(result.value) | \(result.reference) | \(result.ratio) | \(result.target) | \(result.met.map { $0 ? "yes" : "**no**" } ?? "-") |\n"
+        }
+        text += """
+
+        Notes:
+        - Throughput is the seed's size divided by the wall time of the whole process,
+          every fsync included; each run starts from an empty target directory after `sync`.
+          The page cache is warm for SeedDB and the references alike.
+        - The 1 GiB seed is generated by the harness (`\(scratch)`), never committed.
+
+        """
+        try text.write(toFile: output, atomically: true, encoding: .utf8)
+        print("wrote \(output)")
+    }
+
+    // MARK: - Helpers
+
+    func xdg(_ directory: String) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_DATA_HOME"] = directory + "/data"
+        environment["XDG_CACHE_HOME"] = directory + "/cache"
+        environment["XDG_CONFIG_HOME"] = directory + "/config"
+        return environment
+    }
+
+    /// The work of the reference startup check: `stat` the working copy, read the settings.
+    static func bareStartupCheck(workingCopy: String, settings: String) {
+        var info = stat()
+        _ = stat(workingCopy, &info)
+        let fd = open(settings, O_RDONLY)
+        guard fd >= 0 else { return }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        _ = read(fd, &buffer, buffer.count)
+        close(fd)
+    }
+
+    /// A seed of about `megabytes` MiB: tiles of compressible map data, as real seeds have.
+    static func makeSeed(_ path: String, megabytes: Int) throws {
+        if fileSize(path) >= Int64(megabytes) << 20 { return }
+        try? FileManager.default.removeItem(atPath: path)
+        let queue = try DatabaseQueue(path: path)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA journal_mode = DELETE")
+            try db.execute(sql: "CREATE TABLE tiles(id INTEGER PRIMARY KEY, zoom INTEGER NOT NULL, data BLOB NOT NULL)")
+            // 32 distinct tiles of run-length map data (compressible, like real tiles),
+            // each stored with its id stamped in, so no two rows are identical.
+            var generator = SystemRandomNumberGenerator()
+            let palette = (0..<64).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let tiles: [[UInt8]] = (0..<32).map { _ in
+                var tile = [UInt8](repeating: 0, count: 64 * 1024)
+                var index = 0
+                while index < tile.count {
+                    let value = palette[Int.random(in: 0..<palette.count, using: &generator)]
+                    for _ in 0..<Int.random(in: 1...12, using: &generator) where index < tile.count {
+                        tile[index] = value
+                        index += 1
+                    }
+                }
+                return tile
+            }
+            try db.inTransaction {
+                for id in 0..<(megabytes * 16) {
+                    var tile = tiles[id % tiles.count]
+                    withUnsafeBytes(of: Int64(id).bigEndian) { tile.replaceSubrange(0..<8, with: $0) }
+                    try db.execute(sql: "INSERT INTO tiles VALUES (?, ?, ?)", arguments: [id, id % 18, Data(tile)])
+                }
+                return .commit
+            }
+        }
+        try queue.close()
+    }
+
+    static func fileSize(_ path: String) -> Int64 {
+        ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.int64Value ?? 0
+    }
+
+    static func rate(_ bytesPerSecond: Double) -> String {
+        String(format: "%.0f MiB/s", bytesPerSecond / 1_048_576)
+    }
+
+    static func machine(_ scratch: String) -> String {
+        let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+            .split(separator: "\n").first { $0.hasPrefix("model name") }?
+            .split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "unknown CPU"
+        let memory = ProcessInfo.processInfo.physicalMemory >> 30
+        var system = utsname()
+        uname(&system)
+        let kernel = withUnsafeBytes(of: system.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let mounts = (try? String(contentsOfFile: "/proc/mounts", encoding: .utf8)) ?? ""
+        var filesystem = "unknown"
+        var longest = 0
+        for line in mounts.split(separator: "\n") {
+            let fields = line.split(separator: " ").map(String.init)
+            if fields.count > 2, scratch.hasPrefix(fields[1]), fields[1].count > longest {
+                longest = fields[1].count
+                filesystem = fields[2]
+            }
+        }
+        return "\(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores, \(memory) GiB RAM, Linux \(kernel), scratch on \(filesystem)"
+    }
+}
