@@ -39,6 +39,16 @@ public struct XDGDirectories: Hashable, Sendable {
         configHome = try resolve("XDG_CONFIG_HOME", default: ".config")
     }
 
+    /// The system locations for services and install hooks, following the FHS: working
+    /// copies in `/var/lib` (data) or `/var/cache` (cache), settings in `/var/lib/<app>`.
+    ///
+    /// - Parameter root: A prefix for every path (like dpkg's `--instdir`), so tests and
+    ///   image builders can run unprivileged; `""` for the real system.
+    public static func system(root: String = "") -> XDGDirectories {
+        let prefix = trimmingTrailingSlashes(root) == "/" ? "" : trimmingTrailingSlashes(root)
+        return XDGDirectories(dataHome: prefix + "/var/lib", cacheHome: prefix + "/var/cache", configHome: prefix + "/var/lib")
+    }
+
     /// The base directory of `location`.
     public func base(for location: SeedLocation) -> String {
         switch location {

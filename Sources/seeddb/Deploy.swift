@@ -17,6 +17,7 @@ extension SeedDBCommand {
             """)
 
         @OptionGroup var seeds: SeedOptions
+        @OptionGroup var location: SystemOptions
         @OptionGroup var replace: ReplaceOptions
         @OptionGroup var wait: WaitOptions
         @OptionGroup var output: OutputOptions
@@ -25,7 +26,7 @@ extension SeedDBCommand {
         var dryRun = false
 
         func run() throws {
-            try runDeploy(seeds: seeds, configuration: replace.applied(to: wait.configuration), output: output, dryRun: dryRun, force: false)
+            try runDeploy(seeds: seeds, location: location, configuration: replace.applied(to: wait.configuration), output: output, dryRun: dryRun, force: false)
         }
     }
 
@@ -43,13 +44,14 @@ extension SeedDBCommand {
             """)
 
         @OptionGroup var seeds: SeedOptions
+        @OptionGroup var location: SystemOptions
         @OptionGroup var replace: ReplaceOptions
         @OptionGroup var wait: WaitOptions
         @OptionGroup var output: OutputOptions
 
         func run() throws {
             try reportingErrors { () throws(SeedDBError) in
-                let deployer = try Deployer(configuration: replace.applied(to: wait.configuration), logger: Terminal.logger)
+                let deployer = try location.deployer(replace.applied(to: wait.configuration))
                 let reports = try seeds.seeds().map { (seed) throws(SeedDBError) in try deployer.rollback(seed) }
                 Printer(output).deployReports(reports, dryRun: false)
             }
@@ -70,6 +72,7 @@ extension SeedDBCommand {
             """)
 
         @OptionGroup var seeds: SeedOptions
+        @OptionGroup var location: SystemOptions
         @OptionGroup var wait: WaitOptions
         @OptionGroup var output: OutputOptions
 
@@ -87,7 +90,7 @@ extension SeedDBCommand {
 
         func run() throws {
             try reportingErrors { () throws(SeedDBError) in
-                let deployer = try Deployer(configuration: wait.configuration, logger: Terminal.logger)
+                let deployer = try location.deployer(wait.configuration)
                 let interval = Duration.seconds(every * 86_400)
                 let reports = try seeds.seeds().map { (seed) throws(SeedDBError) in try deployer.maintain(seed, every: interval, policy: policy) }
                 Printer(output).maintenanceReports(reports)
@@ -107,6 +110,7 @@ extension SeedDBCommand {
             """)
 
         @OptionGroup var seeds: SeedOptions
+        @OptionGroup var location: SystemOptions
         @OptionGroup var replace: ReplaceOptions
         @OptionGroup var wait: WaitOptions
         @OptionGroup var output: OutputOptions
@@ -115,18 +119,18 @@ extension SeedDBCommand {
         var dryRun = false
 
         func run() throws {
-            try runDeploy(seeds: seeds, configuration: replace.applied(to: wait.configuration), output: output, dryRun: dryRun, force: true)
+            try runDeploy(seeds: seeds, location: location, configuration: replace.applied(to: wait.configuration), output: output, dryRun: dryRun, force: true)
         }
     }
 }
 
 /// Shared by `deploy` and `reseed`: runs the library for each seed and prints the reports.
-private func runDeploy(seeds: SeedOptions, configuration: DeployConfiguration, output: OutputOptions, dryRun: Bool, force: Bool) throws {
+private func runDeploy(seeds: SeedOptions, location: SystemOptions, configuration: DeployConfiguration, output: OutputOptions, dryRun: Bool, force: Bool) throws {
     let progress = ProgressBar.forTerminal(output)
     var configuration = configuration
     configuration.progress = progress?.callback
     try reportingErrors(cleanup: { progress?.finish() }) { () throws(SeedDBError) in
-        let deployer = try Deployer(configuration: configuration, logger: Terminal.logger)
+        let deployer = try location.deployer(configuration)
         var reports: [DeployReport] = []
         for seed in try seeds.seeds() {
             if dryRun {

@@ -15,11 +15,12 @@ extension SeedDBCommand {
             """)
 
         @OptionGroup var seeds: SeedOptions
+        @OptionGroup var location: SystemOptions
         @OptionGroup var output: OutputOptions
 
         func run() throws {
             try reportingErrors { () throws(SeedDBError) in
-                let deployer = try Deployer(logger: Terminal.logger)
+                let deployer = try location.deployer()
                 let statuses = try seeds.seeds().map { (seed) throws(SeedDBError) in try deployer.status(seed) }
                 for problem in Set(statuses.compactMap(\.settingsProblem)) {
                     Terminal.logger.warning("\(problem); the next deploy will set it aside")
@@ -42,11 +43,12 @@ extension SeedDBCommand {
             """)
 
         @OptionGroup var seeds: SeedOptions
+        @OptionGroup var location: SystemOptions
         @OptionGroup var output: OutputOptions
 
         func run() throws {
             try reportingErrors { () throws(SeedDBError) in
-                let deployer = try Deployer(logger: Terminal.logger)
+                let deployer = try location.deployer()
                 let reports = try seeds.seeds().map { (seed) throws(SeedDBError) in try deployer.verify(seed) }
                 Printer(output).verifyReports(reports)
                 if let failed = reports.first(where: { !$0.passed }) {
@@ -70,11 +72,12 @@ extension SeedDBCommand {
             """)
 
         @OptionGroup var seeds: SeedOptions
+        @OptionGroup var location: SystemOptions
         @OptionGroup var output: OutputOptions
 
         func run() throws {
             try reportingErrors { () throws(SeedDBError) in
-                let deployer = try Deployer(logger: Terminal.logger)
+                let deployer = try location.deployer()
                 let seeds = try seeds.seeds()
                 Printer(output).paths(seeds.map { ($0, deployer.paths(for: $0)) })
             }

@@ -33,6 +33,18 @@ struct Printer {
         }
     }
 
+    func packReport(_ report: SeedPacker.Report, version: String) {
+        emit(json: ["output": report.output, "version": version, "sha256": report.sha256.hex, "size": Int64(report.size), "compression": report.compression.rawValue]) {
+            ["\(report.output): packed version \(version), \(report.size) bytes, sha256 \(report.sha256)\(report.compression == .none ? "" : ", \(report.compression.rawValue)")"]
+        }
+    }
+
+    func purgeReports(_ reports: [PurgeReport]) {
+        emit(json: ["seeds": reports.map { [("name", $0.name.rawValue), ("removed", $0.removed)] as [(String, Any?)] }]) {
+            reports.map { "\($0.name): removed \($0.removed.isEmpty ? "nothing" : $0.removed.joined(separator: ", "))" }
+        }
+    }
+
     func statuses(_ statuses: [SeedStatus]) {
         emit(json: ["seeds": statuses.map { status in
             [("name", status.name.rawValue), ("currentVersion", status.currentVersion.rawValue),
@@ -71,12 +83,13 @@ struct Printer {
         }
     }
 
-    /// Prints `json` (keys in the order given) with `--json`, nothing with `--quiet`,
-    /// and the lines `text` makes otherwise.
+    /// Prints `json` with `--json`, nothing with `--quiet`, and the lines `text` makes
+    /// otherwise. Keys print in a fixed order: `settings` first, `seeds` last.
     private func emit(json: [String: Any], text: () -> [String]) {
         if output.quiet { return }
         if output.json {
-            Terminal.printOut(JSONText.object(json.sorted { $0.key == "settings" && $1.key != "settings" }.map { ($0.key, $0.value) }))
+            let order = ["settings", "output", "version", "sha256", "size", "compression", "seeds"]
+            Terminal.printOut(JSONText.object(json.sorted { (order.firstIndex(of: $0.key) ?? 99) < (order.firstIndex(of: $1.key) ?? 99) }.map { ($0.key, $0.value) }))
         } else {
             text().forEach(Terminal.printOut)
         }
@@ -96,6 +109,7 @@ enum JSONText {
         case let flag as Bool: return flag ? "true" : "false"
         case let number as Int: return String(number)
         case let number as Int64: return String(number)
+        case let texts as [String]: return "[" + texts.map(string).joined(separator: ",") + "]"
         case let pairs as [(String, Any?)]: return object(pairs)
         case let array as [[(String, Any?)]]: return "[" + array.map(object).joined(separator: ",") + "]"
         default: return string("\(value!)")

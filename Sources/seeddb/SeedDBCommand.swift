@@ -22,7 +22,7 @@ struct SeedDBCommand: ParsableCommand {
         66 seed or manifest missing or unreadable, 73 cannot create the working copy or \
         settings, 74 other I/O error, 75 in use or lock wait timed out, 78 bad manifest.
         """,
-        subcommands: [Deploy.self, Reseed.self, Rollback.self, Status.self, Verify.self, Paths.self, Maintain.self]
+        subcommands: [Deploy.self, Reseed.self, Rollback.self, Status.self, Verify.self, Paths.self, Maintain.self, Pack.self, Purge.self]
     )
 
     static func main() {

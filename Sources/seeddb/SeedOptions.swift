@@ -61,7 +61,7 @@ struct SeedOptions: ParsableArguments {
         }
         return try Seed(
             app: AppIdentifier(app ?? ""),
-            source: Self.absolute(seed ?? ""),
+            source: absolute(seed ?? ""),
             version: SeedVersion(version ?? ""),
             location: location,
             name: name.map { (text) throws(SeedDBError) in try SeedName(text) },
@@ -72,15 +72,9 @@ struct SeedOptions: ParsableArguments {
     /// The seeds to work on, loading the manifest if one was given.
     func seeds() throws(SeedDBError) -> [Seed] {
         if let manifest {
-            return try Manifest.load(Self.absolute(manifest)).seeds
+            return try Manifest.load(absolute(manifest)).seeds
         }
         return [try flagSeed()]
-    }
-
-    /// `path` made absolute against the current directory.
-    private static func absolute(_ path: String) -> String {
-        guard !path.isEmpty, !path.hasPrefix("/") else { return path }
-        return FileManager.default.currentDirectoryPath + "/" + path
     }
 }
 
@@ -143,3 +137,45 @@ struct ReplaceOptions: ParsableArguments {
 extension DeployStrategy: ExpressibleByArgument {}
 extension IntegrityLevel: ExpressibleByArgument {}
 extension MaintenancePolicy: ExpressibleByArgument {}
+
+/// Where working copies and settings live: the user's XDG directories, or the system's.
+struct SystemOptions: ParsableArguments {
+    @Flag(name: .long, help: "Use system locations (/var/lib/<app>, /var/cache/<app>) for services and post-install scripts.")
+    var system = false
+
+    @Option(name: .long, help: ArgumentHelp("With --system: a prefix for every system path, like dpkg's --instdir.", valueName: "dir"))
+    var root: String?
+
+    @Option(name: .long, help: ArgumentHelp("Owner of the working copy, its directory, lock and settings (a service account).", valueName: "user[:group]"))
+    var owner: String?
+
+    @Option(name: .long, help: ArgumentHelp("Mode of the working copy, in octal (default 0644 less the umask).", valueName: "octal"))
+    var mode: String?
+
+    func validate() throws {
+        if root != nil && !system {
+            throw ValidationError("--root goes with --system")
+        }
+        if let root, !root.hasPrefix("/") {
+            throw ValidationError("--root must be an absolute path")
+        }
+        if let mode, UInt16(mode, radix: 8).map({ $0 > 0o7777 }) ?? true {
+            throw ValidationError("--mode must be an octal mode such as 0640")
+        }
+        do {
+            _ = try owner.map { (text) throws(SeedDBError) in try FileOwner(parsing: text) }
+        } catch {
+            throw ValidationError(error.message)
+        }
+    }
+
+    /// A deployer for these locations with `configuration`, its file policy set here.
+    func deployer(_ configuration: DeployConfiguration = DeployConfiguration()) throws(SeedDBError) -> Deployer {
+        var configuration = configuration
+        configuration.files = system ? .system : .user
+        configuration.files.owner = try owner.map { (text) throws(SeedDBError) in try FileOwner(parsing: text) }
+        configuration.files.workingCopyMode = mode.flatMap { UInt16($0, radix: 8) }
+        guard system else { return try Deployer(configuration: configuration, logger: Terminal.logger) }
+        return Deployer(directories: .system(root: root ?? ""), configuration: configuration, logger: Terminal.logger)
+    }
+}

@@ -13,8 +13,22 @@ enum Terminal {
 
     /// Writes `seeddb: error: <message>` to standard error.
     static func printError(_ message: String) {
-        FileHandle.standardError.write(Data("seeddb: error: \(message)\n".utf8))
+        printLabelled("error", message)
     }
+
+    /// Writes `seeddb: <label>: <message>` to standard error, the label in colour when
+    /// standard error is a terminal and `NO_COLOR` is not set (https://no-color.org).
+    static func printLabelled(_ label: String, _ message: String) {
+        let colour = label == "error" ? "31" : "33"
+        let shown = useColour ? "\u{1B}[1;\(colour)m\(label)\u{1B}[0m" : label
+        FileHandle.standardError.write(Data("seeddb: \(shown): \(message)\n".utf8))
+    }
+
+    /// Whether to colour what goes to standard error.
+    static let useColour: Bool = {
+        let noColour = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+        return !noColour && isatty(STDERR_FILENO) == 1
+    }()
 
     /// A logger that prints warnings and errors, one line each, to standard error.
     static let logger = Logger(label: "seeddb") { _ in StandardErrorLogHandler() }
@@ -31,7 +45,6 @@ struct StandardErrorLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        let level = event.level >= .error ? "error" : "warning"
-        FileHandle.standardError.write(Data("seeddb: \(level): \(event.message)\n".utf8))
+        Terminal.printLabelled(event.level >= .error ? "error" : "warning", "\(event.message)")
     }
 }

@@ -19,6 +19,10 @@ public struct DeployConfiguration: Sendable {
     /// stricter one (remembered by SHA-256) is not checked again.
     public var integrity: IntegrityLevel = .quick
 
+    /// The modes and owner of what a deploy creates. Default: ``FilePolicy/user``
+    /// (directories 0700, settings 0600).
+    public var files: FilePolicy = .user
+
     /// Called after each step of a deploy that changes the disk; a test hook for crash
     /// and fault injection. Default: `nil`.
     public var stepObserver: (@Sendable (DeployStep) -> Void)?

@@ -62,8 +62,12 @@ extension Deployer {
     ) throws(SeedDBError) -> Result {
         let deadline = deadline()
         let paths = paths(for: seed)
-        try FileSystem.createDirectories(paths.directory)
-        let lock = try FileLock.acquire(paths.lockFile, kind: .exclusive, timeout: configuration.wait)
+        let files = configuration.files
+        try FileSystem.createDirectories(paths.directory, mode: files.directoryMode)
+        try FileSystem.requireSafeForRoot(FileSystem.directory(of: paths.directory), owner: nil)
+        try FileSystem.requireSafeForRoot(paths.directory, owner: files.owner)
+        if let owner = files.owner { try FileSystem.setOwner(owner, of: paths.directory) }
+        let lock = try FileLock.acquire(paths.lockFile, kind: .exclusive, timeout: configuration.wait, owner: files.owner)
         defer { lock.close() }
         try FileSystem.removeStaleTemporaryFiles(in: paths.directory, stem: seed.name.rawValue)
         let existing = try FileSystem.fileType(at: paths.workingCopy)
@@ -135,6 +139,7 @@ extension Deployer {
         var staged = false
         defer { if !staged { try? FileSystem.remove(temporary) } }
         reached(.temporaryCreated)
+        try FileSystem.apply(configuration.files, to: descriptor, path: temporary)
 
         let copy: SeedSource.CopyResult
         do {
@@ -262,6 +267,7 @@ extension Deployer {
             try? descriptor.close()
             defer { try? FileSystem.remove(snapshot) }
             try live.snapshot(to: snapshot)
+            if let owner = configuration.files.owner { try FileSystem.setOwner(owner, of: snapshot) }
             try FileSystem.rename(snapshot, to: paths.previousGeneration)
         }
         try live.replace(with: staged.path, until: deadline)

@@ -46,7 +46,7 @@ public struct Deployer: Sendable {
 
     /// The settings store `seed` is recorded in.
     public func settings(for seed: Seed) -> SettingsStore {
-        SettingsStore(path: paths(for: seed).settingsFile, logger: logger)
+        SettingsStore(path: paths(for: seed).settingsFile, logger: logger, policy: configuration.files)
     }
 
     /// Deploys `seed` if it is not installed, its version changed, or its working copy is
@@ -86,16 +86,16 @@ public struct Deployer: Sendable {
     }
 
     /// Runs `PRAGMA integrity_check` on the seed and on the working copy.
+    /// A compressed seed is decompressed to a temporary file in `$TMPDIR` to be checked.
     public func verify(_ seed: Seed) throws(SeedDBError) -> VerifyReport {
-        _ = try SeedSource(path: seed.source).inspect()
+        let source = SeedSource(path: seed.source)
+        _ = try source.inspect()
         let workingCopy = paths(for: seed).workingCopy
         let copyCheck = try FileSystem.fileType(at: workingCopy) == .regular
             ? SQLiteFile.check(workingCopy, access: .shared, full: true)
             : VerifyReport.notDeployed
-        return VerifyReport(
-            name: seed.name,
-            seed: SQLiteFile.check(seed.source, access: .immutable, full: true),
-            workingCopy: copyCheck)
+        let seedCheck = try source.withPlainFile { path in SQLiteFile.check(path, access: .immutable, full: true) }
+        return VerifyReport(name: seed.name, seed: seedCheck, workingCopy: copyCheck)
     }
 
     // MARK: - Shared by the operations

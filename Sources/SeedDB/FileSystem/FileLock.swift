@@ -34,11 +34,13 @@ final class FileLock {
     private var closed = false
 
     /// Opens (creating if needed) the lock file at `path`, holding no lock yet.
-    init(path: String) throws(SeedDBError) {
+    /// - Parameter owner: Who should own a lock file this creates (a service account).
+    init(path: String, owner: FileOwner? = nil) throws(SeedDBError) {
         do {
             descriptor = try FileDescriptor.open(
                 FilePath(path), .readWrite, options: [.create, .noFollow, .closeOnExec],
                 permissions: [.ownerReadWrite, .groupRead, .otherRead])
+            if let owner, geteuid() == 0 { try Syscalls.fchown(descriptor, uid: owner.uid, gid: owner.gid) }
         } catch {
             throw SeedDBError.io(error, "cannot open lock file", path)
         }
@@ -48,8 +50,8 @@ final class FileLock {
     deinit { close() }
 
     /// Opens `path` and takes `kind` on `byte`, waiting at most `timeout`.
-    static func acquire(_ path: String, kind: Kind, byte: Byte = .writer, timeout: Duration) throws(SeedDBError) -> FileLock {
-        let lock = try FileLock(path: path)
+    static func acquire(_ path: String, kind: Kind, byte: Byte = .writer, timeout: Duration, owner: FileOwner? = nil) throws(SeedDBError) -> FileLock {
+        let lock = try FileLock(path: path, owner: owner)
         try lock.lock(byte, kind, timeout: timeout)
         return lock
     }

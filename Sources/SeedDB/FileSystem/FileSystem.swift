@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Crypto
 import Foundation
 import SeedDBCore
@@ -31,17 +34,17 @@ enum FileSystem {
         }
     }
 
-    /// Creates `path` and any missing parents, each with mode 0700; directories that
-    /// already exist keep their mode.
-    static func createDirectories(_ path: String) throws(SeedDBError) {
+    /// Creates `path` and any missing parents, each with `mode` (0700 unless a
+    /// ``FilePolicy`` says otherwise); directories that already exist keep their mode.
+    static func createDirectories(_ path: String, mode: UInt16 = 0o700) throws(SeedDBError) {
         let components = path.split(separator: "/", omittingEmptySubsequences: true)
         var current = ""
         for component in components {
             current += "/" + component
             do {
-                try Syscalls.mkdir(current, mode: 0o700)
+                try Syscalls.mkdir(current, mode: mode_t(mode))
                 // mkdir applies the umask; set the mode exactly.
-                try Syscalls.chmod(current, mode: 0o700)
+                try Syscalls.chmod(current, mode: mode_t(mode))
             } catch .fileExists {
                 continue
             } catch {
@@ -140,12 +143,50 @@ enum FileSystem {
         }
     }
 
+    /// Removes the directory at `path` if it exists and is empty.
+    /// - Returns: Whether it was removed.
+    static func removeIfEmpty(_ path: String) -> Bool {
+        path.withCString { rmdir($0) } == 0
+    }
+
     /// Atomically replaces `destination` with `source`.
     static func rename(_ source: String, to destination: String) throws(SeedDBError) {
         do {
             try Syscalls.rename(source, destination)
         } catch {
             throw SeedDBError.io(error, "cannot rename \(source) to", destination)
+        }
+    }
+
+    /// Gives the file or directory at `path` to `owner`.
+    static func setOwner(_ owner: FileOwner, of path: String) throws(SeedDBError) {
+        do {
+            try Syscalls.chown(path, uid: owner.uid, gid: owner.gid)
+        } catch {
+            throw SeedDBError.io(error, "cannot change the owner of", path)
+        }
+    }
+
+    /// Sets the owner and mode of an open file, as a ``FilePolicy`` asks for the working copy.
+    static func apply(_ policy: FilePolicy, to descriptor: FileDescriptor, path: String) throws(SeedDBError) {
+        do {
+            if let mode = policy.workingCopyMode { try Syscalls.fchmod(descriptor, mode: mode_t(mode)) }
+            if let owner = policy.owner { try Syscalls.fchown(descriptor, uid: owner.uid, gid: owner.gid) }
+        } catch {
+            throw SeedDBError.io(error, "cannot set the owner or mode of", path)
+        }
+    }
+
+    /// Refuses, when running as root, to write into a directory that someone other than
+    /// root (or `owner`) could change: group- or world-writable, or owned by another user.
+    /// A file planted there could redirect root's writes.
+    static func requireSafeForRoot(_ path: String, owner: FileOwner?) throws(SeedDBError) {
+        guard geteuid() == 0, let status = try? FilePath(path).stat() else { return }
+        let mode = status.permissions.rawValue
+        let uid = status.userID.rawValue
+        let ownersOwn = owner.map { uid == $0.uid && mode & 0o002 == 0 } ?? false
+        guard (uid == 0 && mode & 0o022 == 0) || ownersOwn else {
+            throw SeedDBError(.cannotCreate, "refusing to write into \(path) as root: it can be written by a non-root user (owner uid \(uid), mode \(String(mode & 0o7777, radix: 8))); tighten it or pass --owner for its owner")
         }
     }
 
@@ -212,11 +253,14 @@ enum FileSystem {
 
     /// Writes `bytes` to `path` atomically: a temporary file in the same directory,
     /// written, flushed, renamed over `path`, then the directory flushed.
-    static func writeAtomically(_ bytes: [UInt8], to path: String, permissions: FilePermissions) throws(SeedDBError) {
+    static func writeAtomically(_ bytes: [UInt8], to path: String, permissions: FilePermissions, owner: FileOwner? = nil) throws(SeedDBError) {
         let directory = Self.directory(of: path)
         let (descriptor, temporary) = try createTemporaryFile(in: directory, stem: Self.fileName(of: path), permissions: permissions)
         do {
             try descriptor.closeAfter {
+                // The umask may have narrowed the mode; set it exactly.
+                try Syscalls.fchmod(descriptor, mode: mode_t(permissions.rawValue))
+                if let owner { try Syscalls.fchown(descriptor, uid: owner.uid, gid: owner.gid) }
                 _ = try descriptor.writeAll(bytes)
                 try Syscalls.fsync(descriptor)
             }
@@ -231,6 +275,13 @@ enum FileSystem {
             throw error
         }
         try syncDirectory(directory)
+    }
+
+    /// `$TMPDIR` (or `/tmp`) without a trailing slash.
+    static func trimmedTemporaryDirectory() -> String {
+        var directory = NSTemporaryDirectory()
+        while directory.count > 1 && directory.hasSuffix("/") { directory.removeLast() }
+        return directory
     }
 
     /// The directory part of `path`.

@@ -42,6 +42,16 @@ enum Syscalls {
         try retrying { Glibc.chmod(path, mode) }
     }
 
+    /// `chown(2)`.
+    static func chown(_ path: String, uid: UInt32, gid: UInt32) throws(Errno) {
+        try retrying { Glibc.chown(path, uid, gid) }
+    }
+
+    /// `fchown(2)`.
+    static func fchown(_ fd: FileDescriptor, uid: UInt32, gid: UInt32) throws(Errno) {
+        try retrying { Glibc.fchown(fd.rawValue, uid, gid) }
+    }
+
     /// `rename(2)`: atomically replaces `destination` with `source`.
     static func rename(_ source: String, _ destination: String) throws(Errno) {
         try retrying { Glibc.rename(source, destination) }

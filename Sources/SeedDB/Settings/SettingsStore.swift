@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import SeedDBCore
+import SystemPackage
 
 /// The settings store: a JSON object standing in for Apple's user defaults.
 ///
@@ -24,12 +25,15 @@ public struct SettingsStore: Sendable {
     /// The lock file that serialises writes.
     public let lockPath: String
     private let logger: Logger
+    private let policy: FilePolicy
 
     /// Creates a store for the settings file at `path`.
-    public init(path: String, logger: Logger) {
+    /// - Parameter policy: The mode and owner of the files and directories it creates.
+    public init(path: String, logger: Logger, policy: FilePolicy = .user) {
         self.path = path
         self.lockPath = path + ".lock"
         self.logger = logger
+        self.policy = policy
     }
 
     /// What the store holds now, read without a lock and without changing anything.
@@ -53,8 +57,10 @@ public struct SettingsStore: Sendable {
     ///   - timeout: How long to wait for another writer.
     ///   - change: Edits the entries, keyed by working-copy name.
     public func update(timeout: Duration, _ change: (inout [String: SettingsEntry]) throws -> Void) throws(SeedDBError) {
-        try FileSystem.createDirectories(FileSystem.directory(of: path))
-        let lock = try FileLock.acquire(lockPath, kind: .exclusive, timeout: timeout)
+        let directory = FileSystem.directory(of: path)
+        try FileSystem.createDirectories(directory, mode: policy.directoryMode)
+        try FileSystem.requireSafeForRoot(directory, owner: policy.owner)
+        let lock = try FileLock.acquire(lockPath, kind: .exclusive, timeout: timeout, owner: policy.owner)
         defer { lock.close() }
         try FileSystem.removeStaleTemporaryFiles(in: FileSystem.directory(of: path), stem: FileSystem.fileName(of: path))
 
@@ -76,7 +82,7 @@ public struct SettingsStore: Sendable {
         } catch {
             throw SeedDBError(.ioFailure, "cannot encode settings \(path): \(error.localizedDescription)")
         }
-        try FileSystem.writeAtomically(Array(bytes) + [0x0A], to: path, permissions: [.ownerReadWrite])
+        try FileSystem.writeAtomically(Array(bytes) + [0x0A], to: path, permissions: FilePermissions(rawValue: CInterop.Mode(policy.settingsMode)), owner: policy.owner)
     }
 
     /// Moves (unreadable file) or copies (bad `"seeddb"` value) the current file aside.

@@ -1,0 +1,110 @@
+import Foundation
+import GRDB
+import SeedDBCore
+import SystemPackage
+
+/// Builds seed databases from SQL scripts: `seeddb pack`.
+public enum SeedPacker {
+    /// What a pack produced.
+    public struct Report: Sendable, Hashable {
+        /// The seed file written.
+        public var output: String
+        /// The SHA-256 of the database (of the decompressed bytes, for a compressed seed):
+        /// what a manifest's `sha256` checks.
+        public var sha256: SHA256Digest
+        /// The database's size in bytes (decompressed).
+        public var size: Int64
+        /// The compression applied.
+        public var compression: SeedCompression
+    }
+
+    /// Runs `scripts` in order into a new database in a temporary file beside `output`,
+    /// sets `journal_mode=DELETE`, runs `VACUUM` and `quick_check`, compresses it if asked,
+    /// and renames it into place. The same scripts and SQLite version give the same bytes.
+    ///
+    /// - Throws: ``SeedDBError`` `seedUnavailable` (a script cannot be read),
+    ///   `invalidSeed` (a script fails, or the result fails its check), `cannotCreate`/
+    ///   `ioFailure` (the output cannot be written). Nothing is left behind on failure.
+    public static func pack(scripts: [String], output: String, compression: SeedCompression) throws(SeedDBError) -> Report {
+        let sources = try scripts.map { (path) throws(SeedDBError) -> (String, String) in
+            guard let bytes = try FileSystem.readFile(at: path) else {
+                throw SeedDBError(.seedUnavailable, "SQL script not found: \(path)")
+            }
+            return (path, String(decoding: bytes, as: UTF8.self))
+        }
+        let directory = FileSystem.directory(of: output)
+        let stem = FileSystem.fileName(of: output)
+        let (descriptor, database) = try FileSystem.createTemporaryFile(in: directory, stem: stem)
+        try? descriptor.close()
+        defer { try? FileSystem.remove(database) }
+        try build(database, from: sources)
+        let (sha256, size) = try FileSystem.digestAndSync(database)
+
+        if let encoder = try encoder(for: compression) {
+            let (compressed, compressedPath) = try FileSystem.createTemporaryFile(in: directory, stem: stem)
+            defer { try? FileSystem.remove(compressedPath) }
+            try compress(database, into: compressed, path: compressedPath, encoder: encoder)
+            try FileSystem.rename(compressedPath, to: output)
+        } else {
+            try FileSystem.rename(database, to: output)
+        }
+        try FileSystem.syncDirectory(directory)
+        return Report(output: output, sha256: sha256, size: size, compression: compression)
+    }
+
+    private static func build(_ path: String, from sources: [(String, String)]) throws(SeedDBError) {
+        var current = ""
+        do {
+            let queue = try DatabaseQueue(path: path)
+            defer { try? queue.close() }
+            try queue.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA journal_mode = DELETE")
+                for (script, sql) in sources {
+                    current = script
+                    try db.inTransaction {
+                        try db.execute(sql: sql)
+                        return .commit
+                    }
+                }
+                current = ""
+                try db.execute(sql: "VACUUM")
+                let check = try String.fetchOne(db, sql: "PRAGMA quick_check") ?? "no result"
+                guard check == "ok" else {
+                    throw SeedDBError(.invalidSeed, "the packed database fails quick_check: \(check)")
+                }
+            }
+        } catch let error as SeedDBError {
+            throw error
+        } catch let error as DatabaseError {
+            let place = current.isEmpty ? "while finishing the database" : "in \(current)"
+            throw SeedDBError(.invalidSeed, "SQL error \(place): \(error.message ?? "\(error.resultCode)")", underlying: error)
+        } catch {
+            throw SeedDBError.io(error, "cannot build", path)
+        }
+    }
+
+    private static func encoder(for compression: SeedCompression) throws(SeedDBError) -> (any ByteStream)? {
+        do {
+            return try compression.encoder()
+        } catch {
+            throw SeedDBError(.ioFailure, "cannot start \(compression.rawValue) compression: \(error)")
+        }
+    }
+
+    private static func compress(_ database: String, into output: FileDescriptor, path: String, encoder: any ByteStream) throws(SeedDBError) {
+        var encoder = encoder
+        do {
+            try output.closeAfter {
+                let input = try FileDescriptor.open(FilePath(database), .readOnly, options: [.closeOnExec])
+                try input.closeAfter {
+                    let write = { (chunk: UnsafeRawBufferPointer) throws in _ = try output.writeAll(chunk) }
+                    try FileSystem.forEachChunk(of: input) { chunk in try encoder.process(chunk, output: write) }
+                    try encoder.finish(output: write)
+                }
+                try Syscalls.fsync(output)
+            }
+        } catch {
+            throw SeedDBError.io(error, "cannot write", path)
+        }
+    }
+}
