@@ -56,11 +56,11 @@ extension SeedDBCommand {
         func run() throws {
             try reportingErrors { () throws(SeedDBError) in
                 let output = absolute(self.output)
+                let app = try app.map { (text) throws(SeedDBError) in try AppIdentifier(text) }
+                if let manifest { try ManifestEditor.requireEditable(absolute(manifest), app: app) }
                 let report = try SeedPacker.pack(scripts: scripts.map(absolute), output: output, compression: compress ?? SeedCompression(path: output))
                 if let manifest {
-                    try ManifestEditor.record(
-                        seed: output, version: SeedVersion(version), sha256: report.sha256, in: absolute(manifest),
-                        app: app.map { (text) throws(SeedDBError) in try AppIdentifier(text) })
+                    try ManifestEditor.record(seed: output, version: SeedVersion(version), sha256: report.sha256, in: absolute(manifest), app: app)
                 }
                 Printer(printing).packReport(report, version: version)
             }

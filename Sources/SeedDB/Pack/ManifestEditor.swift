@@ -4,6 +4,16 @@ import SeedDBCore
 /// Adds or updates one seed's entry (version, sha256) in a manifest, keeping every
 /// other key and entry as it is: what `seeddb pack --manifest` does after building.
 public enum ManifestEditor {
+    /// Checks, before anything is built, that ``record(seed:version:sha256:in:app:)`` can
+    /// succeed: an existing manifest must be valid, a new one needs `app`.
+    public static func requireEditable(_ path: String, app: AppIdentifier?) throws(SeedDBError) {
+        if try FileSystem.fileType(at: path) != nil {
+            _ = try Manifest.load(path)
+        } else if app == nil {
+            throw SeedDBError(.invalidArgument, "manifest \(path) does not exist: give --app to create it")
+        }
+    }
+
     /// Records `version` and `sha256` for the seed at `seed` in the manifest at `path`.
     ///
     /// The entry whose `source` resolves to `seed` is updated; otherwise one is appended,
