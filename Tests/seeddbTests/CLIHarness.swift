@@ -1,13 +1,22 @@
 import Foundation
+import GRDB
 import Testing
+
+/// Set by a run's watchdog when it had to kill a hung process.
+private final class Watchdog: @unchecked Sendable {
+    var fired = false
+}
 
 /// Runs the built `seeddb` binary in a private set of XDG directories, as a user would.
 final class CLIHarness: @unchecked Sendable {
     /// What one run produced.
     struct Result {
+        /// The exit status; the signal number when `killedBy` is set; -1 for a hang.
         var status: Int32
         var stdout: String
         var stderr: String
+        /// The signal that ended the process, if one did.
+        var killedBy: Int32? = nil
 
         /// Standard output parsed as the one JSON object `--json` prints.
         func json() throws -> [String: Any] {
@@ -78,13 +87,27 @@ final class CLIHarness: @unchecked Sendable {
         return (process, stdout, stderr)
     }
 
-    /// Waits for a started run and collects its output.
-    func finish(_ started: (Process, Pipe, Pipe)) -> Result {
+    /// Waits for a started run and collects its output. A run still going after
+    /// `timeout` is killed and reported with status -1 (a hang).
+    func finish(_ started: (Process, Pipe, Pipe), timeout: Double = 60) -> Result {
         let (process, stdout, stderr) = started
+        let hung = Watchdog()
+        let watchdog = DispatchWorkItem {
+            if process.isRunning {
+                hung.fired = true
+                kill(process.processIdentifier, SIGKILL)
+            }
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
         let out = stdout.fileHandleForReading.readDataToEndOfFile()
         let err = stderr.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+        watchdog.cancel()
+        let signalled = process.terminationReason == .uncaughtSignal
+        return Result(
+            status: hung.fired ? -1 : process.terminationStatus,
+            stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self),
+            killedBy: signalled ? process.terminationStatus : nil)
     }
 
     /// Runs `seeddb arguments` to completion.
@@ -147,6 +170,70 @@ final class CLIHarness: @unchecked Sendable {
         return holder
     }
 
+    /// A Python reader that queries the demo `levels` table in a loop, in rollback
+    /// (`delete`) or WAL mode, until a stop file appears. It exits 3 on a mix of versions,
+    /// 4 on any error but busy, and prints `OK <reads> <busy> <versions seen>`.
+    static let reader = """
+    import os, sqlite3, sys, time
+    path, mode, stop = sys.argv[1:4]
+    c = sqlite3.connect(path, isolation_level=None, timeout=0)
+    if mode == 'wal':
+        c.execute('PRAGMA journal_mode=WAL')
+    print('ready', flush=True)
+    seen, busy, reads = set(), 0, 0
+    while not os.path.exists(stop):
+        try:
+            c.execute('BEGIN')
+            count, hd = c.execute("SELECT count(*), total(background LIKE '%-hd' OR background = 'glacier') FROM levels").fetchone()
+            c.execute('COMMIT')
+        except sqlite3.OperationalError as e:
+            if c.in_transaction:
+                c.execute('ROLLBACK')
+            if 'locked' in str(e) or 'busy' in str(e):
+                busy += 1
+                continue
+            print('ERROR', e, flush=True)
+            sys.exit(4)
+        except sqlite3.DatabaseError as e:
+            print('ERROR', e, flush=True)
+            sys.exit(4)
+        if (count, hd) == (20, 0):
+            seen.add(1)
+        elif (count, hd) == (24, 24):
+            seen.add(2)
+        else:
+            print('MIXED', count, hd, flush=True)
+            sys.exit(3)
+        reads += 1
+        time.sleep(0.001)
+    print('OK', reads, busy, ' '.join(map(str, sorted(seen))), flush=True)
+    """
+
+    /// Starts `count` readers (``reader``) on the working copy; returns a function that
+    /// stops them and returns each one's exit status and output.
+    func startReaders(_ count: Int, journalMode: String) throws -> () -> [(Int32, String)] {
+        let stop = root + "/stop-readers-\(UUID().uuidString)"
+        var readers: [(Process, Pipe)] = []
+        for _ in 0..<count {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", "-c", Self.reader, workingCopy, journalMode, stop]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            _ = output.fileHandleForReading.availableData // "ready"
+            readers.append((process, output))
+        }
+        return {
+            FileManager.default.createFile(atPath: stop, contents: nil)
+            return readers.map { process, output in
+                let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                process.waitUntilExit()
+                return (process.terminationStatus, text.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
+        }
+    }
+
     /// The bytes of a file, or `nil` when it does not exist.
     func bytes(_ path: String) -> Data? {
         FileManager.default.contents(atPath: path)
@@ -158,6 +245,70 @@ final class CLIHarness: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: path)
         try FileManager.default.copyItem(atPath: "\(Self.seeds)/v\(version)/levels.sqlite", toPath: path)
         return path
+    }
+
+    /// A seed of about `megabytes` MiB whose `generation` table names it (`marker`),
+    /// with a `levels` table of blobs. Built once per harness and name.
+    func makeSeed(_ name: String, marker: String, megabytes: Int) throws -> String {
+        let path = root + "/" + name
+        guard !FileManager.default.fileExists(atPath: path) else { return path }
+        let queue = try DatabaseQueue(path: path)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: """
+                CREATE TABLE levels(ix INTEGER PRIMARY KEY, background TEXT, map BLOB NOT NULL);
+                CREATE TABLE generation(name TEXT NOT NULL);
+                """)
+            try db.execute(sql: "INSERT INTO generation VALUES (?)", arguments: [marker])
+            try db.execute(sql: """
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+                INSERT INTO levels SELECT i, ?, randomblob(65536) FROM n
+                """, arguments: [megabytes * 16 - 1, marker])
+        }
+        try queue.close()
+        return path
+    }
+
+    /// What a database holds: one complete generation, or something broken.
+    enum Content: Equatable {
+        case generation(String)
+        case broken(String)
+    }
+
+    /// The marker of the database at `path` (see ``makeSeed(_:marker:megabytes:)``) after
+    /// `PRAGMA integrity_check`, or a description of what is wrong with it.
+    func generation(of path: String) -> Content {
+        do {
+            var configuration = Configuration()
+            configuration.readonly = true
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            defer { try? queue.close() }
+            return try queue.read { db in
+                let check = try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "no result"
+                guard check == "ok" else { return .broken("integrity_check: \(check)") }
+                let markers = try String.fetchAll(db, sql: "SELECT name FROM generation")
+                let backgrounds = try String.fetchAll(db, sql: "SELECT DISTINCT background FROM levels")
+                guard markers.count == 1, backgrounds == markers else {
+                    return .broken("mixed content: generation \(markers), levels \(backgrounds)")
+                }
+                return .generation(markers[0])
+            }
+        } catch {
+            return .broken("\(error)")
+        }
+    }
+
+    /// The version recorded for `levels.sqlite`, and whether the settings file is a JSON
+    /// object that still holds the app's `"theme": "dark"`.
+    func recorded() -> (version: String?, appKeysIntact: Bool) {
+        guard let data = bytes(settingsFile),
+              let document = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return (nil, false) }
+        let version = ((document["seeddb"] as? [String: Any])?["levels.sqlite"] as? [String: Any])?["version"] as? String
+        return (version, document["theme"] as? String == "dark")
+    }
+
+    /// Temporary files left in the app's data directory.
+    var temporaryFiles: [String] {
+        list(appData).filter { $0.hasSuffix(".tmp") }
     }
 
     /// Entries of a directory, sorted.

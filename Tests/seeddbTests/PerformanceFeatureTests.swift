@@ -28,9 +28,11 @@ import Testing
         #expect(source["sha256"] as? String == digest)
         #expect(source["inode"] is Int && source["modified"] is Int && source["device"] is Int)
 
-        // Same identity: unchanged without hashing (the cache entry stays as it was).
+        // Same identity: unchanged, from the cache (nothing hashed, so nothing rewritten).
+        let settings = cli.bytes(cli.settingsFile)
         result = try cli.run(["deploy", "--json"] + autoFlags(seed))
         #expect(try result.seeds().first?["action"] as? String == "unchanged")
+        #expect(cli.bytes(cli.settingsFile) == settings, "a cache hit writes nothing")
 
         // A new identity with the same content: still unchanged; the cache follows.
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: seed)

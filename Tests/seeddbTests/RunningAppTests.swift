@@ -44,70 +44,20 @@ import Testing
 
     // MARK: Live reseed
 
-    static let reader = """
-    import os, sqlite3, sys, time
-    path, mode, stop = sys.argv[1:4]
-    c = sqlite3.connect(path, isolation_level=None, timeout=0)
-    if mode == 'wal':
-        c.execute('PRAGMA journal_mode=WAL')
-    print('ready', flush=True)
-    seen, busy, reads = set(), 0, 0
-    while not os.path.exists(stop):
-        try:
-            c.execute('BEGIN')
-            count, hd = c.execute("SELECT count(*), total(background LIKE '%-hd' OR background = 'glacier') FROM levels").fetchone()
-            c.execute('COMMIT')
-        except sqlite3.OperationalError as e:
-            if c.in_transaction:
-                c.execute('ROLLBACK')
-            if 'locked' in str(e) or 'busy' in str(e):
-                busy += 1
-                continue
-            print('ERROR', e, flush=True)
-            sys.exit(4)
-        except sqlite3.DatabaseError as e:
-            print('ERROR', e, flush=True)
-            sys.exit(4)
-        if (count, hd) == (20, 0):
-            seen.add(1)
-        elif (count, hd) == (24, 24):
-            seen.add(2)
-        else:
-            print('MIXED', count, hd, flush=True)
-            sys.exit(3)
-        reads += 1
-        time.sleep(0.001)
-    print('OK', reads, busy, ' '.join(map(str, sorted(seen))), flush=True)
-    """
-
     @Test(arguments: ["delete", "wal"])
     func liveReseedsNeverShowReadersAPartialDatabase(journalMode: String) throws {
         try cli.run(["deploy"] + cli.seedFlags(1))
-        let stop = cli.root + "/stop-readers"
-        var readers: [(Process, Pipe)] = []
-        for _ in 0..<3 {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", "-c", Self.reader, cli.workingCopy, journalMode, stop]
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            _ = output.fileHandleForReading.availableData // "ready"
-            readers.append((process, output))
-        }
+        let stopReaders = try cli.startReaders(3, journalMode: journalMode)
         for round in 0..<8 {
             let version = round % 2 == 0 ? 2 : 1
             let result = try cli.run(["reseed", "--strategy", "live", "--wait", "20", "--json"] + cli.seedFlags(version))
             #expect(result.status == 0, "\(result.stderr)")
         }
-        FileManager.default.createFile(atPath: stop, contents: nil)
         var seenBoth = false
-        for (process, output) in readers {
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "reader: \(text)")
+        for (status, text) in stopReaders() {
+            #expect(status == 0, "reader: \(text)")
             #expect(text.hasPrefix("OK"), "reader: \(text)")
-            if text.contains("1 2") { seenBoth = true }
+            if text.hasSuffix("1 2") { seenBoth = true }
         }
         #expect(seenBoth, "readers kept their connections and saw both versions")
         #expect(try levelCount() == 20)

@@ -99,6 +99,7 @@ extension Deployer {
         oldCopyExists: Bool, until deadline: ContinuousClock.Instant
     ) throws(SeedDBError) -> DeployStrategy {
         let paths = paths(for: seed)
+        try settings(for: seed).requireWritable(timeout: remaining(until: deadline))
         let staged = try stage(seed, replacement, entry: entry, oldCopyExists: oldCopyExists)
         defer { try? FileSystem.remove(staged.path) }
 

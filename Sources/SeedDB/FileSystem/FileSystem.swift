@@ -57,6 +57,9 @@ enum FileSystem {
     }
 
     /// Reads the whole file at `path`; `nil` when it does not exist.
+    ///
+    /// On the startup path: one `open`, one `fstat`, usually one `read` into a buffer of
+    /// the file's size, one `close`.
     static func readFile(at path: String) throws(SeedDBError) -> [UInt8]? {
         let descriptor: FileDescriptor
         do {
@@ -67,7 +70,17 @@ enum FileSystem {
             throw SeedDBError.io(error, "cannot read", path)
         }
         do {
-            return try descriptor.closeAfter { try readAll(descriptor) }
+            return try descriptor.closeAfter {
+                let expected = Int(try descriptor.stat().size)
+                var bytes = [UInt8](unsafeUninitializedCapacity: expected + 1) { buffer, count in
+                    count = (try? descriptor.read(into: UnsafeMutableRawBufferPointer(buffer))) ?? 0
+                }
+                // A file that grew since the stat (or a read cut short): read the rest.
+                if bytes.count > expected || bytes.count < expected {
+                    bytes += try readAll(descriptor)
+                }
+                return bytes
+            }
         } catch {
             throw SeedDBError.io(error, "cannot read", path)
         }

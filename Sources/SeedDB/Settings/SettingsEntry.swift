@@ -92,11 +92,14 @@ public struct SettingsEntry: Sendable, Hashable {
         ["version": record.version.rawValue, "sha256": record.sha256.hex, "size": record.size, "deployedAt": record.deployedAt]
     }
 
-    /// A JSON integer (not a boolean, not a fraction).
+    /// A JSON integer (not a boolean, not a fraction), exact up to `Int64.max`.
     private static func integer(_ value: Any?) -> Int64? {
-        // Foundation bridges `true`/`false` to NSNumber too, with the `char` type code.
-        guard let number = value as? NSNumber, String(cString: number.objCType) != "c" else { return nil }
-        return Int64(exactly: number.doubleValue) ?? (String(cString: number.objCType) == "q" ? number.int64Value : nil)
+        guard let number = value as? NSNumber else { return nil }
+        switch String(cString: number.objCType) {
+        case "c": return nil  // Foundation bridges `true`/`false` to NSNumber with the `char` code.
+        case "d", "f": return Int64(exactly: number.doubleValue)
+        default: return number.int64Value
+        }
     }
 
     private static func bad(_ field: String) -> SeedDBError {

@@ -1,0 +1,171 @@
+import Foundation
+import Testing
+
+/// Issue 6, fault suite: each fault gives its documented exit code and one line, leaves
+/// the working copy and the settings byte-identical, and the next run after the fault is
+/// removed succeeds.
+@Suite(.serialized) struct FaultSuiteTests {
+    let cli = CLIHarness()
+
+    static var isRoot: Bool { geteuid() == 0 }
+
+    /// What a fault must leave untouched.
+    struct Snapshot: Equatable {
+        var workingCopy: Data?
+        var settings: Data?
+    }
+
+    func snapshot() -> Snapshot {
+        Snapshot(workingCopy: cli.bytes(cli.workingCopy), settings: cli.bytes(cli.settingsFile))
+    }
+
+    /// Runs `arguments` under a fault, checks the failure, removes the fault, checks the retry.
+    func expectFault(_ name: String, _ arguments: [String], status: Int32, mentioning text: String,
+                     environment: [String: String] = [:], removeFault: () throws -> Void) throws {
+        let before = snapshot()
+        let result = try cli.run(arguments, environment: environment)
+        #expect(result.status == status, "\(name): \(result.stderr)")
+        #expect(result.stderr.contains(text), "\(name): \(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(name): one line: \(result.stderr)")
+        let intact = snapshot() == before && cli.temporaryFiles.isEmpty
+        #expect(snapshot() == before, "\(name): the working copy and settings are byte-identical")
+        #expect(cli.temporaryFiles.isEmpty, "\(name): no temporary files")
+        try removeFault()
+        let retry = try cli.run(arguments)
+        #expect(retry.status == 0, "\(name): the next run succeeds: \(retry.stderr)")
+        ReliabilityLog.record(suite: "fault: \(name)", faults: 1, dataLost: intact ? 0 : 1)
+    }
+
+    @Test(.enabled(if: FaultSuiteTests.isRoot, "mounting a small tmpfs needs root; ExitCodeTests covers RLIMIT_FSIZE"))
+    func diskFull() throws {
+        let data = cli.root + "/data"
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        guard try cli.shell("mount -t tmpfs -o size=2m tmpfs '\(data)'").status == 0 else {
+            Issue.record("cannot mount a tmpfs here")
+            return
+        }
+        defer { _ = try? cli.shell("umount '\(data)'") }
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+        let big = try cli.makeSeed("big.sqlite", marker: "A", megabytes: 16)
+        try expectFault("disk full", ["reseed", "--app", cli.app, "--seed", big, "--name", "levels.sqlite", "--version", "big"],
+                        status: 74, mentioning: "No space left") {
+            let remount = try cli.shell("mount -o remount,size=64m '\(data)'")
+            #expect(remount.status == 0)
+        }
+    }
+
+    @Test(.enabled(if: FaultSuiteTests.isRoot, "chattr +i needs root"))
+    func readOnlyTargetDirectory() throws {
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+        #expect(try cli.shell("chattr +i '\(cli.appData)'").status == 0)
+        defer { _ = try? cli.shell("chattr -i '\(cli.appData)'") }
+        try expectFault("read-only target directory", ["reseed"] + cli.seedFlags(2), status: 73, mentioning: cli.appData) {
+            _ = try cli.shell("chattr -i '\(cli.appData)'")
+        }
+    }
+
+    @Test(.enabled(if: FaultSuiteTests.isRoot, "chattr +i needs root"))
+    func unwritableSettingsDirectory() throws {
+        let config = cli.root + "/config/\(cli.app)"
+        // A first install: nothing recorded, so no withdrawal would have failed first.
+        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+        #expect(try cli.shell("chattr +i '\(config)'").status == 0)
+        defer { _ = try? cli.shell("chattr -i '\(config)'") }
+        try expectFault("unwritable settings directory (install)", ["deploy"] + cli.seedFlags(1), status: 73, mentioning: config) {
+            _ = try cli.shell("chattr -i '\(config)'")
+        }
+        // An upgrade.
+        #expect(try cli.shell("chattr +i '\(config)'").status == 0)
+        try expectFault("unwritable settings directory (upgrade)", ["deploy"] + cli.seedFlags(2), status: 73, mentioning: config) {
+            _ = try cli.shell("chattr -i '\(config)'")
+        }
+    }
+
+    /// Stops the deploy after it created its temporary file, lets `fault` change the
+    /// world, and resumes it.
+    func runPaused(_ arguments: [String], fault: () throws -> Void) throws -> CLIHarness.Result {
+        let started = try cli.start(arguments, environment: ["SEEDDB_TEST_STOP_AFTER": "temp-created"])
+        let pid = started.0.processIdentifier
+        var state = ""
+        for _ in 0..<500 where !state.contains("State:\tT") {
+            usleep(10_000)
+            state = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        }
+        #expect(state.contains("State:\tT"), "the deploy stopped after creating its temporary file")
+        try fault()
+        kill(pid, SIGCONT)
+        return cli.finish(started)
+    }
+
+    @Test func seedVanishingMidCopy() throws {
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+        let seed = try cli.copySeed(2, to: "vanishing.sqlite")
+        let arguments = ["deploy", "--name", "levels.sqlite"] + cli.seedFlags(2, source: seed)
+        let before = snapshot()
+        let result = try runPaused(arguments) { try FileManager.default.removeItem(atPath: seed) }
+        #expect(result.status == 66, "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        let intact = snapshot() == before && cli.temporaryFiles.isEmpty
+        #expect(snapshot() == before)
+        #expect(cli.temporaryFiles.isEmpty)
+        _ = try cli.copySeed(2, to: "vanishing.sqlite")
+        #expect(try cli.run(arguments).status == 0)
+        ReliabilityLog.record(suite: "fault: seed vanishing mid-copy", faults: 1, dataLost: intact ? 0 : 1)
+    }
+
+    @Test func seedTruncatedMidCopy() throws {
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+        let seed = try cli.makeSeed("shrinking.sqlite", marker: "A", megabytes: 4)
+        let arguments = ["deploy", "--app", cli.app, "--seed", seed, "--name", "levels.sqlite", "--version", "shrink"]
+        let before = snapshot()
+        let result = try runPaused(arguments) { #expect(truncate(seed, 1 << 20) == 0) }
+        #expect(result.status == 65, "\(result.stderr)")
+        let intact = snapshot() == before && cli.temporaryFiles.isEmpty
+        #expect(snapshot() == before)
+        #expect(cli.temporaryFiles.isEmpty)
+        ReliabilityLog.record(suite: "fault: seed truncated mid-copy", faults: 1, dataLost: intact ? 0 : 1)
+    }
+
+    @Test(arguments: ["symlink", "directory", "fifo"])
+    func workingCopyPathIsNotAFile(kind: String) throws {
+        try FileManager.default.createDirectory(atPath: cli.appData, withIntermediateDirectories: true)
+        let target = cli.root + "/elsewhere.txt"
+        _ = FileManager.default.createFile(atPath: target, contents: Data("keep me".utf8))
+        switch kind {
+        case "symlink": try FileManager.default.createSymbolicLink(atPath: cli.workingCopy, withDestinationPath: target)
+        case "directory": try FileManager.default.createDirectory(atPath: cli.workingCopy, withIntermediateDirectories: false)
+        default: #expect(mkfifo(cli.workingCopy, 0o600) == 0)
+        }
+        try expectFault("working copy is a \(kind)", ["deploy"] + cli.seedFlags(1), status: 73, mentioning: "not a regular file") {
+            try FileManager.default.removeItem(atPath: cli.workingCopy)
+        }
+        #expect(cli.bytes(target) == Data("keep me".utf8))
+    }
+
+    @Test func symlinkPlantedAtTheTemporaryName() throws {
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+        let target = cli.root + "/victim.txt"
+        _ = FileManager.default.createFile(atPath: target, contents: Data("keep me".utf8))
+        for name in [".levels.sqlite.seeddb-planted.tmp", ".levels.sqlite.seeddb-previous.tmp"] {
+            try FileManager.default.createSymbolicLink(atPath: cli.appData + "/" + name, withDestinationPath: target)
+        }
+        try FileManager.default.createSymbolicLink(atPath: cli.root + "/config/\(cli.app)/.settings.json.seeddb-planted.tmp", withDestinationPath: target)
+        // Documented recovery: leftover temporary names are removed (never followed) under the lock.
+        let result = try cli.run(["deploy"] + cli.seedFlags(2))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(cli.bytes(target) == Data("keep me".utf8))
+        #expect(cli.temporaryFiles.isEmpty)
+        #expect(cli.generationOfDemo() == 2)
+        ReliabilityLog.record(suite: "fault: symlink at a temporary name", faults: 3, dataLost: cli.bytes(target) == Data("keep me".utf8) ? 0 : 1)
+    }
+}
+
+extension CLIHarness {
+    /// 1 or 2: which demo seed the working copy holds, by its level count.
+    func generationOfDemo() -> Int? {
+        guard let data = bytes(workingCopy) else { return nil }
+        if data == bytes("\(Self.seeds)/v1/levels.sqlite") { return 1 }
+        if data == bytes("\(Self.seeds)/v2/levels.sqlite") { return 2 }
+        return nil
+    }
+}
