@@ -12,19 +12,7 @@ public struct AppIdentifier: Hashable, Sendable, CustomStringConvertible {
     /// Validates `rawValue`.
     /// - Throws: ``SeedDBError`` with code `invalidArgument` naming the problem.
     public init(_ rawValue: String) throws(SeedDBError) {
-        let bytes = Array(rawValue.utf8)
-        guard !bytes.isEmpty else {
-            throw SeedDBError(.invalidArgument, "invalid app id: it is empty")
-        }
-        guard bytes.count <= Self.maximumLength else {
-            throw SeedDBError(.invalidArgument, "invalid app id: longer than \(Self.maximumLength) characters")
-        }
-        guard bytes.allSatisfy(NameRules.isIdentifierCharacter) else {
-            throw SeedDBError(.invalidArgument, "invalid app id \(NameRules.quoted(rawValue)): only letters, digits, '.', '_' and '-' are allowed")
-        }
-        guard bytes[0] != UInt8(ascii: ".") else {
-            throw SeedDBError(.invalidArgument, "invalid app id \(NameRules.quoted(rawValue)): it must not start with '.'")
-        }
+        try NameRules.validatePathComponent(rawValue, what: "app id", maximumLength: Self.maximumLength)
         self.rawValue = rawValue
     }
 

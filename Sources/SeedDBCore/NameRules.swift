@@ -17,6 +17,29 @@ public enum NameRules {
         }
     }
 
+    /// Validates a name that becomes one path component: 1–`maximumLength` characters of
+    /// `[A-Za-z0-9._-]`, not starting with `.`.
+    ///
+    /// - Parameter what: How messages name it (`"app id"`, `"name"`).
+    static func validatePathComponent(_ text: String, what: String, maximumLength: Int) throws(SeedDBError) {
+        let bytes = Array(text.utf8)
+        guard !bytes.isEmpty else {
+            throw SeedDBError(.invalidArgument, "invalid \(what): it is empty")
+        }
+        guard bytes.count <= maximumLength else {
+            throw SeedDBError(.invalidArgument, "invalid \(what): longer than \(maximumLength) characters")
+        }
+        guard !bytes.contains(UInt8(ascii: "/")) else {
+            throw SeedDBError(.invalidArgument, "invalid \(what) \(quoted(text)): it must be a plain file name, not a path")
+        }
+        guard bytes.allSatisfy(isIdentifierCharacter) else {
+            throw SeedDBError(.invalidArgument, "invalid \(what) \(quoted(text)): only letters, digits, '.', '_' and '-' are allowed")
+        }
+        guard bytes[0] != UInt8(ascii: ".") else {
+            throw SeedDBError(.invalidArgument, "invalid \(what) \(quoted(text)): it must not start with '.'")
+        }
+    }
+
     /// Whether `text` holds a control character (including NUL, newline and DEL).
     public static func hasControlCharacter(_ text: String) -> Bool {
         text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }

@@ -14,22 +14,7 @@ public struct SeedName: Hashable, Sendable, Comparable, CustomStringConvertible 
     /// Validates `rawValue`.
     /// - Throws: ``SeedDBError`` with code `invalidArgument` naming the problem.
     public init(_ rawValue: String) throws(SeedDBError) {
-        let bytes = Array(rawValue.utf8)
-        guard !bytes.isEmpty else {
-            throw SeedDBError(.invalidArgument, "invalid name: it is empty")
-        }
-        guard bytes.count <= Self.maximumLength else {
-            throw SeedDBError(.invalidArgument, "invalid name: longer than \(Self.maximumLength) characters")
-        }
-        guard !bytes.contains(UInt8(ascii: "/")) else {
-            throw SeedDBError(.invalidArgument, "invalid name \(NameRules.quoted(rawValue)): it must be a plain file name, not a path")
-        }
-        guard bytes.allSatisfy(NameRules.isIdentifierCharacter) else {
-            throw SeedDBError(.invalidArgument, "invalid name \(NameRules.quoted(rawValue)): only letters, digits, '.', '_' and '-' are allowed")
-        }
-        guard bytes[0] != UInt8(ascii: ".") else {
-            throw SeedDBError(.invalidArgument, "invalid name \(NameRules.quoted(rawValue)): it must not start with '.'")
-        }
+        try NameRules.validatePathComponent(rawValue, what: "name", maximumLength: Self.maximumLength)
         self.rawValue = rawValue
     }
 

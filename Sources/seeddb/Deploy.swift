@@ -16,17 +16,10 @@ extension SeedDBCommand {
               seeddb deploy --manifest /usr/share/levels/seeds.json --json
             """)
 
-        @OptionGroup var seeds: SeedOptions
-        @OptionGroup var location: SystemOptions
-        @OptionGroup var replace: ReplaceOptions
-        @OptionGroup var wait: WaitOptions
-        @OptionGroup var output: OutputOptions
-
-        @Flag(name: .long, help: "Say what would be done, and change nothing.")
-        var dryRun = false
+        @OptionGroup var options: DeployOptions
 
         func run() throws {
-            try runDeploy(seeds: seeds, location: location, configuration: replace.applied(to: wait.configuration), output: output, dryRun: dryRun, force: false)
+            try options.run(force: false)
         }
     }
 
@@ -109,37 +102,42 @@ extension SeedDBCommand {
               seeddb reseed --app com.example.levels --seed /usr/share/levels/levels.sqlite --version 2
             """)
 
-        @OptionGroup var seeds: SeedOptions
-        @OptionGroup var location: SystemOptions
-        @OptionGroup var replace: ReplaceOptions
-        @OptionGroup var wait: WaitOptions
-        @OptionGroup var output: OutputOptions
-
-        @Flag(name: .long, help: "Say what would be done, and change nothing.")
-        var dryRun = false
+        @OptionGroup var options: DeployOptions
 
         func run() throws {
-            try runDeploy(seeds: seeds, location: location, configuration: replace.applied(to: wait.configuration), output: output, dryRun: dryRun, force: true)
+            try options.run(force: true)
         }
     }
 }
 
-/// Shared by `deploy` and `reseed`: runs the library for each seed and prints the reports.
-private func runDeploy(seeds: SeedOptions, location: SystemOptions, configuration: DeployConfiguration, output: OutputOptions, dryRun: Bool, force: Bool) throws {
-    let progress = ProgressBar.forTerminal(output)
-    var configuration = configuration
-    configuration.progress = progress?.callback
-    try reportingErrors(cleanup: { progress?.finish() }) { () throws(SeedDBError) in
-        let deployer = try location.deployer(configuration)
-        var reports: [DeployReport] = []
-        for seed in try seeds.seeds() {
-            if dryRun {
-                reports.append(try deployer.plan(seed, force: force))
-            } else {
-                reports.append(force ? try deployer.reseed(seed) : try deployer.deploy(seed))
+/// The options of `deploy` and `reseed`, and the work they share.
+struct DeployOptions: ParsableArguments {
+    @OptionGroup var seeds: SeedOptions
+    @OptionGroup var location: SystemOptions
+    @OptionGroup var replace: ReplaceOptions
+    @OptionGroup var wait: WaitOptions
+    @OptionGroup var output: OutputOptions
+
+    @Flag(name: .long, help: "Say what would be done, and change nothing.")
+    var dryRun = false
+
+    /// Runs the library for each seed (a reseed when `force`) and prints the reports.
+    func run(force: Bool) throws {
+        let progress = ProgressBar.forTerminal(output)
+        var configuration = replace.applied(to: wait.configuration)
+        configuration.progress = progress?.callback
+        try reportingErrors(cleanup: { progress?.finish() }) { () throws(SeedDBError) in
+            let deployer = try location.deployer(configuration)
+            var reports: [DeployReport] = []
+            for seed in try seeds.seeds() {
+                if dryRun {
+                    reports.append(try deployer.plan(seed, force: force))
+                } else {
+                    reports.append(force ? try deployer.reseed(seed) : try deployer.deploy(seed))
+                }
             }
+            progress?.finish()
+            Printer(output).deployReports(reports, dryRun: dryRun)
         }
-        progress?.finish()
-        Printer(output).deployReports(reports, dryRun: dryRun)
     }
 }

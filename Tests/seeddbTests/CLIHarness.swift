@@ -268,6 +268,15 @@ final class CLIHarness: @unchecked Sendable {
         return path
     }
 
+    /// The number of levels in the database at `path` (20 in demo v1, 24 in v2).
+    func levelCount(_ path: String? = nil) throws -> Int {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let queue = try DatabaseQueue(path: path ?? workingCopy, configuration: configuration)
+        defer { try? queue.close() }
+        return try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM levels") ?? -1 }
+    }
+
     /// What a database holds: one complete generation, or something broken.
     enum Content: Equatable {
         case generation(String)

@@ -6,13 +6,6 @@ import Testing
 @Suite struct DeployCommandTests {
     let cli = CLIHarness()
 
-    func levelCount(_ path: String) throws -> Int {
-        var configuration = Configuration()
-        configuration.readonly = true
-        let queue = try DatabaseQueue(path: path, configuration: configuration)
-        defer { try? queue.close() }
-        return try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM levels") ?? -1 }
-    }
 
     func recordedVersion() throws -> String? {
         guard let data = cli.bytes(cli.settingsFile) else { return nil }
@@ -57,12 +50,12 @@ import Testing
         #expect(seed["from"] as? String == "1")
         #expect(seed["to"] as? String == "2")
         #expect(cli.bytes(cli.workingCopy) == seedBytes(2))
-        #expect(try levelCount(cli.workingCopy) == 24)
+        #expect(try cli.levelCount() == 24)
 
         // Downgrade reseeds too.
         result = try cli.run(["deploy", "--json"] + cli.seedFlags(1))
         #expect(try result.seeds().first?["action"] as? String == "replaced")
-        #expect(try levelCount(cli.workingCopy) == 20)
+        #expect(try cli.levelCount() == 20)
         #expect(try recordedVersion() == "1")
 
         // Only the working copy, its lock and the previous generation remain: no temp files, no sidecars.

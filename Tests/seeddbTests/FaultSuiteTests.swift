@@ -48,7 +48,7 @@ import Testing
         #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
         let big = try cli.makeSeed("big.sqlite", marker: "A", megabytes: 16)
         try expectFault("disk full", ["reseed", "--app", cli.app, "--seed", big, "--name", "levels.sqlite", "--version", "big"],
-                        status: 74, mentioning: "No space left") {
+                        status: 74, mentioning: "no space left on device") {
             let remount = try cli.shell("mount -o remount,size=64m '\(data)'")
             #expect(remount.status == 0)
         }

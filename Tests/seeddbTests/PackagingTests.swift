@@ -8,13 +8,6 @@ import Testing
 
     static var isRoot: Bool { geteuid() == 0 }
 
-    func levelCount(_ path: String) throws -> Int {
-        var configuration = Configuration()
-        configuration.readonly = true
-        let queue = try DatabaseQueue(path: path, configuration: configuration)
-        defer { try? queue.close() }
-        return try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM levels") ?? -1 }
-    }
 
     // MARK: pack
 
@@ -205,7 +198,7 @@ import Testing
 
         result = try dpkg("-i '\(debs)/levels-demo_2.0_all.deb'")
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(try levelCount(workingCopy) == 24)
+        #expect(try cli.levelCount(workingCopy) == 24)
         #expect(try recorded() == "2")
         let upgraded = cli.bytes(workingCopy)
 

@@ -25,13 +25,6 @@ import Testing
         try reader.read { try Int.fetchOne($0, sql: sql) ?? -1 }
     }
 
-    func levelCount() throws -> Int {
-        var configuration = Configuration()
-        configuration.readonly = true
-        let queue = try DatabaseQueue(path: cli.workingCopy, configuration: configuration)
-        defer { try? queue.close() }
-        return try count(queue)
-    }
 
     /// Builds a seed database at `name` from `sql`, in rollback-journal mode.
     func makeSeed(_ name: String, _ sql: String) throws -> String {
@@ -60,7 +53,7 @@ import Testing
             if text.hasSuffix("1 2") { seenBoth = true }
         }
         #expect(seenBoth, "readers kept their connections and saw both versions")
-        #expect(try levelCount() == 20)
+        #expect(try cli.levelCount() == 20)
     }
 
     @Test func liveIsRefusedWhenAWALCopyHasAnotherPageSize() throws {
@@ -213,14 +206,14 @@ import Testing
     @Test func rollbackRestoresThePreviousGenerationOnce() throws {
         try cli.run(["deploy"] + cli.seedFlags(1))
         try cli.run(["deploy"] + cli.seedFlags(2))
-        #expect(try levelCount() == 24)
+        #expect(try cli.levelCount() == 24)
         var result = try cli.run(["rollback", "--json"] + cli.seedFlags(2))
         #expect(result.status == 0, "\(result.stderr)")
         let seed = try #require(try result.seeds().first)
         #expect(seed["action"] as? String == "rolled-back")
         #expect(seed["from"] as? String == "2")
         #expect(seed["to"] as? String == "1")
-        #expect(try levelCount() == 20)
+        #expect(try cli.levelCount() == 20)
         #expect(try cli.run(["status", "--json"] + cli.seedFlags(1)).seeds().first?["state"] as? String == "up-to-date")
 
         result = try cli.run(["rollback"] + cli.seedFlags(2))

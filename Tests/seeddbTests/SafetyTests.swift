@@ -98,23 +98,6 @@ import Testing
         #expect(cli.bytes(cli.workingCopy) != seedBytes(2))
     }
 
-    @Test(arguments: ["symlink", "directory", "fifo"])
-    func aWorkingCopyThatIsNotARegularFileIsRefused(kind: String) throws {
-        try FileManager.default.createDirectory(atPath: cli.appData, withIntermediateDirectories: true)
-        let target = cli.root + "/elsewhere.txt"
-        _ = FileManager.default.createFile(atPath: target, contents: Data("keep me".utf8))
-        switch kind {
-        case "symlink": try FileManager.default.createSymbolicLink(atPath: cli.workingCopy, withDestinationPath: target)
-        case "directory": try FileManager.default.createDirectory(atPath: cli.workingCopy, withIntermediateDirectories: false)
-        default: #expect(mkfifo(cli.workingCopy, 0o600) == 0)
-        }
-        let result = try cli.run(["deploy"] + cli.seedFlags(1))
-        #expect(result.status == 73, "\(result.stderr)")
-        #expect(result.stderr.contains("not a regular file"))
-        #expect(cli.bytes(target) == Data("keep me".utf8))
-        #expect(!FileManager.default.fileExists(atPath: cli.settingsFile))
-    }
-
     @Test func corruptSettingsAreSetAsideAndTheSeedRedeployed() throws {
         try cli.run(["deploy"] + cli.seedFlags(1))
         try Data("{\"seeddb\": {trunc".utf8).write(to: URL(fileURLWithPath: cli.settingsFile))

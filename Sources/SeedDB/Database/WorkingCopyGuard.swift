@@ -27,35 +27,43 @@ enum WorkingCopyGuard {
     /// - Throws: ``Busy`` when another process keeps a transaction open, or has the
     ///   database open in WAL mode, for longer than `timeout`; whatever `body` throws.
     static func withExclusiveAccess(_ path: String, timeout: Duration, logger: Logger, _ body: () throws -> Void) throws {
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(max(timeout.seconds, 0))
-        configuration.label = "SeedDB.guard"
-        let queue: DatabaseQueue
-        do {
-            queue = try DatabaseQueue(path: path, configuration: configuration)
-        } catch let error as DatabaseError where isNotADatabase(error) {
-            logger.debug("old working copy \(path) is not a database (\(error.resultCode)); replacing it without a lock")
+        guard let queue = try exclusiveConnection(path, timeout: timeout, logger: logger) else {
             try body()
             return
+        }
+        defer {
+            try? queue.inDatabase { try $0.execute(sql: "ROLLBACK") }
+            try? queue.close()
+        }
+        try body()
+    }
+
+    /// A connection holding `EXCLUSIVE` on the database at `path` (steps 1 to 3 above),
+    /// or `nil` when the file is not a database.
+    private static func exclusiveConnection(_ path: String, timeout: Duration, logger: Logger) throws -> DatabaseQueue? {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(max(timeout.seconds, 0))
+        configuration.allowsUnsafeTransactions = true  // the lock outlives one database access
+        configuration.label = "SeedDB.guard"
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            do {
+                try queue.inDatabase { db in
+                    if try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal" {
+                        try leaveWAL(db, until: ContinuousClock().now.advanced(by: timeout))
+                    }
+                    try db.execute(sql: "BEGIN EXCLUSIVE")
+                }
+                return queue
+            } catch {
+                try? queue.close()
+                throw error
+            }
+        } catch let error as DatabaseError where isNotADatabase(error) {
+            logger.debug("old working copy \(path) is not a database (\(error.resultCode)); replacing it without a lock")
+            return nil
         } catch let error as DatabaseError {
             throw mapped(error, path: path)
-        }
-        defer { try? queue.close() }
-        try queue.inDatabase { db in
-            do {
-                if try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal" {
-                    try leaveWAL(db, until: ContinuousClock().now.advanced(by: timeout))
-                }
-                try db.execute(sql: "BEGIN EXCLUSIVE")
-            } catch let error as DatabaseError where isNotADatabase(error) {
-                logger.debug("old working copy \(path) is not a database (\(error.resultCode)); replacing it without a lock")
-                try body()
-                return
-            } catch let error as DatabaseError {
-                throw mapped(error, path: path)
-            }
-            defer { try? db.execute(sql: "ROLLBACK") }
-            try body()
         }
     }
 

@@ -64,7 +64,7 @@ extension Deployer {
         let paths = paths(for: seed)
         let files = configuration.files
         try FileSystem.createDirectories(paths.directory, mode: files.directoryMode)
-        try FileSystem.requireSafeForRoot(FileSystem.directory(of: paths.directory), owner: nil)
+        try FileSystem.requireSafeForRoot(FileSystem.directory(of: paths.directory), owner: nil, sticky: true)
         try FileSystem.requireSafeForRoot(paths.directory, owner: files.owner)
         if let owner = files.owner { try FileSystem.setOwner(owner, of: paths.directory) }
         let lock = try FileLock.acquire(paths.lockFile, kind: .exclusive, timeout: configuration.wait, owner: files.owner)

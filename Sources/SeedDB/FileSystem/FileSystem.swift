@@ -193,12 +193,17 @@ enum FileSystem {
     /// Refuses, when running as root, to write into a directory that someone other than
     /// root (or `owner`) could change: group- or world-writable, or owned by another user.
     /// A file planted there could redirect root's writes.
-    static func requireSafeForRoot(_ path: String, owner: FileOwner?) throws(SeedDBError) {
+    ///
+    /// - Parameter sticky: Also accept a root-owned sticky directory (`/tmp`): others may
+    ///   add entries there but never rename or remove root's. Right for the parent of a
+    ///   directory that is itself checked strictly.
+    static func requireSafeForRoot(_ path: String, owner: FileOwner?, sticky: Bool = false) throws(SeedDBError) {
         guard geteuid() == 0, let status = try? FilePath(path).stat() else { return }
         let mode = status.permissions.rawValue
         let uid = status.userID.rawValue
         let ownersOwn = owner.map { uid == $0.uid && mode & 0o002 == 0 } ?? false
-        guard (uid == 0 && mode & 0o022 == 0) || ownersOwn else {
+        let stickyRoot = sticky && uid == 0 && mode & 0o1000 != 0
+        guard (uid == 0 && mode & 0o022 == 0) || ownersOwn || stickyRoot else {
             throw SeedDBError(.cannotCreate, "refusing to write into \(path) as root: it can be written by a non-root user (owner uid \(uid), mode \(String(mode & 0o7777, radix: 8))); tighten it or pass --owner for its owner")
         }
     }
