@@ -9,12 +9,16 @@ import SeedDB
 /// The SeedDB benchmark: every figure is a median over repeated runs, printed beside a
 /// reference measured in the same run, and written to BENCHMARKS.md.
 ///
-///     swift build -c release && .build/release/seeddb-bench [--scratch DIR] [--output FILE] [--runs N]
+///     swift build -c release && .build/release/seeddb-bench [--scratch DIR] [--output FILE] [--runs N] [--only FIGURES]
+///
+/// `--only startup,process,throughput,hashing,compressed,live` runs some figures (for
+/// quick iterations; BENCHMARKS.md then holds only those).
 @main
 struct SeedDBBench {
     var scratch = "/tmp/seeddb-bench"
     var output = "BENCHMARKS.md"
     var runs = 5
+    var only: Set<String>?
     let binaries = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
     var results: [Result] = []
 
@@ -39,6 +43,7 @@ struct SeedDBBench {
             case "--scratch": bench.scratch = value
             case "--output": bench.output = value
             case "--runs": bench.runs = max(3, Int(value) ?? 5)
+            case "--only": bench.only = Set(value.split(separator: ",").map(String.init))
             default: fatalError("unknown option \(flag); see the comment at the top of SeedDBBench.swift")
             }
         }
@@ -64,12 +69,13 @@ struct SeedDBBench {
         try Self.makeSeed(seed64M, megabytes: 64)
         try Self.makeSeed(seed1G, megabytes: 1024)
 
-        try startupInProcess()
-        startupProcess()
-        throughputAndMemory()
-        try hashing()
-        compressedDeploy()
-        liveVersusSwap()
+        func wanted(_ figure: String) -> Bool { only?.contains(figure) ?? true }
+        if wanted("startup") { try startupInProcess() }
+        if wanted("process") { startupProcess() }
+        if wanted("throughput") { throughputAndMemory() }
+        if wanted("hashing") { try hashing() }
+        if wanted("compressed") { compressedDeploy() }
+        if wanted("live") { liveVersusSwap() }
         try write()
     }
 
@@ -81,23 +87,23 @@ struct SeedDBBench {
         try? FileManager.default.removeItem(atPath: directory)
         let directories = XDGDirectories(dataHome: directory + "/data", cacheHome: directory + "/cache", configHome: directory + "/config")
         let deployer = Deployer(directories: directories, logger: Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() })
-        let app = try AppIdentifier("bench")
-        let small = try Seed(app: app, source: seed1M, version: SeedVersion("1"))
-        let large = try Seed(app: app, source: seed1G, version: SeedVersion("1"))
-        let auto = try Seed(app: app, source: seed1G, version: .auto, name: SeedName("auto.sqlite"))
+        // One app per seed, as an app ships its seed: each has its own settings file.
+        let small = try Seed(app: AppIdentifier("bench-small"), source: seed1M, version: SeedVersion("1"))
+        let large = try Seed(app: AppIdentifier("bench-large"), source: seed1G, version: SeedVersion("1"))
+        let auto = try Seed(app: AppIdentifier("bench-auto"), source: seed1G, version: .auto)
         for seed in [small, large, auto] { try deployer.deploy(seed) }
 
-        let settings = deployer.paths(for: small).settingsFile
         let iterations = 2000
         func perCall(_ body: () throws -> Void) rethrows -> Double {
             try Measure.seconds { for _ in 0..<iterations { try body() } } / Double(iterations) * 1e6
         }
-        func reference(_ workingCopy: String) -> Double {
-            perCall { Self.bareStartupCheck(workingCopy: workingCopy, settings: settings) }
+        func reference(_ seed: Seed) -> Double {
+            let paths = deployer.paths(for: seed)
+            return perCall { Self.bareStartupCheck(workingCopy: paths.workingCopy, settings: paths.settingsFile) }
         }
         var samples: [String: [Double]] = [:]
         for _ in 0..<(runs * 3) {
-            samples["ref-small", default: []].append(reference(deployer.paths(for: small).workingCopy))
+            samples["ref-small", default: []].append(reference(small))
             samples["small", default: []].append(try perCall { try deployer.deploy(small) })
             samples["large", default: []].append(try perCall { try deployer.deploy(large) })
             samples["auto", default: []].append(try perCall { try deployer.deploy(auto) })

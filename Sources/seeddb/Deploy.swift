@@ -5,6 +5,7 @@ extension SeedDBCommand {
     /// `seeddb deploy`: the idempotent install-hook and startup command.
     struct Deploy: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "deploy",
             abstract: "Deploy each seed whose working copy is missing or outdated.",
             discussion: """
             Does nothing (and costs almost nothing) when the recorded version matches and the \
@@ -26,6 +27,7 @@ extension SeedDBCommand {
     /// `seeddb rollback`: restore the previous generation.
     struct Rollback: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "rollback",
             abstract: "Restore the working copy the last replace kept, and record its version.",
             discussion: """
             Each replace keeps the old working copy as one previous generation (unless \
@@ -54,6 +56,7 @@ extension SeedDBCommand {
     /// `seeddb maintain`: periodic VACUUM or PRAGMA optimize.
     struct Maintain: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "maintain",
             abstract: "VACUUM (or PRAGMA optimize) each working copy when the last run is old enough.",
             discussion: """
             Records the time of the last run in the settings store and skips the work until \
@@ -94,6 +97,7 @@ extension SeedDBCommand {
     /// `seeddb reseed`: a forced redeploy, by hand.
     struct Reseed: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "reseed",
             abstract: "Replace each working copy with its seed, whatever the versions say.",
             discussion: """
             Runs the same safe steps as deploy. The working copy's current content is replaced.

@@ -5,6 +5,7 @@ extension SeedDBCommand {
     /// `seeddb status`: what is recorded and what is on disk, per seed.
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "status",
             abstract: "Show each seed's current and recorded version and its working copy's state.",
             discussion: """
             States: up-to-date, not-installed (nothing recorded), outdated (the recorded version \
@@ -33,6 +34,7 @@ extension SeedDBCommand {
     /// `seeddb verify`: integrity checks of the seeds and working copies.
     struct Verify: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "verify",
             abstract: "Run PRAGMA integrity_check on each seed and its working copy.",
             discussion: """
             Exits 65 when either fails. A working copy that is not deployed yet is reported as \
@@ -61,6 +63,7 @@ extension SeedDBCommand {
     /// `seeddb paths`: where everything lives.
     struct Paths: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "paths",
             abstract: "Show the settings file and each seed's source and working-copy path.",
             discussion: """
             Resolves $XDG_DATA_HOME, $XDG_CACHE_HOME and $XDG_CONFIG_HOME as the XDG Base \

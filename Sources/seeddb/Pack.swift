@@ -6,6 +6,7 @@ extension SeedDBCommand {
     /// `seeddb pack`: builds a seed from SQL scripts.
     struct Pack: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "pack",
             abstract: "Build a seed database from SQL scripts, optionally compressed, and record it in a manifest.",
             discussion: """
             Runs the scripts in order into a temporary database beside --output, sets \\
@@ -70,6 +71,7 @@ extension SeedDBCommand {
     /// `seeddb purge`: removes everything SeedDB keeps for an app's seeds.
     struct Purge: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "purge",
             abstract: "Remove working copies, their sidecars, previous generations, locks and settings.",
             discussion: """
             For a package's postrm purge, when the seeds themselves are already gone: give the \\

@@ -29,22 +29,41 @@ enum CopyEngine {
         case write(any Error)
         /// The compressed input is corrupt or truncated.
         case corrupt(String)
+        /// The work run while the hash finishes (``copy(from:to:total:progress:whileHashing:)``) failed.
+        case step(SeedDBError)
     }
+
+    /// Work to overlap with the end of the hashing, such as flushing the copy: it runs once
+    /// every byte is written, while the hashing thread catches up.
+    typealias Overlap = () throws(SeedDBError) -> Void
 
     /// The bytes `copy_file_range` is asked for per call; progress is reported at this grain.
     static let kernelChunk = 16 << 20
 
     /// Copies `input` (from its start) to `output` (at its current offset, empty).
-    static func copy(from input: FileDescriptor, to output: FileDescriptor, total: Int64, progress: (@Sendable (Int64, Int64) -> Void)?) throws(Failure) -> Result {
+    ///
+    /// - Parameter whileHashing: Runs once every byte is written, while the hash of the
+    ///   last bytes may still be under way (a flush of `output` overlaps the hashing).
+    static func copy(from input: FileDescriptor, to output: FileDescriptor, total: Int64, progress: (@Sendable (Int64, Int64) -> Void)?, whileHashing: Overlap) throws(Failure) -> Result {
         if (try? Syscalls.cloneFile(from: input, to: output)) != nil {
-            let digest = try hash(output, upTo: total)
             progress?(total, total)
-            return Result(digest: digest, size: total)
+            try run(whileHashing)
+            return Result(digest: try hash(output, upTo: total), size: total)
         }
-        if let result = try kernelCopy(from: input, to: output, total: total, progress: progress) {
+        if let result = try kernelCopy(from: input, to: output, total: total, progress: progress, whileHashing: whileHashing) {
             return result
         }
-        return try bufferedCopy(from: input, to: output, total: total, progress: progress)
+        let result = try bufferedCopy(from: input, to: output, total: total, progress: progress)
+        try run(whileHashing)
+        return result
+    }
+
+    private static func run(_ overlap: Overlap) throws(Failure) {
+        do {
+            try overlap()
+        } catch {
+            throw .step(error)
+        }
     }
 
     /// Reads and hashes `descriptor` from offset 0 to `size`.
@@ -70,7 +89,7 @@ enum CopyEngine {
 
     /// `copy_file_range` with the destination hashed on a second thread as it lands.
     /// - Returns: `nil` when the kernel cannot copy between these files (nothing written).
-    private static func kernelCopy(from input: FileDescriptor, to output: FileDescriptor, total: Int64, progress: (@Sendable (Int64, Int64) -> Void)?) throws(Failure) -> Result? {
+    private static func kernelCopy(from input: FileDescriptor, to output: FileDescriptor, total: Int64, progress: (@Sendable (Int64, Int64) -> Void)?, whileHashing: Overlap) throws(Failure) -> Result? {
         let follower = HashFollower(output)
         var copied: Int64 = 0
         while true {
@@ -89,12 +108,18 @@ enum CopyEngine {
             follower.advance(to: copied)
             progress?(copied, total)
         }
+        do {
+            try whileHashing()
+        } catch {
+            follower.finish()
+            throw .step(error)
+        }
         return Result(digest: try follower.finish().get(), size: copied)
     }
 
     /// Decompresses `input` into `output` through `decoder`, the destination hashed on a
     /// second thread as it lands. Progress counts compressed bytes read.
-    static func decompressingCopy(from input: FileDescriptor, to output: FileDescriptor, decoder: inout any ByteStream, total: Int64, progress: (@Sendable (Int64, Int64) -> Void)?) throws(Failure) -> Result {
+    static func decompressingCopy(from input: FileDescriptor, to output: FileDescriptor, decoder: inout any ByteStream, total: Int64, progress: (@Sendable (Int64, Int64) -> Void)?, whileHashing: Overlap) throws(Failure) -> Result {
         let follower = HashFollower(output)
         var written: Int64 = 0
         var consumed: Int64 = 0
@@ -121,6 +146,12 @@ enum CopyEngine {
             if let writeFailure { throw .write(writeFailure) }
             if let error = error as? CompressionError { throw .corrupt(error.description) }
             throw .read(error)
+        }
+        do {
+            try whileHashing()
+        } catch {
+            follower.finish()
+            throw .step(error)
         }
         return Result(digest: try follower.finish().get(), size: written)
     }

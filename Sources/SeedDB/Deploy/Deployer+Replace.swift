@@ -145,11 +145,12 @@ extension Deployer {
         let copy: SeedSource.CopyResult
         do {
             copy = try descriptor.closeAfter { () throws(SeedDBError) -> SeedSource.CopyResult in
-                let copy = try source.copy(to: descriptor, destinationPath: temporary, progress: configuration.progress)
-                reached(.copied)
-                try FileSystem.sync(descriptor, path: temporary)
-                reached(.synced)
-                return copy
+                // The flush overlaps the end of the hashing.
+                try source.copy(to: descriptor, destinationPath: temporary, progress: configuration.progress) { () throws(SeedDBError) in
+                    reached(.copied)
+                    try FileSystem.sync(descriptor, path: temporary)
+                    reached(.synced)
+                }
             }
         } catch let error as SeedDBError {
             throw error

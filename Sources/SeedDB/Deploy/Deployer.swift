@@ -67,7 +67,7 @@ public struct Deployer: Sendable {
 
     /// What ``deploy(_:)`` (or ``reseed(_:)`` when `force`) would do, changing nothing.
     public func plan(_ seed: Seed, force: Bool = false) throws(SeedDBError) -> DeployReport {
-        let current = try currentState(of: seed)
+        let current = try currentState(of: seed, wholeFile: true)
         let seed = try resolve(seed, current).seed
         return report(seed, from: current.record?.version, DeployDecision.action(
             recorded: current.record?.version, current: seed.version,
@@ -76,7 +76,7 @@ public struct Deployer: Sendable {
 
     /// The state of `seed`, read without a lock and without changing anything.
     public func status(_ seed: Seed) throws(SeedDBError) -> SeedStatus {
-        let current = try currentState(of: seed)
+        let current = try currentState(of: seed, wholeFile: true)
         let seed = try resolve(seed, current).seed
         return SeedStatus(
             name: seed.name, currentVersion: seed.version, recordedVersion: current.record?.version,
@@ -108,9 +108,14 @@ public struct Deployer: Sendable {
     }
 
     /// The recorded state and whether the working copy exists: one read, one `lstat`.
-    func currentState(of seed: Seed) throws(SeedDBError) -> CurrentState {
-        let snapshot = try settings(for: seed).snapshot()
-        let exists = try FileSystem.fileType(at: paths(for: seed).workingCopy) == .regular
+    ///
+    /// - Parameter wholeFile: Check every entry of the settings (for `status`), not just
+    ///   this seed's (the startup check).
+    func currentState(of seed: Seed, wholeFile: Bool = false) throws(SeedDBError) -> CurrentState {
+        let paths = paths(for: seed)
+        let store = SettingsStore(path: paths.settingsFile, logger: logger, policy: configuration.files)
+        let snapshot = wholeFile ? try store.snapshot() : try store.snapshot(only: seed.name)
+        let exists = try FileSystem.fileType(at: paths.workingCopy) == .regular
         return CurrentState(entry: snapshot.entries[seed.name.rawValue] ?? SettingsEntry(), exists: exists, problem: snapshot.problem)
     }
 

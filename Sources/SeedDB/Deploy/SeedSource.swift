@@ -59,9 +59,12 @@ struct SeedSource {
     /// Copies the seed into `destination` at disk speed (see ``CopyEngine``), hashing
     /// the bytes written.
     ///
+    /// - Parameter whileHashing: Runs once every byte is written, overlapping the end of
+    ///   the hashing (the caller flushes the copy there).
     /// - Throws: ``SeedDBError`` `seedUnavailable` when the seed cannot be read,
-    ///   `ioFailure`/`cannotCreate` when the destination cannot be written.
-    func copy(to destination: FileDescriptor, destinationPath: String, progress: (@Sendable (Int64, Int64) -> Void)?) throws(SeedDBError) -> CopyResult {
+    ///   `ioFailure`/`cannotCreate` when the destination cannot be written, or what
+    ///   `whileHashing` throws.
+    func copy(to destination: FileDescriptor, destinationPath: String, progress: (@Sendable (Int64, Int64) -> Void)?, whileHashing: CopyEngine.Overlap = {}) throws(SeedDBError) -> CopyResult {
         let input: FileDescriptor
         let total: Int64
         do {
@@ -74,9 +77,9 @@ struct SeedSource {
         do {
             let result: CopyEngine.Result
             if var decoder = try decoder() {
-                result = try CopyEngine.decompressingCopy(from: input, to: destination, decoder: &decoder, total: total, progress: progress)
+                result = try CopyEngine.decompressingCopy(from: input, to: destination, decoder: &decoder, total: total, progress: progress, whileHashing: whileHashing)
             } else {
-                result = try CopyEngine.copy(from: input, to: destination, total: total, progress: progress)
+                result = try CopyEngine.copy(from: input, to: destination, total: total, progress: progress, whileHashing: whileHashing)
             }
             return CopyResult(digest: result.digest, size: result.size)
         } catch {
@@ -87,6 +90,8 @@ struct SeedSource {
                 throw SeedDBError.io(cause, "cannot copy seed to", destinationPath)
             case .corrupt(let reason):
                 throw SeedDBError(.invalidSeed, "invalid seed \(path): \(reason)")
+            case .step(let error):
+                throw error
             }
         }
     }

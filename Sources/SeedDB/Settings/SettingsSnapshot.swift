@@ -29,7 +29,11 @@ public struct SettingsSnapshot: @unchecked Sendable {
     init() {}
 
     /// Parses the bytes of a settings file.
-    init(parsing bytes: [UInt8]) {
+    ///
+    /// - Parameter only: Decode just this entry (the startup check needs one); its
+    ///   siblings and the app's keys are then left out, and only their container's shape
+    ///   is checked.
+    init(parsing bytes: [UInt8], only: String? = nil) {
         guard !bytes.isEmpty else {
             problem = .notAnObject("empty file")
             return
@@ -46,14 +50,14 @@ public struct SettingsSnapshot: @unchecked Sendable {
             return
         }
         let owned = document.removeValue(forKey: SettingsStore.key)
-        appValues = document
+        if only == nil { appValues = document }
         guard let owned else { return }
         guard let table = owned as? [String: Any] else {
             problem = .badSeedDBValue("not an object")
             return
         }
         var entries: [String: SettingsEntry] = [:]
-        for (name, value) in table {
+        for (name, value) in table where only == nil || only == name {
             do {
                 entries[name] = try SettingsEntry(jsonObject: value)
             } catch {

@@ -48,7 +48,13 @@ public struct SettingsStore: Sendable {
 
     /// The recorded deploy of `name`, if any (the startup hot path: one read, one parse).
     public func record(for name: SeedName) throws(SeedDBError) -> DeployRecord? {
-        try snapshot().records[name.rawValue]
+        try snapshot(only: name).records[name.rawValue]
+    }
+
+    /// Like ``snapshot()``, decoding only `name`'s entry: what the startup check needs.
+    func snapshot(only name: SeedName) throws(SeedDBError) -> SettingsSnapshot {
+        guard let bytes = try FileSystem.readFile(at: path) else { return SettingsSnapshot() }
+        return SettingsSnapshot(parsing: bytes, only: name.rawValue)
     }
 
     /// Changes SeedDB's entries under the write lock and saves the result atomically.
