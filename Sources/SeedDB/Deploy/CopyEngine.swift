@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Crypto
 import Foundation
 import SeedDBCore
@@ -13,7 +16,7 @@ import SystemPackage
 ///    page cache), so hashing overlaps the copy.
 /// 3. `read`/`write` through one buffer, hashing on the way.
 ///
-/// Memory stays constant: one ``FileSystem/chunkSize`` buffer whatever the file size.
+/// Memory stays constant, a few MiB of buffers and mapped windows, whatever the file size.
 enum CopyEngine {
     /// What a copy produced.
     struct Result {
@@ -66,25 +69,53 @@ enum CopyEngine {
         }
     }
 
-    /// Reads and hashes `descriptor` from offset 0 to `size`.
+    /// Reads and hashes `descriptor` from offset 0 to `size` (or its end, if shorter).
     static func hash(_ descriptor: FileDescriptor, upTo size: Int64) throws(Failure) -> SeedDBCore.SHA256Digest {
+        let end: Int64
+        do {
+            end = min(size, try descriptor.stat().size)
+        } catch {
+            throw .read(error)
+        }
         var hasher = SHA256()
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: FileSystem.chunkSize, alignment: 4096)
-        defer { buffer.deallocate() }
-        var offset: Int64 = 0
-        while offset < size {
-            let want = Int(min(Int64(buffer.count), size - offset))
-            let count: Int
+        try feed(descriptor, from: 0, to: end, into: &hasher, mapped: false)
+        return SeedDBCore.SHA256Digest(bytes: hasher.finalize())
+    }
+
+    /// The window hashing maps (or reads) at a time; mapped pages count as resident
+    /// memory while mapped, so it stays small.
+    static let mapWindow: Int64 = 4 << 20
+
+    /// Feeds bytes `start..<end` of `descriptor` into `hasher`, a window at a time.
+    ///
+    /// - Parameter mapped: Read through a memory map, straight from the page cache with no
+    ///   copy: only for files nobody else can truncate meanwhile (a mapped page past the
+    ///   end of a truncated file faults the process), such as SeedDB's own temporary
+    ///   copy. Otherwise `pread` into a buffer.
+    static func feed(_ descriptor: FileDescriptor, from start: Int64, to end: Int64, into hasher: inout SHA256, mapped: Bool) throws(Failure) {
+        let page = Int64(sysconf(Int32(_SC_PAGESIZE)))
+        let buffer = mapped ? nil : UnsafeMutableRawBufferPointer.allocate(byteCount: Int(mapWindow), alignment: Int(page))
+        defer { buffer?.deallocate() }
+        var offset = start
+        while offset < end {
             do {
-                count = try descriptor.read(fromAbsoluteOffset: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]))
+                if let buffer {
+                    let count = try descriptor.read(fromAbsoluteOffset: offset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<Int(min(mapWindow, end - offset))]))
+                    guard count > 0 else { return }
+                    hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+                    offset += Int64(count)
+                } else {
+                    let base = offset - offset % page
+                    let length = Int(min(mapWindow, end - base))
+                    let region = try Syscalls.mapReadOnly(descriptor, offset: base, length: length)
+                    hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: region[Int(offset - base)...]))
+                    Syscalls.unmap(region)
+                    offset = base + Int64(length)
+                }
             } catch {
                 throw .read(error)
             }
-            if count == 0 { break }
-            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-            offset += Int64(count)
         }
-        return SeedDBCore.SHA256Digest(bytes: hasher.finalize())
     }
 
     /// `copy_file_range` with the destination hashed on a second thread as it lands.
@@ -220,8 +251,6 @@ private final class HashFollower: @unchecked Sendable {
 
     private func run() {
         var hasher = SHA256()
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: FileSystem.chunkSize, alignment: 4096)
-        defer { buffer.deallocate() }
         var hashed: Int64 = 0
         while true {
             condition.lock()
@@ -230,19 +259,14 @@ private final class HashFollower: @unchecked Sendable {
             let stop = done && available == hashed
             condition.unlock()
             if stop { break }
-            while hashed < limit {
-                let want = Int(min(Int64(buffer.count), limit - hashed))
-                do {
-                    let count = try descriptor.read(fromAbsoluteOffset: hashed, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want]))
-                    guard count > 0 else { throw Errno.ioError }
-                    hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-                    hashed += Int64(count)
-                } catch {
-                    result = .failure(.read(error))
-                    finished.signal()
-                    drain()
-                    return
-                }
+            do {
+                try CopyEngine.feed(descriptor, from: hashed, to: limit, into: &hasher, mapped: true)
+                hashed = limit
+            } catch {
+                result = .failure(error)
+                finished.signal()
+                drain()
+                return
             }
         }
         result = .success(SeedDBCore.SHA256Digest(bytes: hasher.finalize()))

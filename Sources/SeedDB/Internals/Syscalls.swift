@@ -99,6 +99,21 @@ enum Syscalls {
         return result == 1
     }
 
+    /// `mmap(2)` of `length` bytes of a file at `offset` (a multiple of the page size),
+    /// read-only and shared: the page cache itself, no copy.
+    static func mapReadOnly(_ fd: FileDescriptor, offset: Int64, length: Int) throws(Errno) -> UnsafeRawBufferPointer {
+        guard let address = Glibc.mmap(nil, length, PROT_READ, MAP_SHARED, fd.rawValue, off_t(offset)), address != MAP_FAILED else {
+            throw Errno(rawValue: errno)
+        }
+        _ = Glibc.madvise(address, length, MADV_SEQUENTIAL)
+        return UnsafeRawBufferPointer(start: address, count: length)
+    }
+
+    /// `munmap(2)` of a mapping from ``mapReadOnly(_:offset:length:)``.
+    static func unmap(_ region: UnsafeRawBufferPointer) {
+        _ = Glibc.munmap(UnsafeMutableRawPointer(mutating: region.baseAddress), region.count)
+    }
+
     /// `copy_file_range(2)` from the current offsets: the kernel copies without passing
     /// the bytes through user space.
     /// - Returns: The number of bytes copied; 0 at the end of the input.
