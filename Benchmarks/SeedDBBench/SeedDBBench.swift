@@ -326,7 +326,7 @@ struct SeedDBBench {
           The page cache is warm for SeedDB and the references alike.
         - A deploy records the SHA-256 of every byte it deploys (the settings store's
           `sha256`, the validation memo, `--sha256` checks), so its throughput is bounded by
-          SHA-256 (the row above) as much as by the disk. SeedDB hashes on a second thread
+          SHA-256 (the SHA-256 row) as much as by the disk. SeedDB hashes on a second thread
           and overlaps the final fsync with the end of the hashing; where the disk is slow
           the hash hides behind the flush, where the host caches writes (a `sync` of 1 GiB
           in a fraction of a second) the hash is the longer part. The context row shows
