@@ -225,7 +225,7 @@ final class CLIHarness: @unchecked Sendable {
             readers.append((process, output))
         }
         return {
-            FileManager.default.createFile(atPath: stop, contents: nil)
+            _ = FileManager.default.createFile(atPath: stop, contents: nil)
             return readers.map { process, output in
                 let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
                 process.waitUntilExit()

@@ -179,7 +179,7 @@ import Testing
         #expect(build.status == 0, "\(build.stderr)")
         try FileManager.default.createDirectory(atPath: root + "/var/lib/dpkg/info", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: root + "/var/lib/dpkg/updates", withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: root + "/var/lib/dpkg/status", contents: nil)
+        _ = FileManager.default.createFile(atPath: root + "/var/lib/dpkg/status", contents: nil)
         let bin = URL(fileURLWithPath: CLIHarness.binary).deletingLastPathComponent().path
         func dpkg(_ arguments: String) throws -> CLIHarness.Result {
             try cli.shell("PATH='\(bin)':/usr/sbin:/usr/bin:/sbin:/bin dpkg --root='\(root)' --force-script-chrootless --log=/dev/null \(arguments)")

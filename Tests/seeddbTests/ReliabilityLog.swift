@@ -11,7 +11,7 @@ enum ReliabilityLog {
             handle.write(Data(line.utf8))
             try? handle.close()
         } else {
-            FileManager.default.createFile(atPath: path, contents: Data(line.utf8))
+            _ = FileManager.default.createFile(atPath: path, contents: Data(line.utf8))
         }
     }
 }

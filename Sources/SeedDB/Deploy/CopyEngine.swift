@@ -40,6 +40,10 @@ enum CopyEngine {
     /// every byte is written, while the hashing thread catches up.
     typealias Overlap = () throws(SeedDBError) -> Void
 
+    /// The errors with which `copy_file_range` says it cannot copy between these files
+    /// (another file system, an old kernel, a special file): fall back to read/write.
+    static let kernelCopyUnsupported: Set<Errno> = [.improperLink, .invalidArgument, .noFunction, .notSupported, .notSupportedOnSocket, .badFileDescriptor]
+
     /// The bytes `copy_file_range` is asked for per call; progress is reported at this grain.
     static let kernelChunk = 16 << 20
 
@@ -127,11 +131,10 @@ enum CopyEngine {
             let count: Int
             do {
                 count = try Syscalls.copyFileRange(from: input, to: output, count: kernelChunk)
-            } catch .improperLink, .invalidArgument, .noFunction, .notSupported, .notSupportedOnSocket, .badFileDescriptor where copied == 0 {
-                follower.finish()
-                return nil
             } catch {
                 follower.finish()
+                // Only before the first byte: a fallback must start from the beginning.
+                if copied == 0 && kernelCopyUnsupported.contains(error) { return nil }
                 throw .write(error)
             }
             if count == 0 { break }
@@ -193,7 +196,7 @@ enum CopyEngine {
         var size: Int64 = 0
         var failure: Failure?
         do {
-            _ = try input.seek(offset: 0, from: .start)
+            // Neither a failed clone nor a refused kernel copy moved the input's offset.
             try FileSystem.forEachChunk(of: input) { chunk in
                 hasher.update(bufferPointer: chunk)
                 do {
