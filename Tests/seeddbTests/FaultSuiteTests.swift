@@ -9,6 +9,23 @@ import Testing
 
     static var isRoot: Bool { geteuid() == 0 }
 
+    /// Whether this machine lets the suite mount a small tmpfs (root, and a sandbox that allows it).
+    static let canMountTmpfs: Bool = probe("mount -t tmpfs -o size=1m tmpfs \"$D\" && umount \"$D\"")
+
+    /// Whether this machine lets the suite make a directory immutable (`chattr +i`).
+    static let canMakeImmutable: Bool = probe("chattr +i \"$D\" && chattr -i \"$D\"")
+
+    /// Runs `script` with `$D` a fresh temporary directory; whether it succeeded.
+    private static func probe(_ script: String) -> Bool {
+        guard isRoot else { return false }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "D=$(mktemp -d) && { \(script); } >/dev/null 2>&1; status=$?; rmdir \"$D\"; exit $status"]
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
     /// What a fault must leave untouched.
     struct Snapshot: Equatable {
         var workingCopy: Data?
@@ -36,14 +53,12 @@ import Testing
         ReliabilityLog.record(suite: "fault: \(name)", faults: 1, dataLost: intact ? 0 : 1)
     }
 
-    @Test(.enabled(if: FaultSuiteTests.isRoot, "mounting a small tmpfs needs root; ExitCodeTests covers RLIMIT_FSIZE"))
+    @Test(.enabled(if: FaultSuiteTests.canMountTmpfs, "mounting a small tmpfs needs root and a sandbox that allows it; ExitCodeTests covers RLIMIT_FSIZE"))
     func diskFull() throws {
         let data = cli.root + "/data"
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
-        guard try cli.shell("mount -t tmpfs -o size=2m tmpfs '\(data)'").status == 0 else {
-            Issue.record("cannot mount a tmpfs here")
-            return
-        }
+        let mount = try cli.shell("mount -t tmpfs -o size=2m tmpfs '\(data)'")
+        #expect(mount.status == 0, "\(mount.stderr)")
         defer { _ = try? cli.shell("umount '\(data)'") }
         #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
         let big = try cli.makeSeed("big.sqlite", marker: "A", megabytes: 16)
@@ -54,7 +69,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: FaultSuiteTests.isRoot, "chattr +i needs root"))
+    @Test(.enabled(if: FaultSuiteTests.canMakeImmutable, "chattr +i needs root and a file system that supports it"))
     func readOnlyTargetDirectory() throws {
         #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
         #expect(try cli.shell("chattr +i '\(cli.appData)'").status == 0)
@@ -64,7 +79,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: FaultSuiteTests.isRoot, "chattr +i needs root"))
+    @Test(.enabled(if: FaultSuiteTests.canMakeImmutable, "chattr +i needs root and a file system that supports it"))
     func unwritableSettingsDirectory() throws {
         let config = cli.root + "/config/\(cli.app)"
         // A first install: nothing recorded, so no withdrawal would have failed first.
