@@ -107,6 +107,10 @@ import Testing
         #expect(status.status == 0)
         #expect(status.stderr.contains("corrupt"))
         #expect(try status.seeds().first?["state"] as? String == "not-installed")
+        let dryRun = try cli.run(["deploy", "--dry-run", "--json"] + cli.seedFlags(1))
+        #expect(dryRun.status == 0)
+        #expect(dryRun.stderr.contains("corrupt"))
+        #expect(try dryRun.seeds().first?["action"] as? String == "installed")
         #expect(cli.list(cli.root + "/config/" + cli.app).filter { $0.contains("corrupt") }.isEmpty)
 
         let result = try cli.run(["deploy", "--json"] + cli.seedFlags(1))

@@ -66,8 +66,13 @@ public struct Deployer: Sendable {
     }
 
     /// What ``deploy(_:)`` (or ``reseed(_:)`` when `force`) would do, changing nothing.
+    ///
+    /// A damaged settings file is reported as a warning, and left as it is.
     public func plan(_ seed: Seed, force: Bool = false) throws(SeedDBError) -> DeployReport {
         let current = try currentState(of: seed, wholeFile: true)
+        if let problem = current.problem {
+            logger.warning("\(problem) in \(paths(for: seed).settingsFile); a deploy would set it aside")
+        }
         let seed = try resolve(seed, current).seed
         return report(seed, from: current.record?.version, DeployDecision.action(
             recorded: current.record?.version, current: seed.version,
