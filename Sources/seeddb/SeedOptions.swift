@@ -13,7 +13,7 @@ struct SeedOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The seed database the app ships.", valueName: "path"))
     var seed: String?
 
-    @Option(name: .long, help: ArgumentHelp("The version the app ships now; any change redeploys.", valueName: "string"))
+    @Option(name: .long, help: ArgumentHelp("The version the app ships now; any change redeploys. auto: the seed's SHA-256.", valueName: "string"))
     var version: String?
 
     @Option(name: .long, help: ArgumentHelp("Where the working copy lives: data (user data, the default) or cache (regenerable).", valueName: "data|cache"))
@@ -95,7 +95,7 @@ struct OutputOptions: ParsableArguments {
 
 /// How long to wait for other processes.
 struct WaitOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Seconds to wait for another deploy or for apps to release the database (default 5).", valueName: "seconds"))
+    @Option(name: .long, help: ArgumentHelp("Seconds to wait for another deploy or for apps to release the database.", valueName: "seconds"))
     var wait: Double = 5
 
     func validate() throws {
