@@ -154,28 +154,13 @@ struct SeedDBBench {
         var memory: [String: [Int]] = [:]
         for _ in 0..<max(3, runs - 2) {
             for integrity in ["none", "quick"] {
-                let directory = scratch + "/deploy-\(integrity)"
-                try? FileManager.default.removeItem(atPath: directory)
-                _ = Measure.shell("sync")
-                let run = Measure.run([seeddb, "deploy", "--quiet", "--integrity", integrity, "--app", "bench", "--seed", seed1G, "--version", "1"], environment: xdg(directory))
-                precondition(run.status == 0, "seeddb deploy failed")
+                let run = firstDeploy(seed1G, integrity: integrity)
                 samples[integrity, default: []].append(size / run.seconds)
                 memory["1g", default: []].append(run.peakResidentKiB)
-                try? FileManager.default.removeItem(atPath: directory)
             }
-            try? FileManager.default.removeItem(atPath: target)
-            _ = Measure.shell("sync")
-            samples["cp", default: []].append(size / Measure.shell("cp '\(seed1G)' '\(target)' && sync '\(target)'").seconds)
-            try? FileManager.default.removeItem(atPath: target)
-            _ = Measure.shell("sync")
-            samples["backup", default: []].append(size / Measure.shell("sqlite3 '\(seed1G)' \".backup '\(target)'\"").seconds)
-            try? FileManager.default.removeItem(atPath: target)
-
-            let directory = scratch + "/deploy-64m"
-            try? FileManager.default.removeItem(atPath: directory)
-            let small = Measure.run([seeddb, "deploy", "--quiet", "--app", "bench", "--seed", seed64M, "--version", "1"], environment: xdg(directory))
-            memory["64m", default: []].append(small.peakResidentKiB)
-            try? FileManager.default.removeItem(atPath: directory)
+            samples["cp", default: []].append(size / reference("cp '\(seed1G)' '\(target)' && sync '\(target)'", writing: target))
+            samples["backup", default: []].append(size / reference("sqlite3 '\(seed1G)' \".backup '\(target)'\"", writing: target))
+            memory["64m", default: []].append(firstDeploy(seed64M, integrity: "quick").peakResidentKiB)
         }
         let cp = Measure.median(samples["cp"]!)
         let backup = Measure.median(samples["backup"]!)
@@ -230,17 +215,8 @@ struct SeedDBBench {
         var ours: [Double] = []
         var reference: [Double] = []
         for _ in 0..<max(3, runs - 2) {
-            let directory = scratch + "/deploy-zst"
-            try? FileManager.default.removeItem(atPath: directory)
-            _ = Measure.shell("sync")
-            let run = Measure.run([seeddb, "deploy", "--quiet", "--integrity", "none", "--app", "bench", "--seed", compressed, "--version", "1"], environment: xdg(directory))
-            precondition(run.status == 0, "seeddb deploy of the .zst seed failed")
-            ours.append(size / run.seconds)
-            try? FileManager.default.removeItem(atPath: directory)
-            try? FileManager.default.removeItem(atPath: target)
-            _ = Measure.shell("sync")
-            reference.append(size / Measure.shell("zstd -q -d -c '\(compressed)' > '\(target)' && sync '\(target)'").seconds)
-            try? FileManager.default.removeItem(atPath: target)
+            ours.append(size / firstDeploy(compressed, integrity: "none").seconds)
+            reference.append(size / self.reference("zstd -q -d -c '\(compressed)' > '\(target)' && sync '\(target)'", writing: target))
         }
         let value = Measure.median(ours)
         let base = Measure.median(reference)
@@ -257,14 +233,9 @@ struct SeedDBBench {
         var alone: [Double] = []
         var beside: [Double] = []
         for _ in 0..<runs {
-            try? FileManager.default.removeItem(atPath: target)
-            _ = Measure.shell("sync")
-            alone.append(Measure.shell("cp '\(seed1G)' '\(target)'").seconds * 1000)
-            try? FileManager.default.removeItem(atPath: target)
-            _ = Measure.shell("sync")
-            beside.append(Measure.shell("openssl dgst -sha256 '\(seed1G)' > /dev/null & cp '\(seed1G)' '\(target)'; wait").seconds * 1000)
+            alone.append(reference("cp '\(seed1G)' '\(target)'", writing: target) * 1000)
+            beside.append(reference("openssl dgst -sha256 '\(seed1G)' > /dev/null & cp '\(seed1G)' '\(target)'; wait", writing: target) * 1000)
         }
-        try? FileManager.default.removeItem(atPath: target)
         let value = Measure.median(beside)
         let reference = Measure.median(alone)
         add(Result(
@@ -339,6 +310,27 @@ struct SeedDBBench {
     }
 
     // MARK: - Helpers
+
+    /// A first deploy of `seed` into empty XDG directories, after `sync`; they are removed after.
+    func firstDeploy(_ seed: String, integrity: String) -> Measure.Run {
+        let directory = scratch + "/first-deploy"
+        try? FileManager.default.removeItem(atPath: directory)
+        _ = Measure.shell("sync")
+        let run = Measure.run([seeddb, "deploy", "--quiet", "--integrity", integrity, "--app", "bench", "--seed", seed, "--version", "1"], environment: xdg(directory))
+        precondition(run.status == 0, "seeddb deploy of \(seed) failed")
+        try? FileManager.default.removeItem(atPath: directory)
+        return run
+    }
+
+    /// Seconds a reference command takes to write `target`, from none and after `sync`;
+    /// `target` is removed after.
+    func reference(_ command: String, writing target: String) -> Double {
+        try? FileManager.default.removeItem(atPath: target)
+        _ = Measure.shell("sync")
+        let seconds = Measure.shell(command).seconds
+        try? FileManager.default.removeItem(atPath: target)
+        return seconds
+    }
 
     func xdg(_ directory: String) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment

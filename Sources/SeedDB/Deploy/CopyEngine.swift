@@ -142,13 +142,7 @@ enum CopyEngine {
             follower.advance(to: copied)
             progress?(copied, total)
         }
-        do {
-            try whileHashing()
-        } catch {
-            follower.finish()
-            throw .step(error)
-        }
-        return Result(digest: try follower.finish().get(), size: copied)
+        return Result(digest: try follower.digest(after: whileHashing), size: copied)
     }
 
     /// Decompresses `input` into `output` through `decoder`, the destination hashed on a
@@ -181,13 +175,7 @@ enum CopyEngine {
             if let error = error as? CompressionError { throw .corrupt(error.description) }
             throw .read(error)
         }
-        do {
-            try whileHashing()
-        } catch {
-            follower.finish()
-            throw .step(error)
-        }
-        return Result(digest: try follower.finish().get(), size: written)
+        return Result(digest: try follower.digest(after: whileHashing), size: written)
     }
 
     /// The portable fallback: one buffer, read, hash, write.
@@ -238,6 +226,18 @@ private final class HashFollower: @unchecked Sendable {
         available = offset
         condition.signal()
         condition.unlock()
+    }
+
+    /// Runs `overlap` (everything is written) while the hashing catches up, then
+    /// announces the end and waits for the digest.
+    func digest(after overlap: CopyEngine.Overlap) throws(CopyEngine.Failure) -> SeedDBCore.SHA256Digest {
+        do {
+            try overlap()
+        } catch {
+            finish()
+            throw .step(error)
+        }
+        return try finish().get()
     }
 
     /// Announces the end and waits for the digest of everything announced.
