@@ -45,7 +45,7 @@ extension SeedDBCommand {
         @OptionGroup var output: OutputOptions
 
         func run() throws {
-            try reportingErrors { () throws(SeedDBError) in
+            try reportingErrors(fromManifest: seeds.manifest != nil) { () throws(SeedDBError) in
                 let deployer = try location.deployer(replace.applied(to: wait.configuration))
                 let reports = try seeds.seeds().map { (seed) throws(SeedDBError) in try deployer.rollback(seed) }
                 Printer(output).deployReports(reports, dryRun: false)
@@ -85,7 +85,7 @@ extension SeedDBCommand {
         }
 
         func run() throws {
-            try reportingErrors { () throws(SeedDBError) in
+            try reportingErrors(fromManifest: seeds.manifest != nil) { () throws(SeedDBError) in
                 let deployer = try location.deployer(wait.configuration)
                 let interval = Duration.seconds(every * 86_400)
                 let reports = try seeds.seeds().map { (seed) throws(SeedDBError) in try deployer.maintain(seed, every: interval, policy: policy) }
@@ -130,7 +130,7 @@ struct DeployOptions: ParsableArguments {
         let progress = ProgressBar.forTerminal(output)
         var configuration = replace.applied(to: wait.configuration)
         configuration.progress = progress?.callback
-        try reportingErrors(cleanup: { progress?.finish() }) { () throws(SeedDBError) in
+        try reportingErrors(fromManifest: seeds.manifest != nil, cleanup: { progress?.finish() }) { () throws(SeedDBError) in
             let deployer = try location.deployer(configuration)
             var reports: [DeployReport] = []
             for seed in try seeds.seeds() {

@@ -70,10 +70,3 @@ final class ProgressBar: @unchecked Sendable {
         return String(format: "%.1f %@", value, units[unit])
     }
 }
-
-extension Duration {
-    /// The duration in seconds.
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-}

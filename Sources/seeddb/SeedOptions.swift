@@ -109,6 +109,9 @@ struct WaitOptions: ParsableArguments {
         var configuration = DeployConfiguration()
         configuration.wait = .milliseconds(Int64(wait * 1000))
         configuration.stepObserver = FaultInjection.observerFromEnvironment()
+        configuration.stepStarted = FaultInjection.startObserverFromEnvironment()
+        Interruption.install()
+        configuration.isInterrupted = { Interruption.signal != nil }
         return configuration
     }
 }

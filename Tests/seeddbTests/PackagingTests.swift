@@ -113,7 +113,10 @@ import Testing
         let root = cli.root + "/image"
         let result = try cli.run(["deploy", "--system", "--root", root, "--owner", "nobody:nogroup", "--mode", "0640"] + cli.seedFlags(1))
         #expect(result.status == 0, "\(result.stderr)")
-        let attributes = try FileManager.default.attributesOfItem(atPath: root + "/var/lib/\(cli.app)/levels.sqlite")
+        let link = root + "/var/lib/\(cli.app)/levels.sqlite"
+        let attributes = try FileManager.default.attributesOfItem(atPath: link + ".v1")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "levels.sqlite.v1")
+        #expect(try FileManager.default.attributesOfItem(atPath: link)[.ownerAccountName] as? String == "nobody")
         #expect(attributes[.ownerAccountName] as? String == "nobody")
         #expect(attributes[.posixPermissions] as? Int == 0o640)
         let directory = try FileManager.default.attributesOfItem(atPath: root + "/var/lib/\(cli.app)")

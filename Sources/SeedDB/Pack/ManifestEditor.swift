@@ -10,7 +10,7 @@ public enum ManifestEditor {
         if try FileSystem.fileType(at: path) != nil {
             _ = try Manifest.load(path)
         } else if app == nil {
-            throw SeedDBError(.invalidArgument, "manifest \(path) does not exist: give --app to create it")
+            throw SeedDBError(.invalidArgument, "manifest \(path) does not exist", remedy: .app)
         }
     }
 
@@ -33,7 +33,7 @@ public enum ManifestEditor {
             document = object
         } else {
             guard let app else {
-                throw SeedDBError(.invalidArgument, "manifest \(path) does not exist: give --app to create it")
+                throw SeedDBError(.invalidArgument, "manifest \(path) does not exist", remedy: .app)
             }
             document = ["app": app.rawValue, "seeds": [[String: Any]]()]
         }
