@@ -107,18 +107,27 @@ import Testing
         var isDatabaseMoved: Bool { code == 1032 }
     }
 
-    /// What one client's log says.
+    /// What one client's log says (the line formats are in each script's docstring).
     struct ClientLog {
         var name: String
+        /// The process's exit status, and what it wrote on standard error (a traceback).
         var status: Int32 = 0
         var stderr = ""
+        /// Transactions completed: consistent reads and commits.
         var transactions = 0
+        /// The versions consistent reads saw.
         var versionsSeen: Set<Int> = []
+        /// Ids logged after their commit returned: `events` for a per-request writer,
+        /// `progress` for the long-lived one.
         var committed: [Int] = []
+        /// Ids the long-lived writer committed into `user_notes`, the table it created.
         var committedNotes: [Int] = []
+        /// Mixed-version reads, as logged.
         var mixed: [String] = []
         var errors: [SQLiteFailure] = []
+        /// Times the long-lived writer reopened after `SQLITE_READONLY_DBMOVED`.
         var reopened = 0
+        /// Whether the client saw the stop file and ended normally.
         var finished = false
 
         init(name: String, text: String) {
@@ -238,6 +247,12 @@ import Testing
         logs.flatMap(\.errors).reduce(into: [:]) { $0[$1.name, default: 0] += 1 }
     }
 
+    /// Errors of `logs` counted by client, phase and name (`reader1 open SQLITE_CORRUPT`),
+    /// for the failure message.
+    static func errorsByPlace(_ logs: [ClientLog]) -> [String: Int] {
+        logs.flatMap { log in log.errors.map { "\(log.name) \($0.phase) \($0.name)" } }.reduce(into: [:]) { $0[$1, default: 0] += 1 }
+    }
+
     // MARK: 1. Per-request clients
 
     /// Two readers and two writers open the database for every transaction (2 ms apart)
@@ -290,7 +305,7 @@ import Testing
             rowsCommitted: writers.map(\.committed.count).reduce(0, +))
         let summary = """
             \(journalMode): \(String(format: "%.1f", elapsed)) s; exits \(exits); strategies used \(strategies); \
-            transactions \(logs.map { "\($0.name)=\($0.transactions)" }); errors \(Self.errorsByKind(logs)); \
+            transactions \(logs.map { "\($0.name)=\($0.transactions)" }); errors \(Self.errorsByPlace(logs).sorted { $0.key < $1.key }); \
             mixed \(mixed.count); writes committed \(writers.map(\.committed.count).reduce(0, +)), \
             failed busy \(writeErrors.filter(\.isBusy).count), moved \(writeErrors.filter(\.isDatabaseMoved).count)
             """
