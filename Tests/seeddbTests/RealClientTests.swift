@@ -229,11 +229,14 @@ import Testing
 
         /// Releases what it holds (it commits a write) and returns what it printed last:
         /// `committed <id>`, `released` or `error …`.
+        ///
+        /// - Parameter early: Release now; otherwise wait for the holder's own time to end.
         @discardableResult
-        func release() -> String {
-            try? input.fileHandleForWriting.close()
+        func release(early: Bool = true) -> String {
+            if early { try? input.fileHandleForWriting.close() }
             let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
+            try? input.fileHandleForWriting.close()
             return text.trimmingCharacters(in: .whitespacesAndNewlines)
         }
 
@@ -404,7 +407,7 @@ import Testing
         let started = Date()
         let result = try cli.run(["deploy", "--wait", "10", "--json"] + flags(2, preserve: true))
         let elapsed = Date().timeIntervalSince(started)
-        let held = holder.release()
+        let held = holder.release(early: false)
 
         let carried = result.status == 0 && held.hasPrefix("committed") ? try ids(in: "progress").contains(777001) : false
         ReliabilityLog.record(suite: "carry waits for a writer (\(journalMode))", trials: 1,
