@@ -308,7 +308,7 @@ import Testing
             rowsCommitted: writers.map(\.committed.count).reduce(0, +))
         let summary = """
             \(journalMode): \(String(format: "%.1f", elapsed)) s; exits \(exits); strategies used \(strategies); \
-            transactions \(logs.map { "\($0.name)=\($0.transactions)" }); errors \(Self.errorsByPlace(logs).sorted { $0.key < $1.key }); \
+            transactions \(logs.map { "\($0.name)=\($0.transactions)" }); errors [\(Self.errorsByPlace(logs).sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", "))]; \
             mixed \(mixed.count); writes committed \(writers.map(\.committed.count).reduce(0, +)), \
             failed busy \(writeErrors.filter(\.isBusy).count), moved \(writeErrors.filter(\.isDatabaseMoved).count)
             """
