@@ -16,8 +16,6 @@ cd "$(dirname "$0")/.."
 out=${1:?usage: Scripts/build-deb.sh OUTDIR}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-export SEEDDB_RELEASE_SCRATCH=${SEEDDB_RELEASE_SCRATCH:-.build-release}
-scratch=$SEEDDB_RELEASE_SCRATCH
 maintainer="SeedDB authors <seeddb@example.com>"
 
 if [ -z "${SOURCE_DATE_EPOCH:-}" ]; then
@@ -25,11 +23,13 @@ if [ -z "${SOURCE_DATE_EPOCH:-}" ]; then
 fi
 export SOURCE_DATE_EPOCH
 
-# 1. The man page. The plugin builds every product in release mode, dynamically linked,
-#    into the same scratch path: so it runs first, and step 2 relinks seeddb statically.
-swift package --scratch-path "$scratch" plugin --allow-writing-to-package-directory \
-  generate-manual --configuration release --date "$(date -u -d "@$SOURCE_DATE_EPOCH" +%F)" >&2
-manual=$(find "$scratch/plugins" -path '*GenerateManual*' -name seeddb.1 -print -quit)
+# 1. The man page, from `seeddb --experimental-dump-help`. The plugin builds every product
+#    first; in debug mode, in the ordinary .build, which `swift build` and `swift test` reuse
+#    (the text does not depend on the build mode, and a release build with other flags than
+#    step 2's would compile everything twice).
+swift package plugin --allow-writing-to-package-directory \
+  generate-manual --configuration debug --date "$(date -u -d "@$SOURCE_DATE_EPOCH" +%F)" >&2
+manual=$(find .build/plugins -path '*GenerateManual*' -name seeddb.1 -print -quit)
 [ -n "$manual" ] || { echo "build-deb.sh: the generate-manual plugin made no seeddb.1" >&2; exit 1; }
 
 # 2. The self-contained binary.
@@ -50,10 +50,13 @@ done
 install -m 0755 "$binary" "$stage/usr/bin/seeddb"
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/usr/bin/seeddb"
 seeddb="$stage/usr/bin/seeddb"
-"$seeddb" --generate-completion-script bash > "$stage/usr/share/bash-completion/completions/seeddb"
+# bash-completion sources its scripts: no "#!" line (lintian's bash-completion-with-hashbang).
+"$seeddb" --generate-completion-script bash | sed '1{/^#!/d}' > "$stage/usr/share/bash-completion/completions/seeddb"
 "$seeddb" --generate-completion-script zsh > "$stage/usr/share/zsh/vendor-completions/_seeddb"
 "$seeddb" --generate-completion-script fish > "$stage/usr/share/fish/vendor_completions.d/seeddb.fish"
-gzip -9n < "$manual" > "$stage/usr/share/man/man1/seeddb.1.gz"
+# The generated mdoc keeps the blank lines of the help texts, which groff warns about
+# (lintian's groff-message): they separate paragraphs, so say so with .Pp.
+sed 's/^$/.Pp/' "$manual" | gzip -9n > "$stage/usr/share/man/man1/seeddb.1.gz"
 
 {
   echo "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/"

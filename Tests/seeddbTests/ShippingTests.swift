@@ -17,7 +17,7 @@ import Testing
 
     static let noDeb: Comment = "SEEDDB_DEB is unset: run Scripts/build-deb.sh DIR and export SEEDDB_DEB=DIR/seeddb_<version>_<arch>.deb (.ci/run does)"
 
-    /// Where `command` is on this machine's ordinary PATH, if anywhere.
+    /// Whether `command` is in one of the system directories of PATH.
     static func has(_ command: String) -> Bool {
         ["/usr/bin", "/bin", "/usr/sbin", "/sbin"].contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(command)") }
     }
@@ -25,7 +25,7 @@ import Testing
     /// A PATH without the Swift toolchain.
     static let systemPath = "/usr/sbin:/usr/bin:/sbin:/bin"
 
-    /// `body` quoted for `/bin/sh`.
+    /// `text` quoted for `/bin/sh`.
     static func quoted(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
@@ -145,9 +145,12 @@ import Testing
         #expect(copyright.contains(" THE SOFTWARE IS PROVIDED \"AS IS\""))
         let changelog = try cli.shell("gzip -dc \(Self.quoted(tree + "/usr/share/doc/seeddb/changelog.Debian.gz"))")
         #expect(changelog.stdout.hasPrefix("seeddb (\(version)) "), "\(changelog.stdout)")
-        // The completion scripts are the binary's own.
-        let bash = try cli.run(["--generate-completion-script", "bash"])
-        #expect(cli.bytes(tree + "/usr/share/bash-completion/completions/seeddb") == Data(bash.stdout.utf8))
+        // The completion scripts are the binary's own (bash's without its "#!" line).
+        for (shell, file) in [("bash", "bash-completion/completions/seeddb"), ("zsh", "zsh/vendor-completions/_seeddb"), ("fish", "fish/vendor_completions.d/seeddb.fish")] {
+            var script = try cli.run(["--generate-completion-script", shell]).stdout
+            if script.hasPrefix("#!") { script = String(script.drop { $0 != "\n" }.dropFirst()) }
+            #expect(cli.bytes("\(tree)/usr/share/\(file)") == Data(script.utf8), "\(file) is not what seeddb generates")
+        }
     }
 
     @Test(.enabled(if: ShippingTests.deb != nil, ShippingTests.noDeb))
@@ -210,8 +213,12 @@ import Testing
         let page = try cli.shell("MANWIDTH=100 LC_ALL=C.UTF-8 man -P cat -l \(Self.quoted(tree + "/usr/share/man/man1/seeddb.1.gz"))")
         #expect(page.status == 0, "\(page.stderr)")
         #expect(page.stdout.contains("seeddb"))
+        // Each subcommand is an entry of the description's list: its name first on a line
+        // at the list's indent.
+        let entries = Set(page.stdout.split(separator: "\n").filter { $0.hasPrefix("     ") && !$0.hasPrefix("      ") }
+            .compactMap { $0.split(separator: " ").first.map(String.init) })
         for command in ["deploy", "reseed", "rollback", "status", "verify", "paths", "maintain", "pack", "purge"] {
-            #expect(page.stdout.contains("seeddb \(command)") || page.stdout.contains("\n     \(command)"), "the man page lacks \(command)")
+            #expect(entries.contains(command), "the man page lacks \(command): \(entries.sorted())")
         }
         #expect(page.stdout.contains("--manifest"))
     }
