@@ -1,7 +1,7 @@
 // The part of libzstd's stable API that SeedDB uses, declared here so that building needs
-// no zstd.h (no libzstd-dev): the library itself, Debian's libzstd.so.1, is loaded at run
+// no zstd header (no libzstd-dev): the library itself, Debian's libzstd.so.1, is loaded at run
 // time with dlopen the first time a .zst seed is met (Sources/SeedDB/Compression/ZstdLibrary.swift).
-// Types, values and signatures as in zstd.h, stable since zstd 1.4.0.
+// Types, values and signatures as in libzstd's public header, stable since zstd 1.4.0.
 #ifndef CSEEDDB_ZSTD_H
 #define CSEEDDB_ZSTD_H
 
