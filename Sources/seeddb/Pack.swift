@@ -21,7 +21,7 @@ extension SeedDBCommand {
               seeddb pack schema.sql data.sql --output dist/levels.sqlite.zst --compress zstd --version 3
             """)
 
-        @Argument(help: ArgumentHelp("SQL scripts, run in order.", valueName: "sql-file"))
+        @Argument(help: ArgumentHelp("SQL scripts, run in order.", valueName: "sql-file"), completion: .file())
         var scripts: [String]
 
         @Option(name: .long, help: ArgumentHelp("The seed file to write.", valueName: "seed"))
@@ -30,7 +30,7 @@ extension SeedDBCommand {
         @Option(name: .long, help: ArgumentHelp("The version to record in the manifest.", valueName: "string"))
         var version: String
 
-        @Option(name: .long, help: ArgumentHelp("A manifest to add or update this seed's entry in.", valueName: "file"))
+        @Option(name: .long, help: ArgumentHelp("A manifest to add or update this seed's entry in.", valueName: "file"), completion: .file())
         var manifest: String?
 
         @Option(name: .long, help: ArgumentHelp("The app id, to create a manifest that does not exist yet.", valueName: "id"))
@@ -82,7 +82,7 @@ extension SeedDBCommand {
               seeddb purge --system --app com.example.levels --name levels.sqlite
             """)
 
-        @Option(name: .long, help: ArgumentHelp("A JSON manifest listing the app's seeds.", valueName: "file"))
+        @Option(name: .long, help: ArgumentHelp("A JSON manifest listing the app's seeds.", valueName: "file"), completion: .file())
         var manifest: String?
 
         @Option(name: .long, help: ArgumentHelp("The app identifier.", valueName: "id"))

@@ -4,13 +4,13 @@ import SeedDB
 
 /// How the seeds to work on are described: a manifest, or flags for one seed.
 struct SeedOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("A JSON manifest listing the app's seeds.", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("A JSON manifest listing the app's seeds.", valueName: "file"), completion: .file())
     var manifest: String?
 
     @Option(name: .long, help: ArgumentHelp("The app identifier: 1-128 of [A-Za-z0-9._-], not starting with '.'.", valueName: "id"))
     var app: String?
 
-    @Option(name: .long, help: ArgumentHelp("The seed database the app ships.", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("The seed database the app ships.", valueName: "path"), completion: .file())
     var seed: String?
 
     @Option(name: .long, help: ArgumentHelp("The version the app ships now; any change redeploys. auto: the seed's SHA-256.", valueName: "string"))
