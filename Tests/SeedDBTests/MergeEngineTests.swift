@@ -244,6 +244,28 @@ import Testing
         let check: String? = try fixture.value("SELECT 'ok' FROM levels_fts WHERE levels_fts MATCH 'volcano'")
         #expect(check == "ok")
         try fixture.run("INSERT INTO levels_fts (levels_fts) VALUES ('integrity-check')", on: fixture.staged)
+        // An index that follows a merged table is not reported as unmerged.
+        #expect(!fixture.logs.messages.contains { $0.contains("levels_fts") })
+    }
+
+    @Test func theAppsOwnFullTextTableIsCarried() throws {
+        let fixture = try MergeFixture(
+            shared: Self.levels,
+            user: "CREATE VIRTUAL TABLE my_search USING fts5(body); INSERT INTO my_search (rowid, body) VALUES (4, 'hello world');")
+        let result = try fixture.merge(MergePolicies(default: .userWins))
+        #expect(result.carriedTables == ["my_search"])
+        #expect(try fixture.rows("SELECT rowid, body FROM my_search WHERE my_search MATCH 'hello'") == [[.integer(4), .text("hello world")]])
+    }
+
+    @Test func aTableTheSeedDroppedIsGoneWithAWarningWhenTheUserEditedIt() throws {
+        let fixture = try MergeFixture(
+            base: Self.levels + "CREATE TABLE old (id INTEGER PRIMARY KEY, v); INSERT INTO old VALUES (1, 'a');",
+            user: "UPDATE old SET v = 'b';",
+            seed: Self.levels)
+        try fixture.merge(MergePolicies(default: .userWins))
+        let old: Int? = try fixture.value("SELECT count(*) FROM sqlite_master WHERE name = 'old'")
+        #expect(old == 0)
+        #expect(fixture.logs.messages.contains { $0.contains("\"old\"") && $0.contains("gone") })
     }
 
     @Test func aUsersRowPointingAtARowTheSeedDeletedFailsTheMerge() throws {

@@ -138,7 +138,9 @@ public struct ThreeWayMerge: Sendable {
         }
 
         var result = MergeResult()
+        let merged = Set(actions.filter { if case .merge = $0.action { true } else { false } }.map { MergeNames.folded($0.name) })
         result.unmergedTables = actions.filter { $0.action == .seedStands(warn: true) }.map(\.name)
+            .filter { !followsMergedTable(seedCatalog.table($0), merged: merged, seed: seedCatalog) }
         if !result.unmergedTables.isEmpty {
             let list = result.unmergedTables.map { NameRules.quoted($0) }.joined(separator: ", ")
             logger.warning("merge: not merged, the new seed's version stands (no primary key, virtual or sqlite_* table): \(list); set their merge policy to \"off\" to silence this")
@@ -185,6 +187,20 @@ public struct ThreeWayMerge: Sendable {
             return .commit
         }
         return result
+    }
+}
+
+extension ThreeWayMerge {
+    /// Whether `table` is a full-text index that follows merged tables: FTS4/FTS5 over the
+    /// external content of a merged table (rebuilt after the merge), or a virtual table a
+    /// trigger on a merged table writes to. Such a table is not reported as unmerged.
+    func followsMergedTable(_ table: MergeCatalog.Table?, merged: Set<String>, seed: MergeCatalog) -> Bool {
+        guard let table, table.kind == .virtual, let sql = table.sql else { return false }
+        if let content = MergeSQL.fullTextContentTable(sql), merged.contains(MergeNames.folded(content)) { return true }
+        let name = MergeNames.folded(table.name)
+        return seed.objects.contains { object in
+            object.type == "trigger" && merged.contains(MergeNames.folded(object.table)) && MergeNames.folded(object.sql).contains(name)
+        }
     }
 }
 
