@@ -308,6 +308,13 @@ import Testing
         #expect(result.summary == MergeSummary())
     }
 
+    @Test func withoutBaseFailRefuses() throws {
+        let fixture = try fixture()
+        let error = try #require(throws: SeedDBError.self) { try fixture.merge(MergePolicies(default: .userWins, tables: ["levels": .fail]), withBase: false) }
+        #expect(error.code == .invalidSeed)
+        #expect(try fixture.dump() == fixture.dump(fixture.seed))
+    }
+
     @Test func mergesOnTheCallersConnectionInsideItsTransaction() throws {
         // The caller holds a transaction on the working copy and attached the other two.
         let fixture = try MergeFixture(shared: Self.levels,

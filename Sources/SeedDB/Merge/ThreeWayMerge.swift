@@ -51,7 +51,7 @@ public struct ThreeWayMerge: Sendable {
     /// - Parameters:
     ///   - base: The pristine previous seed, or `nil` when there is none: then the seed's
     ///     rows stand, and only the tables the app created are carried (the caller warns
-    ///     about the missing base).
+    ///     about the missing base); under a `fail` policy the merge is refused instead.
     ///   - user: The user's working copy, read through SQLite (committed rows in its `-wal`
     ///     count).
     ///   - staged: A writable copy of the new seed; it becomes the merged copy.
@@ -115,6 +115,9 @@ public struct ThreeWayMerge: Sendable {
 
     private func run(_ db: Database, base: String?, user: String, target: String) throws -> MergeResult {
         let schemas = MergeSchemas(base: base, user: user, target: target)
+        if base == nil, policies.default == .fail || policies.tables.values.contains(.fail) {
+            throw SeedDBError(.invalidSeed, "no merge base to merge the user's changes with, and the merge policy is \"fail\"; nothing was changed")
+        }
         let baseCatalog = try base.map { try MergeCatalog.read(db, schema: $0) }
         let userCatalog = try MergeCatalog.read(db, schema: user)
         let seedCatalog = try MergeCatalog.read(db, schema: target)
