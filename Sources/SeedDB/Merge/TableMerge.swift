@@ -175,6 +175,15 @@ struct TableMerge {
         let target = MergeSQL.qualified(schemas.target, seed.name)
         let whereKey = keyIndices.map { "\(columns[$0].name.quotedDatabaseIdentifier) = ?" }.joined(separator: " AND ")
         let insertSQL = "INSERT INTO \(target) (\(columns.map(\.name.quotedDatabaseIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: count).joined(separator: ", ")))"
+        // Statements are prepared once per table and shape, and not left in the connection's
+        // cache, where they would outlive the caller's attached schemas.
+        var statements: [String: Statement] = [:]
+        func statement(_ sql: String) throws -> Statement {
+            if let statement = statements[sql] { return statement }
+            let statement = try db.makeStatement(sql: sql)
+            statements[sql] = statement
+            return statement
+        }
         let cursor = try Row.fetchCursor(db, sql: "SELECT * FROM temp.\(Self.rowsTable) ORDER BY rowid")
         while let row = try cursor.next() {
             let present: [Bool] = (0..<3).map { (row[$0] as Int64?) == 1 }
@@ -193,7 +202,7 @@ struct TableMerge {
                     break
                 case .absent:
                     guard present[2] else { break }
-                    try db.cachedStatement(sql: "DELETE FROM \(target) WHERE \(whereKey)")
+                    try statement("DELETE FROM \(target) WHERE \(whereKey)")
                         .execute(arguments: StatementArguments(keyIndices.map { raw[2][$0] }))
                     outcome.wrote = true
                 case .cells(let sources):
@@ -201,10 +210,10 @@ struct TableMerge {
                         let changed = sources.indices.filter { sources[$0] == .user && sides[1]![$0] != sides[2]![$0] }
                         guard !changed.isEmpty else { break }
                         let set = changed.map { "\(columns[$0].name.quotedDatabaseIdentifier) = ?" }.joined(separator: ", ")
-                        try db.cachedStatement(sql: "UPDATE \(target) SET \(set) WHERE \(whereKey)")
+                        try statement("UPDATE \(target) SET \(set) WHERE \(whereKey)")
                             .execute(arguments: StatementArguments(changed.map { raw[1][$0] } + keyIndices.map { raw[2][$0] }))
                     } else {
-                        try db.cachedStatement(sql: insertSQL).execute(arguments: StatementArguments(raw[1]))
+                        try statement(insertSQL).execute(arguments: StatementArguments(raw[1]))
                     }
                     outcome.wrote = true
                 }
