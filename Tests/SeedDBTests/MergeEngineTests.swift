@@ -174,6 +174,23 @@ import Testing
         #expect(result.conflicts.isEmpty)
     }
 
+    @Test func theAppsMigrationsRanOnTheNewSeedFirst() throws {
+        // The app's migrations ran on the staged seed before the merge: its `notes` table is
+        // there empty, its `favorite` column there with the default.
+        let migration = "ALTER TABLE levels ADD COLUMN favorite INTEGER NOT NULL DEFAULT 0; CREATE TABLE notes (id INTEGER PRIMARY KEY, level_id INTEGER, body TEXT); CREATE INDEX notes_by_level ON notes (level_id);"
+        let fixture = try MergeFixture(
+            shared: Self.levels,
+            user: migration + "UPDATE levels SET favorite = 1 WHERE id IN (2, 10); INSERT INTO notes VALUES (1, 2, 'hard');",
+            seed: "UPDATE levels SET score = 100 WHERE id = 10;" + migration)
+        let result = try fixture.merge(MergePolicies(default: .userWins))
+        #expect(try fixture.rows("SELECT id, score, favorite FROM levels WHERE favorite = 1 ORDER BY id") == [
+            [.integer(2), .integer(2), .integer(1)], [.integer(10), .integer(100), .integer(1)],
+        ])
+        #expect(try fixture.rows("SELECT * FROM notes") == [[.integer(1), .integer(2), .text("hard")]])
+        #expect(result.summary == MergeSummary(updated: 2))
+        #expect(result.carriedTables == ["notes"])
+    }
+
     @Test func theAppsTablesAndObjectsAreCarried() throws {
         let fixture = try MergeFixture(
             shared: Self.levels,
