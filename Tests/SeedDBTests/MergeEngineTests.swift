@@ -233,6 +233,24 @@ import Testing
         #expect(warnings.first?.contains("search_data") == false)
     }
 
+    @Test func autoincrementCountersNeverGoBackAndAreNotWarnedAbout() throws {
+        let fixture = try MergeFixture(
+            shared: "CREATE TABLE items (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT); INSERT INTO items (name) VALUES ('a'), ('b');",
+            user: "INSERT INTO items (name) VALUES ('c'), ('d'); DELETE FROM items WHERE id = 4;",
+            seed: "INSERT INTO items (name) VALUES ('seed');")
+        try fixture.merge(MergePolicies(default: .seedWins))
+        #expect(try fixture.rows("SELECT seq FROM sqlite_sequence WHERE name = 'items'") == [[.integer(4)]])
+        #expect(fixture.logs.messages.isEmpty)
+    }
+
+    @Test func statisticsTheAppGatheredAreNamedAsNotMerged() throws {
+        let fixture = try MergeFixture(
+            shared: "CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT); CREATE INDEX items_name ON items (name); INSERT INTO items VALUES (1, 'a'), (2, 'b'); ANALYZE;",
+            user: "INSERT INTO items VALUES (3, 'c'); ANALYZE;")
+        let result = try fixture.merge(MergePolicies(default: .userWins))
+        #expect(result.unmergedTables == ["sqlite_stat1"])
+    }
+
     @Test(arguments: [false, true])
     func fullTextSearchMatchesTheMergedRows(triggers: Bool) throws {
         let keep = """

@@ -142,8 +142,9 @@ public struct ThreeWayMerge: Sendable {
 
         var result = MergeResult()
         let merged = Set(actions.filter { if case .merge = $0.action { true } else { false } }.map { MergeNames.folded($0.name) })
-        result.unmergedTables = actions.filter { $0.action == .seedStands(warn: true) }.map(\.name)
+        result.unmergedTables = try actions.filter { $0.action == .seedStands(warn: true) }.map(\.name)
             .filter { !followsMergedTable(seedCatalog.table($0), merged: merged, seed: seedCatalog) }
+            .filter { try userChangedInternalTable($0, db: db, schemas: schemas) }
         if !result.unmergedTables.isEmpty {
             let list = result.unmergedTables.map { NameRules.quoted($0) }.joined(separator: ", ")
             logger.warning("merge: not merged, the new seed's version stands (no primary key, virtual or sqlite_* table): \(list); set their merge policy to \"off\" to silence this")
@@ -180,6 +181,7 @@ public struct ThreeWayMerge: Sendable {
                     break
                 }
             }
+            try mergeSequences(of: merged, db: db, schemas: schemas)
             try carryObjects(user: userCatalog, base: baseCatalog, seed: seedCatalog, carried: Set(result.carriedTables.map(MergeNames.folded)), db: db, schemas: schemas)
             try rebuildFullTextIndexes(seed: seedCatalog, changed: changedTables, db: db, target: target)
             if result.conflicts.contains(where: { $0.kept == .none }) {
@@ -203,6 +205,37 @@ extension ThreeWayMerge {
         let name = MergeNames.folded(table.name)
         return seed.objects.contains { object in
             object.type == "trigger" && merged.contains(MergeNames.folded(object.table)) && MergeNames.folded(object.sql).contains(name)
+        }
+    }
+}
+
+extension ThreeWayMerge {
+    /// Whether an `sqlite_*` table is worth a warning: `sqlite_sequence` never is (the merge
+    /// keeps the larger counter of each merged table), the others only when the user's copy
+    /// differs from the base (an `ANALYZE` the app ran, say). Any other table is.
+    func userChangedInternalTable(_ name: String, db: Database, schemas: MergeSchemas) throws -> Bool {
+        let folded = MergeNames.folded(name)
+        guard folded.hasPrefix("sqlite_") else { return true }
+        guard folded != "sqlite_sequence", let base = schemas.base else { return false }
+        let user = MergeSQL.qualified(schemas.user, name), pristine = MergeSQL.qualified(base, name)
+        return try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT * FROM \(user) EXCEPT SELECT * FROM \(pristine)) OR EXISTS (SELECT * FROM \(pristine) EXCEPT SELECT * FROM \(user))") ?? true
+    }
+
+    /// Keeps, for each merged `AUTOINCREMENT` table, the larger of the user's and the seed's
+    /// counters, so an id the user's copy handed out (even of a row since deleted) is never
+    /// handed out again.
+    func mergeSequences(of merged: Set<String>, db: Database, schemas: MergeSchemas) throws {
+        let exists = { (schema: String) in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(schema.quotedDatabaseIdentifier).sqlite_master WHERE name = 'sqlite_sequence')") ?? false
+        }
+        guard !merged.isEmpty, try exists(schemas.user), try exists(schemas.target) else { return }
+        let user = "\(schemas.user.quotedDatabaseIdentifier).sqlite_sequence"
+        let target = "\(schemas.target.quotedDatabaseIdentifier).sqlite_sequence"
+        for row in try Row.fetchAll(db, sql: "SELECT name, seq FROM \(user) ORDER BY name") {
+            let name: String = row["name"]
+            guard merged.contains(MergeNames.folded(name)) else { continue }
+            let seq: Int64 = row["seq"]
+            try db.execute(sql: "UPDATE \(target) SET seq = ? WHERE name = ? AND seq < ?", arguments: [seq, name, seq])
         }
     }
 }
