@@ -122,23 +122,7 @@ public struct ThreeWayMerge: Sendable {
         let userCatalog = try MergeCatalog.read(db, schema: user)
         let seedCatalog = try MergeCatalog.read(db, schema: target)
 
-        var actions: [(name: String, action: MergeTableAction)] = []
-        let names = Set(userCatalog.tables.keys).union(seedCatalog.tables.keys).union(baseCatalog.map { Array($0.tables.keys) } ?? [])
-        for folded in names.sorted() {
-            let baseTable = baseCatalog?.tables[folded]
-            let userTable = userCatalog.tables[folded]
-            let seedTable = seedCatalog.tables[folded]
-            let name = seedTable?.name ?? userTable?.name ?? baseTable?.name ?? folded
-            let keys = [baseTable, userTable, seedTable].compactMap { $0 }.map { $0.primaryKey.map(MergeNames.folded) }
-            let hasPrimaryKey = !(keys.first ?? []).isEmpty && keys.allSatisfy { $0 == keys[0] }
-            var seedIsEmpty = false
-            if let seedTable, seedTable.kind == .ordinary, userTable != nil {
-                seedIsEmpty = try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(MergeSQL.qualified(target, seedTable.name)))")!
-            }
-            let facts = MergeTableFacts(name: name, base: baseTable?.kind, user: userTable?.kind, seed: seedTable?.kind,
-                                        hasPrimaryKey: hasPrimaryKey, seedIsEmpty: seedIsEmpty)
-            actions.append((name, MergeTablePlan.action(for: facts, policy: policies.policy(for: name), hasBase: base != nil)))
-        }
+        let actions = try plan(db, base: baseCatalog, user: userCatalog, seed: seedCatalog, schemas: schemas)
 
         var result = MergeResult()
         let merged = Set(actions.filter { if case .merge = $0.action { true } else { false } }.map { MergeNames.folded($0.name) })
@@ -192,6 +176,31 @@ public struct ThreeWayMerge: Sendable {
             return .commit
         }
         return result
+    }
+
+    /// Decides what happens to each table, in name order (``MergeTablePlan`` decides; this
+    /// gathers the facts from the three schemas).
+    private func plan(_ db: Database, base baseCatalog: MergeCatalog?, user userCatalog: MergeCatalog, seed seedCatalog: MergeCatalog,
+                      schemas: MergeSchemas) throws -> [(name: String, action: MergeTableAction)] {
+        var actions: [(name: String, action: MergeTableAction)] = []
+        let names = Set(userCatalog.tables.keys).union(seedCatalog.tables.keys).union(baseCatalog.map { Array($0.tables.keys) } ?? [])
+        for folded in names.sorted() {
+            let baseTable = baseCatalog?.tables[folded]
+            let userTable = userCatalog.tables[folded]
+            let seedTable = seedCatalog.tables[folded]
+            let name = seedTable?.name ?? userTable?.name ?? baseTable?.name ?? folded
+            let keys = [baseTable, userTable, seedTable].compactMap { $0 }.map { $0.primaryKey.map(MergeNames.folded) }
+            let hasPrimaryKey = !(keys.first ?? []).isEmpty && keys.allSatisfy { $0 == keys[0] }
+            var seedIsEmpty = false
+            if let seedTable, seedTable.kind == .ordinary, userTable != nil {
+                seedIsEmpty = try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(MergeSQL.qualified(schemas.target, seedTable.name)))")!
+            }
+            let facts = MergeTableFacts(name: name, base: baseTable?.kind, user: userTable?.kind, seed: seedTable?.kind,
+                                        hasPrimaryKey: hasPrimaryKey, seedIsEmpty: seedIsEmpty)
+            actions.append((name, MergeTablePlan.action(for: facts, policy: policies.policy(for: name), hasBase: schemas.base != nil)))
+        }
+
+        return actions
     }
 }
 
