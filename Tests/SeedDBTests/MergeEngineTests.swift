@@ -139,6 +139,17 @@ import Testing
         #expect(result.summary.updated == 2)
     }
 
+    @Test func textIsCopiedByteForByte() throws {
+        // Not valid UTF-8, and a NUL inside: Swift strings would change both.
+        let fixture = try MergeFixture(
+            shared: "CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO t VALUES (1, 'a'), (2, 'b');",
+            user: "UPDATE t SET name = CAST(x'41ff42' AS TEXT) WHERE id = 1; INSERT INTO t VALUES (3, CAST(x'410042' AS TEXT));")
+        try fixture.merge(MergePolicies(default: .userWins))
+        #expect(try fixture.rows("SELECT id, typeof(name), hex(name) FROM t ORDER BY id") == [
+            [.integer(1), .text("text"), .text("41FF42")], [.integer(2), .text("text"), .text("62")], [.integer(3), .text("text"), .text("410042")],
+        ])
+    }
+
     @Test func schemaMoves() throws {
         // The new seed adds `difficulty`, drops `legacy` and reorders the columns; the app
         // added `favorite` to its copy.

@@ -173,8 +173,13 @@ struct TableMerge {
         var outcome = Outcome()
         let count = columns.count
         let target = MergeSQL.qualified(schemas.target, seed.name)
-        let whereKey = keyIndices.map { "\(columns[$0].name.quotedDatabaseIdentifier) = ?" }.joined(separator: " AND ")
-        let insertSQL = "INSERT INTO \(target) (\(columns.map(\.name.quotedDatabaseIdentifier).joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: count).joined(separator: ", ")))"
+        // The writes copy values from the temporary table inside SQLite, byte for byte (text
+        // is never decoded into Swift and back on its way to the merged copy).
+        let rows = "temp.\(Self.rowsTable)"
+        let side = { (name: String, index: Int) in "(SELECT \(name)\(index) FROM \(rows) WHERE rowid = ?1)" }
+        let whereKey = keyIndices.map { "\(columns[$0].name.quotedDatabaseIdentifier) = \(side("s", $0))" }.joined(separator: " AND ")
+        let insertSQL = "INSERT INTO \(target) (\(columns.map(\.name.quotedDatabaseIdentifier).joined(separator: ", "))) "
+            + "SELECT \(columns.indices.map { "u\($0)" }.joined(separator: ", ")) FROM \(rows) WHERE rowid = ?1"
         // Statements are prepared once per table and shape, and not left in the connection's
         // cache, where they would outlive the caller's attached schemas.
         var statements: [String: Statement] = [:]
@@ -184,11 +189,11 @@ struct TableMerge {
             statements[sql] = statement
             return statement
         }
-        let cursor = try Row.fetchCursor(db, sql: "SELECT * FROM temp.\(Self.rowsTable) ORDER BY rowid")
+        let cursor = try Row.fetchCursor(db, sql: "SELECT rowid, * FROM \(rows) ORDER BY rowid")
         while let row = try cursor.next() {
-            let present: [Bool] = (0..<3).map { (row[$0] as Int64?) == 1 }
-            let raw: [[DatabaseValue]] = (0..<3).map { side in (0..<count).map { row[3 + side * count + $0] as DatabaseValue } }
-            let sides = (0..<3).map { side in present[side] ? raw[side].map(MergeValue.init) : nil }
+            let rowid: Int64 = row[0]
+            let present: [Bool] = (0..<3).map { (row[1 + $0] as Int64?) == 1 }
+            let sides = (0..<3).map { side in present[side] ? (0..<count).map { MergeValue(row[4 + side * count + $0] as DatabaseValue) } : nil }
             let decision = RowMerge.resolve(base: sides[0], user: sides[1], seed: sides[2], policy: policy)
             outcome.summary.add(decision)
             let keySide = present[1] ? 1 : (present[0] ? 0 : 2)
@@ -202,18 +207,16 @@ struct TableMerge {
                     break
                 case .absent:
                     guard present[2] else { break }
-                    try statement("DELETE FROM \(target) WHERE \(whereKey)")
-                        .execute(arguments: StatementArguments(keyIndices.map { raw[2][$0] }))
+                    try statement("DELETE FROM \(target) WHERE \(whereKey)").execute(arguments: [rowid])
                     outcome.wrote = true
                 case .cells(let sources):
                     if present[2] {
                         let changed = sources.indices.filter { sources[$0] == .user && sides[1]![$0] != sides[2]![$0] }
                         guard !changed.isEmpty else { break }
-                        let set = changed.map { "\(columns[$0].name.quotedDatabaseIdentifier) = ?" }.joined(separator: ", ")
-                        try statement("UPDATE \(target) SET \(set) WHERE \(whereKey)")
-                            .execute(arguments: StatementArguments(changed.map { raw[1][$0] } + keyIndices.map { raw[2][$0] }))
+                        let set = changed.map { "\(columns[$0].name.quotedDatabaseIdentifier) = \(side("u", $0))" }.joined(separator: ", ")
+                        try statement("UPDATE \(target) SET \(set) WHERE \(whereKey)").execute(arguments: [rowid])
                     } else {
-                        try statement(insertSQL).execute(arguments: StatementArguments(raw[1]))
+                        try statement(insertSQL).execute(arguments: [rowid])
                     }
                     outcome.wrote = true
                 }
