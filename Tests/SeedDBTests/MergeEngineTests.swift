@@ -61,6 +61,10 @@ import Testing
         #expect(result.conflicts[0].base == .row([MergeField("id", .integer(5)), MergeField("name", .text("five")), MergeField("score", .integer(5))]))
         #expect(result.conflicts[0].user == .absent)
         #expect(result.mergedTables == ["levels"])
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(result.conflictsJSON.utf8)) as? [[String: Any]])
+        #expect(parsed.count == 4)
+        #expect((parsed[2]["user"] as? [String: Any])?["name"] as? String == "user nine")
+        #expect(parsed[2]["seed"] is NSNull)
     }
 
     @Test func seedWinsFollowsEveryRowOfTheTable() throws {

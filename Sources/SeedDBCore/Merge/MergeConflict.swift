@@ -72,6 +72,18 @@ public struct MergeConflict: Sendable, Hashable {
         return "table \(NameRules.quoted(table)), key (\(key))" + (column.map { ", column \(NameRules.quoted($0))" } ?? " (whole row)")
     }
 
+    /// The whole `seeddb conflicts --json` document:
+    /// `{"seeds":[{"name":"…","conflicts":[…]}]}`, seeds in the order given.
+    ///
+    /// - Parameter seeds: Each seed's name (its working copy's name) and the conflicts of its
+    ///   last merge attempt.
+    public static func document(seeds: [(name: String, conflicts: [MergeConflict])]) -> String {
+        let entries = seeds.map { seed in
+            "{\"name\":\(MergeJSON.string(seed.name)),\"conflicts\":[\(seed.conflicts.map(\.json).joined(separator: ","))]}"
+        }
+        return "{\"seeds\":[\(entries.joined(separator: ","))]}"
+    }
+
     static func object(_ fields: [MergeField]) -> String {
         "{" + fields.map { "\(MergeJSON.string($0.column)):\($0.value.json)" }.joined(separator: ",") + "}"
     }
