@@ -74,6 +74,7 @@ let package = Package(
             dependencies: [
                 "SeedDB",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(
