@@ -262,7 +262,8 @@ public struct Deployer: Sendable {
         var target = DeployTarget(
             paths: paths, source: observed.seed.source, version: observed.seed.version,
             expectedSHA256: observed.seed.expectedSHA256, sourceDigest: observed.sourceDigest,
-            preservedTables: observed.seed.preservedTables, location: observed.seed.location,
+            preservedTables: observed.seed.preservedTables, merge: kind == .rollback ? MergePolicies() : observed.seed.merge,
+            isRollback: kind == .rollback, location: observed.seed.location,
             entry: observed.entry, settingsBackup: try settings(at: paths).backup(), workingCopy: observed.workingCopy)
         if kind == .rollback {
             guard let previous = observed.entry.previous else {
