@@ -222,6 +222,7 @@ import Testing
             seed: "UPDATE levels SET score = 0;")
         let result = try fixture.merge(MergePolicies(default: .userWins))
         #expect(result.carriedTables == ["log", "notes"])
+        #expect(result.carriedRows == 3)
         #expect(try fixture.rows("SELECT id, level_id, body FROM notes") == [[.integer(1), .integer(1), .text("first")]])
         #expect(try fixture.rows("SELECT line FROM log ORDER BY line") == [[.text("first")], [.text("second")]])
         #expect(try fixture.rows("SELECT name FROM sqlite_master WHERE type IN ('index', 'trigger', 'view') ORDER BY name")

@@ -11,17 +11,20 @@ public struct MergeResult: Sendable {
     public var mergedTables: [String]
     /// Tables copied whole from the working copy (tables the app created), in name order.
     public var carriedTables: [String]
+    /// Rows copied with ``carriedTables`` (not counted in ``summary``).
+    public var carriedRows: Int
     /// Tables the user's copy has that could not be merged (no primary key, virtual,
     /// `sqlite_*`): the new seed's version stands. The merge warned about them once.
     public var unmergedTables: [String]
 
     /// Creates a result.
     public init(summary: MergeSummary = MergeSummary(), conflicts: [MergeConflict] = [], mergedTables: [String] = [],
-                carriedTables: [String] = [], unmergedTables: [String] = []) {
+                carriedTables: [String] = [], carriedRows: Int = 0, unmergedTables: [String] = []) {
         self.summary = summary
         self.conflicts = conflicts
         self.mergedTables = mergedTables
         self.carriedTables = carriedTables
+        self.carriedRows = carriedRows
         self.unmergedTables = unmergedTables
     }
 

@@ -6,13 +6,15 @@ extension ThreeWayMerge {
     /// Copies the user's table whole into the target: creates it when the new seed lacks
     /// it, else replaces the rows of the seed's (empty) table, adding the app's columns.
     /// Rowids are kept, and so is the table's `sqlite_sequence` entry.
-    func carry(_ table: MergeCatalog.Table, into existing: MergeCatalog.Table?, db: Database, schemas: MergeSchemas) throws {
+    ///
+    /// - Returns: How many rows were carried.
+    @discardableResult
+    func carry(_ table: MergeCatalog.Table, into existing: MergeCatalog.Table?, db: Database, schemas: MergeSchemas) throws -> Int {
         let source = MergeSQL.qualified(schemas.user, table.name)
         let destination = MergeSQL.qualified(schemas.target, table.name)
         do {
             if table.kind == .virtual {
-                try carryVirtual(table, db: db, schemas: schemas)
-                return
+                return try carryVirtual(table, db: db, schemas: schemas)
             }
             var targetColumns: [MergeCatalog.Column]
             if let existing {
@@ -26,7 +28,7 @@ extension ThreeWayMerge {
                 }
                 try db.execute(sql: "DELETE FROM \(destination)")
             } else {
-                guard let sql = table.sql else { return }
+                guard let sql = table.sql else { return 0 }
                 try db.execute(sql: MergeSQL.create(sql, in: schemas.target))
                 targetColumns = table.columns
             }
@@ -35,6 +37,7 @@ extension ThreeWayMerge {
             if let rowid = rowidAlias(table) { names.insert(rowid, at: 0) }
             let list = names.joined(separator: ", ")
             try db.execute(sql: "INSERT INTO \(destination) (\(list)) SELECT \(list) FROM \(source)")
+            let carried = db.changesCount
             if table.sql?.range(of: "autoincrement", options: .caseInsensitive) != nil,
                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(schemas.user.quotedDatabaseIdentifier).sqlite_master WHERE name = 'sqlite_sequence')") == true,
                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(schemas.target.quotedDatabaseIdentifier).sqlite_master WHERE name = 'sqlite_sequence')") == true {
@@ -42,6 +45,7 @@ extension ThreeWayMerge {
                 try db.execute(sql: "DELETE FROM \(sequence) WHERE name = ?", arguments: [table.name])
                 try db.execute(sql: "INSERT INTO \(sequence) (name, seq) SELECT name, seq FROM \(schemas.user.quotedDatabaseIdentifier).sqlite_sequence WHERE name = ?", arguments: [table.name])
             }
+            return carried
         } catch let error as DatabaseError {
             throw SeedDBError(.invalidSeed, "cannot carry the app's table \(NameRules.quoted(table.name)) into the new seed: \(error.message ?? "\(error.resultCode)"); nothing was changed", underlying: error)
         }
@@ -58,8 +62,9 @@ extension ThreeWayMerge {
     /// Creates the app's virtual table in the target and fills it: an index over external
     /// content is rebuilt, any other gets the user's rows; a failure is a warning (the table
     /// then stays empty).
-    private func carryVirtual(_ table: MergeCatalog.Table, db: Database, schemas: MergeSchemas) throws {
-        guard let sql = table.sql else { return }
+    private func carryVirtual(_ table: MergeCatalog.Table, db: Database, schemas: MergeSchemas) throws -> Int {
+        guard let sql = table.sql else { return 0 }
+        var carried = 0
         try db.execute(sql: MergeSQL.create(sql, in: schemas.target))
         do {
             try db.inSavepoint {
@@ -71,12 +76,14 @@ extension ThreeWayMerge {
                         .filter { ($0["hidden"] as Int) == 0 }.map { ($0["name"] as String).quotedDatabaseIdentifier }
                     let list = (["rowid"] + columns).joined(separator: ", ")
                     try db.execute(sql: "INSERT INTO \(destination) (\(list)) SELECT \(list) FROM \(MergeSQL.qualified(schemas.user, table.name))")
+                    carried = db.changesCount
                 }
                 return .commit
             }
         } catch let error as DatabaseError {
             logger.warning("merge: the app's virtual table \(NameRules.quoted(table.name)) was created empty in the new seed: \(error.message ?? "\(error.resultCode)")")
         }
+        return carried
     }
 
     /// Creates the app's own indexes, triggers and views: those of tables carried whole,

@@ -156,7 +156,7 @@ public struct ThreeWayMerge: Sendable {
                     result.mergedTables.append(name)
                     if merged.wrote { changedTables.insert(folded) }
                 case .carry:
-                    try carry(userCatalog.tables[folded]!, into: seedCatalog.tables[folded], db: db, schemas: schemas)
+                    result.carriedRows += try carry(userCatalog.tables[folded]!, into: seedCatalog.tables[folded], db: db, schemas: schemas)
                     result.carriedTables.append(name)
                     changedTables.insert(folded)
                 case .dropped:
