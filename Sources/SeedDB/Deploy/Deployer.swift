@@ -350,3 +350,15 @@ public struct Deployer: Sendable {
         configuration.stepObserver?(step)
     }
 }
+
+extension Deployer {
+    /// The conflicts of the last merge attempt of `seed`'s working copy, as the JSON array
+    /// `seeddb conflicts` prints (each conflict `{"table", "key", "column", "base", "user",
+    /// "seed", "kept"}`); `"[]"` when the last merge had none or none was attempted.
+    public func conflicts(_ seed: Seed) throws(SeedDBError) -> String {
+        let path = paths(for: seed).conflictsFile
+        guard let bytes = try FileSystem.readFile(at: path) else { return "[]" }
+        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty ? "[]" : text
+    }
+}
