@@ -17,13 +17,7 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
 
     /// Creates a digest from its 32 raw bytes.
     public init<Bytes: Sequence>(bytes: Bytes) where Bytes.Element == UInt8 {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        self.hex = String(decoding: text, as: UTF8.self)
+        self.hex = Hex.encode(bytes)
     }
 
     public var description: String { hex }

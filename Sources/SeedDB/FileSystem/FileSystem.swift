@@ -312,13 +312,18 @@ enum FileSystem {
             try? remove(temporary)
             throw SeedDBError.io(error, "cannot write", temporary)
         }
+        try renameOrRemove(temporary, to: path)
+        try syncDirectory(directory)
+    }
+
+    /// Renames `temporary` over `path`; when that fails, removes `temporary`.
+    private static func renameOrRemove(_ temporary: String, to path: String) throws(SeedDBError) {
         do {
             try rename(temporary, to: path)
         } catch {
             try? remove(temporary)
             throw error
         }
-        try syncDirectory(directory)
     }
 
     /// `$TMPDIR` (or `/tmp`) without a trailing slash.
@@ -358,12 +363,7 @@ enum FileSystem {
             try? remove(temporary)
             throw SeedDBError.io(error, "cannot create the link", temporary)
         }
-        do {
-            try rename(temporary, to: path)
-        } catch {
-            try? remove(temporary)
-            throw error
-        }
+        try renameOrRemove(temporary, to: path)
     }
 
     /// A new name for a temporary file of `stem` in `directory` (`.<stem>.seeddb-<random>.<kind>.tmp`);

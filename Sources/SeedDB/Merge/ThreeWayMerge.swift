@@ -75,12 +75,8 @@ public struct ThreeWayMerge: Sendable {
                 defer { try? db.execute(sql: "DETACH DATABASE user") }
                 return try merge(in: db, base: base == nil ? nil : "base", user: "user", into: "main")
             }
-        } catch let error as SeedDBError {
-            throw error
-        } catch let error as DatabaseError {
-            throw SQLiteFile.error(error, "cannot merge into", staged)
         } catch {
-            throw SeedDBError.io(error, "cannot merge into", staged)
+            throw SQLiteFile.mapped(error, "cannot merge into", staged)
         }
     }
 
@@ -104,12 +100,8 @@ public struct ThreeWayMerge: Sendable {
     public func merge(in db: Database, base: String?, user: String, into target: String) throws(SeedDBError) -> MergeResult {
         do {
             return try run(db, base: base, user: user, target: target)
-        } catch let error as SeedDBError {
-            throw error
-        } catch let error as DatabaseError {
-            throw SQLiteFile.error(error, "cannot merge into schema", target)
         } catch {
-            throw SeedDBError.io(error, "cannot merge into schema", target)
+            throw SQLiteFile.mapped(error, "cannot merge into schema", target)
         }
     }
 

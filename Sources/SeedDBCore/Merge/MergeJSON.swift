@@ -1,7 +1,7 @@
-/// The few JSON spellings the merge report needs, without Foundation.
-enum MergeJSON {
-    /// `text` as a JSON string literal.
-    static func string(_ text: String) -> String {
+/// JSON string literals, without Foundation: for the merge report and the CLI's output.
+public enum MergeJSON {
+    /// `text` as a JSON string literal (control characters escaped, the rest as is).
+    public static func string(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -20,18 +20,6 @@ enum MergeJSON {
             }
         }
         return out + "\""
-    }
-
-    /// `bytes` as lower-case hex digits.
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 }
 

@@ -35,7 +35,7 @@ public enum MergeValue: Sendable, CustomStringConvertible {
         case .text(let value):
             return MergeJSON.string(value)
         case .blob(let bytes):
-            return "{\"hex\":\"\(MergeJSON.hex(bytes))\"}"
+            return "{\"hex\":\"\(Hex.encode(bytes))\"}"
         }
     }
 
@@ -46,7 +46,7 @@ public enum MergeValue: Sendable, CustomStringConvertible {
         case .integer(let value): return String(value)
         case .real(let value): return "\(value)"
         case .text(let value): return "'" + value.replacingAll("'", with: "''") + "'"
-        case .blob(let bytes): return "x'\(MergeJSON.hex(bytes))'"
+        case .blob(let bytes): return "x'\(Hex.encode(bytes))'"
         }
     }
 }
