@@ -243,6 +243,22 @@ import Testing
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: root + "/var/lib/com.example.levels"))
 
+        // A package whose postinst deploys with --owner, purged by the same postrm (which
+        // passes no --owner): the purge finds the owner on the directory SeedDB made.
+        let owned = cli.root + "/owned-debs"
+        let built = try cli.shell("'\(CLIHarness.seeds)/../Examples/debian/build-debs.sh' '\(owned)' nobody:nogroup")
+        #expect(built.status == 0, "\(built.stderr)")
+        for version in ["1.0", "2.0"] {
+            result = try dpkg("-i '\(owned)/levels-demo_\(version)_all.deb'")
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        }
+        let owner = try FileManager.default.attributesOfItem(atPath: root + "/var/lib/com.example.levels")[.ownerAccountName] as? String
+        #expect(owner == "nobody")
+        #expect(try recorded() == "2")
+        result = try dpkg("--purge levels-demo")
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: root + "/var/lib/com.example.levels"), "the purge went all the way")
+
         result = try dpkg("--purge seeddb")
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: root + "/usr/bin/seeddb"))
