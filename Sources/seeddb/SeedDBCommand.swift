@@ -31,11 +31,38 @@ struct SeedDBCommand: ParsableCommand {
         // `seeddb --version` is answered here, not through `CommandConfiguration(version:)`
         // or a root flag: either would also claim the subcommands' own `--version STRING`
         // option (the built-in one prints the version and exits 0 whenever validation fails).
-        if Array(CommandLine.arguments.dropFirst()) == ["--version"] {
+        let arguments = UsageError.joiningNegativeValues(Array(CommandLine.arguments.dropFirst()))
+        if arguments == ["--version"] {
             Terminal.printOut(SeedDBVersion.current)
             return
         }
-        main(nil)
+        do {
+            try UsageError.checkHelpRequest(arguments)
+            var command = try parseAsRoot(arguments)
+            try command.run()
+        } catch {
+            exit(reporting: error, arguments: arguments)
+        }
+    }
+
+    /// Prints what `error` means and exits with its status: help and completion scripts
+    /// on standard output (exit 0), everything else as one `seeddb: error: …` line on
+    /// standard error (usage errors with a hint line, exit 64). Errors from the library
+    /// are printed by ``reportingErrors(cleanup:_:)`` and arrive here as an `ExitCode`.
+    static func exit(reporting error: any Error, arguments: [String]) -> Never {
+        if let usage = UsageError.diagnose(error, arguments: arguments) {
+            Terminal.printError(usage.message)
+            Terminal.printHint(usage.hint)
+            Glibc.exit(64)
+        }
+        let status = exitCode(for: error).rawValue
+        let message = status == 0 ? fullMessage(for: error) : UsageError.oneLine(message(for: error))
+        if status == 0 {
+            if !message.isEmpty { Terminal.printOut(message) }
+        } else if !message.isEmpty {
+            Terminal.printError(message)
+        }
+        Glibc.exit(status)
     }
 }
 

@@ -16,12 +16,19 @@ enum Terminal {
         printLabelled("error", message)
     }
 
-    /// Writes `seeddb: <label>: <message>` to standard error, the label in colour when
-    /// standard error is a terminal and `NO_COLOR` is not set (https://no-color.org).
+    /// Writes `seeddb: <label>: <message>` to standard error as one line (line breaks in
+    /// the message become `; `), the label in colour when standard error is a terminal and
+    /// `NO_COLOR` is not set (https://no-color.org).
     static func printLabelled(_ label: String, _ message: String) {
         let colour = label == "error" ? "31" : "33"
         let shown = useColour ? "\u{1B}[1;\(colour)m\(label)\u{1B}[0m" : label
-        FileHandle.standardError.write(Data("seeddb: \(shown): \(message)\n".utf8))
+        let line = message.split(whereSeparator: \.isNewline).joined(separator: "; ")
+        FileHandle.standardError.write(Data("seeddb: \(shown): \(line)\n".utf8))
+    }
+
+    /// Writes the one hint line that may follow a usage error.
+    static func printHint(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 
     /// Whether to colour what goes to standard error.

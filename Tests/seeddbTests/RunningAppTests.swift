@@ -110,7 +110,7 @@ import Testing
         _ = try deployer.status(seed(1))
         _ = try deployer.plan(seed(1))
         #expect(try deployer.deploy(seed(1)).action == .unchanged)
-        #expect(try deployer.verify(seed(1)).workingCopy == "ok")
+        #expect(try deployer.verify(seed(1)).workingCopy == .ok)
         let handle = try SeedDatabase.open(seed(1), deployer: deployer)
         #expect(try count(handle.writer) == 20)
         try handle.close()

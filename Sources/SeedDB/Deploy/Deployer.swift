@@ -90,17 +90,24 @@ public struct Deployer: Sendable {
             settingsProblem: current.problem)
     }
 
-    /// Runs `PRAGMA integrity_check` on the seed and on the working copy.
+    /// Runs `PRAGMA integrity_check` on the seed and on the working copy, and decides what
+    /// the results amount to (``VerifyReport/failure``). A working copy that is gone while
+    /// a version is recorded is ``IntegrityResult/missing``; one never deployed (nothing
+    /// recorded, no file) is ``IntegrityResult/notDeployed``, not a failure.
     /// A compressed seed is decompressed to a temporary file in `$TMPDIR` to be checked.
     public func verify(_ seed: Seed) throws(SeedDBError) -> VerifyReport {
         let source = SeedSource(path: seed.source)
         _ = try source.inspect()
         let workingCopy = paths(for: seed).workingCopy
-        let copyCheck = try FileSystem.fileType(at: workingCopy) == .regular
-            ? SQLiteFile.check(workingCopy, access: .shared, full: true)
-            : VerifyReport.notDeployed
-        let seedCheck = try source.withPlainFile { path in SQLiteFile.check(path, access: .immutable, full: true) }
-        return VerifyReport(name: seed.name, seed: seedCheck, workingCopy: copyCheck)
+        let current = try currentState(of: seed)
+        let copyCheck: IntegrityResult
+        if current.exists {
+            copyCheck = SQLiteFile.integrity(of: workingCopy, access: .shared, full: true)
+        } else {
+            copyCheck = current.record == nil ? .notDeployed : .missing
+        }
+        let seedCheck = try source.withPlainFile { path in SQLiteFile.integrity(of: path, access: .immutable, full: true) }
+        return VerifyReport(name: seed.name, source: seed.source, workingCopyPath: workingCopy, seed: seedCheck, workingCopy: copyCheck)
     }
 
     // MARK: - Shared by the operations
