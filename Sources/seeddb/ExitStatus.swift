@@ -17,20 +17,6 @@ enum ExitStatus {
     }
 }
 
-/// Runs a command's library work, turning a ``SeedDBError`` into one line on standard
-/// error and its exit status.
-///
-/// - Parameter cleanup: Runs before the error is printed (clears a progress bar).
-func reportingErrors(cleanup: () -> Void = {}, _ body: () throws(SeedDBError) -> Void) throws {
-    do {
-        try body()
-    } catch {
-        cleanup()
-        Terminal.printError(error.message)
-        throw ExitCode(ExitStatus.code(for: error.code))
-    }
-}
-
 /// The error that stopped a run part-way through its seeds, and the seed it stopped at
 /// (`nil` when it stopped before the first: an unreadable manifest, an unusable home).
 struct SeedFailure {

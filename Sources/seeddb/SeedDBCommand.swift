@@ -48,7 +48,7 @@ struct SeedDBCommand: ParsableCommand {
     /// Prints what `error` means and exits with its status: help and completion scripts
     /// on standard output (exit 0), everything else as one `seeddb: error: …` line on
     /// standard error (usage errors with a hint line, exit 64). Errors from the library
-    /// are printed by ``reportingErrors(cleanup:_:)`` and arrive here as an `ExitCode`.
+    /// are printed by ``SeedFailure/exit()`` and arrive here as an `ExitCode`.
     static func exit(reporting error: any Error, arguments: [String]) -> Never {
         if let usage = UsageError.diagnose(error, arguments: arguments) {
             Terminal.printError(usage.message)

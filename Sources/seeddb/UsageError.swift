@@ -24,6 +24,8 @@ struct UsageError: Error {
     /// it is not a usage error (help, a completion script, an exit status).
     static func diagnose(_ error: any Error, arguments: [String]) -> UsageError? {
         if let error = error as? UsageError { return error }
+        // An exit status from a command's run: its error line is already printed.
+        if error is ExitCode { return nil }
         guard SeedDBCommand.exitCode(for: error).rawValue == 64 else { return nil }
         let command = subcommand(in: arguments).map { "seeddb " + $0 }
         if let unknown = unknownCommand(in: arguments) { return unknown }

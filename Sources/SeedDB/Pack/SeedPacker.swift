@@ -32,7 +32,7 @@ public enum SeedPacker {
     ///   written). Nothing is left behind on failure.
     public static func pack(scripts: [String], output: String, compression: SeedCompression) throws(SeedDBError) -> Report {
         if let script = scripts.first(where: { isSameFile($0, output) }) {
-            throw SeedDBError(.invalidArgument, "the output \(output) is also an input (\(script)): packing would overwrite the script")
+            throw SeedDBError(.invalidArgument, "the output is one of the input scripts (\(script)): packing would overwrite it")
         }
         let sources = try scripts.map { (path) throws(SeedDBError) -> (String, String) in
             guard let bytes = try FileSystem.readFile(at: path) else {
