@@ -132,6 +132,7 @@ struct DeployOptions: ParsableArguments {
         let progress = ProgressBar.forTerminal(output)
         var configuration = replace.applied(to: wait.configuration)
         configuration.progress = progress?.callback
+        if let progress { configuration.stepObserver = progress.stepObserver(then: configuration.stepObserver) }
         let (reports, failure) = eachSeed({ () throws(SeedDBError) in
             (try system.deployer(configuration), try seeds.seeds())
         }, { (deployer, seed) throws(SeedDBError) in

@@ -37,6 +37,18 @@ enum Terminal {
         return !noColour && isatty(STDERR_FILENO) == 1
     }()
 
+    /// The width of the terminal on standard error (`TIOCGWINSZ`), else `$COLUMNS`, else 80.
+    static func columns() -> Int {
+        var size = winsize()
+        if ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
+            return Int(size.ws_col)
+        }
+        if let text = ProcessInfo.processInfo.environment["COLUMNS"], let columns = Int(text), columns > 0 {
+            return columns
+        }
+        return 80
+    }
+
     /// A logger that prints warnings and errors, one line each, to standard error.
     static let logger = Logger(label: "seeddb") { _ in StandardErrorLogHandler() }
 }
