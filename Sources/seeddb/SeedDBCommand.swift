@@ -18,9 +18,10 @@ struct SeedDBCommand: ParsableCommand {
         Describe the seeds with --manifest FILE, or one seed with --app, --seed and --version.
         `seeddb --version` prints the version of seeddb.
 
-        Exit codes: 0 success, 64 bad usage, 65 invalid seed or failed integrity check, \
-        66 seed or manifest missing or unreadable, 73 cannot create the working copy or \
-        settings, 74 other I/O error, 75 in use or lock wait timed out, 78 bad manifest.
+        Exit codes: 0 success, 64 bad usage (also an empty HOME where a default needs it), \
+        65 invalid seed or failed integrity check, 66 seed, manifest or working copy \
+        missing or unreadable, 73 cannot create the working copy or settings, 74 other \
+        I/O error, 75 in use or lock wait timed out, 78 bad manifest.
         """,
         subcommands: [Deploy.self, Reseed.self, Rollback.self, Status.self, Verify.self, Paths.self, Maintain.self, Pack.self, Purge.self]
     )
