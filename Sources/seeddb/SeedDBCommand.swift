@@ -48,12 +48,11 @@ struct SeedDBCommand: ParsableCommand {
 
     /// Prints what `error` means and exits with its status: help and completion scripts
     /// on standard output (exit 0), everything else as one `seeddb: error: …` line on
-    /// standard error (usage errors with a hint line, exit 64). Errors from the library
+    /// standard error (usage errors exit 64). Errors from the library
     /// are printed by ``SeedFailure/exit()`` and arrive here as an `ExitCode`.
     static func exit(reporting error: any Error, arguments: [String]) -> Never {
         if let usage = UsageError.diagnose(error, arguments: arguments) {
             Terminal.printError(usage.message)
-            Terminal.printHint(usage.hint)
             Glibc.exit(64)
         }
         let status = exitCode(for: error).rawValue

@@ -26,10 +26,6 @@ enum Terminal {
         FileHandle.standardError.write(Data("seeddb: \(shown): \(line)\n".utf8))
     }
 
-    /// Writes the one hint line that may follow a usage error.
-    static func printHint(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
-    }
 
     /// Whether to colour what goes to standard error.
     static let useColour: Bool = {

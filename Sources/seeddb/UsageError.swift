@@ -1,8 +1,7 @@
 import ArgumentParser
 import Foundation
 
-/// Usage errors the way git and cargo print them: `seeddb: error: <one line>`, at most one
-/// line of hint after it, exit 64.
+/// Usage errors the way git and cargo print them: `seeddb: error: <one line>`, exit 64.
 ///
 /// swift-argument-parser decodes and validates a command before it looks for unknown
 /// options, and reads an unknown subcommand as an unknown option of the root; this type
@@ -12,13 +11,6 @@ import Foundation
 struct UsageError: Error {
     /// The one-line message.
     var message: String
-    /// The command whose `--help` the hint points to (`seeddb deploy`), if known.
-    var command: String?
-
-    /// The hint line printed under the message.
-    var hint: String {
-        "See '\(command ?? "seeddb") --help'."
-    }
 
     /// The usage error `error` (thrown while parsing `arguments`) amounts to, or `nil` when
     /// it is not a usage error (help, a completion script, an exit status).
@@ -27,10 +19,9 @@ struct UsageError: Error {
         // An exit status from a command's run: its error line is already printed.
         if error is ExitCode { return nil }
         guard SeedDBCommand.exitCode(for: error).rawValue == 64 else { return nil }
-        let command = subcommand(in: arguments).map { "seeddb " + $0 }
         if let unknown = unknownCommand(in: arguments) { return unknown }
         if let unknown = unknownOption(in: arguments) { return unknown }
-        return UsageError(message: rephrased(oneLine(SeedDBCommand.message(for: error))), command: command)
+        return UsageError(message: rephrased(oneLine(SeedDBCommand.message(for: error))))
     }
 
     /// swift-argument-parser's `The value 'x' is invalid for '--mode <octal>': why` as
@@ -60,7 +51,7 @@ struct UsageError: Error {
     static func checkHelpRequest(_ arguments: [String]) throws(UsageError) {
         guard arguments.first == "help" else { return }
         for word in arguments.dropFirst() where !word.hasPrefix("-") && !subcommandNames.contains(word) {
-            throw UsageError(message: "unknown command `\(word)`\(suggestion(for: word, among: subcommandNames))", command: nil)
+            throw UsageError(message: "unknown command `\(word)`\(suggestion(for: word, among: subcommandNames))")
         }
     }
 
@@ -102,7 +93,7 @@ struct UsageError: Error {
     private static func unknownCommand(in arguments: [String]) -> UsageError? {
         guard let first = arguments.first, !first.hasPrefix("-"), first != "help",
               !subcommandNames.contains(first) else { return nil }
-        return UsageError(message: "unknown command `\(first)`\(suggestion(for: first, among: subcommandNames))", command: nil)
+        return UsageError(message: "unknown command `\(first)`\(suggestion(for: first, among: subcommandNames))")
     }
 
     private static func unknownOption(in arguments: [String]) -> UsageError? {
@@ -114,7 +105,7 @@ struct UsageError: Error {
             let option = String(word.dropFirst(2).prefix { $0 != "=" })
             guard !known.contains(option) else { continue }
             let hint = suggestion(for: "--" + option, among: known.map { "--" + $0 })
-            return UsageError(message: "unknown option `--\(option)`\(hint)", command: "seeddb " + name)
+            return UsageError(message: "unknown option `--\(option)`\(hint)")
         }
         return nil
     }

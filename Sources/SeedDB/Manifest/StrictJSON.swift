@@ -6,14 +6,16 @@ import SeedDBCore
 /// `JSONSerialization` accepts some input that is not JSON (trailing commas) and keeps
 /// the last of two equal keys without a word, so a manifest with `"app"` twice would
 /// silently deploy to the second app. This checker refuses both, and says where a syntax
-/// error is (line and column, both from 1; columns count Unicode scalars).
+/// error is (`not valid JSON: line L, column C: …`, both from 1; columns count Unicode
+/// scalars).
 enum StrictJSON {
     /// The deepest nesting accepted.
     static let maximumDepth = 512
 
     /// Checks that `bytes` are one JSON value with no duplicate keys in any object.
     ///
-    /// - Throws: ``SeedDBError`` `invalidManifest`: `line L, column C: <what is wrong>`.
+    /// - Throws: ``SeedDBError`` `invalidManifest`: `not valid JSON: line L, column C: <what
+    ///   is wrong>`, or `line L, column C: duplicate key "<path>"`.
     static func validate(_ bytes: ArraySlice<UInt8>) throws(SeedDBError) {
         var parser = Parser(bytes: bytes)
         try parser.skipWhitespace()
@@ -36,13 +38,14 @@ enum StrictJSON {
             lineStart = bytes.startIndex
         }
 
-        /// The column of the current byte: Unicode scalars since the line start, plus one.
-        var column: Int {
-            bytes[lineStart..<index].reduce(1) { count, byte in byte & 0xC0 == 0x80 ? count : count + 1 }
+        /// The column of the byte at `position` on the current line: Unicode scalars since
+        /// the line start, plus one. Only computed for a message (it is linear in the line).
+        func column(of position: Int) -> Int {
+            bytes[lineStart..<position].reduce(1) { count, byte in byte & 0xC0 == 0x80 ? count : count + 1 }
         }
 
         func error(_ message: String) -> SeedDBError {
-            SeedDBError(.invalidManifest, "line \(line), column \(column): \(message)")
+            SeedDBError(.invalidManifest, "not valid JSON: line \(line), column \(column(of: index)): \(message)")
         }
 
         var current: UInt8? { index < bytes.endIndex ? bytes[index] : nil }
@@ -97,10 +100,11 @@ enum StrictJSON {
                 guard current == UInt8(ascii: "\"") else {
                     throw error(current == UInt8(ascii: "}") ? "trailing comma before '}'" : "expected a key in quotes, found \(describeCurrent())")
                 }
-                let (keyLine, keyColumn) = (line, column)
+                let (keyLine, keyLineStart, keyIndex) = (line, lineStart, index)
                 let key = try string()
                 let keyPath = path.isEmpty ? key : "\(path).\(key)"
                 guard keys.insert(key).inserted else {
+                    let keyColumn = Parser(bytes: bytes[keyLineStart...]).column(of: keyIndex)
                     throw SeedDBError(.invalidManifest, "line \(keyLine), column \(keyColumn): duplicate key \"\(keyPath)\"")
                 }
                 try skipWhitespace()
