@@ -62,6 +62,7 @@ let package = Package(
             name: "seeddb-bench",
             dependencies: [
                 "SeedDB",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
