@@ -76,6 +76,7 @@ let package = Package(
             dependencies: [
                 "SeedDB",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(
@@ -85,7 +86,6 @@ let package = Package(
                 "levels-demo",
                 "SeedDB",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
     ],
