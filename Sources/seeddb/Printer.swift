@@ -48,7 +48,7 @@ struct Printer {
         } ?? [:]
         emit(json: json, failure: failure) {
             report.map { report in
-                ["\(report.output): packed version \(version), \(report.size) bytes, sha256 \(report.sha256)\(report.compression == .none ? "" : ", \(report.compression.rawValue)")"]
+                ["\(report.output): packed version \(version), \(report.size) bytes\(report.compression == .none ? "" : " uncompressed"), sha256 \(report.sha256)\(report.compression == .none ? "" : ", \(report.compression.rawValue)")"]
             } ?? []
         }
     }
