@@ -92,13 +92,17 @@ struct Printer {
         }
     }
 
+    /// `paths`: the settings file (left out when the run stopped before the first seed)
+    /// and each seed's source, location and working copy.
     func paths(_ seeds: [(Seed, SeedPaths)], failure: SeedFailure? = nil) {
-        let settings = seeds.first?.1.settingsFile ?? ""
-        emit(json: ["settings": settings, "seeds": seeds.map { seed, paths in
+        let settings = seeds.first?.1.settingsFile
+        var json: [String: Any] = ["seeds": seeds.map { seed, paths in
             [("name", seed.name.rawValue), ("source", seed.source), ("location", seed.location.rawValue),
              ("workingCopy", paths.workingCopy)] as [(String, Any?)]
-        }], failure: failure) {
-            ["settings: \(settings)"] + seeds.flatMap { seed, paths in [
+        }]
+        json["settings"] = settings
+        emit(json: json, failure: failure) {
+            (settings.map { ["settings: \($0)"] } ?? []) + seeds.flatMap { seed, paths in [
                 "\(seed.name):",
                 "  source:       \(seed.source)",
                 "  location:     \(seed.location.rawValue)",
