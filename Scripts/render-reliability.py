@@ -6,6 +6,8 @@ from collections import OrderedDict
 
 log, seconds = sys.argv[1], sys.argv[2]
 groups = OrderedDict()
+# The real-client suites also log what their client processes saw (see ReliabilityLog.swift).
+clients = OrderedDict()
 for line in open(log):
     record = json.loads(line)
     group = record["suite"].split(":")[0]
@@ -13,6 +15,24 @@ for line in open(log):
     total["entries"] += 1
     for key in ("trials", "crashes", "faults", "badInputs", "dataLost"):
         total[key] += record[key]
+    if "clients" in record:
+        seen = clients.setdefault(group, {"clients": 0, "deploys": 0, "refused": 0, "transactions": 0, "mixed": 0,
+                                          "errors": {}, "rowsCommitted": None, "rowsFound": None})
+        seen["clients"] = max(seen["clients"], record["clients"])
+        for key in ("deploys", "refused", "transactions", "mixed"):
+            seen[key] += record.get(key, 0)
+        for name, count in record.get("errors", {}).items():
+            seen["errors"][name] = seen["errors"].get(name, 0) + count
+        for key in ("rowsCommitted", "rowsFound"):
+            if key in record:
+                seen[key] = (seen[key] or 0) + record[key]
+
+
+def errors_text(errors):
+    """`SQLITE_BUSY 3, SQLITE_CORRUPT 1`, most frequent first, or `none`."""
+    if not errors:
+        return "none"
+    return ", ".join(f"{name} {count}" for name, count in sorted(errors.items(), key=lambda item: (-item[1], item[0])))
 
 totals = {key: sum(group[key] for group in groups.values()) for key in ("trials", "crashes", "faults", "badInputs", "dataLost")}
 print("# Reliability\n")
@@ -24,6 +44,17 @@ print("|---|---|---|---|---|---|")
 for name, group in groups.items():
     print(f"| {name} | {group['trials']} | {group['crashes']} | {group['faults']} | {group['badInputs']} | {group['dataLost']} |")
 print(f"| **total** | **{totals['trials']}** | **{totals['crashes']}** | **{totals['faults']}** | **{totals['badInputs']}** | **{totals['dataLost']}** |")
+if clients:
+    print("""
+Real clients (Python's `sqlite3` module in separate processes) during deploys and reseeds:
+""")
+    print("| Suite | Clients | Deploys | Refused | Transactions | Mixed | Errors by kind | Rows committed | Rows found |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for name, seen in clients.items():
+        committed = "–" if seen["rowsCommitted"] is None else seen["rowsCommitted"]
+        found = "–" if seen["rowsFound"] is None else seen["rowsFound"]
+        print(f"| {name} | {seen['clients']} | {seen['deploys']} | {seen['refused']} | {seen['transactions']} | "
+              f"{seen['mixed']} | {errors_text(seen['errors'])} | {committed} | {found} |")
 print("""
 What each suite does (see `Tests/seeddbTests/`):
 - **crash**: 200 `deploy`/`reseed` runs of a 16 MiB seed killed with SIGKILL, after every
@@ -41,6 +72,21 @@ What each suite does (see `Tests/seeddbTests/`):
   path, symlinks planted at temporary names.
 - **bad input**: malformed settings, manifests, seeds, versions and XDG variables.
 - **fuzz**: generated input for the settings and manifest parsers (swift-property-based).
+- **per-request clients**: 2 readers and 2 writers, each opening the database for one
+  transaction and closing it (2 ms apart), in rollback-journal and WAL mode, through 30
+  alternating `swap` deploys and 30 `auto` deploys. No `SQLITE_CORRUPT`, no `SQLITE_IOERR`,
+  no transaction that sees two versions; writes fail only with `SQLITE_BUSY` or
+  `SQLITE_READONLY_DBMOVED`. *Rows committed* are the writers' (the next deploy replaces them).
+- **lost rows**: one long-lived connection commits about 75 rows a second into a preserved
+  table and into a table the app created, through 10 `auto` and 10 `live` reseeds: every
+  row logged after its commit must be in the final working copy (*rows found*).
+- **carry waits for a writer**: a writer holds a transaction for 3 s; `--wait 10` carries
+  its row, `--wait 1` exits 75 naming the table and changes nothing.
+- **refused runs**: `swap`, `live` and `auto` against a held read transaction, an open WAL
+  connection and a held write transaction: a run that exits 75 leaves the settings bytes,
+  the directory and the recorded version as they were.
 
 *Data lost* counts any trial that left a torn or mixed database, a recorded version the file
-does not hold, damaged settings, or a changed working copy after a refused input. It must be 0.""")
+does not hold, damaged settings, or a changed working copy after a refused input; for the
+real-client suites, every corrupt, I/O-error or mixed read and every committed row not
+found. It must be 0.""")

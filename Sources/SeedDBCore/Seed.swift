@@ -43,7 +43,7 @@ public struct Seed: Hashable, Sendable {
         if let name {
             self.name = name
         } else {
-            self.name = try SeedName(SeedCompression(path: source).stripping(Self.lastComponent(of: source)))
+            self.name = try SeedName(SeedCompression(path: source).stripping(PathText.lastComponent(of: source)))
         }
         self.expectedSHA256 = expectedSHA256
         for table in preservedTables {
@@ -55,10 +55,5 @@ public struct Seed: Hashable, Sendable {
             throw SeedDBError(.invalidArgument, "invalid preserved tables: a table is listed twice")
         }
         self.preservedTables = preservedTables
-    }
-
-    /// The last path component of `path` (`"a/b.sqlite"` → `"b.sqlite"`).
-    static func lastComponent(of path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? ""
     }
 }

@@ -24,6 +24,11 @@ public struct SeedDBError: Error, Sendable, CustomStringConvertible {
         case invalidManifest = "invalid-manifest"
         /// The working copy fails `PRAGMA integrity_check`.
         case corruptWorkingCopy = "corrupt-working-copy"
+        /// A seed clashes with what is recorded or with another seed: its name is recorded
+        /// for the other location, or two seeds' files would collide.
+        case conflictingSeed = "conflicting-seed"
+        /// The run was interrupted (SIGINT, SIGTERM) and undid what it had done.
+        case interrupted = "interrupted"
     }
 
     /// The kind of failure.
@@ -32,12 +37,24 @@ public struct SeedDBError: Error, Sendable, CustomStringConvertible {
     public var message: String
     /// The lower-level error that caused this one, if any.
     public var underlying: (any Error & Sendable)?
+    /// Another way out that the caller's interface can offer (the CLI names the flag).
+    public var remedy: Remedy?
+
+    /// A way out of an error that depends on how SeedDB is called: the library's messages
+    /// name no command-line flag, and the CLI adds one for these.
+    public enum Remedy: String, Sendable, CaseIterable {
+        /// Deploy with the owner of the directory as the files' owner (`--owner`).
+        case owner
+        /// Name the app, to create a manifest that does not exist (`--app`).
+        case app
+    }
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String, underlying: (any Error & Sendable)? = nil) {
+    public init(_ code: Code, _ message: String, underlying: (any Error & Sendable)? = nil, remedy: Remedy? = nil) {
         self.code = code
         self.message = message
         self.underlying = underlying
+        self.remedy = remedy
     }
 
     /// The one-line message.

@@ -1,7 +1,16 @@
-/// Every path SeedDB touches for one seed, derived from the seed and the XDG locations.
+/// Every path SeedDB touches for one working copy, derived from the app, the working
+/// copy's name, its location and the XDG directories.
+///
+/// The working copy is a symbolic link SeedDB made to the current *generation file*
+/// (`levels.sqlite` → `levels.sqlite.v7`), or a regular file from an install made before
+/// generations existed. SQLite resolves the link when it opens the database, so each
+/// generation has its own `-wal`, `-shm` and `-journal`: a client still holding an old
+/// generation never meets the new one's sidecars.
 public struct SeedPaths: Hashable, Sendable {
     /// The directory holding the working copy and its sidecars (`<base>/<app>`).
     public var directory: String
+    /// The working copy's file name.
+    public var name: SeedName
     /// The working copy (`<base>/<app>/<name>`).
     public var workingCopy: String
     /// The directory holding the settings store (`$XDG_CONFIG_HOME/<app>`).
@@ -12,27 +21,48 @@ public struct SeedPaths: Hashable, Sendable {
     /// The suffixes of the files SQLite keeps beside a database.
     public static let sqliteSidecarSuffixes = ["-wal", "-shm", "-journal"]
 
-    /// Derives the paths of `seed` under `directories`.
-    public init(seed: Seed, directories: XDGDirectories) {
-        directory = directories.base(for: seed.location) + "/" + seed.app.rawValue
-        workingCopy = directory + "/" + seed.name.rawValue
-        settingsDirectory = directories.configHome + "/" + seed.app.rawValue
+    /// Derives the paths of working copy `name` of `app` in `location` under `directories`.
+    public init(app: AppIdentifier, name: SeedName, location: SeedLocation, directories: XDGDirectories) {
+        directory = directories.base(for: location) + "/" + app.rawValue
+        self.name = name
+        workingCopy = directory + "/" + name.rawValue
+        settingsDirectory = directories.configHome + "/" + app.rawValue
         settingsFile = settingsDirectory + "/settings.json"
     }
 
-    /// SQLite's `-wal`, `-shm` and `-journal` files of the working copy.
-    public var sqliteSidecars: [String] {
-        Self.sqliteSidecarSuffixes.map { workingCopy + $0 }
+    /// Derives the paths of `seed` under `directories`.
+    public init(seed: Seed, directories: XDGDirectories) {
+        self.init(app: seed.app, name: seed.name, location: seed.location, directories: directories)
     }
 
-    /// The lock file that serialises deploys of this working copy.
+    /// SQLite's `-wal`, `-shm` and `-journal` files of the database at `path`.
+    public static func sqliteSidecars(of path: String) -> [String] {
+        sqliteSidecarSuffixes.map { path + $0 }
+    }
+
+    /// SQLite's sidecars of a working copy that is a regular file.
+    public var sqliteSidecars: [String] { Self.sqliteSidecars(of: workingCopy) }
+
+    /// The lock file that serialises deploys of this working copy, and whose second byte
+    /// open `SeedDatabase` handles hold.
     public var lockFile: String { workingCopy + ".lock" }
 
-    /// The lock file that serialises writes of the settings store.
-    public var settingsLockFile: String { settingsFile + ".lock" }
-}
-
-extension SeedPaths {
     /// The previous generation kept for `rollback`.
     public var previousGeneration: String { workingCopy + ".previous" }
+
+    /// The file name of generation `number` (`levels.sqlite.v7`).
+    public func generationName(_ number: Int) -> String { name.rawValue + ".v\(number)" }
+
+    /// The generation number `fileName` names, if it names one of this working copy's
+    /// generation files.
+    public func generationNumber(of fileName: String) -> Int? {
+        let prefix = name.rawValue + ".v"
+        guard fileName.hasPrefix(prefix) else { return nil }
+        let digits = fileName.dropFirst(prefix.count)
+        guard !digits.isEmpty, digits.count <= 18, digits.allSatisfy({ $0.isASCII && $0.isNumber }), digits.first != "0" else { return nil }
+        return Int(digits)
+    }
+
+    /// The path of a file in this working copy's directory.
+    public func inDirectory(_ fileName: String) -> String { directory + "/" + fileName }
 }

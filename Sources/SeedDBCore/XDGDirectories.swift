@@ -27,12 +27,12 @@ public struct XDGDirectories: Hashable, Sendable {
     public init(environment: [String: String], home: String?) throws(SeedDBError) {
         func resolve(_ variable: String, default relative: String) throws(SeedDBError) -> String {
             if let value = environment[variable], value.hasPrefix("/") {
-                return Self.trimmingTrailingSlashes(value)
+                return PathText.trimmingTrailingSlashes(value)
             }
             guard let home, home.hasPrefix("/") else {
                 throw SeedDBError(.invalidArgument, "cannot locate \(variable): it is unset or not absolute, and HOME is not an absolute path")
             }
-            return Self.trimmingTrailingSlashes(home) + "/" + relative
+            return PathText.trimmingTrailingSlashes(home) + "/" + relative
         }
         dataHome = try resolve("XDG_DATA_HOME", default: ".local/share")
         cacheHome = try resolve("XDG_CACHE_HOME", default: ".cache")
@@ -45,7 +45,7 @@ public struct XDGDirectories: Hashable, Sendable {
     /// - Parameter root: A prefix for every path (like dpkg's `--instdir`), so tests and
     ///   image builders can run unprivileged; `""` for the real system.
     public static func system(root: String = "") -> XDGDirectories {
-        let prefix = trimmingTrailingSlashes(root) == "/" ? "" : trimmingTrailingSlashes(root)
+        let prefix = PathText.trimmingTrailingSlashes(root) == "/" ? "" : PathText.trimmingTrailingSlashes(root)
         return XDGDirectories(dataHome: prefix + "/var/lib", cacheHome: prefix + "/var/cache", configHome: prefix + "/var/lib")
     }
 
@@ -55,11 +55,5 @@ public struct XDGDirectories: Hashable, Sendable {
         case .data: return dataHome
         case .cache: return cacheHome
         }
-    }
-
-    static func trimmingTrailingSlashes(_ path: String) -> String {
-        var path = Substring(path)
-        while path.count > 1, path.hasSuffix("/") { path = path.dropLast() }
-        return String(path)
     }
 }

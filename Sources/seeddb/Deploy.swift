@@ -45,7 +45,7 @@ extension SeedDBCommand {
         @OptionGroup var output: OutputOptions
 
         func run() throws {
-            let (reports, failure) = eachSeed({ () throws(SeedDBError) in
+            let (reports, failure) = eachSeed(fromManifest: seeds.manifestOptions.manifest != nil, { () throws(SeedDBError) in
                 (try system.deployer(replace.applied(to: wait.configuration)), try seeds.seeds())
             }, { (deployer, seed) throws(SeedDBError) in try deployer.rollback(seed) })
             Printer(output).deployReports(reports, dryRun: false, failure: failure)
@@ -87,7 +87,7 @@ extension SeedDBCommand {
 
         func run() throws {
             let interval = Duration.seconds((every ?? 7) * 86_400)
-            let (reports, failure) = eachSeed({ () throws(SeedDBError) in
+            let (reports, failure) = eachSeed(fromManifest: seeds.manifestOptions.manifest != nil, { () throws(SeedDBError) in
                 (try system.deployer(wait.configuration), try seeds.seeds())
             }, { (deployer, seed) throws(SeedDBError) in try deployer.maintain(seed, every: interval, policy: policy) })
             Printer(output).maintenanceReports(reports, failure: failure)
@@ -132,8 +132,8 @@ struct DeployOptions: ParsableArguments {
         let progress = ProgressBar.forTerminal(output)
         var configuration = replace.applied(to: wait.configuration)
         configuration.progress = progress?.callback
-        if let progress { configuration.stepObserver = progress.stepObserver(then: configuration.stepObserver) }
-        let (reports, failure) = eachSeed({ () throws(SeedDBError) in
+        if let progress { configuration.stepStarted = progress.stepStarted(then: configuration.stepStarted) }
+        let (reports, failure) = eachSeed(fromManifest: seeds.manifestOptions.manifest != nil, { () throws(SeedDBError) in
             (try system.deployer(configuration), try seeds.seeds())
         }, { (deployer, seed) throws(SeedDBError) in
             if dryRun { return try deployer.plan(seed, force: force) }

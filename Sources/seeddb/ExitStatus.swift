@@ -3,8 +3,12 @@ import SeedDB
 
 /// The one table from error codes to exit statuses (sysexits.h).
 enum ExitStatus {
-    static func code(for code: SeedDBError.Code) -> Int32 {
+    /// - Parameter fromManifest: The seeds came from a manifest: a seed that clashes is a
+    ///   configuration error (78) there, a usage error (64) on the command line.
+    static func code(for code: SeedDBError.Code, fromManifest: Bool = false) -> Int32 {
         switch code {
+        case .conflictingSeed: return fromManifest ? 78 : 64
+        case .interrupted: return 128 + (Interruption.signal ?? 2)  // 130 (SIGINT) or 143 (SIGTERM)
         case .invalidArgument: return 64      // EX_USAGE
         case .invalidSeed: return 65          // EX_DATAERR
         case .corruptWorkingCopy: return 65   // EX_DATAERR
@@ -17,31 +21,53 @@ enum ExitStatus {
     }
 }
 
+/// The flag that offers `remedy`, as a clause to append to an error message.
+func remedyHint(_ remedy: SeedDBError.Remedy?) -> String {
+    switch remedy {
+    case .owner: return " or pass --owner for its owner"
+    case .app: return "; give --app to create it"
+    case nil: return ""
+    }
+}
+
 /// The error that stopped a run part-way through its seeds, and the seed it stopped at
 /// (`nil` when it stopped before the first: an unreadable manifest, an unusable home).
 struct SeedFailure {
     var seed: SeedName?
     var error: SeedDBError
+    /// The seeds came from a manifest (see ``ExitStatus/code(for:fromManifest:)``).
+    var fromManifest = false
+
+    /// The exit status.
+    var status: Int32 { ExitStatus.code(for: error.code, fromManifest: fromManifest) }
+
+    /// The message, with the flag that offers the error's remedy.
+    var message: String { error.message + remedyHint(error.remedy) }
 
     /// Prints the error line on standard error and exits with its status.
     func exit() throws -> Never {
-        Terminal.printError(error.message)
-        throw ExitCode(ExitStatus.code(for: error.code))
+        Terminal.printError(message)
+        throw ExitCode(status)
     }
 }
 
 /// Prepares a deployer and the seeds, then runs `each` on the seeds in order until one
 /// fails: the reports of the seeds done, and the failure if there was one. The command
 /// prints both (with `--json`, in one object), then exits with the failure's status.
+///
+/// - Parameter fromManifest: The seeds come from a manifest.
 func eachSeed<Report>(
+    fromManifest: Bool = false,
     _ prepare: () throws(SeedDBError) -> (Deployer, [Seed]),
     _ each: (Deployer, Seed) throws(SeedDBError) -> Report
 ) -> (reports: [Report], failure: SeedFailure?) {
-    eachItem(prepare, name: \.name, each)
+    eachItem(fromManifest: fromManifest, prepare, name: \.name, each)
 }
 
-/// ``eachSeed(_:_:)`` for items that are not whole seeds (`purge`'s app and names).
+/// ``eachSeed(fromManifest:_:_:)`` for items that are not whole seeds (`purge`'s app
+/// and names).
 func eachItem<Item, Report>(
+    fromManifest: Bool = false,
     _ prepare: () throws(SeedDBError) -> (Deployer, [Item]),
     name: (Item) -> SeedName,
     _ each: (Deployer, Item) throws(SeedDBError) -> Report
@@ -51,14 +77,14 @@ func eachItem<Item, Report>(
     do {
         (deployer, items) = try prepare()
     } catch {
-        return ([], SeedFailure(seed: nil, error: error))
+        return ([], SeedFailure(seed: nil, error: error, fromManifest: fromManifest))
     }
     var reports: [Report] = []
     for item in items {
         do {
             reports.append(try each(deployer, item))
         } catch {
-            return (reports, SeedFailure(seed: name(item), error: error))
+            return (reports, SeedFailure(seed: name(item), error: error, fromManifest: fromManifest))
         }
     }
     return (reports, nil)

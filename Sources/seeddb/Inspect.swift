@@ -21,7 +21,7 @@ extension SeedDBCommand {
 
         func run() throws {
             var settingsFile = ""
-            let (statuses, failure) = eachSeed({ () throws(SeedDBError) in
+            let (statuses, failure) = eachSeed(fromManifest: seeds.manifestOptions.manifest != nil, { () throws(SeedDBError) in
                 (try system.deployer(), try seeds.seeds())
             }, { (deployer, seed) throws(SeedDBError) in
                 settingsFile = deployer.paths(for: seed).settingsFile
@@ -59,7 +59,7 @@ extension SeedDBCommand {
         var verbose = false
 
         func run() throws {
-            let (reports, stopped) = eachSeed({ () throws(SeedDBError) in
+            let (reports, stopped) = eachSeed(fromManifest: seeds.manifestOptions.manifest != nil, { () throws(SeedDBError) in
                 (try system.deployer(), try seeds.seeds())
             }, { (deployer, seed) throws(SeedDBError) in try deployer.verify(seed) })
             let failure = stopped ?? reports.lazy.compactMap { report in
@@ -89,7 +89,7 @@ extension SeedDBCommand {
         @OptionGroup var output: OutputOptions
 
         func run() throws {
-            let (paths, failure) = eachSeed({ () throws(SeedDBError) in
+            let (paths, failure) = eachSeed(fromManifest: seeds.manifestOptions.manifest != nil, { () throws(SeedDBError) in
                 (try system.deployer(), try seeds.seeds())
             }, { (deployer, seed) throws(SeedDBError) in (seed, deployer.paths(for: seed)) })
             Printer(output).paths(paths, failure: failure)

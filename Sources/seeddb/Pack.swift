@@ -21,7 +21,7 @@ extension SeedDBCommand {
               seeddb pack schema.sql data.sql --output dist/levels.sqlite.zst --compress zstd --version 3
             """)
 
-        @Argument(help: ArgumentHelp("SQL scripts, run in order.", valueName: "sql-file"))
+        @Argument(help: ArgumentHelp("SQL scripts, run in order.", valueName: "sql-file"), completion: .file())
         var scripts: [String]
 
         @Option(name: .long, help: ArgumentHelp("The seed file to write (not one of the scripts).", valueName: "seed"))
@@ -51,11 +51,7 @@ extension SeedDBCommand {
             let output = absolute(self.output)
             let result: Result<SeedPacker.Report, SeedDBError> = Result { () throws(SeedDBError) in
                 let editor = try manifestOptions.manifest.map { (path) throws(SeedDBError) in
-                    do throws(SeedDBError) {
-                        return try ManifestEditor(editing: absolute(path), app: manifestOptions.app)
-                    } catch {
-                        throw error.code == .invalidArgument ? SeedDBError(.invalidArgument, "\(error.message): give --app ID") : error
-                    }
+                    try ManifestEditor(editing: absolute(path), app: manifestOptions.app)
                 }
                 let report = try SeedPacker.pack(scripts: scripts.map(absolute), output: output, compression: compress ?? SeedCompression(path: output))
                 try editor?.record(seed: output, version: version, sha256: report.sha256)

@@ -12,9 +12,12 @@ struct Printer {
     /// `deploy`, `reseed`, `rollback` (and their dry runs).
     func deployReports(_ reports: [DeployReport], dryRun: Bool, failure: SeedFailure? = nil) {
         emit(json: ["seeds": reports.map { report in
-            [("name", report.name.rawValue), ("action", report.action.rawValue),
-             ("from", report.from?.rawValue), ("to", report.to.rawValue),
-             ("workingCopy", report.workingCopy)] as [(String, Any?)]
+            var pairs: [(String, Any?)] = [
+                ("name", report.name.rawValue), ("action", report.action.rawValue),
+                ("from", report.from?.rawValue), ("to", report.to.rawValue), ("workingCopy", report.workingCopy)]
+            if let strategy = report.strategy { pairs.append(("strategy", strategy.rawValue)) }
+            if !report.carried.isEmpty { pairs.append(("carried", report.carried)) }
+            return pairs
         }], dryRun: dryRun, failure: failure) {
             reports.map { report in
                 let verb = dryRun ? "would be \(report.action.rawValue)" : report.action.rawValue

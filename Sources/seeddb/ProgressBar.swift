@@ -42,16 +42,18 @@ final class ProgressBar: @unchecked Sendable {
         { [self] copied, total in update(copied: copied, total: total) }
     }
 
-    /// A step observer for ``DeployConfiguration/stepObserver`` that shows the phase
-    /// each step starts (flushing after the copy, checking after the flush) and clears
-    /// it when the next durable step begins; `then` is called first (the fault hooks).
-    func stepObserver(then other: (@Sendable (DeployStep) -> Void)?) -> @Sendable (DeployStep) -> Void {
+    /// An observer for ``DeployConfiguration/stepStarted`` that shows a spinner with the
+    /// name of each step that has no fraction to show (`checking`, `carrying`, …) and
+    /// clears it when the copy (which has the bar) or a short step starts; `then` is
+    /// called first (the fault hooks).
+    func stepStarted(then other: (@Sendable (DeployStep) -> Void)?) -> @Sendable (DeployStep) -> Void {
         { [self] step in
             other?(step)
             switch step {
-            case .copied: self.phase("flushing")
-            case .synced: self.phase("checking")
-            default: self.endPhase()
+            case .check: self.phase("checking")
+            case .carry: self.phase("carrying tables")
+            case .install: self.phase("installing")
+            case .stage, .withdraw, .keepPrevious, .record, .cleanUp: self.endPhase()
             }
         }
     }
@@ -165,12 +167,5 @@ final class ProgressBar: @unchecked Sendable {
             unit += 1
         }
         return String(format: "%.1f %@", value, units[unit])
-    }
-}
-
-extension Duration {
-    /// The duration in seconds.
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

@@ -4,7 +4,7 @@ import SeedDB
 
 /// `--manifest` and `--app`, declared once for every command that takes them.
 struct ManifestOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("A JSON manifest listing the app's seeds.", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("A JSON manifest listing the app's seeds.", valueName: "file"), completion: .file())
     var manifest: String?
 
     @Option(name: .long, help: ArgumentHelp("The app identifier: 1-128 of [A-Za-z0-9._-], not starting with '.'.", valueName: "id"), transform: { (text) throws(SeedDBError) in try AppIdentifier(text) })
@@ -20,7 +20,7 @@ struct ManifestOptions: ParsableArguments {
 struct SeedOptions: ParsableArguments {
     @OptionGroup var manifestOptions: ManifestOptions
 
-    @Option(name: .long, help: ArgumentHelp("The seed database the app ships.", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("The seed database the app ships.", valueName: "path"), completion: .file())
     var seed: String?
 
     @Option(name: .long, help: ArgumentHelp("The version the app ships now; any change redeploys. auto: the seed's SHA-256.", valueName: "string"), transform: { (text) throws(SeedDBError) in try SeedVersion(text) })
@@ -109,6 +109,9 @@ struct WaitOptions: ParsableArguments {
         var configuration = DeployConfiguration()
         configuration.wait = .milliseconds(Int64(wait * 1000))
         configuration.stepObserver = FaultInjection.observerFromEnvironment()
+        configuration.stepStarted = FaultInjection.startObserverFromEnvironment()
+        Interruption.install()
+        configuration.isInterrupted = { Interruption.signal != nil }
         return configuration
     }
 }

@@ -58,6 +58,10 @@ final class CLIHarness: @unchecked Sendable {
 
     var appData: String { root + "/data/" + app }
     var workingCopy: String { appData + "/levels.sqlite" }
+    /// The generation file the working copy's link points at (`levels.sqlite.v2`).
+    var generationFile: String { (try? FileManager.default.destinationOfSymbolicLink(atPath: workingCopy)) ?? "levels.sqlite" }
+    /// The file that holds the working copy's content.
+    var contentFile: String { appData + "/" + generationFile }
     var settingsFile: String { root + "/config/" + app + "/settings.json" }
 
     /// Flags describing the demo seed `version` (1 or 2) from its committed file.

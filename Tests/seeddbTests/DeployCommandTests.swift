@@ -56,8 +56,9 @@ import Testing
         #expect(try cli.levelCount() == 20)
         #expect(recordedVersion() == "1")
 
-        // Only the working copy, its lock and the previous generation remain: no temp files, no sidecars.
-        #expect(cli.list(cli.appData) == ["levels.sqlite", "levels.sqlite.lock", "levels.sqlite.previous"])
+        // Only the working copy (a link to its generation file), its lock and the previous
+        // generation remain: no temp files, no sidecars, no older generation.
+        #expect(cli.list(cli.appData) == ["levels.sqlite", "levels.sqlite.lock", "levels.sqlite.previous", cli.generationFile])
     }
 
     @Test func humanOutputAndQuiet() throws {

@@ -96,17 +96,17 @@ import Testing
         }
     }
 
-    /// Stops the deploy after it created its temporary file, lets `fault` change the
-    /// world, and resumes it.
+    /// Stops the deploy once it has planned, right before it stages the copy, lets `fault`
+    /// change the world, and resumes it.
     func runPaused(_ arguments: [String], fault: () throws -> Void) throws -> CLIHarness.Result {
-        let started = try cli.start(arguments, environment: ["SEEDDB_TEST_STOP_AFTER": "temp-created"])
+        let started = try cli.start(arguments, environment: ["SEEDDB_TEST_STOP_BEFORE": "stage"])
         let pid = started.0.processIdentifier
         var state = ""
         for _ in 0..<500 where !state.contains("State:\tT") {
             usleep(10_000)
             state = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
         }
-        #expect(state.contains("State:\tT"), "the deploy stopped after creating its temporary file")
+        #expect(state.contains("State:\tT"), "the deploy stopped before staging")
         try fault()
         kill(pid, SIGCONT)
         return cli.finish(started)

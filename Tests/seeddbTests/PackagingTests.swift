@@ -113,7 +113,10 @@ import Testing
         let root = cli.root + "/image"
         let result = try cli.run(["deploy", "--system", "--root", root, "--owner", "nobody:nogroup", "--mode", "0640"] + cli.seedFlags(1))
         #expect(result.status == 0, "\(result.stderr)")
-        let attributes = try FileManager.default.attributesOfItem(atPath: root + "/var/lib/\(cli.app)/levels.sqlite")
+        let link = root + "/var/lib/\(cli.app)/levels.sqlite"
+        let attributes = try FileManager.default.attributesOfItem(atPath: link + ".v1")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "levels.sqlite.v1")
+        #expect(try FileManager.default.attributesOfItem(atPath: link)[.ownerAccountName] as? String == "nobody")
         #expect(attributes[.ownerAccountName] as? String == "nobody")
         #expect(attributes[.posixPermissions] as? Int == 0o640)
         let directory = try FileManager.default.attributesOfItem(atPath: root + "/var/lib/\(cli.app)")
@@ -171,8 +174,10 @@ import Testing
         isRoot && FileManager.default.isExecutableFile(atPath: "/usr/bin/dpkg") && FileManager.default.isExecutableFile(atPath: "/usr/bin/dpkg-deb")
     }
 
-    @Test(.enabled(if: PackagingTests.canRunDpkg, "needs root and dpkg: skipped, the Debian package example is not exercised"))
+    @Test(.enabled(if: PackagingTests.canRunDpkg, "needs root and dpkg: skipped, the Debian package example is not exercised"),
+          .enabled(if: ShippingTests.deb != nil, "SEEDDB_DEB is unset (Scripts/build-deb.sh makes it; .ci/run exports it): the demo package depends on seeddb"))
     func debianPackageInstallsUpgradesReinstallsAndPurges() throws {
+        let seeddbDeb = try #require(ShippingTests.deb)
         let debs = cli.root + "/debs"
         let root = cli.root + "/dpkg-root"
         let build = try cli.shell("'\(CLIHarness.seeds)/../Examples/debian/build-debs.sh' '\(debs)'")
@@ -180,9 +185,9 @@ import Testing
         try FileManager.default.createDirectory(atPath: root + "/var/lib/dpkg/info", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: root + "/var/lib/dpkg/updates", withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: root + "/var/lib/dpkg/status", contents: nil)
-        let bin = URL(fileURLWithPath: CLIHarness.binary).deletingLastPathComponent().path
-        func dpkg(_ arguments: String) throws -> CLIHarness.Result {
-            try cli.shell("PATH='\(bin)':/usr/sbin:/usr/bin:/sbin:/bin dpkg --root='\(root)' --force-script-chrootless --log=/dev/null \(arguments)")
+        // The toolchain is off PATH: maintainer scripts find the packaged seeddb, in the root.
+        func dpkg(_ arguments: String, root: String = root) throws -> CLIHarness.Result {
+            try cli.shell("PATH='\(root)/usr/bin':\(ShippingTests.systemPath) LD_LIBRARY_PATH= dpkg --root='\(root)' --force-script-chrootless --log=/dev/null \(arguments)")
         }
         let workingCopy = root + "/var/lib/com.example.levels/levels.sqlite"
         let settings = root + "/var/lib/com.example.levels/settings.json"
@@ -190,7 +195,35 @@ import Testing
             cli.settingsEntry(settings)?["version"] as? String
         }
 
-        var result = try dpkg("-i '\(debs)/levels-demo_1.0_all.deb'")
+        // The demo declares its dependency: without seeddb, dpkg refuses to configure it.
+        let version = try cli.shell("dpkg-deb -f '\(seeddbDeb)' Version").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let depends = try cli.shell("dpkg-deb -f '\(debs)/levels-demo_1.0_all.deb' Depends").stdout
+        #expect(depends.hasPrefix("seeddb (>= "), "\(depends)")
+        let bare = cli.root + "/bare-root"
+        try FileManager.default.createDirectory(atPath: bare + "/var/lib/dpkg/updates", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: bare + "/var/lib/dpkg/info", withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: bare + "/var/lib/dpkg/status", contents: nil)
+        let refused = try dpkg("-i '\(debs)/levels-demo_1.0_all.deb'", root: bare)
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("seeddb"), "\(refused.stdout)\(refused.stderr)")
+
+        // seeddb's own Depends are checked against this machine's real packages: the root's
+        // database gets their entries (and empty file lists) from the host's.
+        let host = try cli.shell("""
+            dpkg='\(root)/var/lib/dpkg'
+            dpkg-deb -f '\(seeddbDeb)' Depends | tr ',' '\\n' | sed 's/[|(].*//; s/ //g' | while read -r package; do
+                [ -n "$package" ] || continue
+                { dpkg-query -s "$package" && echo; } >> "$dpkg/status" || exit 1
+                : > "$dpkg/info/$(dpkg-query -W -f='${binary:Package}' "$package").list"
+            done
+            """)
+        #expect(host.status == 0, "\(host.stderr)")
+        var result = try dpkg("-i '\(seeddbDeb)'")
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let installed = try cli.shell("env -i PATH='\(root)/usr/bin':\(ShippingTests.systemPath) LD_LIBRARY_PATH= sh -c 'command -v seeddb && seeddb --version'")
+        #expect(installed.stdout == "\(root)/usr/bin/seeddb\n\(version)\n", "\(installed.stderr)")
+
+        result = try dpkg("-i '\(debs)/levels-demo_1.0_all.deb'")
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(cli.bytes(workingCopy) == cli.bytes("\(CLIHarness.seeds)/v1/levels.sqlite"))
         #expect(try recorded() == "1")
@@ -208,6 +241,10 @@ import Testing
         result = try dpkg("--purge levels-demo")
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: root + "/var/lib/com.example.levels"))
+
+        result = try dpkg("--purge seeddb")
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: root + "/usr/bin/seeddb"))
     }
 
     // MARK: Shell niceties

@@ -141,7 +141,7 @@ import Testing
         python3 -c "import os, sqlite3; c = sqlite3.connect('\(cli.workingCopy)', isolation_level=None); c.execute('PRAGMA journal_mode=WAL'); c.execute('PRAGMA wal_autocheckpoint=0'); c.execute(\\"INSERT INTO progress VALUES (1, 3, 'easy'), (2, 1, 'hard')\\"); os._exit(0)"
         """)
         #expect(crash.status == 0, "\(crash.stderr)")
-        #expect((cli.bytes(cli.workingCopy + "-wal")?.count ?? 0) > 32)
+        #expect((cli.bytes(cli.contentFile + "-wal")?.count ?? 0) > 32)
 
         let result = try cli.run(["deploy"] + flags + cli.seedFlags(2, source: v2))
         #expect(result.status == 0, "\(result.stderr)")

@@ -33,24 +33,24 @@ import Testing
     @Test func staleWALOfTheOldCopyIsNotReplayedIntoTheNewOne() throws {
         try cli.run(["deploy"] + cli.seedFlags(1))
         try crashWhileWriting(journalMode: "wal")
-        let wal = try #require(cli.bytes(cli.workingCopy + "-wal"))
+        let wal = try #require(cli.bytes(cli.contentFile + "-wal"))
         #expect(wal.count > 32, "the fixture must leave WAL frames")
 
         let result = try cli.run(["deploy", "--json"] + cli.seedFlags(2))
         #expect(result.status == 0, "\(result.stderr)")
         #expect(cli.bytes(cli.workingCopy) == seedBytes(2))
-        #expect(cli.list(cli.appData) == ["levels.sqlite", "levels.sqlite.lock", "levels.sqlite.previous"])
+        #expect(cli.list(cli.appData) == ["levels.sqlite", "levels.sqlite.lock", "levels.sqlite.previous", cli.generationFile])
     }
 
     @Test func hotJournalOfTheOldCopyIsNotReplayedIntoTheNewOne() throws {
         try cli.run(["deploy"] + cli.seedFlags(1))
         try crashWhileWriting(journalMode: "delete")
-        #expect(FileManager.default.fileExists(atPath: cli.workingCopy + "-journal"), "the fixture must leave a hot journal")
+        #expect(FileManager.default.fileExists(atPath: cli.contentFile + "-journal"), "the fixture must leave a hot journal")
 
         let result = try cli.run(["deploy"] + cli.seedFlags(2))
         #expect(result.status == 0, "\(result.stderr)")
         #expect(cli.bytes(cli.workingCopy) == seedBytes(2))
-        #expect(cli.list(cli.appData) == ["levels.sqlite", "levels.sqlite.lock", "levels.sqlite.previous"])
+        #expect(cli.list(cli.appData) == ["levels.sqlite", "levels.sqlite.lock", "levels.sqlite.previous", cli.generationFile])
     }
 
     @Test func sidecarsAreRemovedEvenWhenTheWorkingCopyIsGone() throws {
@@ -60,7 +60,7 @@ import Testing
         let result = try cli.run(["deploy", "--json"] + cli.seedFlags(1))
         #expect(try result.seeds().first?["action"] as? String == "restored")
         #expect(cli.bytes(cli.workingCopy) == seedBytes(1))
-        #expect(cli.list(cli.appData) == ["levels.sqlite", "levels.sqlite.lock"])
+        #expect(cli.list(cli.appData) == ["levels.sqlite", "levels.sqlite.lock", cli.generationFile])
     }
 
     @Test func badChecksumLeavesEverythingByteIdentical() throws {
@@ -74,7 +74,7 @@ import Testing
         #expect(result.stderr.split(separator: "\n").count == 1)
         #expect(cli.bytes(cli.workingCopy) == copy)
         #expect(cli.bytes(cli.settingsFile) == settings)
-        #expect(cli.list(cli.appData) == ["levels.sqlite", "levels.sqlite.lock"])
+        #expect(cli.list(cli.appData) == ["levels.sqlite", "levels.sqlite.lock", "levels.sqlite.v1"])
     }
 
     @Test(arguments: ["wal", "delete"])

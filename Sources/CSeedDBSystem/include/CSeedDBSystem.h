@@ -5,6 +5,8 @@
 
 #include <stddef.h>
 
+#include "CSeedDBZstd.h"
+
 /// copy_file_range(2) from the descriptors' current offsets; returns bytes copied or -1.
 long cseeddb_copy_file_range(int in_fd, int out_fd, size_t length);
 

@@ -2,15 +2,60 @@ import Foundation
 import GRDB
 import SeedDBCore
 
-/// SQLite checks on database files SeedDB does not share with anyone (seeds, fresh
-/// copies) or only reads (verify), all through GRDB.
+/// The one way SeedDB opens SQLite files for its own use, all through GRDB: how a file is
+/// opened (``Access``), how long it waits for other connections, and how GRDB's errors
+/// become ``SeedDBError``s.
 enum SQLiteFile {
-    /// How a check opens the file.
+    /// How a connection opens the file.
     enum Access {
         /// `immutable=1`: no locks, no sidecar files; for files nobody else writes.
         case immutable
         /// An ordinary read-only connection that honours other processes' locks and WAL.
         case shared
+        /// An ordinary read-write connection.
+        case readWrite
+    }
+
+    /// Opens `path`, waiting at most `timeout` whenever another connection holds a lock.
+    ///
+    /// - Parameter holdsTransactions: Lets a transaction outlive one database access (the
+    ///   writer's lock held across steps).
+    static func open(_ path: String, access: Access, timeout: Duration = .zero, label: String, holdsTransactions: Bool = false) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.label = label
+        configuration.busyMode = timeout > .zero ? .timeout(timeout.seconds) : .immediateError
+        configuration.allowsUnsafeTransactions = holdsTransactions
+        // SeedDB copies rows table by table; the app's own connections enforce foreign keys.
+        configuration.foreignKeysEnabled = false
+        switch access {
+        case .immutable:
+            configuration.readonly = true
+            return try DatabaseQueue(path: uri(path, query: "immutable=1"), configuration: configuration)
+        case .shared:
+            configuration.readonly = true
+            return try DatabaseQueue(path: path, configuration: configuration)
+        case .readWrite:
+            return try DatabaseQueue(path: path, configuration: configuration)
+        }
+    }
+
+    /// Runs `body`, turning what it throws into a ``SeedDBError`` about `operation` on
+    /// `path` (see ``error(_:_:_:)``).
+    static func mapping<Result>(_ operation: String, _ path: String, _ body: () throws -> Result) throws(SeedDBError) -> Result {
+        do {
+            return try body()
+        } catch {
+            throw mapped(error, operation, path)
+        }
+    }
+
+    /// `error` as a ``SeedDBError`` about `operation` on `path` (see ``error(_:_:_:)``).
+    static func mapped(_ error: any Error, _ operation: String, _ path: String) -> SeedDBError {
+        switch error {
+        case let error as SeedDBError: return error
+        case let error as DatabaseError: return Self.error(error, operation, path)
+        default: return SeedDBError.io(error, operation, path)
+        }
     }
 
     /// Runs `PRAGMA quick_check` (or `integrity_check` when `full`) and returns `"ok"` or
@@ -25,7 +70,7 @@ enum SQLiteFile {
     static func integrity(of path: String, access: Access, full: Bool) -> IntegrityResult {
         let problems: [String]
         do {
-            let queue = try open(path, access: access)
+            let queue = try open(path, access: access, label: "SeedDB.check")
             defer { try? queue.close() }
             let pragma = full ? "integrity_check" : "quick_check"
             let rows = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA \(pragma)") }
@@ -41,21 +86,21 @@ enum SQLiteFile {
         return .damaged(lines.isEmpty ? problems : lines)
     }
 
-    /// Opens `path` read-only.
-    static func open(_ path: String, access: Access) throws -> DatabaseQueue {
-        var configuration = Configuration()
-        configuration.readonly = true
-        configuration.label = "SeedDB.check"
-        switch access {
-        case .immutable:
-            return try DatabaseQueue(path: uri(path, query: "immutable=1"), configuration: configuration)
-        case .shared:
-            return try DatabaseQueue(path: path, configuration: configuration)
-        }
+    /// Whether `error` says another connection holds a lock.
+    static func isBusy(_ error: any Error) -> Bool {
+        guard let error = error as? DatabaseError else { return false }
+        return error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
+    }
+
+    /// Whether `error` says the file is not a database.
+    static func isNotADatabase(_ error: any Error) -> Bool {
+        guard let error = error as? DatabaseError else { return false }
+        return error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT
     }
 
     /// A ``SeedDBError`` for a GRDB error met while doing `operation` on `path`: busy is
-    /// `inUse`, permission and read-only problems `cannotCreate`, the rest `ioFailure`.
+    /// `inUse`, permission and read-only problems `cannotCreate`, a damaged file
+    /// `invalidSeed`, the rest `ioFailure`.
     static func error(_ error: DatabaseError, _ operation: String, _ path: String) -> SeedDBError {
         let code: SeedDBError.Code
         switch error.resultCode {

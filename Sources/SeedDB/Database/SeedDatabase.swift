@@ -39,17 +39,27 @@ public final class SeedDatabase: @unchecked Sendable {
     /// - Parameters:
     ///   - kind: A serial queue (default) or a pool.
     ///   - configuration: GRDB's configuration for the connection (functions to register
-    ///     in `prepareDatabase`, read-only, …).
+    ///     in `prepareDatabase`, read-only, …). Unless it sets a busy mode, the
+    ///     connections wait up to the deployer's ``DeployConfiguration/wait`` for a lock,
+    ///     so reads wait through a live replace instead of failing with `SQLITE_BUSY`.
     /// - Throws: ``SeedDBError`` from the deploy, or when the database cannot be opened.
     public static func open(_ seed: Seed, deployer: Deployer, kind: Kind = .queue, configuration: Configuration = Configuration()) throws(SeedDBError) -> SeedDatabase {
         let deployment = try deployer.deploy(seed)
         let paths = deployer.paths(for: seed)
         // Wait out a deploy in progress (it holds the writer byte), then announce this
         // reader before opening, so no swap can start between the two.
-        let usage = try FileLock(path: paths.lockFile)
-        try usage.lock(.writer, .shared, timeout: deployer.configuration.wait)
+        let usage = try FileLock.acquire(paths.lockFile, kind: .shared, timeout: deployer.configuration.wait)
         defer { usage.unlock(.writer) }
-        try usage.lock(.readers, .shared, timeout: deployer.configuration.wait)
+        do {
+            try usage.lock(.readers, .shared, timeout: deployer.configuration.wait)
+        } catch {
+            usage.close()
+            throw error
+        }
+        var configuration = configuration
+        if case .immediateError = configuration.busyMode {
+            configuration.busyMode = .timeout(deployer.configuration.wait.seconds)
+        }
         do {
             let writer: any DatabaseWriter = switch kind {
             case .queue: try DatabaseQueue(path: paths.workingCopy, configuration: configuration)
@@ -65,10 +75,12 @@ public final class SeedDatabase: @unchecked Sendable {
         }
     }
 
-    /// Closes the connections and releases the in-use lock.
-    public func close() throws {
-        try writer.close()
-        usage.close()
+    /// Closes the connections and releases the in-use lock (always, even when closing
+    /// fails).
+    /// - Throws: ``SeedDBError`` when GRDB cannot close the connections.
+    public func close() throws(SeedDBError) {
+        defer { usage.close() }
+        try SQLiteFile.mapping("cannot close", writer.path) { try writer.close() }
     }
 
     deinit { usage.close() }

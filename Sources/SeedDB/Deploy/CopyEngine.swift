@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Crypto
 import Foundation
 import SeedDBCore
@@ -97,7 +94,7 @@ enum CopyEngine {
     ///   end of a truncated file faults the process), such as SeedDB's own temporary
     ///   copy. Otherwise `pread` into a buffer.
     static func feed(_ descriptor: FileDescriptor, from start: Int64, to end: Int64, into hasher: inout SHA256, mapped: Bool) throws(Failure) {
-        let page = Int64(sysconf(Int32(_SC_PAGESIZE)))
+        let page = Syscalls.memoryPageSize
         let buffer = mapped ? nil : UnsafeMutableRawBufferPointer.allocate(byteCount: Int(mapWindow), alignment: Int(page))
         defer { buffer?.deallocate() }
         var offset = start

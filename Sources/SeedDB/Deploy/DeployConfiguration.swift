@@ -23,33 +23,21 @@ public struct DeployConfiguration: Sendable {
     /// (directories 0700, settings 0600).
     public var files: FilePolicy = .user
 
-    /// Called after each step of a deploy that changes the disk; a test hook for crash
-    /// and fault injection. Default: `nil`.
+    /// Called after each step of a plan completes (``DeployStep``); the crash and fault
+    /// suites stop the process there. Default: `nil`.
     public var stepObserver: (@Sendable (DeployStep) -> Void)?
+
+    /// Called as each step of a plan starts, for a progress display. Default: `nil`.
+    public var stepStarted: (@Sendable (DeployStep) -> Void)?
+
+    /// Called between steps; returning `true` stops the run, which undoes what it did and
+    /// fails with ``SeedDBError/Code/interrupted`` (the CLI sets it on SIGINT and SIGTERM).
+    /// Once the new content is installed the run finishes instead. Default: `nil`.
+    public var isInterrupted: (@Sendable () -> Bool)?
 
     /// Called as the seed is copied, with the bytes copied so far and the total. Default: `nil`.
     public var progress: (@Sendable (_ copied: Int64, _ total: Int64) -> Void)?
 
     /// The default configuration.
     public init() {}
-}
-
-/// The steps of a deploy that change the disk, in order.
-public enum DeployStep: String, Sendable, CaseIterable {
-    /// The temporary file exists, empty.
-    case temporaryCreated = "temp-created"
-    /// The seed's bytes are in the temporary file.
-    case copied = "copied"
-    /// The temporary file is flushed to stable storage.
-    case synced = "synced"
-    /// The old recorded version is removed from the settings store.
-    case withdrawn = "withdrawn"
-    /// The old copy's `-wal`, `-shm` and `-journal` are removed.
-    case sidecarsRemoved = "sidecars-removed"
-    /// The temporary file is renamed over the working copy (or, live, its content copied in).
-    case renamed = "renamed"
-    /// The directory holding the working copy is flushed.
-    case directorySynced = "directory-synced"
-    /// The new version is recorded in the settings store.
-    case recorded = "recorded"
 }

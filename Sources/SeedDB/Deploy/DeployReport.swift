@@ -12,8 +12,12 @@ public struct DeployReport: Sendable, Hashable {
     public var to: SeedVersion
     /// The working copy's path.
     public var workingCopy: String
-    /// How the content was put in place; `nil` when nothing was copied.
+    /// How the content was put in place (``DeployStrategy/swap`` or
+    /// ``DeployStrategy/live``); `nil` when nothing was installed.
     public var strategy: DeployStrategy?
+    /// The tables carried from the old working copy (preserved, and those the app
+    /// created); empty when none were.
+    public var carried: [String] = []
 }
 
 /// The state of one seed, as `status` reports it.
@@ -32,6 +36,9 @@ public struct SeedStatus: Sendable, Hashable {
     public var state: SeedState
     /// What is wrong with the settings file, if anything (reported, never repaired here).
     public var settingsProblem: SettingsSnapshot.Problem?
+    /// Temporary files a killed run left beside the working copy (the next run that
+    /// takes the deploy lock removes them).
+    public var leftovers: [String] = []
 }
 
 /// What `verify` found in one file.

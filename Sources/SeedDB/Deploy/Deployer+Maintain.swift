@@ -39,44 +39,46 @@ extension Deployer {
     ///
     /// - Parameters:
     ///   - every: The interval; `.zero` runs it now.
+    ///   - dryRun: Report what would be done, and change nothing.
     /// - Throws: ``SeedDBError`` `seedUnavailable` (66) when there is no working copy,
     ///   `inUse` (75) when the database stays in use.
-    public func maintain(_ seed: Seed, every: Duration, policy: MaintenancePolicy, now: Date = Date()) throws(SeedDBError) -> MaintenanceReport {
+    public func maintain(_ seed: Seed, every: Duration, policy: MaintenancePolicy, now: Date = Date(), dryRun: Bool = false) throws(SeedDBError) -> MaintenanceReport {
         let paths = paths(for: seed)
-        guard try FileSystem.fileType(at: paths.workingCopy) == .regular else {
+        guard try WorkingCopy.inspect(paths).exists else {
             throw SeedDBError(.seedUnavailable, "nothing to maintain: working copy \(paths.workingCopy) does not exist; deploy it first")
         }
-        return try underDeployLock(seed) { (lock, entry, _, deadline) throws(SeedDBError) in
-            if every > .zero, let last = entry.maintainedAt.flatMap({ try? Date($0, strategy: .iso8601) }),
-               now.timeIntervalSince(last) < every.seconds {
+        let due = { (entry: SettingsEntry) -> Bool in
+            guard every > .zero, let last = entry.maintainedAt.flatMap({ try? Date($0, strategy: .iso8601) }) else { return true }
+            return now.timeIntervalSince(last) >= every.seconds
+        }
+        let done: MaintenanceReport.Action = policy == .vacuum ? .vacuumed : .optimized
+        if dryRun {
+            let entry = try settings(at: paths).snapshot(only: seed.name).entries[seed.name.rawValue] ?? SettingsEntry()
+            guard due(entry) else { return MaintenanceReport(name: seed.name, action: .skipped, lastRun: entry.maintainedAt, workingCopy: paths.workingCopy) }
+            try FileSystem.requireWritableDirectory(paths.settingsDirectory)
+            return MaintenanceReport(name: seed.name, action: done, lastRun: entry.maintainedAt, workingCopy: paths.workingCopy)
+        }
+        return try withDeployLock(paths) { (lock, deadline) throws(SeedDBError) in
+            let entry = try settings(at: paths).snapshot().entries[seed.name.rawValue] ?? SettingsEntry()
+            guard due(entry) else {
                 return MaintenanceReport(name: seed.name, action: .skipped, lastRun: entry.maintainedAt, workingCopy: paths.workingCopy)
             }
             try lock.waitUntilFree(.readers, until: deadline) {
                 SeedDBError(.inUse, "cannot maintain \(paths.workingCopy): database in use by another process")
             }
-            try run(policy, on: paths.workingCopy, timeout: remaining(until: deadline))
+            let remaining = max(deadline - ContinuousClock().now, .zero)
+            try SQLiteFile.mapping("cannot maintain", paths.workingCopy) {
+                let queue = try SQLiteFile.open(paths.workingCopy, access: .readWrite, timeout: remaining, label: "SeedDB.maintain")
+                defer { try? queue.close() }
+                try queue.writeWithoutTransaction { db in
+                    try db.execute(sql: policy == .vacuum ? "VACUUM" : "PRAGMA optimize")
+                }
+            }
             let stamp = now.ISO8601Format()
-            try settings(for: seed).update(timeout: remaining(until: deadline)) { table in
+            try settings(at: paths).update(timeout: max(deadline - ContinuousClock().now, .zero)) { table in
                 table[seed.name.rawValue, default: SettingsEntry()].maintainedAt = stamp
             }
-            return MaintenanceReport(name: seed.name, action: policy == .vacuum ? .vacuumed : .optimized, lastRun: stamp, workingCopy: paths.workingCopy)
-        }
-    }
-
-    private func run(_ policy: MaintenancePolicy, on path: String, timeout: Duration) throws(SeedDBError) {
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(max(timeout.seconds, 0))
-        configuration.label = "SeedDB.maintain"
-        do {
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
-            defer { try? queue.close() }
-            try queue.writeWithoutTransaction { db in
-                try db.execute(sql: policy == .vacuum ? "VACUUM" : "PRAGMA optimize")
-            }
-        } catch let error as DatabaseError {
-            throw SQLiteFile.error(error, "cannot maintain", path)
-        } catch {
-            throw SeedDBError.io(error, "cannot maintain", path)
+            return MaintenanceReport(name: seed.name, action: done, lastRun: stamp, workingCopy: paths.workingCopy)
         }
     }
 }

@@ -1,6 +1,6 @@
 import SeedDBCore
 
-/// What `purge` removed for one working copy.
+/// What `purge` removed (or, in a dry run, would remove) for one working copy.
 public struct PurgeReport: Sendable, Hashable {
     /// The working copy's file name.
     public var name: SeedName
@@ -9,48 +9,106 @@ public struct PurgeReport: Sendable, Hashable {
 }
 
 extension Deployer {
-    /// Removes everything SeedDB keeps for one working copy: the working copy, its SQLite
-    /// sidecars, the previous generation, the lock file and its settings entry. The
-    /// settings file goes too once it holds nothing else, and the app's directories once
-    /// they are empty. For a package's `postrm purge`.
+    /// Removes everything SeedDB keeps for one working copy: the working copy (its link
+    /// and generation files), their SQLite sidecars, the previous generation, the lock
+    /// file and its settings entry. The settings file goes too once it holds nothing else,
+    /// and the app's directories once they are empty. For a package's `postrm purge`.
+    ///
+    /// All or nothing: everything it needs (the settings writable, the root safety rule,
+    /// the database not in use) is checked before anything is removed. As root, the owner
+    /// of an install made with `--owner` is found on the directories SeedDB made, so a
+    /// purge needs no `--owner`.
     ///
     /// The seed itself is not needed (a purged package's files are already gone): the
     /// app, the working-copy name and the location say where everything is.
     ///
-    /// - Throws: ``SeedDBError`` `inUse` (75) while a ``SeedDatabase`` has it open.
-    public func purge(app: AppIdentifier, name: SeedName, location: SeedLocation) throws(SeedDBError) -> PurgeReport {
-        let seed = try Seed(app: app, source: "/" + name.rawValue, version: SeedVersion("purge"), location: location, name: name)
-        let paths = paths(for: seed)
+    /// - Parameter dryRun: Report what would be removed, and remove nothing.
+    /// - Throws: ``SeedDBError`` `inUse` (75) while a ``SeedDatabase`` has it open,
+    ///   `conflictingSeed` when the name is recorded for the other location.
+    public func purge(app: AppIdentifier, name: SeedName, location: SeedLocation, dryRun: Bool = false) throws(SeedDBError) -> PurgeReport {
+        let paths = SeedPaths(app: app, name: name, location: location, directories: directories)
+        var deployer = self
+        if deployer.configuration.files.owner == nil {
+            deployer.configuration.files.owner = FileSystem.nonRootOwner(of: paths.directory) ?? FileSystem.nonRootOwner(of: paths.settingsDirectory)
+        }
+        return try deployer.purge(paths, dryRun: dryRun)
+    }
+
+    private func purge(_ paths: SeedPaths, dryRun: Bool) throws(SeedDBError) -> PurgeReport {
+        let store = settings(at: paths)
+        let snapshot = try store.snapshot()
+        let entry = snapshot.entries[paths.name.rawValue]
+        if let recorded = entry?.location, recorded.rawValue != locationName(of: paths) {
+            throw SeedDBError(.conflictingSeed, "working copy \(NameRules.quoted(paths.name.rawValue)) is recorded in the \(recorded.rawValue) location; purge it there")
+        }
+        let files = try filesToRemove(paths)
+        let changesSettings = entry != nil || snapshot.problem != nil
+        let removesSettings = snapshot.appValues.isEmpty && snapshot.entries.keys.allSatisfy { $0 == paths.name.rawValue }
+        let settingsFiles = removesSettings ? [paths.settingsFile, store.lockPath].filter { (try? FileSystem.fileType(at: $0)) != nil } : []
+        let directories = [paths.directory, paths.settingsDirectory].filter { (try? FileSystem.fileType(at: $0)) == .directory }
+
+        // Everything the purge needs, checked before anything is removed.
+        if !files.isEmpty { try FileSystem.requireSafeForRoot(paths.directory, owner: configuration.files.owner) }
+        if changesSettings {
+            try FileSystem.requireWritableDirectory(paths.settingsDirectory, owner: configuration.files.owner)
+        }
+        if dryRun {
+            let leaving = Set(files + settingsFiles)
+            let emptied = directories.filter { directory in
+                FileSystem.entries(of: directory).allSatisfy { leaving.contains(directory + "/" + $0) }
+            }
+            return PurgeReport(name: paths.name, removed: files + settingsFiles + emptied)
+        }
+
         var removed: [String] = []
         func remove(_ path: String) throws(SeedDBError) {
             guard try FileSystem.fileType(at: path) != nil else { return }
             try FileSystem.remove(path)
             removed.append(path)
         }
-        if try FileSystem.fileType(at: paths.directory) == .directory {
+        if !files.isEmpty {
             let lock = try FileLock.acquire(paths.lockFile, kind: .exclusive, timeout: configuration.wait)
+            do {
+                try lock.waitUntilFree(.readers, until: ContinuousClock().now.advanced(by: configuration.wait)) {
+                    SeedDBError(.inUse, "cannot purge \(paths.workingCopy): database in use by another process")
+                }
+            } catch {
+                if lock.created { lock.removeAndClose() } else { lock.close() }
+                throw error
+            }
             defer { lock.close() }
-            try lock.waitUntilFree(.readers, until: deadline()) {
-                SeedDBError(.inUse, "cannot purge \(paths.workingCopy): database in use by another process")
-            }
-            try FileSystem.removeStaleTemporaryFiles(in: paths.directory, stem: name.rawValue)
-            for path in [paths.workingCopy] + paths.sqliteSidecars + [paths.previousGeneration, paths.lockFile] {
-                try remove(path)
-            }
+            for path in try filesToRemove(paths) where path != paths.lockFile { try remove(path) }
+            try remove(paths.lockFile)
         }
-        let store = settings(for: seed)
-        let before = try store.snapshot()
-        if before.entries[name.rawValue] != nil || before.problem != nil {
-            try store.update(timeout: configuration.wait) { $0[name.rawValue] = nil }
+        if changesSettings {
+            try store.update(timeout: configuration.wait) { $0[paths.name.rawValue] = nil }
         }
-        let snapshot = try store.snapshot()
-        if snapshot.entries.isEmpty, snapshot.problem == nil, snapshot.appValues.isEmpty {
+        let after = try store.snapshot()
+        if after.entries.isEmpty, after.problem == nil, after.appValues.isEmpty {
             try remove(paths.settingsFile)
-            try remove(paths.settingsFile + ".lock")
+            try remove(store.lockPath)
         }
-        for directory in [paths.directory, paths.settingsDirectory] {
-            if FileSystem.removeIfEmpty(directory) { removed.append(directory) }
+        for directory in [paths.directory, paths.settingsDirectory] where FileSystem.removeIfEmpty(directory) {
+            removed.append(directory)
         }
-        return PurgeReport(name: name, removed: removed)
+        return PurgeReport(name: paths.name, removed: removed)
+    }
+
+    /// Every file SeedDB keeps for the working copy at `paths` that exists: the working
+    /// copy, its generation files and sidecars, the previous generation, temporary files
+    /// and the lock file last.
+    private func filesToRemove(_ paths: SeedPaths) throws(SeedDBError) -> [String] {
+        let name = paths.name.rawValue
+        let owned = FileSystem.entries(of: paths.directory).filter { entry in
+            let base = SeedPaths.sqliteSidecarSuffixes.reduce(entry) { $1.isEmpty || !$0.hasSuffix($1) ? $0 : String($0.dropLast($1.count)) }
+            return base == name || base == name + ".previous" || paths.generationNumber(of: base) != nil
+                || (entry.hasPrefix(FileSystem.temporaryPrefix(name)) && entry.hasSuffix(".tmp"))
+        }.sorted()
+        let lock = try FileSystem.fileType(at: paths.lockFile) != nil ? [paths.lockFile] : []
+        return owned.map(paths.inDirectory) + lock
+    }
+
+    private func locationName(of paths: SeedPaths) -> String {
+        paths.directory.hasPrefix(directories.cacheHome + "/") ? SeedLocation.cache.rawValue : SeedLocation.data.rawValue
     }
 }

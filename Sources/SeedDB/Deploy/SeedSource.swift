@@ -111,6 +111,9 @@ struct SeedSource {
     private func decoder() throws(CopyEngine.Failure) -> (any ByteStream)? {
         do {
             return try compression.decoder()
+        } catch let error as SeedDBError {
+            // The codec's library is missing: the seed cannot be read here, it is not invalid.
+            throw .read(error)
         } catch {
             throw .corrupt("\(error)")
         }

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import SeedDBCore
 import SystemPackage
 
@@ -30,17 +27,21 @@ final class FileLock {
     }
 
     private let descriptor: FileDescriptor
-    private let path: String
+    /// The lock file's path.
+    let path: String
+    /// Whether this object created the lock file (so a run that fails can remove it).
+    let created: Bool
     private var closed = false
 
     /// Opens (creating if needed) the lock file at `path`, holding no lock yet.
     /// - Parameter owner: Who should own a lock file this creates (a service account).
     init(path: String, owner: FileOwner? = nil) throws(SeedDBError) {
+        created = try FileSystem.fileType(at: path) == nil
         do {
             descriptor = try FileDescriptor.open(
                 FilePath(path), .readWrite, options: [.create, .noFollow, .closeOnExec],
                 permissions: [.ownerReadWrite, .groupRead, .otherRead])
-            if let owner, geteuid() == 0 { try Syscalls.fchown(descriptor, uid: owner.uid, gid: owner.gid) }
+            if let owner, Syscalls.isRoot { try Syscalls.fchown(descriptor, uid: owner.uid, gid: owner.gid) }
         } catch {
             throw SeedDBError.io(error, "cannot open lock file", path)
         }
@@ -50,10 +51,37 @@ final class FileLock {
     deinit { close() }
 
     /// Opens `path` and takes `kind` on `byte`, waiting at most `timeout`.
+    ///
+    /// A holder may remove a lock file it created (a failed run leaves nothing behind), so
+    /// a lock taken on a file that is no longer at `path` is dropped and taken again on
+    /// the file that is.
     static func acquire(_ path: String, kind: Kind, byte: Byte = .writer, timeout: Duration, owner: FileOwner? = nil) throws(SeedDBError) -> FileLock {
-        let lock = try FileLock(path: path, owner: owner)
-        try lock.lock(byte, kind, timeout: timeout)
-        return lock
+        while true {
+            let lock = try FileLock(path: path, owner: owner)
+            try lock.lock(byte, kind, timeout: timeout)
+            if try lock.isStillAtPath() { return lock }
+            lock.close()
+        }
+    }
+
+    /// Whether the locked file is still the one at ``path``.
+    private func isStillAtPath() throws(SeedDBError) -> Bool {
+        do {
+            let opened = try descriptor.stat()
+            guard let current = try FileSystem.status(at: path) else { return false }
+            return opened.inode == current.inode && opened.deviceID == current.deviceID
+        } catch let error as SeedDBError {
+            throw error
+        } catch {
+            throw SeedDBError.io(error, "cannot inspect", path)
+        }
+    }
+
+    /// Removes the lock file while it is held, then releases it: for a run that created
+    /// it and must leave nothing behind. Other waiters notice and take a new file.
+    func removeAndClose() {
+        try? FileSystem.remove(path)
+        close()
     }
 
     /// Takes `kind` on `byte`, polling until `timeout` runs out.
@@ -118,16 +146,5 @@ final class FileLock {
 
 /// Sleeps the calling thread for `duration` (these paths are synchronous).
 func sleepBriefly(_ duration: Duration) {
-    let (seconds, attoseconds) = duration.components
-    guard seconds > 0 || attoseconds > 0 else { return }
-    var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-    var remaining = timespec()
-    while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
-}
-
-extension Duration {
-    /// The duration in seconds, for messages.
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
+    Syscalls.sleep(duration)
 }

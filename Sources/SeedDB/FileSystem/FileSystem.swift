@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Crypto
 import Foundation
 import SeedDBCore
@@ -36,13 +33,17 @@ enum FileSystem {
 
     /// Creates `path` and any missing parents, each with `mode` (0700 unless a
     /// ``FilePolicy`` says otherwise); directories that already exist keep their mode.
-    static func createDirectories(_ path: String, mode: UInt16 = 0o700) throws(SeedDBError) {
+    /// - Returns: The directories it created, outermost first.
+    @discardableResult
+    static func createDirectories(_ path: String, mode: UInt16 = 0o700) throws(SeedDBError) -> [String] {
         let components = path.split(separator: "/", omittingEmptySubsequences: true)
         var current = ""
+        var created: [String] = []
         for component in components {
             current += "/" + component
             do {
                 try Syscalls.mkdir(current, mode: mode_t(mode))
+                created.append(current)
                 // mkdir applies the umask; set the mode exactly.
                 try Syscalls.chmod(current, mode: mode_t(mode))
             } catch .fileExists {
@@ -54,6 +55,7 @@ enum FileSystem {
         guard try fileType(at: path) == .directory || (try? FilePath(path).stat().type) == .directory else {
             throw SeedDBError(.cannotCreate, "cannot create directory \(path): a file that is not a directory is in the way")
         }
+        return created
     }
 
     /// Reads the whole file at `path`; `nil` when it does not exist.
@@ -133,14 +135,18 @@ enum FileSystem {
     /// The prefix of every temporary file SeedDB creates for `stem`.
     static func temporaryPrefix(_ stem: String) -> String { "." + stem + ".seeddb-" }
 
+    /// The temporary files a killed run left for `stem` in `directory`.
+    static func staleTemporaryFiles(in directory: String, stem: String) -> [String] {
+        let prefix = temporaryPrefix(stem)
+        return entries(of: directory).filter { $0.hasPrefix(prefix) && $0.hasSuffix(".tmp") }.map { directory + "/" + $0 }
+    }
+
     /// Removes the temporary files a crashed run left for `stem` in `directory`.
     ///
     /// Only call this while holding the lock that serialises writers of `stem`.
     static func removeStaleTemporaryFiles(in directory: String, stem: String) throws(SeedDBError) {
-        let prefix = temporaryPrefix(stem)
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        for entry in entries where entry.hasPrefix(prefix) && entry.hasSuffix(".tmp") {
-            try remove(directory + "/" + entry)
+        for path in staleTemporaryFiles(in: directory, stem: stem) {
+            try remove(path)
         }
     }
 
@@ -159,7 +165,7 @@ enum FileSystem {
     /// Removes the directory at `path` if it exists and is empty.
     /// - Returns: Whether it was removed.
     static func removeIfEmpty(_ path: String) -> Bool {
-        path.withCString { rmdir($0) } == 0
+        (try? Syscalls.rmdir(path)) != nil
     }
 
     /// Atomically replaces `destination` with `source`.
@@ -198,14 +204,38 @@ enum FileSystem {
     ///   add entries there but never rename or remove root's. Right for the parent of a
     ///   directory that is itself checked strictly.
     static func requireSafeForRoot(_ path: String, owner: FileOwner?, sticky: Bool = false) throws(SeedDBError) {
-        guard geteuid() == 0, let status = try? FilePath(path).stat() else { return }
+        guard Syscalls.isRoot, let status = try? FilePath(path).stat() else { return }
         let mode = status.permissions.rawValue
         let uid = status.userID.rawValue
         let ownersOwn = owner.map { uid == $0.uid && mode & 0o002 == 0 } ?? false
         let stickyRoot = sticky && uid == 0 && mode & 0o1000 != 0
         guard (uid == 0 && mode & 0o022 == 0) || ownersOwn || stickyRoot else {
-            throw SeedDBError(.cannotCreate, "refusing to write into \(path) as root: it can be written by a non-root user (owner uid \(uid), mode \(String(mode & 0o7777, radix: 8))); tighten it or pass --owner for its owner")
+            throw SeedDBError(.cannotCreate, "refusing to write into \(path) as root: it can be written by a non-root user (owner uid \(uid), mode \(String(mode & 0o7777, radix: 8))); tighten it", remedy: .owner)
         }
+    }
+
+    /// Checks, creating nothing, that a run could create or write in `path`: its nearest
+    /// existing ancestor is a directory this process may write into, and one that is
+    /// safe for root (see ``requireSafeForRoot(_:owner:sticky:)``).
+    static func requireWritableDirectory(_ path: String, owner: FileOwner? = nil) throws(SeedDBError) {
+        var existing = path
+        while try fileType(at: existing) == nil, existing != "/" { existing = directory(of: existing) }
+        guard (try? FilePath(existing).stat().type) == .directory else {
+            throw SeedDBError(.cannotCreate, "cannot create directory \(path): a file that is not a directory is in the way")
+        }
+        do {
+            try Syscalls.requireAccess(existing, writable: true)
+        } catch {
+            throw SeedDBError.io(error, "cannot write into", existing)
+        }
+        if existing == path { try requireSafeForRoot(path, owner: owner) }
+    }
+
+    /// The owner of the directory at `path` when this process runs as root and it is a
+    /// non-root user's (a service account's, as `--owner` made it); otherwise `nil`.
+    static func nonRootOwner(of path: String) -> FileOwner? {
+        guard Syscalls.isRoot, let status = try? FilePath(path).stat(), status.type == .directory, status.userID.rawValue != 0 else { return nil }
+        return FileOwner(uid: status.userID.rawValue, gid: status.groupID.rawValue)
     }
 
     /// Makes `new` a second name for the file at `existing`.
@@ -222,14 +252,10 @@ enum FileSystem {
         do {
             let descriptor = try FileDescriptor.open(FilePath(path), .readOnly, options: [.noFollow, .closeOnExec])
             return try descriptor.closeAfter {
-                var hasher = SHA256()
-                var size: Int64 = 0
-                try forEachChunk(of: descriptor) { chunk in
-                    hasher.update(bufferPointer: chunk)
-                    size += Int64(chunk.count)
-                }
+                let size = try descriptor.stat().size
+                let digest = try CopyEngine.hash(descriptor, upTo: size)
                 try Syscalls.fsync(descriptor)
-                return (SeedDBCore.SHA256Digest(bytes: hasher.finalize()), size)
+                return (digest, size)
             }
         } catch {
             throw SeedDBError.io(error, "cannot read", path)
@@ -297,21 +323,53 @@ enum FileSystem {
 
     /// `$TMPDIR` (or `/tmp`) without a trailing slash.
     static func trimmedTemporaryDirectory() -> String {
-        var directory = NSTemporaryDirectory()
-        while directory.count > 1 && directory.hasSuffix("/") { directory.removeLast() }
-        return directory
+        PathText.trimmingTrailingSlashes(NSTemporaryDirectory())
     }
 
     /// The directory part of `path`.
-    static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
+    static func directory(of path: String) -> String { PathText.directory(of: path) }
 
     /// The last component of `path`.
-    static func fileName(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return path }
-        return String(path[path.index(after: slash)...])
+    static func fileName(of path: String) -> String { PathText.lastComponent(of: path) }
+
+    /// The names in `directory` (none when it cannot be read).
+    static func entries(of directory: String) -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    }
+
+    /// The target of the symbolic link at `path`.
+    static func linkTarget(of path: String) throws(SeedDBError) -> String {
+        do {
+            return try Syscalls.readlink(path)
+        } catch {
+            throw SeedDBError.io(error, "cannot read the link", path)
+        }
+    }
+
+    /// Makes `path` a symbolic link to `target` atomically: a link under a temporary name,
+    /// renamed over whatever `path` is (never followed).
+    static func replaceWithLink(_ path: String, to target: String, owner: FileOwner?) throws(SeedDBError) {
+        let directory = directory(of: path)
+        let temporary = directory + "/" + temporaryPrefix(fileName(of: path)) + randomSuffix() + ".link.tmp"
+        do {
+            try Syscalls.symlink(target, at: temporary)
+            if let owner { try Syscalls.lchown(temporary, uid: owner.uid, gid: owner.gid) }
+        } catch {
+            try? remove(temporary)
+            throw SeedDBError.io(error, "cannot create the link", temporary)
+        }
+        do {
+            try rename(temporary, to: path)
+        } catch {
+            try? remove(temporary)
+            throw error
+        }
+    }
+
+    /// A new name for a temporary file of `stem` in `directory` (`.<stem>.seeddb-<random>.<kind>.tmp`);
+    /// nothing is created.
+    static func temporaryPath(in directory: String, stem: String, kind: String) -> String {
+        directory + "/" + temporaryPrefix(stem) + randomSuffix() + "." + kind + ".tmp"
     }
 
     private static func randomSuffix() -> String {

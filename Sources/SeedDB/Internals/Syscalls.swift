@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CSeedDBSystem
 import SystemPackage
 
@@ -124,5 +120,60 @@ enum Syscalls {
     /// `ioctl(FICLONE)`: makes `output` share `input`'s extents on a reflink file system.
     static func cloneFile(from input: FileDescriptor, to output: FileDescriptor) throws(Errno) {
         try retrying { cseeddb_ficlone(output.rawValue, input.rawValue) }
+    }
+
+    /// `rmdir(2)`: removes an empty directory.
+    static func rmdir(_ path: String) throws(Errno) {
+        try retrying { Glibc.rmdir(path) }
+    }
+
+    /// `symlink(2)`: creates a symbolic link at `path` whose target is `target`.
+    static func symlink(_ target: String, at path: String) throws(Errno) {
+        try retrying { Glibc.symlink(target, path) }
+    }
+
+    /// `readlink(2)`: the target of the symbolic link at `path`.
+    static func readlink(_ path: String) throws(Errno) -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = try retrying { Glibc.readlink(path, &buffer, buffer.count - 1) }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// `lchown(2)`: changes the owner of a symbolic link itself.
+    static func lchown(_ path: String, uid: UInt32, gid: UInt32) throws(Errno) {
+        try retrying { Glibc.lchown(path, uid, gid) }
+    }
+
+    /// `geteuid(2)`: whether this process runs as root.
+    static var isRoot: Bool { Glibc.geteuid() == 0 }
+
+    /// `sysconf(_SC_PAGESIZE)`: the memory page size.
+    static let memoryPageSize = Int64(Glibc.sysconf(Int32(_SC_PAGESIZE)))
+
+    /// `nanosleep(2)` for `duration`, resumed after signals.
+    static func sleep(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        guard seconds > 0 || attoseconds > 0 else { return }
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        var remaining = timespec()
+        while Glibc.nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+    }
+
+    /// A user's ids from `getpwnam(3)` (a name) or `getpwuid(3)` (a number); `nil` when unknown.
+    static func user(named name: String) -> (uid: UInt32, gid: UInt32)? {
+        if let entry = Glibc.getpwnam(name) { return (entry.pointee.pw_uid, entry.pointee.pw_gid) }
+        guard let id = UInt32(name) else { return nil }
+        return (id, Glibc.getpwuid(id)?.pointee.pw_gid ?? id)
+    }
+
+    /// A group's id from `getgrnam(3)` (a name) or a number; `nil` when unknown.
+    static func group(named name: String) -> UInt32? {
+        if let entry = Glibc.getgrnam(name) { return entry.pointee.gr_gid }
+        return UInt32(name)
+    }
+
+    /// `access(2)`: whether this process may read (and, if `writable`, write and search) `path`.
+    static func requireAccess(_ path: String, writable: Bool) throws(Errno) {
+        try retrying { Glibc.access(path, writable ? W_OK | X_OK : R_OK) }
     }
 }

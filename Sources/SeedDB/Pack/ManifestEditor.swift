@@ -16,7 +16,8 @@ public struct ManifestEditor {
     /// its `seeds` may be empty (`{"app": "…", "seeds": []}` is the natural starting file);
     /// one that does not exist yet is created for `app`.
     ///
-    /// - Throws: ``SeedDBError`` `invalidArgument` (no manifest at `path` and no `app`),
+    /// - Throws: ``SeedDBError`` `invalidArgument` (no manifest at `path` and no `app`;
+    ///   its remedy is ``SeedDBError/Remedy/app``),
     ///   `invalidManifest` (the existing file is not a valid manifest), `seedUnavailable`.
     public init(editing path: String, app: AppIdentifier?) throws(SeedDBError) {
         // Through a symbolic link, edit the file it points to (renaming over the link
@@ -27,7 +28,7 @@ public struct ManifestEditor {
         } else if let app {
             document = ["app": app.rawValue, "seeds": [[String: Any]]()]
         } else {
-            throw SeedDBError(.invalidArgument, "manifest \(path) does not exist, and no app identifier was given to create it")
+            throw SeedDBError(.invalidArgument, "manifest \(path) does not exist", remedy: .app)
         }
     }
 

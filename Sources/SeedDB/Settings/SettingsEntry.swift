@@ -5,6 +5,7 @@ import SeedDBCore
 ///
 /// ```json
 /// {"version": "2", "sha256": "…", "size": 8192, "deployedAt": "…",
+///  "location": "data", "generation": "levels.sqlite.v2",
 ///  "previous": {"version": "1", "sha256": "…", "size": 8192, "deployedAt": "…"},
 ///  "maintainedAt": "…", "checked": {"sha256": "…", "integrity": "quick"},
 ///  "source": {"device": 2049, "inode": 1234, "size": 8192, "modified": 1763769104123456789, "sha256": "…"}}
@@ -21,6 +22,18 @@ public struct SettingsEntry: Sendable, Hashable {
     public var checked: ValidationMemo?
     /// The seed file's identity and digest, so `version: auto` hashes it only when it changed.
     public var source: SourceDigest?
+    /// Where the working copy lives; `nil` in entries written before locations were
+    /// recorded (read as the location whose working copy exists).
+    public var location: SeedLocation?
+    /// The generation file the working copy's link pointed at when this was recorded.
+    public var generation: String?
+
+    /// Why an entry cannot be decoded: a field is missing or has the wrong type.
+    struct ShapeError: Error, CustomStringConvertible {
+        /// The field at fault.
+        var field: String
+        var description: String { "\"\(field)\" is missing or has the wrong type" }
+    }
 
     /// Creates an entry.
     public init(record: DeployRecord? = nil) {
@@ -28,10 +41,10 @@ public struct SettingsEntry: Sendable, Hashable {
     }
 
     /// Decodes an entry from its JSON object.
-    /// - Throws: ``SeedDBError`` naming the field that is missing or mistyped.
-    init(jsonObject: Any) throws(SeedDBError) {
+    /// - Throws: ``ShapeError`` naming the field that is missing or mistyped.
+    init(jsonObject: Any) throws(ShapeError) {
         guard let object = jsonObject as? [String: Any] else {
-            throw SeedDBError(.ioFailure, "not an object")
+            throw ShapeError(field: "entry")
         }
         record = try Self.record(in: object, at: "")
         if let previous = object["previous"] {
@@ -59,6 +72,14 @@ public struct SettingsEntry: Sendable, Hashable {
             else { throw Self.bad("source") }
             self.source = SourceDigest(identity: FileIdentity(device: UInt64(device), inode: UInt64(inode), size: size, modifiedNanoseconds: modified), sha256: digest)
         }
+        if let location = object["location"] {
+            guard let location = (location as? String).flatMap(SeedLocation.init(rawValue:)) else { throw Self.bad("location") }
+            self.location = location
+        }
+        if let generation = object["generation"] {
+            guard let generation = generation as? String else { throw Self.bad("generation") }
+            self.generation = generation
+        }
     }
 
     /// The entry as a JSON object.
@@ -73,13 +94,15 @@ public struct SettingsEntry: Sendable, Hashable {
                 "size": source.identity.size, "modified": source.identity.modifiedNanoseconds, "sha256": source.sha256.hex,
             ] as [String: Any]
         }
+        if let location { object["location"] = location.rawValue }
+        if let generation { object["generation"] = generation }
         return object
     }
 
     private static let recordKeys = ["version", "sha256", "size", "deployedAt"]
 
     /// Decodes the four record keys of `object`: all absent is `nil`, all valid is a record.
-    private static func record(in object: [String: Any], at prefix: String) throws(SeedDBError) -> DeployRecord? {
+    private static func record(in object: [String: Any], at prefix: String) throws(ShapeError) -> DeployRecord? {
         guard recordKeys.contains(where: { object[$0] != nil }) else { return nil }
         guard let version = (object["version"] as? String).flatMap({ try? SeedVersion($0) }) else { throw bad(prefix + "version") }
         guard let sha256 = (object["sha256"] as? String).flatMap({ try? SHA256Digest(hex: $0) }) else { throw bad(prefix + "sha256") }
@@ -102,50 +125,8 @@ public struct SettingsEntry: Sendable, Hashable {
         }
     }
 
-    private static func bad(_ field: String) -> SeedDBError {
-        SeedDBError(.ioFailure, "\"\(field)\" is missing or has the wrong type")
+    private static func bad(_ field: String) -> ShapeError {
+        ShapeError(field: field)
     }
 }
 
-/// How thoroughly a seed is checked before it is swapped in.
-public enum IntegrityLevel: String, Sendable, CaseIterable, Comparable {
-    /// The header and the size it declares only.
-    case none
-    /// `PRAGMA quick_check` (the default): every page's structure, not index contents.
-    case quick
-    /// `PRAGMA integrity_check`: everything, indexes included.
-    case full
-
-    public static func < (lhs: IntegrityLevel, rhs: IntegrityLevel) -> Bool {
-        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
-    }
-}
-
-/// The last seed content that passed validation.
-public struct ValidationMemo: Sendable, Hashable {
-    /// The digest of the content that was checked.
-    public var sha256: SHA256Digest
-    /// How thoroughly.
-    public var integrity: IntegrityLevel
-}
-
-/// What identifies a file's content without reading it: if none of these changed, the
-/// bytes did not either (short of deliberate tampering with timestamps).
-public struct FileIdentity: Sendable, Hashable {
-    /// `st_dev`.
-    public var device: UInt64
-    /// `st_ino`.
-    public var inode: UInt64
-    /// `st_size`.
-    public var size: Int64
-    /// `st_mtim` in nanoseconds since the epoch.
-    public var modifiedNanoseconds: Int64
-}
-
-/// A seed file's identity and the digest of its content when it had that identity.
-public struct SourceDigest: Sendable, Hashable {
-    /// The file's identity when it was hashed.
-    public var identity: FileIdentity
-    /// Its SHA-256 then.
-    public var sha256: SHA256Digest
-}

@@ -61,7 +61,7 @@ public struct SettingsSnapshot: @unchecked Sendable {
             do {
                 entries[name] = try SettingsEntry(jsonObject: value)
             } catch {
-                problem = .badSeedDBValue("entry \(NameRules.quoted(name)): \(error.message)")
+                problem = .badSeedDBValue("entry \(NameRules.quoted(name)): \(error.description)")
                 return
             }
         }

@@ -118,6 +118,63 @@ public struct SettingsStore: Sendable {
         try FileSystem.remove(probe)
     }
 
+    /// The settings file as it is now, byte for byte, so a failed run can put it back.
+    struct Backup: Sendable {
+        /// The file's bytes; `nil` when there was no file.
+        var bytes: [UInt8]?
+        /// Whether the write lock file existed.
+        var lockExisted: Bool
+        /// Whether the settings directory existed.
+        var directoryExisted: Bool
+        /// The damaged files set aside earlier (`settings.json.corrupt-…`).
+        var setAside: Set<String>
+    }
+
+    /// The damaged files set aside so far.
+    private func setAsideCopies() -> Set<String> {
+        let prefix = FileSystem.fileName(of: path) + ".corrupt-"
+        return Set(FileSystem.entries(of: FileSystem.directory(of: path)).filter { $0.hasPrefix(prefix) })
+    }
+
+    /// Takes a ``Backup`` of the file as it is now.
+    func backup() throws(SeedDBError) -> Backup {
+        let directory = FileSystem.directory(of: path)
+        return Backup(
+            bytes: try FileSystem.readFile(at: path),
+            lockExisted: try FileSystem.fileType(at: lockPath) != nil,
+            directoryExisted: try FileSystem.fileType(at: directory) != nil,
+            setAside: setAsideCopies())
+    }
+
+    /// Puts the file back as `backup` found it, byte for byte: rewritten atomically under
+    /// the write lock, or removed with the lock file and directory this run created. A
+    /// `.corrupt-` copy set aside meanwhile is removed too.
+    func restore(_ backup: Backup, timeout: Duration) throws(SeedDBError) {
+        let directory = FileSystem.directory(of: path)
+        guard try FileSystem.fileType(at: directory) == .directory else { return }
+        let now = try self.backup()
+        if now.bytes == backup.bytes, now.lockExisted == backup.lockExisted, now.directoryExisted == backup.directoryExisted, now.setAside == backup.setAside {
+            return
+        }
+        let lock = try FileLock.acquire(lockPath, kind: .exclusive, timeout: timeout, owner: policy.owner)
+        if let bytes = backup.bytes {
+            if try FileSystem.readFile(at: path) != bytes {
+                try FileSystem.writeAtomically(bytes, to: path, permissions: FilePermissions(rawValue: CInterop.Mode(policy.settingsMode)), owner: policy.owner)
+            }
+            for entry in setAsideCopies().subtracting(backup.setAside) {
+                try? FileSystem.remove(directory + "/" + entry)
+            }
+        } else {
+            try FileSystem.remove(path)
+        }
+        if backup.lockExisted {
+            lock.close()
+        } else {
+            lock.removeAndClose()
+        }
+        if !backup.directoryExisted { _ = FileSystem.removeIfEmpty(directory) }
+    }
+
     /// Moves (unreadable file) or copies (bad `"seeddb"` value) the current file aside.
     private func setAside(_ problem: SettingsSnapshot.Problem) throws(SeedDBError) {
         let aside = try asidePath()

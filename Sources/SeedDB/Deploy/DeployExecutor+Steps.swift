@@ -1,0 +1,223 @@
+import Foundation
+import GRDB
+import SeedDBCore
+
+extension DeployExecutor {
+    private var paths: SeedPaths { target.paths }
+    private var files: FilePolicy { deployer.configuration.files }
+
+    /// `stage`: copies the source into a new temporary file beside the working copy,
+    /// checks its header and digest, and flushes it. Undone by removing the file.
+    func stage(_ run: DeployRun) throws(SeedDBError) {
+        let source = SeedSource(path: target.source)
+        let inspected = try source.inspect()
+        let (descriptor, temporary) = try FileSystem.createTemporaryFile(in: paths.directory, stem: paths.name.rawValue)
+        run.onFailure("the staged copy") { () throws(SeedDBError) in try FileSystem.remove(temporary) }
+        let copy: SeedSource.CopyResult
+        do {
+            copy = try descriptor.closeAfter { () throws(SeedDBError) -> SeedSource.CopyResult in
+                try FileSystem.apply(files, to: descriptor, path: temporary)
+                // The flush overlaps the end of the hashing.
+                return try source.copy(to: descriptor, destinationPath: temporary, progress: deployer.configuration.progress) { () throws(SeedDBError) in
+                    try FileSystem.sync(descriptor, path: temporary)
+                }
+            }
+        } catch let error as SeedDBError {
+            throw error
+        } catch {
+            throw SeedDBError.io(error, "cannot write", temporary)
+        }
+        if let expected = target.expectedSHA256, expected != copy.digest {
+            throw SeedDBError(.invalidSeed, "invalid seed \(target.source): SHA-256 is \(copy.digest), expected \(expected)")
+        }
+        var header = inspected
+        if header == nil { header = SQLiteHeader(try FileSystem.readPrefix(of: temporary, count: SQLiteHeader.length)) }
+        guard let header else {
+            throw SeedDBError(.invalidSeed, "invalid seed \(target.source): not an SQLite 3 database once decompressed (bad header)")
+        }
+        if let declared = header.declaredSize, declared != copy.size {
+            throw SeedDBError(.invalidSeed, "invalid seed \(target.source): its header declares \(declared) bytes but \(copy.size) were read (truncated, or changed while copying)")
+        }
+        run.staged = StagedCopy(path: temporary, digest: copy.digest, size: copy.size)
+    }
+
+    /// `check`: runs the plan's integrity check on the staged copy, unless its content
+    /// (known by digest only now) already passed one at least as strict. Changes nothing.
+    func check(_ level: IntegrityLevel, _ run: DeployRun) throws(SeedDBError) {
+        let staged = run.staged!
+        if let memo = target.entry.checked, memo.sha256 == staged.digest, memo.integrity >= level {
+            run.memo = memo
+            return
+        }
+        let result = SQLiteFile.check(staged.path, access: .immutable, full: level == .full)
+        guard result == "ok" else {
+            throw SeedDBError(.invalidSeed, "invalid seed \(target.source): \(level == .full ? "integrity_check" : "quick_check") failed: \(result)")
+        }
+        run.memo = ValidationMemo(sha256: staged.digest, integrity: level)
+    }
+
+    /// `withdraw`: removes the recorded version (and the previous generation's record
+    /// when the plan replaces or drops it). Undone by restoring the settings' bytes.
+    func withdraw(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) {
+        let store = deployer.settings(at: paths)
+        try store.requireWritable(timeout: remaining)
+        run.onFailure("the withdrawn record") { [backup = target.settingsBackup] () throws(SeedDBError) in
+            try store.restore(backup, timeout: deployer.configuration.wait)
+        }
+        try store.update(timeout: remaining) { table in
+            table[paths.name.rawValue]?.record = nil
+            if plan.keepsPrevious || plan.dropsPrevious { table[paths.name.rawValue]?.previous = nil }
+        }
+    }
+
+    /// `carry`: under the writer's lock, carries the user's tables from the old copy into
+    /// the staged one (a swap flushes and re-hashes it; a live replace copies it on).
+    func carry(_ run: DeployRun, scope: WriterScope?) throws(SeedDBError) {
+        switch scope {
+        case .live(let db, let old?):
+            run.carried = try TableCarry.carry(target.preservedTables, in: db, old: old, logger: deployer.logger)
+        case .swap(let old?):
+            let staged = run.staged!.path
+            run.carried = try SQLiteFile.mapping("cannot carry tables into", staged) {
+                let queue = try SQLiteFile.open(staged, access: .readWrite, label: "SeedDB.carry")
+                defer { try? queue.close() }
+                return try queue.writeWithoutTransaction { db in
+                    try TableCarry.carry(target.preservedTables, in: db, old: old, logger: deployer.logger)
+                }
+            }
+            if !run.carried.isEmpty {
+                (run.staged!.digest, run.staged!.size) = try FileSystem.digestAndSync(staged)
+            }
+        default:
+            if !target.preservedTables.isEmpty {
+                deployer.logger.warning("old working copy \(paths.workingCopy) is not a database; nothing was carried from it")
+            }
+        }
+    }
+
+    /// `install`, by swap, under the writer's lock: the staged copy becomes a new
+    /// generation file, the working copy's link is switched to it atomically, and the old
+    /// content is moved out of the way (so a connection still holding it gets
+    /// `SQLITE_READONLY_DBMOVED` on its next write instead of writing where nobody reads).
+    /// Undone by switching back.
+    func installBySwap(_ run: DeployRun) throws(SeedDBError) {
+        let workingCopy = target.workingCopy
+        let generation = paths.generationName(workingCopy.nextGeneration())
+        let generationPath = paths.inDirectory(generation)
+        let staged = run.staged!.path
+        try FileSystem.rename(staged, to: generationPath)
+        run.onFailure("the new generation file") { () throws(SeedDBError) in try FileSystem.rename(generationPath, to: staged) }
+
+        switch workingCopy.state {
+        case .file:
+            // Keep the old file reachable under a second name: for the undo, and as the
+            // previous generation.
+            let hold = FileSystem.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "old")
+            try FileSystem.link(paths.workingCopy, as: hold)
+            run.oldContent = hold
+            run.setAside.append(hold)
+            run.onFailure("the old working copy") { () throws(SeedDBError) in try FileSystem.rename(hold, to: paths.workingCopy) }
+        case .generation(let number):
+            let old = paths.generationName(number)
+            run.onFailure("the working copy's link") { () throws(SeedDBError) in
+                try FileSystem.replaceWithLink(paths.workingCopy, to: old, owner: files.owner)
+            }
+        case .absent, .foreign:
+            run.onFailure("the working copy's link") { () throws(SeedDBError) in try FileSystem.remove(paths.workingCopy) }
+        }
+        try FileSystem.replaceWithLink(paths.workingCopy, to: generation, owner: files.owner)
+        try FileSystem.syncDirectory(paths.directory)
+        run.generation = generation
+        run.installed = true
+
+        if case .generation(let number) = workingCopy.state {
+            let old = paths.inDirectory(paths.generationName(number))
+            let retired = FileSystem.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "retired")
+            try FileSystem.rename(old, to: retired)
+            run.onFailure("the old generation file") { () throws(SeedDBError) in try FileSystem.rename(retired, to: old) }
+            run.oldContent = retired
+            run.setAside.append(retired)
+            run.setAside += SeedPaths.sqliteSidecars(of: old)
+        } else if workingCopy.state == .file {
+            run.setAside += paths.sqliteSidecars
+        }
+    }
+
+    /// `keep-previous`: the old content becomes `<name>.previous` (by a rename after a
+    /// swap, by a snapshot before a live replace); an existing previous generation is set
+    /// aside first. Undone by renaming back.
+    func keepPrevious(_ plan: DeployPlan, _ run: DeployRun, scope: WriterScope?) throws(SeedDBError) {
+        if plan.dropsPrevious, try FileSystem.fileType(at: paths.previousGeneration) == .regular {
+            let aside = FileSystem.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "previous")
+            try FileSystem.rename(paths.previousGeneration, to: aside)
+            run.onFailure("the previous generation") { () throws(SeedDBError) in try FileSystem.rename(aside, to: paths.previousGeneration) }
+            run.setAside.append(aside)
+        }
+        guard plan.keepsPrevious else { return }
+        let content: String
+        switch scope {
+        case .live(let db, let old?):
+            content = FileSystem.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "snapshot")
+            run.onFailure("the snapshot") { () throws(SeedDBError) in try FileSystem.remove(content) }
+            try SQLiteFile.mapping("cannot keep the previous generation in", content) {
+                try db.execute(sql: "ATTACH DATABASE ? AS seeddb_old", arguments: [old])
+                defer { try? db.execute(sql: "DETACH DATABASE seeddb_old") }
+                try db.execute(sql: "VACUUM seeddb_old INTO ?", arguments: [content])
+            }
+            let (_, _) = try FileSystem.digestAndSync(content)
+            if let owner = files.owner { try FileSystem.setOwner(owner, of: content) }
+        default:
+            guard let old = run.oldContent else { return }
+            content = old
+        }
+        try FileSystem.rename(content, to: paths.previousGeneration)
+        run.setAside.removeAll { $0 == content }
+        run.onFailure("the new previous generation") { () throws(SeedDBError) in try FileSystem.rename(paths.previousGeneration, to: content) }
+        try FileSystem.syncDirectory(paths.directory)
+    }
+
+    /// `record`: records the new version (and the previous generation, the check passed,
+    /// the seed's identity, the location and the generation file). After a swap it runs
+    /// under the writer's lock and is undone by restoring the settings' bytes.
+    func record(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) {
+        if plan.strategy == .live, let staged = run.staged {
+            // The backup copied the staged content, carried tables included.
+            (run.staged!.digest, run.staged!.size) = try FileSystem.digestAndSync(staged.path)
+        }
+        let staged = run.staged!
+        let store = deployer.settings(at: paths)
+        let record = DeployRecord(version: target.version, sha256: staged.digest, size: staged.size, deployedAt: Date().ISO8601Format())
+        if plan.strategy == .swap {
+            run.onFailure("the record") { [backup = target.settingsBackup] () throws(SeedDBError) in
+                try store.restore(backup, timeout: deployer.configuration.wait)
+            }
+        }
+        try store.update(timeout: remaining) { table in
+            var entry = table[paths.name.rawValue] ?? SettingsEntry()
+            entry.record = record
+            if plan.keepsPrevious { entry.previous = target.entry.record }
+            if let memo = run.memo { entry.checked = memo }
+            if let digest = target.sourceDigest { entry.source = digest }
+            entry.location = target.location
+            if let generation = run.generation { entry.generation = generation }
+            table[paths.name.rawValue] = entry
+        }
+    }
+
+    /// `clean-up`: removes what the run set aside, the staged copy's leftovers and the
+    /// generation files a killed run left. Failures are logged, never thrown: the next
+    /// locked run removes whatever is left.
+    func cleanUp(_ run: DeployRun) {
+        if let staged = run.staged, run.generation == nil { run.setAside.append(staged.path) }
+        let current = (try? WorkingCopy.inspect(paths)) ?? target.workingCopy
+        for path in run.setAside + current.strayGenerationFiles() {
+            do {
+                try FileSystem.remove(path)
+            } catch {
+                deployer.logger.warning("could not remove \(path): \(error.message)")
+            }
+        }
+    }
+
+    private var remaining: Duration { max(deadline - ContinuousClock().now, .zero) }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import GRDB
+import Logging
+import SeedDBCore
+
+/// Runs a ``DeployPlan``: its steps in order, each step that changes something durable
+/// registering how it is undone; when a step fails (or the run is interrupted), every
+/// completed step is undone in reverse order, so a run that fails leaves the settings
+/// file byte for byte, the working copy and the directory as they were.
+///
+/// The steps that read the old working copy run inside ``WriterLock`` (see
+/// ``DeployPlan/writerLockedSteps``); for a live replace the install is that lock's own
+/// commit. Runs under the deploy lock, which ``Deployer`` holds.
+struct DeployExecutor {
+    /// The deployer whose configuration, settings and logger the run uses.
+    let deployer: Deployer
+    /// What the run replaces, and with what.
+    let target: DeployTarget
+    /// The deploy lock (its readers byte tells whether a `SeedDatabase` is open).
+    let lock: FileLock
+    /// When waiting for other processes gives up.
+    let deadline: ContinuousClock.Instant
+
+    /// Runs `plan`.
+    /// - Throws: ``SeedDBError``, after undoing every completed step.
+    func run(_ plan: DeployPlan) throws(SeedDBError) -> DeployReport {
+        let run = DeployRun()
+        do {
+            try execute(plan, run)
+        } catch {
+            run.undo(logger: deployer.logger)
+            throw error
+        }
+        cleanUp(run)
+        deployer.reached(.cleanUp)
+        return DeployReport(
+            name: target.paths.name, action: plan.action, from: target.entry.record?.version, to: target.version,
+            workingCopy: target.paths.workingCopy, strategy: plan.strategy, carried: run.carried)
+    }
+
+    private func execute(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) {
+        let locked = plan.writerLockedSteps
+        var index = 0
+        while index < plan.steps.count {
+            let step = plan.steps[index]
+            if step == .cleanUp { return }
+            if locked.first == step {
+                try underWriterLock(plan, run) { (scope) throws(SeedDBError) in
+                    for step in locked { try perform(step, plan, run, scope: scope) }
+                }
+                if plan.strategy == .live { deployer.reached(.install) }
+                index += plan.steps[index...].prefix { locked.contains($0) || (plan.strategy == .live && $0 == .install) }.count
+                continue
+            }
+            try perform(step, plan, run, scope: nil)
+            index += 1
+        }
+    }
+
+    /// Runs `body` under the writer's lock the plan's strategy takes; undoes the steps
+    /// `body` completed before the lock is released when it fails.
+    private func underWriterLock(_ plan: DeployPlan, _ run: DeployRun, _ body: (WriterScope) throws(SeedDBError) -> Void) throws(SeedDBError) {
+        guard let old = target.workingCopy.contentFile else { return try body(.swap(old: nil)) }
+        let mark = run.undoCount
+        func guarded(_ scope: WriterScope) throws(SeedDBError) {
+            do throws(SeedDBError) {
+                try body(scope)
+            } catch {
+                run.undo(downTo: mark, logger: deployer.logger)
+                throw error
+            }
+        }
+        let tables = target.preservedTables.map { NameRules.quoted($0) }.joined(separator: ", ")
+        let waiting = target.preservedTables.isEmpty
+            ? "replace \(target.paths.workingCopy)"
+            : "carry table\(target.preservedTables.count == 1 ? "" : "s") \(tables) from \(target.paths.workingCopy)"
+        switch plan.strategy {
+        case .live:
+            try WriterLock.forLive(old, staged: run.staged!.path, waiting: waiting, until: deadline) { (db, oldCopy) throws(SeedDBError) in
+                try guarded(.live(staged: db, old: oldCopy))
+            }
+            run.installed = true
+        default:
+            try lock.waitUntilFree(.readers, until: deadline) {
+                SeedDBError(.inUse, "cannot \(waiting): database in use by another process")
+            }
+            // `auto` chose a swap because nobody was seen using the copy; if someone turns
+            // up, it does not wait: the deployer plans again, live.
+            let patience: Duration? = deployer.configuration.strategy == .auto ? .zero : nil
+            try WriterLock.forSwap(old, waiting: waiting, patience: patience, until: deadline, logger: deployer.logger) { (oldCopy) throws(SeedDBError) in
+                try guarded(.swap(old: oldCopy))
+            }
+        }
+    }
+
+    /// Runs one step, after checking for an interruption, and tells the observers.
+    private func perform(_ step: DeployStep, _ plan: DeployPlan, _ run: DeployRun, scope: WriterScope?) throws(SeedDBError) {
+        if !run.installed, deployer.configuration.isInterrupted?() == true {
+            throw SeedDBError(.interrupted, "interrupted; nothing was changed")
+        }
+        deployer.configuration.stepStarted?(step)
+        switch step {
+        case .stage: try stage(run)
+        case .check: try check(plan.integrity, run)
+        case .withdraw: try withdraw(plan, run)
+        case .carry: try carry(run, scope: scope)
+        case .keepPrevious: try keepPrevious(plan, run, scope: scope)
+        case .install: try installBySwap(run)
+        case .record: try record(plan, run)
+        case .cleanUp: return
+        }
+        deployer.reached(step)
+    }
+}
+
+/// What a replace puts in place of the working copy, and what was recorded before.
+struct DeployTarget {
+    /// The working copy's paths.
+    var paths: SeedPaths
+    /// The file whose content is deployed: the seed, or the previous generation.
+    var source: String
+    /// The version that content is recorded as.
+    var version: SeedVersion
+    /// The digest the source must have, when known.
+    var expectedSHA256: SHA256Digest?
+    /// The seed file's identity and digest to remember (`version: auto`).
+    var sourceDigest: SourceDigest?
+    /// Tables whose rows survive the replace.
+    var preservedTables: [String]
+    /// Where the working copy lives.
+    var location: SeedLocation
+    /// The settings entry as the run found it under the lock.
+    var entry: SettingsEntry
+    /// The settings file as the run found it, to put back on failure.
+    var settingsBackup: SettingsStore.Backup
+    /// The working copy as the run found it.
+    var workingCopy: WorkingCopy
+}
+
+/// How the steps under the writer's lock reach the old copy.
+enum WriterScope {
+    /// A swap: the old copy to attach (`nil` when it is not a database).
+    case swap(old: WriterLock.OldCopy)
+    /// A live replace: the staged copy's connection, inside the backup, and the old copy.
+    case live(staged: Database, old: WriterLock.OldCopy)
+}
+
+/// The state of one run: what the steps produced, and how to undo them.
+final class DeployRun {
+    /// The staged copy, once staged.
+    var staged: StagedCopy?
+    /// The check the staged content passed, to remember.
+    var memo: ValidationMemo?
+    /// The tables carried.
+    var carried: [String] = []
+    /// The generation file a swap installed.
+    var generation: String?
+    /// The old content's file after a swap moved it out of the way.
+    var oldContent: String?
+    /// Whether the new content is in place (past that, an interruption finishes the run).
+    var installed = false
+    /// Files to remove once the run succeeded.
+    var setAside: [String] = []
+    private var undoStack: [(String, () throws(SeedDBError) -> Void)] = []
+
+    /// How many undo actions are registered.
+    var undoCount: Int { undoStack.count }
+
+    /// Registers how to undo what a step just did.
+    func onFailure(_ what: String, _ action: @escaping () throws(SeedDBError) -> Void) {
+        undoStack.append((what, action))
+    }
+
+    /// Undoes, newest first, every action registered after the first `mark`.
+    func undo(downTo mark: Int = 0, logger: Logger) {
+        while undoStack.count > mark {
+            let (what, action) = undoStack.removeLast()
+            do {
+                try action()
+            } catch {
+                logger.error("could not undo \(what): \(error.message)")
+            }
+        }
+    }
+}
+
+/// A checked, flushed copy of the new content in a temporary file beside the working copy.
+struct StagedCopy {
+    var path: String
+    var digest: SHA256Digest
+    var size: Int64
+}

@@ -1,0 +1,10 @@
+import SeedDBCore
+
+/// The last seed content that passed validation, remembered in the settings (`"checked"`)
+/// so unchanged content is not checked again.
+public struct ValidationMemo: Sendable, Hashable {
+    /// The digest of the content that was checked.
+    public var sha256: SHA256Digest
+    /// How thoroughly.
+    public var integrity: IntegrityLevel
+}

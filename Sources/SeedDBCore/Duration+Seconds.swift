@@ -1,0 +1,6 @@
+extension Duration {
+    /// The duration in seconds, as a `Double` (for timeouts and messages).
+    public var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

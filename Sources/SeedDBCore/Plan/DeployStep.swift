@@ -1,0 +1,29 @@
+/// The named steps of a deploy plan, in the order a plan may list them.
+///
+/// A step's name is what the crash suite kills at (`SEEDDB_TEST_KILL_AFTER=install`), what
+/// the progress display shows and what a log line says. Every step that changes something
+/// durable knows how to undo itself (see `DeployExecutor` in the `SeedDB` module).
+public enum DeployStep: String, Sendable, CaseIterable {
+    /// Copy the source into a new temporary file beside the working copy and flush it.
+    case stage
+    /// Run the integrity check on the staged copy.
+    case check
+    /// Remove the recorded version from the settings (undone by restoring the settings'
+    /// bytes), so a crash between the install and the record never leaves a recorded
+    /// version the working copy does not hold.
+    case withdraw
+    /// Under the writer's lock on the old working copy: carry the user's tables (preserved
+    /// and app-created) into the staged copy.
+    case carry
+    /// Keep the old content as the previous generation (or, when generations are turned
+    /// off, set aside the previous generation that exists).
+    case keepPrevious = "keep-previous"
+    /// Put the staged copy in place: by swap (a new generation file and an atomic switch of
+    /// the working copy's symbolic link) or live (SQLite's backup API).
+    case install
+    /// Record the new version in the settings.
+    case record
+    /// Remove what the run set aside (old generations, sidecars, temporary files). Never
+    /// fails the run: whatever it cannot remove, the next locked run removes.
+    case cleanUp = "clean-up"
+}

@@ -1,0 +1,167 @@
+import Foundation
+import GRDB
+import Testing
+
+/// Issue 9: for every step that can fail, a run that exits non-zero leaves the settings
+/// file byte for byte, the working copy and the directory listings exactly as they were.
+@Suite(.serialized) struct FailedRunTests {
+    let cli = CLIHarness()
+
+    /// Everything a failed run must leave as it found it.
+    struct State: Equatable {
+        var settings: Data?
+        var workingCopy: Data?
+        var data: [String]
+        var config: [String]
+        var link: String?
+    }
+
+    func state() -> State {
+        State(
+            settings: cli.bytes(cli.settingsFile), workingCopy: cli.bytes(cli.workingCopy),
+            data: cli.list(cli.appData), config: cli.list(cli.root + "/config/" + cli.app),
+            link: try? FileManager.default.destinationOfSymbolicLink(atPath: cli.workingCopy))
+    }
+
+    /// Deploys v1 then v2 (so a previous generation exists), with the app's own key in the settings.
+    func deployedTwice(preserve: [String] = []) throws {
+        try FileManager.default.createDirectory(atPath: cli.root + "/config/\(cli.app)", withIntermediateDirectories: true)
+        try Data(#"{"theme": "dark"}"#.utf8).write(to: URL(fileURLWithPath: cli.settingsFile))
+        let flags = preserve.flatMap { ["--preserve", $0] }
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1) + flags).status == 0)
+        #expect(try cli.run(["deploy"] + cli.seedFlags(2) + flags).status == 0)
+    }
+
+    /// Runs `arguments`, expects `status` with one line on standard error, and nothing changed.
+    func expectNothingChanged(_ arguments: [String], status: Int32, mentioning: String? = nil, environment: [String: String] = [:], sourceLine: SourceLocation = #_sourceLocation) throws {
+        let before = state()
+        let result = try cli.run(arguments, environment: environment)
+        #expect(result.status == status, "\(result.stderr)", sourceLocation: sourceLine)
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)", sourceLocation: sourceLine)
+        if let mentioning { #expect(result.stderr.contains(mentioning), "\(result.stderr)", sourceLocation: sourceLine) }
+        #expect(state() == before, sourceLocation: sourceLine)
+    }
+
+    @Test func anInvalidSeedChangesNothing() throws {
+        try deployedTwice()
+        let garbage = cli.root + "/garbage.sqlite"
+        try Data(repeating: 7, count: 8192).write(to: URL(fileURLWithPath: garbage))
+        try expectNothingChanged(["reseed", "--name", "levels.sqlite"] + cli.seedFlags(3, source: garbage), status: 65)
+    }
+
+    @Test func aChecksumMismatchChangesNothing() throws {
+        try deployedTwice()
+        try expectNothingChanged(["reseed", "--sha256", String(repeating: "0", count: 64)] + cli.seedFlags(1), status: 65, mentioning: "SHA-256")
+    }
+
+    @Test func aFullDiskChangesNothing() throws {
+        try deployedTwice()
+        let big = cli.root + "/big.sqlite"
+        let queue = try DatabaseQueue(path: big)
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE levels(ix INTEGER PRIMARY KEY, background TEXT, map BLOB NOT NULL)")
+            for ix in 1...64 { try db.execute(sql: "INSERT INTO levels VALUES (?, 'x', zeroblob(16384))", arguments: [ix]) }
+        }
+        try queue.close()
+        let before = state()
+        let result = try cli.shell("ulimit -f 256; exec '\(CLIHarness.binary)' deploy --app \(cli.app) --seed '\(big)' --name levels.sqlite --version big")
+        #expect(result.status == 74, "\(result.stderr)")
+        #expect(state() == before)
+    }
+
+    @Test(.enabled(if: FaultSuiteTests.canMakeImmutable, "chattr +i needs root and a file system that supports it"))
+    func anUnwritableDirectoryChangesNothing() throws {
+        try deployedTwice()
+        #expect(try cli.shell("chattr +i '\(cli.appData)'").status == 0)
+        defer { _ = try? cli.shell("chattr -i '\(cli.appData)'") }
+        try expectNothingChanged(["reseed"] + cli.seedFlags(1), status: 73)
+    }
+
+    @Test(.enabled(if: FaultSuiteTests.canMakeImmutable, "chattr +i needs root and a file system that supports it"))
+    func unwritableSettingsChangeNothing() throws {
+        try deployedTwice()
+        let settings = cli.root + "/config/" + cli.app
+        #expect(try cli.shell("chattr +i '\(settings)'").status == 0)
+        defer { _ = try? cli.shell("chattr -i '\(settings)'") }
+        try expectNothingChanged(["deploy"] + cli.seedFlags(1), status: 73)
+    }
+
+    @Test(arguments: ["swap", "live", "auto"], ["delete", "wal"])
+    func aDatabaseInUseChangesNothing(strategy: String, journalMode: String) throws {
+        try deployedTwice()
+        let holder = try cli.hold("""
+        import sqlite3
+        db = sqlite3.connect('\(cli.workingCopy)', isolation_level=None)
+        db.execute('PRAGMA journal_mode=\(journalMode)')
+        db.execute('BEGIN IMMEDIATE')
+        """)
+        defer { holder.release() }
+        try expectNothingChanged(["deploy", "--wait", "0.5", "--strategy", strategy] + cli.seedFlags(1), status: 75, mentioning: "in use")
+    }
+
+    @Test func aHeldDeployLockChangesNothing() throws {
+        try deployedTwice()
+        let holder = try cli.hold("""
+        import fcntl, os, struct
+        fd = os.open('\(cli.workingCopy).lock', os.O_RDWR)
+        fcntl.fcntl(fd, 37, struct.pack('hhqqi', fcntl.F_WRLCK, 0, 0, 1, 0))  # F_OFD_SETLK
+        """)
+        defer { holder.release() }
+        try expectNothingChanged(["reseed", "--wait", "0.2"] + cli.seedFlags(1), status: 75, mentioning: "lock")
+    }
+
+    @Test func aCarryThatDoesNotFitChangesNothing() throws {
+        try deployedTwice(preserve: ["progress"])
+        let queue = try DatabaseQueue(path: cli.workingCopy)
+        try queue.write { db in try db.execute(sql: "INSERT INTO progress(level, stars) VALUES (1, 3)") }
+        try queue.close()
+        // A new seed whose `progress` needs a column the old rows do not have.
+        let strict = cli.root + "/strict.sqlite"
+        let seed = try DatabaseQueue(path: strict)
+        try seed.writeWithoutTransaction { db in
+            try db.execute(sql: """
+                CREATE TABLE levels(ix INTEGER PRIMARY KEY, background TEXT, map BLOB NOT NULL);
+                CREATE TABLE progress(level INTEGER PRIMARY KEY, stars INTEGER, badge TEXT NOT NULL);
+                """)
+        }
+        try seed.close()
+        try expectNothingChanged(["reseed", "--preserve", "progress", "--name", "levels.sqlite"] + cli.seedFlags(3, source: strict), status: 65, mentioning: "progress")
+    }
+
+    @Test func aPreserveTypoChangesNothing() throws {
+        try deployedTwice(preserve: ["progress"])
+        try expectNothingChanged(["reseed", "--preserve", "progres"] + cli.seedFlags(1), status: 65, mentioning: "progres")
+    }
+
+    @Test func aMissingSeedCreatesNothing() throws {
+        let before = state()
+        let result = try cli.run(["deploy"] + cli.seedFlags(1, source: cli.root + "/nope.sqlite"))
+        #expect(result.status == 66)
+        #expect(state() == before)
+        #expect(!FileManager.default.fileExists(atPath: cli.appData))
+    }
+
+    @Test func aRollbackWithNothingDeployedCreatesNothing() throws {
+        let result = try cli.run(["rollback"] + cli.seedFlags(1))
+        #expect(result.status == 66)
+        #expect(!FileManager.default.fileExists(atPath: cli.root + "/data"))
+        #expect(!FileManager.default.fileExists(atPath: cli.root + "/config"))
+    }
+
+    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+    func anInterruptedRunUndoesItself(signal: Int32, status: Int32) throws {
+        try deployedTwice()
+        let before = state()
+        let started = try cli.start(["reseed"] + cli.seedFlags(1), environment: ["SEEDDB_TEST_STOP_AFTER": "stage"])
+        // Wait for the run to stop itself after staging, then interrupt and resume it.
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, !cli.list(cli.appData).contains(where: { $0.hasSuffix(".tmp") }) { usleep(10_000) }
+        usleep(100_000)
+        kill(started.0.processIdentifier, signal)
+        kill(started.0.processIdentifier, SIGCONT)
+        let result = cli.finish(started)
+        #expect(result.status == status, "\(result.stderr)")
+        #expect(result.stderr == "seeddb: error: interrupted; nothing was changed\n" || result.stderr == "seeddb: interrupted; nothing was changed\n", "\(result.stderr)")
+        #expect(state() == before)
+    }
+}
