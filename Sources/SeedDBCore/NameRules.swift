@@ -49,7 +49,8 @@ public enum NameRules {
     /// Validates a working-copy file name: any plain file name (spaces and Unicode
     /// included) of 1–`maximumLength` bytes that is not `.` or `..`, does not start with
     /// `.` (hidden files, SeedDB's temporary files), holds no `/`, NUL or other control
-    /// character, does not end with one of ``reservedSuffixes``, does not contain
+    /// character, does not end with one of ``reservedSuffixes`` or with `.v` and digits
+    /// (a generation file, `levels.sqlite.v7`), does not contain
     /// `.seeddb-` (temporary files) and is not the settings file's name (`settings.json`
     /// and its sidecars, which share the directory in system mode).
     static func validateFileName(_ text: String, maximumLength: Int) throws(SeedDBError) {
@@ -71,6 +72,10 @@ public enum NameRules {
         }
         if let suffix = reservedSuffixes.first(where: { text.hasSuffix($0) }) {
             throw SeedDBError(.invalidArgument, "invalid name \(quoted(text)): names ending in \"\(suffix)\" are reserved for the files SeedDB and SQLite keep beside a working copy")
+        }
+        if let dot = bytes.lastIndex(of: UInt8(ascii: ".")), dot + 2 < bytes.count, bytes[dot + 1] == UInt8(ascii: "v"),
+           bytes[(dot + 2)...].allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+            throw SeedDBError(.invalidArgument, "invalid name \(quoted(text)): names ending in \".v\" and digits are reserved for SeedDB's generation files")
         }
         guard !text.contains(".seeddb-") else {
             throw SeedDBError(.invalidArgument, "invalid name \(quoted(text)): \".seeddb-\" is reserved for SeedDB's temporary files")

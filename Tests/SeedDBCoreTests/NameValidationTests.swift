@@ -23,14 +23,14 @@ import Testing
         #expect(throws: SeedDBError.self) { try AppIdentifier(text) }
     }
 
-    @Test(arguments: ["my levels.sqlite", "niveaux é.sqlite", "レベル.db", "a b", "~user", String(repeating: "x", count: 255)])
+    @Test(arguments: ["my levels.sqlite", "niveaux é.sqlite", "レベル.db", "a b", "~user", "levels.v2.sqlite", "x.v", String(repeating: "x", count: 255)])
     func acceptsAnyPlainFileNameAsAWorkingCopyName(_ text: String) throws {
         #expect(try SeedName(text).rawValue == text)
     }
 
     @Test(arguments: ["", ".", "..", ".hidden", "a/b", "a\0b", "a\nb", String(repeating: "x", count: 256),
                       "levels.sqlite-wal", "levels.sqlite-shm", "levels.sqlite-journal", "levels.sqlite.lock",
-                      "levels.sqlite.previous", "levels.sqlite.base", "levels.sqlite.conflicts.json", "x.tmp",
+                      "levels.sqlite.previous", "levels.sqlite.base", "levels.sqlite.conflicts.json", "x.tmp", "levels.sqlite.v7",
                       "levels.sqlite.seeddb-abc", "settings.json", "settings.json.lock"])
     func rejectsWorkingCopyName(_ text: String) {
         #expect(throws: SeedDBError.self) { try SeedName(text) }
