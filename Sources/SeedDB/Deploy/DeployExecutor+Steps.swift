@@ -102,7 +102,7 @@ extension DeployExecutor {
     /// Undone by switching back.
     func installBySwap(_ run: DeployRun) throws(SeedDBError) {
         let workingCopy = target.workingCopy
-        let generation = paths.generationName(workingCopy.nextGeneration())
+        let generation = paths.generationName(workingCopy.nextGeneration(recorded: target.entry.generation))
         let generationPath = paths.inDirectory(generation)
         let staged = run.staged!.path
         try FileSystem.rename(staged, to: generationPath)

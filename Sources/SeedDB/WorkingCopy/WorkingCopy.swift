@@ -84,10 +84,10 @@ struct WorkingCopy {
     }
 
     /// The number the next generation file gets: one more than any generation file in
-    /// the directory, so a name is never reused while a reader may hold it.
-    func nextGeneration() -> Int {
+    /// the directory and than the last one recorded, so a name is not reused.
+    func nextGeneration(recorded: String?) -> Int {
         let existing = FileSystem.entries(of: paths.directory).compactMap(paths.generationNumber(of:))
-        var highest = existing.max() ?? 0
+        var highest = max(existing.max() ?? 0, recorded.flatMap(paths.generationNumber(of:)) ?? 0)
         if case .generation(let current) = state { highest = max(highest, current) }
         return highest + 1
     }
