@@ -132,12 +132,16 @@ final class ProgressBar: @unchecked Sendable {
     }
 
     /// The bar line for a terminal `columns` wide: the bar takes what the figures leave
-    /// (at most 40 characters); on a very narrow terminal the figures are cut.
+    /// (at most 40 characters); on a narrow terminal the bar goes, then the rate, and what
+    /// still does not fit is cut.
     static func render(copied: Int64, total: Int64, elapsed: Double, columns: Int) -> String {
-        let figures = render(copied: copied, total: total, elapsed: elapsed, width: 0).dropFirst(3)
+        let figures = String(render(copied: copied, total: total, elapsed: elapsed, width: 0).dropFirst(3))
         let room = columns - 1 - figures.count - 3
-        guard room >= 10 else { return fit(String(figures), columns: columns) }
-        return render(copied: copied, total: total, elapsed: elapsed, width: min(room, 40))
+        if room >= 10 { return render(copied: copied, total: total, elapsed: elapsed, width: min(room, 40)) }
+        if figures.count < columns { return figures }
+        let parts = figures.components(separatedBy: "  ")
+        let withoutRate = parts.count == 3 ? parts[0] + "  " + parts[2] : figures
+        return fit(withoutRate, columns: columns)
     }
 
     /// `text` cut to leave the terminal's last column free (writing there wraps on some
