@@ -196,6 +196,10 @@ import Testing
         let result = try cli.run(["deploy", "--manifest", folder + "/seeds.json"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try cli.levelCount() == 20)
+
+        // A link that leads nowhere is a missing manifest.
+        try FileManager.default.createSymbolicLink(atPath: folder + "/gone.json", withDestinationPath: cli.root + "/nope.json")
+        try expectError(["status", "--manifest", folder + "/gone.json"], status: 66, "manifest not found: \(folder)/gone.json is a symbolic link to a missing file")
     }
 
     @Test func aSymlinkedSettingsFileIsRefusedWithWhy() throws {

@@ -45,6 +45,10 @@ public struct Manifest: Sendable, Hashable {
         do {
             read = try FileSystem.readFile(at: target)
         } catch {
+            // Still a link once resolved: it leads nowhere (a missing target, a loop).
+            if (try? FileSystem.fileType(at: target)) == .symbolicLink {
+                throw SeedDBError(.seedUnavailable, "manifest not found: \(path) is a symbolic link to a missing file or a loop", underlying: error)
+            }
             throw SeedDBError(.seedUnavailable, error.message, underlying: error)
         }
         guard let bytes = read else {
