@@ -16,8 +16,9 @@ struct Level: FetchableRecord {
     }
 }
 
-/// The level-loading example: deploy at startup, then fetch levels with one cached,
-/// prepared statement bound to `?`.
+/// The level-loading example: deploy at startup (merging the user's changes into a new
+/// seed), run the app's migrations, then fetch levels with one cached, prepared statement
+/// bound to `?`.
 ///
 ///     swift run levels-demo [MANIFEST] [LEVEL...]
 @main
@@ -30,8 +31,11 @@ enum LevelsDemo {
 
         // 1. At startup: deploy if needed, then open the working copy. Two lines.
         let seed = try Manifest.load(URL(fileURLWithPath: manifest).path).seeds[0]
-        let database = try SeedDatabase.open(seed, deployer: Deployer(logger: logger), configuration: configuration())
+        let database = try SeedDatabase.open(seed, deployer: Deployer(logger: logger), configuration: configuration(), migrator: migrator())
         print("deploy: \(database.deployment.action.rawValue) \(database.deployment.to) at \(database.deployment.workingCopy)")
+        if let merge = database.deployment.merge {
+            print("merge: \(merge.inserted) inserted, \(merge.updated) updated, \(merge.deleted) deleted, \(merge.conflicts) conflicts")
+        }
 
         // 2. Serial-queue access: every read and write goes through one DatabaseQueue.
         var statements: Set<ObjectIdentifier> = []
@@ -67,7 +71,52 @@ enum LevelsDemo {
         if let busiest {
             print("busiest level: \(busiest["ix"] as Int) with \(busiest["tiles"] as Int) tiles")
         }
+
+        // 5. What the user changes, which a merged upgrade keeps: a favourite, a note, and a
+        //    full-text search over the level backgrounds that follows every change.
+        try database.writer.write { db in
+            try db.execute(sql: "UPDATE levels SET favorite = 1 WHERE ix = ?", arguments: [wanted[0]])
+            try db.execute(sql: "INSERT OR IGNORE INTO notes(level, text) VALUES (?, 'the hard one')", arguments: [wanted[0]])
+        }
+        let (favorites, notes, matches) = try database.writer.read { db in
+            (try Int.fetchAll(db, sql: "SELECT ix FROM levels WHERE favorite = 1 ORDER BY ix"),
+             try Int.fetchOne(db, sql: "SELECT count(*) FROM notes") ?? 0,
+             try Int.fetchAll(db, sql: "SELECT rowid FROM levels_search WHERE levels_search MATCH 'cave' ORDER BY rowid"))
+        }
+        print("favourites: \(favorites.map(String.init).joined(separator: " ")); notes: \(notes); levels matching 'cave': \(matches.count)")
         try database.close()
+    }
+
+    /// The app's own schema on top of the seed's, as migrations (run on every new seed
+    /// before the merge, and on the working copy): a `favorite` flag, the user's notes,
+    /// and a full-text index of the backgrounds kept by triggers.
+    static func migrator() -> DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("favorites") { db in
+            if try !db.columns(in: "levels").contains(where: { $0.name == "favorite" }) {
+                try db.execute(sql: "ALTER TABLE levels ADD COLUMN favorite INTEGER NOT NULL DEFAULT 0")
+            }
+        }
+        migrator.registerMigration("notes") { db in
+            try db.execute(sql: "CREATE TABLE IF NOT EXISTS notes(id INTEGER PRIMARY KEY, level INTEGER NOT NULL UNIQUE, text TEXT NOT NULL)")
+        }
+        migrator.registerMigration("search") { db in
+            try db.execute(sql: """
+                CREATE VIRTUAL TABLE IF NOT EXISTS levels_search USING fts5(background, content='levels', content_rowid='ix');
+                CREATE TRIGGER IF NOT EXISTS levels_search_insert AFTER INSERT ON levels BEGIN
+                  INSERT INTO levels_search(rowid, background) VALUES (new.ix, new.background);
+                END;
+                CREATE TRIGGER IF NOT EXISTS levels_search_delete AFTER DELETE ON levels BEGIN
+                  INSERT INTO levels_search(levels_search, rowid, background) VALUES ('delete', old.ix, old.background);
+                END;
+                CREATE TRIGGER IF NOT EXISTS levels_search_update AFTER UPDATE OF background ON levels BEGIN
+                  INSERT INTO levels_search(levels_search, rowid, background) VALUES ('delete', old.ix, old.background);
+                  INSERT INTO levels_search(rowid, background) VALUES (new.ix, new.background);
+                END;
+                INSERT INTO levels_search(levels_search) VALUES ('rebuild');
+                """)
+        }
+        return migrator
     }
 
     /// Fetches one level with the connection's cached statement (GRDB prepares it once).

@@ -8,12 +8,16 @@ public struct DeployRecord: Hashable, Sendable {
     public var size: Int64
     /// When the deploy finished, ISO-8601 in UTC (`2026-11-21T23:45:22Z`).
     public var deployedAt: String
+    /// The SHA-256 of the pristine seed kept as the merge base (`<name>.base`), when one
+    /// was kept.
+    public var base: SHA256Digest?
 
     /// Creates a record.
-    public init(version: SeedVersion, sha256: SHA256Digest, size: Int64, deployedAt: String) {
+    public init(version: SeedVersion, sha256: SHA256Digest, size: Int64, deployedAt: String, base: SHA256Digest? = nil) {
         self.version = version
         self.sha256 = sha256
         self.size = size
         self.deployedAt = deployedAt
+        self.base = base
     }
 }

@@ -15,6 +15,10 @@ public struct Seed: Hashable, Sendable {
     /// Tables that hold the user's own data: on replace or reseed their rows are carried
     /// from the old working copy into the new one.
     public var preservedTables: [String]
+    /// How the user's edits to the seed's own rows are merged into each new seed
+    /// (`"merge"` and `"mergeTables"` in a manifest). Default: ``MergePolicy/off``, the
+    /// seed's rows replace the user's.
+    public var merge: MergePolicies
 
     /// Creates a seed description.
     ///
@@ -22,6 +26,7 @@ public struct Seed: Hashable, Sendable {
     ///   - name: The working copy's file name; defaults to the last path component of
     ///     `source`, without a `.zst` or `.gz` suffix.
     ///   - preservedTables: Tables whose rows survive a replace or reseed (the user's data).
+    ///   - merge: How the user's edits to the seed's rows are merged into a new seed.
     /// - Throws: ``SeedDBError`` (`invalidArgument`) when `source` is empty or the default
     ///   name taken from it is not a valid ``SeedName``.
     public init(
@@ -31,7 +36,8 @@ public struct Seed: Hashable, Sendable {
         location: SeedLocation = .data,
         name: SeedName? = nil,
         expectedSHA256: SHA256Digest? = nil,
-        preservedTables: [String] = []
+        preservedTables: [String] = [],
+        merge: MergePolicies = MergePolicies()
     ) throws(SeedDBError) {
         guard !source.isEmpty else {
             throw SeedDBError(.invalidArgument, "invalid seed path: it is empty")
@@ -55,5 +61,6 @@ public struct Seed: Hashable, Sendable {
             throw SeedDBError(.invalidArgument, "invalid preserved tables: a table is listed twice")
         }
         self.preservedTables = preservedTables
+        self.merge = merge
     }
 }

@@ -50,6 +50,15 @@ public struct SeedPaths: Hashable, Sendable {
     /// The previous generation kept for `rollback`.
     public var previousGeneration: String { workingCopy + ".previous" }
 
+    /// The pristine copy of the seed last deployed: the common ancestor of a three-way merge.
+    public var base: String { workingCopy + ".base" }
+
+    /// The merge base that goes with the previous generation.
+    public var previousBase: String { workingCopy + ".previous.base" }
+
+    /// The conflicts of the last merge attempt, for `seeddb conflicts`.
+    public var conflictsFile: String { workingCopy + ".conflicts.json" }
+
     /// The file name of generation `number` (`levels.sqlite.v7`).
     public func generationName(_ number: Int) -> String { name.rawValue + ".v\(number)" }
 

@@ -42,8 +42,15 @@ public final class SeedDatabase: @unchecked Sendable {
     ///     in `prepareDatabase`, read-only, …). Unless it sets a busy mode, the
     ///     connections wait up to the deployer's ``DeployConfiguration/wait`` for a lock,
     ///     so reads wait through a live replace instead of failing with `SQLITE_BUSY`.
-    /// - Throws: ``SeedDBError`` from the deploy, or when the database cannot be opened.
-    public static func open(_ seed: Seed, deployer: Deployer, kind: Kind = .queue, configuration: Configuration = Configuration()) throws(SeedDBError) -> SeedDatabase {
+    ///   - migrator: The app's migrations (`CREATE … IF NOT EXISTS` in GRDB's form): run on
+    ///     each staged new seed before the user's tables are carried or merged into it, and
+    ///     on the working copy once it is open, so the app's own columns and tables exist on
+    ///     both sides of a merge.
+    /// - Throws: ``SeedDBError`` from the deploy, or when the database cannot be opened or
+    ///   migrated.
+    public static func open(_ seed: Seed, deployer: Deployer, kind: Kind = .queue, configuration: Configuration = Configuration(), migrator: DatabaseMigrator? = nil) throws(SeedDBError) -> SeedDatabase {
+        var deployer = deployer
+        if let migrator { deployer.configuration.migrator = migrator }
         let deployment = try deployer.deploy(seed)
         let paths = deployer.paths(for: seed)
         // Wait out a deploy in progress (it holds the writer byte), then announce this
@@ -65,6 +72,7 @@ public final class SeedDatabase: @unchecked Sendable {
             case .queue: try DatabaseQueue(path: paths.workingCopy, configuration: configuration)
             case .pool: try DatabasePool(path: paths.workingCopy, configuration: configuration)
             }
+            try migrator?.migrate(writer)
             return SeedDatabase(writer: writer, deployment: deployment, usage: usage)
         } catch let error as DatabaseError {
             usage.close()

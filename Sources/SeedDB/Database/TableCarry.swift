@@ -6,8 +6,9 @@ import SeedDBCore
 /// in `preserve`, and every table the app created itself (in the old copy, not in the new
 /// seed), whole with its indexes and triggers.
 ///
-/// Runs on a connection to the new copy with the old copy attached as `old`, under the
-/// writer's lock the caller holds on the old copy (see ``WriterLock``), in one transaction.
+/// Runs on a connection to the new copy with the old copy attached as `old` (by the
+/// caller), under the writer's lock the caller holds on the old copy (see ``WriterLock``),
+/// in one transaction.
 enum TableCarry {
     /// Carries the tables and returns the names of those carried (shadow tables of a
     /// carried virtual table left out).
@@ -19,11 +20,9 @@ enum TableCarry {
     /// - Throws: ``SeedDBError`` `invalidSeed` naming the table when a preserved table is
     ///   in neither copy (a typo), or when the rows do not fit the new schema; the new copy
     ///   is then unchanged.
-    static func carry(_ preserve: [String], in db: Database, old uri: String, logger: Logger) throws(SeedDBError) -> [String] {
+    static func carry(_ preserve: [String], in db: Database, logger: Logger) throws(SeedDBError) -> [String] {
         var current = ""
         do {
-            try db.execute(sql: "ATTACH DATABASE ? AS old", arguments: [uri])
-            defer { try? db.execute(sql: "DETACH DATABASE old") }
             var carried: [String] = []
             try db.inTransaction {
                 let oldTables = try tables(in: "old", db: db)

@@ -1,3 +1,4 @@
+import GRDB
 import SeedDBCore
 
 /// How a ``Deployer`` behaves.
@@ -26,6 +27,12 @@ public struct DeployConfiguration: Sendable {
     /// Called after each step of a plan completes (``DeployStep``); the crash and fault
     /// suites stop the process there. Default: `nil`.
     public var stepObserver: (@Sendable (DeployStep) -> Void)?
+
+    /// The app's migrations, run on the staged new seed before the user's tables are
+    /// carried or merged into it, so the app's own columns and tables exist on both sides.
+    /// ``SeedDatabase/open(_:deployer:kind:configuration:migrator:)`` sets it and runs the
+    /// same migrations on the working copy afterwards. Default: `nil`.
+    public var migrator: DatabaseMigrator?
 
     /// Called as each step of a plan starts, for a progress display. Default: `nil`.
     public var stepStarted: (@Sendable (DeployStep) -> Void)?

@@ -39,6 +39,39 @@ extension DeployExecutor {
             throw SeedDBError(.invalidSeed, "invalid seed \(target.source): its header declares \(declared) bytes but \(copy.size) were read (truncated, or changed while copying)")
         }
         run.staged = StagedCopy(path: temporary, digest: copy.digest, size: copy.size)
+        if target.merge.mergesAnything {
+            try keepPristineCopy(run)
+        }
+        if let migrator = deployer.configuration.migrator {
+            try SQLiteFile.mapping("cannot run the app's migrations on", temporary) {
+                let queue = try SQLiteFile.open(temporary, access: .readWrite, label: "SeedDB.migrate")
+                defer { try? queue.close() }
+                try migrator.migrate(queue)
+            }
+            (run.staged!.digest, run.staged!.size) = try FileSystem.digestAndSync(temporary)
+        }
+    }
+
+    /// Keeps a pristine, read-only copy of the staged seed (a reflink where the file system
+    /// can), to become `<name>.base` once the new copy is recorded.
+    private func keepPristineCopy(_ run: DeployRun) throws(SeedDBError) {
+        let staged = run.staged!
+        let (descriptor, pristine) = try FileSystem.createTemporaryFile(in: paths.directory, stem: paths.name.rawValue, permissions: [.ownerRead, .groupRead, .otherRead])
+        run.onFailure("the merge base") { () throws(SeedDBError) in try FileSystem.remove(pristine) }
+        run.setAside.append(pristine)
+        do {
+            _ = try descriptor.closeAfter { () throws -> SeedSource.CopyResult in
+                if let owner = files.owner { try FileSystem.setOwner(owner, of: pristine) }
+                return try SeedSource(path: staged.path).copy(to: descriptor, destinationPath: pristine, progress: nil) { () throws(SeedDBError) in
+                    try FileSystem.sync(descriptor, path: pristine)
+                }
+            }
+        } catch let error as SeedDBError {
+            throw error
+        } catch {
+            throw SeedDBError.io(error, "cannot write", pristine)
+        }
+        run.pristine = (pristine, staged.digest)
     }
 
     /// `check`: runs the plan's integrity check on the staged copy, unless its content
@@ -71,27 +104,95 @@ extension DeployExecutor {
     }
 
     /// `carry`: under the writer's lock, carries the user's tables from the old copy into
-    /// the staged one (a swap flushes and re-hashes it; a live replace copies it on).
+    /// the staged one and, when the seed asks for it, merges the user's edits of the seed's
+    /// rows (a swap flushes and re-hashes the staged copy; a live replace copies it on).
     func carry(_ run: DeployRun, scope: WriterScope?) throws(SeedDBError) {
         switch scope {
         case .live(let db, let old?):
-            run.carried = try TableCarry.carry(target.preservedTables, in: db, old: old, logger: deployer.logger)
+            try carry(into: db, old: old, run)
         case .swap(let old?):
             let staged = run.staged!.path
-            run.carried = try SQLiteFile.mapping("cannot carry tables into", staged) {
+            try SQLiteFile.mapping("cannot carry tables into", staged) {
                 let queue = try SQLiteFile.open(staged, access: .readWrite, label: "SeedDB.carry")
                 defer { try? queue.close() }
-                return try queue.writeWithoutTransaction { db in
-                    try TableCarry.carry(target.preservedTables, in: db, old: old, logger: deployer.logger)
-                }
+                try queue.writeWithoutTransaction { db in try carry(into: db, old: old, run) }
             }
-            if !run.carried.isEmpty {
+            if !run.carried.isEmpty || run.merge != nil {
                 (run.staged!.digest, run.staged!.size) = try FileSystem.digestAndSync(staged)
             }
         default:
-            if !target.preservedTables.isEmpty {
+            if !target.preservedTables.isEmpty || target.merge.mergesAnything {
                 deployer.logger.warning("old working copy \(paths.workingCopy) is not a database; nothing was carried from it")
             }
+        }
+    }
+
+    /// The carry on a connection to the staged copy: the merge first (when on), then the
+    /// preserved tables and the tables the app created.
+    private func carry(into db: Database, old: String, _ run: DeployRun) throws(SeedDBError) {
+        try SQLiteFile.mapping("cannot read the working copy", paths.workingCopy) {
+            try db.execute(sql: "ATTACH DATABASE ? AS old", arguments: [old])
+        }
+        defer { try? db.execute(sql: "DETACH DATABASE old") }
+        var merged: [String] = []
+        if target.merge.mergesAnything {
+            let result = try merge(into: db, run)
+            run.merge = result
+            merged = result.carriedTables
+        }
+        run.carried = merged + (try TableCarry.carry(target.preservedTables, in: db, logger: deployer.logger))
+    }
+
+    /// The three-way merge of the user's edits into the staged copy, against the merge
+    /// base when it is there and matches the record. A refusal under `fail` still writes
+    /// the conflicts file, for `seeddb conflicts`.
+    private func merge(into db: Database, _ run: DeployRun) throws(SeedDBError) -> MergeResult {
+        let base = try usableBase()
+        if let base {
+            try SQLiteFile.mapping("cannot read the merge base", base) {
+                try db.execute(sql: "ATTACH DATABASE ? AS seeddb_base", arguments: [SQLiteFile.uri(base, query: "immutable=1")])
+            }
+        }
+        defer { if base != nil { try? db.execute(sql: "DETACH DATABASE seeddb_base") } }
+        var policies = target.merge
+        for table in target.preservedTables { policies.tables[table] = .off }
+        do {
+            return try ThreeWayMerge(policies: policies, logger: deployer.logger)
+                .merge(in: db, base: base == nil ? nil : "seeddb_base", user: "old", into: "main")
+        } catch {
+            if let failure = error.underlying as? MergeFailure {
+                writeConflicts(failure.conflicts)
+            }
+            throw error
+        }
+    }
+
+    /// `<name>.base` when it is there and its digest is the one recorded; otherwise `nil`,
+    /// with a warning: the seed's rows stand this time, and the new base is kept so the
+    /// next upgrade merges.
+    private func usableBase() throws(SeedDBError) -> String? {
+        let base = paths.base
+        let problem: String?
+        if try FileSystem.fileType(at: base) != .regular {
+            problem = "is missing"
+        } else if let expected = target.entry.record?.base, try FileDigest.sha256(ofFileAt: base) == expected {
+            problem = nil
+        } else {
+            problem = "does not match the recorded seed"
+        }
+        guard let problem else { return base }
+        deployer.logger.warning("merge base \(base) \(problem): the new seed's rows stand this time; the new base is kept so the next upgrade merges")
+        return nil
+    }
+
+    /// Writes the conflicts of the last merge attempt beside the working copy (a JSON
+    /// array). Failing to write it is a warning: the merge itself is what matters.
+    func writeConflicts(_ conflicts: [MergeConflict]) {
+        let text = "[" + conflicts.map(\.json).joined(separator: ",") + "]\n"
+        do {
+            try FileSystem.writeAtomically(Array(text.utf8), to: paths.conflictsFile, permissions: [.ownerReadWrite, .groupRead, .otherRead], owner: files.owner)
+        } catch {
+            deployer.logger.warning("could not write the merge conflicts to \(paths.conflictsFile): \(error.message)")
         }
     }
 
@@ -153,6 +254,7 @@ extension DeployExecutor {
             run.onFailure("the previous generation") { () throws(SeedDBError) in try FileSystem.rename(aside, to: paths.previousGeneration) }
             run.setAside.append(aside)
         }
+        try keepPreviousBase(plan, run)
         guard plan.keepsPrevious else { return }
         let content: String
         switch scope {
@@ -176,6 +278,22 @@ extension DeployExecutor {
         try FileSystem.syncDirectory(paths.directory)
     }
 
+    /// The merge base follows its generation: the current base becomes `<name>.previous.base`
+    /// when the old copy becomes the previous generation; a dropped previous generation
+    /// takes its base along (a rollback keeps it, to restore it).
+    private func keepPreviousBase(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) {
+        if (plan.dropsPrevious || plan.keepsPrevious) && !target.isRollback, try FileSystem.fileType(at: paths.previousBase) == .regular {
+            let aside = FileSystem.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "previous-base")
+            try FileSystem.rename(paths.previousBase, to: aside)
+            run.onFailure("the previous merge base") { () throws(SeedDBError) in try FileSystem.rename(aside, to: paths.previousBase) }
+            run.setAside.append(aside)
+        }
+        if plan.keepsPrevious, try FileSystem.fileType(at: paths.base) == .regular {
+            try FileSystem.rename(paths.base, to: paths.previousBase)
+            run.onFailure("the merge base") { () throws(SeedDBError) in try FileSystem.rename(paths.previousBase, to: paths.base) }
+        }
+    }
+
     /// `record`: records the new version (and the previous generation, the check passed,
     /// the seed's identity, the location and the generation file). After a swap it runs
     /// under the writer's lock and is undone by restoring the settings' bytes.
@@ -186,7 +304,8 @@ extension DeployExecutor {
         }
         let staged = run.staged!
         let store = deployer.settings(at: paths)
-        let record = DeployRecord(version: target.version, sha256: staged.digest, size: staged.size, deployedAt: Date().ISO8601Format())
+        let base = target.isRollback ? target.entry.previous?.base : run.pristine?.digest
+        let record = DeployRecord(version: target.version, sha256: staged.digest, size: staged.size, deployedAt: Date().ISO8601Format(), base: base)
         if plan.strategy == .swap {
             run.onFailure("the record") { [backup = target.settingsBackup] () throws(SeedDBError) in
                 try store.restore(backup, timeout: deployer.configuration.wait)
@@ -201,6 +320,24 @@ extension DeployExecutor {
             entry.location = target.location
             if let generation = run.generation { entry.generation = generation }
             table[paths.name.rawValue] = entry
+        }
+        try installBase(run)
+        if let merge = run.merge { writeConflicts(merge.conflicts) }
+    }
+
+    /// Puts the merge base that goes with the recorded copy in place, once it is recorded:
+    /// the pristine new seed, or after a rollback the previous generation's base. Without
+    /// merging, an old base would only mislead the next merge, so it goes.
+    private func installBase(_ run: DeployRun) throws(SeedDBError) {
+        if let pristine = run.pristine {
+            try FileSystem.rename(pristine.path, to: paths.base)
+            run.setAside.removeAll { $0 == pristine.path }
+        } else if target.isRollback, try FileSystem.fileType(at: paths.previousBase) == .regular {
+            try FileSystem.rename(paths.previousBase, to: paths.base)
+        } else if !target.merge.mergesAnything {
+            for stale in [paths.base, paths.previousBase] where try FileSystem.fileType(at: stale) != nil {
+                run.setAside.append(stale)
+            }
         }
     }
 

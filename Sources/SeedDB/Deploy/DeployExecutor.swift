@@ -35,7 +35,7 @@ struct DeployExecutor {
         deployer.reached(.cleanUp)
         return DeployReport(
             name: target.paths.name, action: plan.action, from: target.entry.record?.version, to: target.version,
-            workingCopy: target.paths.workingCopy, strategy: plan.strategy, carried: run.carried)
+            workingCopy: target.paths.workingCopy, strategy: plan.strategy, carried: run.carried, merge: run.merge?.summary)
     }
 
     private func execute(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) {
@@ -127,6 +127,10 @@ struct DeployTarget {
     var sourceDigest: SourceDigest?
     /// Tables whose rows survive the replace.
     var preservedTables: [String]
+    /// How the user's edits are merged into the new seed (off for a rollback).
+    var merge: MergePolicies
+    /// Whether the run restores the previous generation.
+    var isRollback: Bool
     /// Where the working copy lives.
     var location: SeedLocation
     /// The settings entry as the run found it under the lock.
@@ -153,6 +157,10 @@ final class DeployRun {
     var memo: ValidationMemo?
     /// The tables carried.
     var carried: [String] = []
+    /// The pristine copy of the new seed, kept as the next merge base, and its digest.
+    var pristine: (path: String, digest: SHA256Digest)?
+    /// What the three-way merge did.
+    var merge: MergeResult?
     /// The generation file a swap installed.
     var generation: String?
     /// The old content's file after a swap moved it out of the way.

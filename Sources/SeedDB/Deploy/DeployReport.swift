@@ -18,6 +18,8 @@ public struct DeployReport: Sendable, Hashable {
     /// The tables carried from the old working copy (preserved, and those the app
     /// created); empty when none were.
     public var carried: [String] = []
+    /// What the three-way merge of the user's edits did; `nil` when merging is off.
+    public var merge: MergeSummary?
 }
 
 /// The state of one seed, as `status` reports it.

@@ -10,8 +10,8 @@ public struct PurgeReport: Sendable, Hashable {
 
 extension Deployer {
     /// Removes everything SeedDB keeps for one working copy: the working copy (its link
-    /// and generation files), their SQLite sidecars, the previous generation, the lock
-    /// file and its settings entry. The settings file goes too once it holds nothing else,
+    /// and generation files), their SQLite sidecars, the previous generation, the merge
+    /// bases, the conflicts file, the lock file and its settings entry. The settings file goes too once it holds nothing else,
     /// and the app's directories once they are empty. For a package's `postrm purge`.
     ///
     /// All or nothing: everything it needs (the settings writable, the root safety rule,
@@ -101,7 +101,8 @@ extension Deployer {
         let name = paths.name.rawValue
         let owned = FileSystem.entries(of: paths.directory).filter { entry in
             let base = SeedPaths.sqliteSidecarSuffixes.reduce(entry) { $1.isEmpty || !$0.hasSuffix($1) ? $0 : String($0.dropLast($1.count)) }
-            return base == name || base == name + ".previous" || paths.generationNumber(of: base) != nil
+            return [name, name + ".previous", name + ".base", name + ".previous.base", name + ".conflicts.json"].contains(base)
+                || paths.generationNumber(of: base) != nil
                 || (entry.hasPrefix(FileSystem.temporaryPrefix(name)) && entry.hasSuffix(".tmp"))
         }.sorted()
         let lock = try FileSystem.fileType(at: paths.lockFile) != nil ? [paths.lockFile] : []

@@ -270,7 +270,8 @@ public struct Deployer: Sendable {
         var target = DeployTarget(
             paths: paths, source: observed.seed.source, version: observed.seed.version,
             expectedSHA256: observed.seed.expectedSHA256, sourceDigest: observed.sourceDigest,
-            preservedTables: observed.seed.preservedTables, location: observed.seed.location,
+            preservedTables: observed.seed.preservedTables, merge: kind == .rollback ? MergePolicies() : observed.seed.merge,
+            isRollback: kind == .rollback, location: observed.seed.location,
             entry: observed.entry, settingsBackup: try settings(at: paths).backup(), workingCopy: observed.workingCopy)
         if kind == .rollback {
             guard let previous = observed.entry.previous else {
@@ -355,5 +356,17 @@ public struct Deployer: Sendable {
     /// Tells the configured observer that `step` completed.
     func reached(_ step: DeployStep) {
         configuration.stepObserver?(step)
+    }
+}
+
+extension Deployer {
+    /// The conflicts of the last merge attempt of `seed`'s working copy, as the JSON array
+    /// `seeddb conflicts` prints (each conflict `{"table", "key", "column", "base", "user",
+    /// "seed", "kept"}`); `"[]"` when the last merge had none or none was attempted.
+    public func conflicts(_ seed: Seed) throws(SeedDBError) -> String {
+        let path = paths(for: seed).conflictsFile
+        guard let bytes = try FileSystem.readFile(at: path) else { return "[]" }
+        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty ? "[]" : text
     }
 }

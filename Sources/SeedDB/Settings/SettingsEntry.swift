@@ -108,11 +108,18 @@ public struct SettingsEntry: Sendable, Hashable {
         guard let sha256 = (object["sha256"] as? String).flatMap({ try? SHA256Digest(hex: $0) }) else { throw bad(prefix + "sha256") }
         guard let size = integer(object["size"]), size >= 0 else { throw bad(prefix + "size") }
         guard let deployedAt = object["deployedAt"] as? String else { throw bad(prefix + "deployedAt") }
-        return DeployRecord(version: version, sha256: sha256, size: size, deployedAt: deployedAt)
+        var base: SHA256Digest?
+        if let value = object["base"] {
+            guard let digest = (value as? String).flatMap({ try? SHA256Digest(hex: $0) }) else { throw bad(prefix + "base") }
+            base = digest
+        }
+        return DeployRecord(version: version, sha256: sha256, size: size, deployedAt: deployedAt, base: base)
     }
 
     private static func jsonObject(of record: DeployRecord) -> [String: Any] {
-        ["version": record.version.rawValue, "sha256": record.sha256.hex, "size": record.size, "deployedAt": record.deployedAt]
+        var object: [String: Any] = ["version": record.version.rawValue, "sha256": record.sha256.hex, "size": record.size, "deployedAt": record.deployedAt]
+        if let base = record.base { object["base"] = base.hex }
+        return object
     }
 
     /// A JSON integer (not a boolean, not a fraction), exact up to `Int64.max`.

@@ -1,0 +1,135 @@
+import Foundation
+import GRDB
+import SeedDBCore
+
+/// The few bits of SQL text a merge builds or reads.
+enum MergeSQL {
+    /// `"schema"."name"`.
+    static func qualified(_ schema: String, _ name: String) -> String {
+        "\(schema.quotedDatabaseIdentifier).\(name.quotedDatabaseIdentifier)"
+    }
+
+    /// Exact equality of two SQL expressions, as ``MergeValue`` defines it: same storage
+    /// class and same value under the `BINARY` collation (`1`, `1.0` and `'1'` differ;
+    /// `'a'` and `'A'` differ whatever the column's collation).
+    static func same(_ lhs: String, _ rhs: String) -> String {
+        "((\(lhs)) IS (\(rhs)) COLLATE BINARY AND typeof(\(lhs)) = typeof(\(rhs)))"
+    }
+
+    /// A column's declared default as an expression, `NULL` when it has none.
+    static func defaultExpression(_ column: MergeCatalog.Column?) -> String {
+        column?.defaultSQL.map { "(\($0))" } ?? "NULL"
+    }
+
+    /// A `CREATE …` statement as stored in `sqlite_master`, rewritten to create its object
+    /// in `schema`: the object's name gets the schema qualifier (the statement's other names
+    /// resolve in that schema by SQLite's rules). `main` keeps the text as it is.
+    static func create(_ sql: String, in schema: String) -> String {
+        guard MergeNames.folded(schema) != "main" else { return sql }
+        let bytes = Array(sql.utf8)
+        var index = 0
+        func skipSpace() {
+            while index < bytes.count {
+                if bytes[index] == 0x20 || (bytes[index] >= 0x09 && bytes[index] <= 0x0D) {
+                    index += 1
+                } else if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "-"), bytes[index + 1] == UInt8(ascii: "-") {
+                    while index < bytes.count, bytes[index] != 0x0A { index += 1 }
+                } else if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "/"), bytes[index + 1] == UInt8(ascii: "*") {
+                    index += 2
+                    while index + 1 < bytes.count, !(bytes[index] == UInt8(ascii: "*") && bytes[index + 1] == UInt8(ascii: "/")) { index += 1 }
+                    index = min(bytes.count, index + 2)
+                } else {
+                    return
+                }
+            }
+        }
+        func word() -> String? {
+            skipSpace()
+            var end = index
+            while end < bytes.count, (bytes[end] | 0x20) >= UInt8(ascii: "a"), (bytes[end] | 0x20) <= UInt8(ascii: "z") { end += 1 }
+            guard end > index else { return nil }
+            return MergeNames.folded(String(decoding: bytes[index..<end], as: UTF8.self))
+        }
+        func take(_ expected: Set<String>) -> Bool {
+            let start = index
+            if let next = word(), expected.contains(next) {
+                index += next.utf8.count
+                return true
+            }
+            index = start
+            return false
+        }
+        guard take(["create"]) else { return sql }
+        _ = take(["temp", "temporary"])
+        _ = take(["unique"])
+        _ = take(["virtual"])
+        guard take(["table", "index", "trigger", "view"]) else { return sql }
+        let beforeIf = index
+        if !(take(["if"]) && take(["not"]) && take(["exists"])) { index = beforeIf }
+        skipSpace()
+        let prefix = String(decoding: bytes[..<index], as: UTF8.self)
+        let rest = String(decoding: bytes[index...], as: UTF8.self)
+        return prefix + schema.quotedDatabaseIdentifier + "." + rest
+    }
+
+    /// The `content=` table of an FTS4/FTS5 `CREATE VIRTUAL TABLE` statement: `nil` when
+    /// the table is not FTS4/FTS5 or keeps its own content, `""` when contentless.
+    static func fullTextContentTable(_ sql: String) -> String? {
+        let folded = MergeNames.folded(sql)
+        guard let using = folded.range(of: " using "), let open = folded[using.upperBound...].firstIndex(of: "(") else { return nil }
+        let module = folded[using.upperBound..<open].trimmingCharacters(in: .whitespaces)
+        guard module == "fts5" || module == "fts4" else { return nil }
+        let body = sql[sql.index(after: open)...].dropLast(while: { $0 != ")" }).dropLast()
+        for argument in splitArguments(String(body)) {
+            let parts = argument.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            guard parts.count == 2, MergeNames.folded(parts[0]) == "content" else { continue }
+            return unquote(parts[1])
+        }
+        return nil
+    }
+
+    /// Splits a module argument list at top-level commas, keeping quoted text whole.
+    private static func splitArguments(_ text: String) -> [String] {
+        var arguments: [String] = []
+        var current = ""
+        var quote: Character?
+        var depth = 0
+        for character in text {
+            if let open = quote {
+                if character == open { quote = nil }
+                current.append(character)
+                continue
+            }
+            switch character {
+            case "'", "\"", "`": quote = character
+            case "[": quote = "]"
+            case "(": depth += 1
+            case ")": depth -= 1
+            case "," where depth == 0:
+                arguments.append(current)
+                current = ""
+                continue
+            default: break
+            }
+            current.append(character)
+        }
+        arguments.append(current)
+        return arguments
+    }
+
+    private static func unquote(_ text: String) -> String {
+        guard let first = text.first, text.count >= 2 else { return text }
+        let closing: Character? = first == "[" ? "]" : (first == "'" || first == "\"" || first == "`" ? first : nil)
+        guard let closing, text.last == closing else { return text }
+        let inner = String(text.dropFirst().dropLast())
+        return first == "[" ? inner : inner.replacingOccurrences(of: String(first) + String(first), with: String(first))
+    }
+}
+
+private extension Substring {
+    func dropLast(while predicate: (Character) -> Bool) -> Substring {
+        var end = endIndex
+        while end > startIndex, predicate(self[index(before: end)]) { end = index(before: end) }
+        return self[startIndex..<end]
+    }
+}

@@ -1,0 +1,241 @@
+import Foundation
+import GRDB
+import Logging
+import SeedDBCore
+
+/// The row-by-row merge of one table into the staged copy.
+///
+/// 1. Columns the app added (in the working copy, neither in the base nor in the seed)
+///    are added to the staged table with their declared type and default.
+/// 2. The keys the user changed (inserted, deleted, or with a cell that differs from the
+///    base) are found with one anti-join each way on the primary key, into a temporary
+///    table: the rows the user did not touch keep the seed's version without being read.
+/// 3. For those keys the three sides are joined into a second temporary table, then read
+///    back one row at a time in key order; ``RowMerge`` decides each, and the staged table
+///    gets the delete, update or insert it calls for.
+///
+/// A column only some sides have is read as its value on a side that has it: a side
+/// without a column the app added holds the column's default; a side without a column the
+/// new seed added holds the seed's value (its default for a row the seed lacks); a user
+/// copy without a seed column holds the base's value.
+struct TableMerge {
+    /// One column of the merged table.
+    struct Column {
+        var name: String
+        var inBase: Bool
+        var inUser: Bool
+        /// The default as the app declares it (working copy), as an expression.
+        var userDefault: String
+        /// The default as the new seed declares it, as an expression.
+        var seedDefault: String
+    }
+
+    /// What merging the table gave.
+    struct Outcome {
+        var summary = MergeSummary()
+        var conflicts: [MergeConflict] = []
+        var wrote = false
+    }
+
+    let db: Database
+    let schemas: MergeSchemas
+    let name: String
+    let policy: MergePolicy
+    let base: MergeCatalog.Table?
+    let user: MergeCatalog.Table
+    var seed: MergeCatalog.Table
+    let logger: Logger
+
+    private static let keysTable = "seeddb_merge_keys"
+    private static let rowsTable = "seeddb_merge_rows"
+
+    mutating func run() throws -> Outcome {
+        try addAppColumns()
+        try warnAboutDroppedColumns()
+        let columns = seed.columns.map { column in
+            Column(name: column.name, inBase: base?.column(column.name) != nil, inUser: user.column(column.name) != nil,
+                   userDefault: MergeSQL.defaultExpression(user.column(column.name) ?? column),
+                   seedDefault: MergeSQL.defaultExpression(column))
+        }
+        let keyNames = seed.primaryKey
+        let keyIndices = keyNames.map { key in columns.firstIndex { MergeNames.folded($0.name) == MergeNames.folded(key) }! }
+        try db.execute(sql: "DROP TABLE IF EXISTS temp.\(Self.keysTable); DROP TABLE IF EXISTS temp.\(Self.rowsTable)")
+        defer { try? db.execute(sql: "DROP TABLE IF EXISTS temp.\(Self.keysTable); DROP TABLE IF EXISTS temp.\(Self.rowsTable)") }
+        try findUserChanges(columns: columns, keys: keyNames)
+        try joinSides(columns: columns, keys: keyNames)
+        return try apply(columns: columns, keyIndices: keyIndices)
+    }
+
+    // MARK: Schema moves
+
+    private mutating func addAppColumns() throws {
+        for column in user.columns where seed.column(column.name) == nil && base?.column(column.name) == nil {
+            var definition = "\(column.name.quotedDatabaseIdentifier) \(column.type)"
+            if column.notNull { definition += " NOT NULL" }
+            if let value = column.defaultSQL { definition += " DEFAULT \(value)" }
+            do {
+                try db.execute(sql: "ALTER TABLE \(MergeSQL.qualified(schemas.target, seed.name)) ADD COLUMN \(definition)")
+            } catch let error as DatabaseError {
+                throw SeedDBError(.invalidSeed, "cannot add the app's column \(NameRules.quoted(column.name)) to table \(NameRules.quoted(name)) of the new seed: \(error.message ?? "\(error.resultCode)"); nothing was changed", underlying: error)
+            }
+            var added = column
+            added.primaryKeyIndex = 0
+            seed.columns.append(added)
+        }
+    }
+
+    private func warnAboutDroppedColumns() throws {
+        guard let base, let baseSchema = schemas.base else { return }
+        let on = seed.primaryKey.map { "b.\($0.quotedDatabaseIdentifier) = u.\($0.quotedDatabaseIdentifier)" }.joined(separator: " AND ")
+        let firstKey = seed.primaryKey[0].quotedDatabaseIdentifier
+        for column in user.columns where seed.column(column.name) == nil {
+            guard let baseColumn = base.column(column.name) else { continue }
+            let u = "u.\(column.name.quotedDatabaseIdentifier)", b = "b.\(baseColumn.name.quotedDatabaseIdentifier)"
+            let edited = try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM \(MergeSQL.qualified(schemas.user, user.name)) AS u
+                LEFT JOIN \(MergeSQL.qualified(baseSchema, base.name)) AS b ON \(on)
+                WHERE (b.\(firstKey) IS NULL AND \(u) IS NOT NULL) OR (b.\(firstKey) IS NOT NULL AND NOT \(MergeSQL.same(u, b))))
+                """) ?? false
+            if edited {
+                logger.warning("merge: column \(NameRules.quoted(column.name)) of table \(NameRules.quoted(name)) is gone from the new seed; the user's edits to it are dropped")
+            }
+        }
+    }
+
+    // MARK: Finding the user's changes
+
+    private func findUserChanges(columns: [Column], keys: [String]) throws {
+        let keyColumns = keys.indices.map { "k\($0)" }.joined(separator: ", ")
+        try db.execute(sql: "CREATE TEMP TABLE \(Self.keysTable) (\(keyColumns))")
+        let userTable = MergeSQL.qualified(schemas.user, user.name)
+        let select = { (alias: String) in keys.map { "\(alias).\($0.quotedDatabaseIdentifier)" }.joined(separator: ", ") }
+        let notNull = { (alias: String) in keys.map { "\(alias).\($0.quotedDatabaseIdentifier) IS NOT NULL" }.joined(separator: " AND ") }
+        guard let base, let baseSchema = schemas.base else {
+            try db.execute(sql: "INSERT INTO temp.\(Self.keysTable) SELECT \(select("u")) FROM \(userTable) AS u WHERE \(notNull("u"))")
+            return
+        }
+        let baseTable = MergeSQL.qualified(baseSchema, base.name)
+        let on = keys.map { "b.\($0.quotedDatabaseIdentifier) = u.\($0.quotedDatabaseIdentifier)" }.joined(separator: " AND ")
+        let same = columns.filter(\.inUser).map { column in
+            let u = "u.\(column.name.quotedDatabaseIdentifier)"
+            let b = column.inBase ? "b.\(column.name.quotedDatabaseIdentifier)" : column.userDefault
+            return MergeSQL.same(u, b)
+        }
+        let differs = same.isEmpty ? "0" : "NOT (\(same.joined(separator: " AND ")))"
+        try db.execute(sql: """
+            INSERT INTO temp.\(Self.keysTable)
+            SELECT \(select("u")) FROM \(userTable) AS u LEFT JOIN \(baseTable) AS b ON \(on)
+            WHERE \(notNull("u")) AND (b.\(keys[0].quotedDatabaseIdentifier) IS NULL OR \(differs))
+            UNION ALL
+            SELECT \(select("b")) FROM \(baseTable) AS b
+            WHERE \(notNull("b")) AND NOT EXISTS (SELECT 1 FROM \(userTable) AS u WHERE \(on))
+            """)
+    }
+
+    private func joinSides(columns: [Column], keys: [String]) throws {
+        let count = columns.count
+        let names = ["bp", "up", "sp"] + (0..<count).map { "b\($0)" } + (0..<count).map { "u\($0)" } + (0..<count).map { "s\($0)" }
+        try db.execute(sql: "CREATE TEMP TABLE \(Self.rowsTable) (\(names.joined(separator: ", ")))")
+        let firstKey = keys[0].quotedDatabaseIdentifier
+        let join = { (alias: String) in keys.indices.map { "\(alias).\(keys[$0].quotedDatabaseIdentifier) = k.k\($0)" }.joined(separator: " AND ") }
+        let basePresent = base == nil ? "0" : "b.\(firstKey) IS NOT NULL"
+        let seedOwned = { (column: Column) in
+            "CASE WHEN s.\(firstKey) IS NOT NULL THEN s.\(column.name.quotedDatabaseIdentifier) ELSE \(column.seedDefault) END"
+        }
+        var expressions = [basePresent, "u.\(firstKey) IS NOT NULL", "s.\(firstKey) IS NOT NULL"]
+        for column in columns {
+            let quoted = column.name.quotedDatabaseIdentifier
+            if base == nil { expressions.append("NULL") }
+            else if column.inBase { expressions.append("b.\(quoted)") }
+            else if column.inUser { expressions.append(column.userDefault) }
+            else { expressions.append(seedOwned(column)) }
+        }
+        for column in columns {
+            let quoted = column.name.quotedDatabaseIdentifier
+            if column.inUser { expressions.append("u.\(quoted)") }
+            else if column.inBase { expressions.append("CASE WHEN \(basePresent) THEN b.\(quoted) ELSE \(column.seedDefault) END") }
+            else { expressions.append(seedOwned(column)) }
+        }
+        for column in columns { expressions.append("s.\(column.name.quotedDatabaseIdentifier)") }
+        var from = "temp.\(Self.keysTable) AS k"
+        if let base, let baseSchema = schemas.base {
+            from += " LEFT JOIN \(MergeSQL.qualified(baseSchema, base.name)) AS b ON \(join("b"))"
+        }
+        from += " LEFT JOIN \(MergeSQL.qualified(schemas.user, user.name)) AS u ON \(join("u"))"
+        from += " LEFT JOIN \(MergeSQL.qualified(schemas.target, seed.name)) AS s ON \(join("s"))"
+        let order = keys.indices.map { "k.k\($0)" }.joined(separator: ", ")
+        try db.execute(sql: "INSERT INTO temp.\(Self.rowsTable) SELECT \(expressions.joined(separator: ", ")) FROM \(from) ORDER BY \(order)")
+    }
+
+    // MARK: Applying the decisions
+
+    private func apply(columns: [Column], keyIndices: [Int]) throws -> Outcome {
+        var outcome = Outcome()
+        let count = columns.count
+        let target = MergeSQL.qualified(schemas.target, seed.name)
+        // The writes copy values from the temporary table inside SQLite, byte for byte (text
+        // is never decoded into Swift and back on its way to the merged copy).
+        let rows = "temp.\(Self.rowsTable)"
+        let side = { (name: String, index: Int) in "(SELECT \(name)\(index) FROM \(rows) WHERE rowid = ?1)" }
+        let whereKey = keyIndices.map { "\(columns[$0].name.quotedDatabaseIdentifier) = \(side("s", $0))" }.joined(separator: " AND ")
+        let insertSQL = "INSERT INTO \(target) (\(columns.map(\.name.quotedDatabaseIdentifier).joined(separator: ", "))) "
+            + "SELECT \(columns.indices.map { "u\($0)" }.joined(separator: ", ")) FROM \(rows) WHERE rowid = ?1"
+        // Statements are prepared once per table and shape, and not left in the connection's
+        // cache, where they would outlive the caller's attached schemas.
+        var statements: [String: Statement] = [:]
+        func statement(_ sql: String) throws -> Statement {
+            if let statement = statements[sql] { return statement }
+            let statement = try db.makeStatement(sql: sql)
+            statements[sql] = statement
+            return statement
+        }
+        let cursor = try Row.fetchCursor(db, sql: "SELECT rowid, * FROM \(rows) ORDER BY rowid")
+        while let row = try cursor.next() {
+            let rowid: Int64 = row[0]
+            let present: [Bool] = (0..<3).map { (row[1 + $0] as Int64?) == 1 }
+            let sides = (0..<3).map { side in present[side] ? (0..<count).map { MergeValue(row[4 + side * count + $0] as DatabaseValue) } : nil }
+            let decision = RowMerge.resolve(base: sides[0], user: sides[1], seed: sides[2], policy: policy)
+            outcome.summary.add(decision)
+            let keySide = present[1] ? 1 : (present[0] ? 0 : 2)
+            let key = keyIndices.map { MergeField(columns[$0].name, sides[keySide]![$0]) }
+            for conflict in decision.conflicts {
+                outcome.conflicts.append(describe(conflict, key: key, columns: columns, sides: sides))
+            }
+            do {
+                switch decision.row {
+                case .seed:
+                    break
+                case .absent:
+                    guard present[2] else { break }
+                    try statement("DELETE FROM \(target) WHERE \(whereKey)").execute(arguments: [rowid])
+                    outcome.wrote = true
+                case .cells(let sources):
+                    if present[2] {
+                        let changed = sources.indices.filter { sources[$0] == .user && sides[1]![$0] != sides[2]![$0] }
+                        guard !changed.isEmpty else { break }
+                        let set = changed.map { "\(columns[$0].name.quotedDatabaseIdentifier) = \(side("u", $0))" }.joined(separator: ", ")
+                        try statement("UPDATE \(target) SET \(set) WHERE \(whereKey)").execute(arguments: [rowid])
+                    } else {
+                        try statement(insertSQL).execute(arguments: [rowid])
+                    }
+                    outcome.wrote = true
+                }
+            } catch let error as DatabaseError {
+                let location = key.map { "\($0.column)=\($0.value)" }.joined(separator: ", ")
+                throw SeedDBError(.invalidSeed, "cannot merge table \(NameRules.quoted(name)), key (\(location)): \(error.message ?? "\(error.resultCode)"); nothing was changed", underlying: error)
+            }
+        }
+        return outcome
+    }
+
+    private func describe(_ conflict: RowMergeOutcome.Conflict, key: [MergeField], columns: [Column], sides: [[MergeValue]?]) -> MergeConflict {
+        let side: (Int) -> MergeConflict.Side
+        if let index = conflict.column {
+            side = { sides[$0].map { .value($0[index]) } ?? .absent }
+        } else {
+            side = { sides[$0].map { values in .row(columns.indices.map { MergeField(columns[$0].name, values[$0]) }) } ?? .absent }
+        }
+        return MergeConflict(table: name, key: key, column: conflict.column.map { columns[$0].name },
+                             base: side(0), user: side(1), seed: side(2), kept: conflict.kept)
+    }
+}

@@ -1,0 +1,257 @@
+import Foundation
+import GRDB
+import Logging
+import SeedDBCore
+
+/// Merges the user's edits into a new seed: the previous seed (the base) is the common
+/// ancestor, the working copy is the user's branch, the new seed is the publisher's.
+///
+/// The merge writes into the staged copy of the new seed, table by table, through set-based
+/// SQL across attached schemas: rows are matched by declared primary key (composite keys
+/// and `WITHOUT ROWID` tables included), columns by name. Only the rows the user changed
+/// are read into memory, one at a time, so a merge streams whatever the table's size.
+///
+/// What is merged, table by table (``MergeTablePlan`` decides):
+/// - a table the three databases share, with the same declared primary key: row by row,
+///   by ``RowMerge`` under the table's policy;
+/// - a table the app created (in the working copy only): carried whole, with its indexes
+///   and triggers; so are the app's own indexes, triggers and views on seed tables;
+/// - a column the app added to a seed table: added to the merged copy with its declared
+///   type and default, keeping the user's values; a column the new seed added takes the
+///   seed's values (its default for rows the user inserted); a column the new seed dropped
+///   drops the user's edits to it, with a warning;
+/// - tables with no primary key, virtual tables and their shadow tables, `sqlite_*`
+///   tables: not merged, the new seed's version stands, with one warning naming them
+///   (none for a table whose policy is `off`).
+///
+/// The new seed's triggers fire as the merge writes (an FTS index kept by triggers follows
+/// the merged rows), and an FTS4/FTS5 table whose external content table the merge changed
+/// is rebuilt. After the merge, `PRAGMA foreign_key_check` runs on the merged copy.
+///
+/// A merge is deterministic: the same three inputs give the same rows in the same order.
+public struct ThreeWayMerge: Sendable {
+    /// The policy of each table.
+    public var policies: MergePolicies
+    /// Where warnings go (tables not merged, dropped columns). Never bootstrapped here.
+    public var logger: Logger
+
+    /// Creates a merge.
+    ///
+    /// - Parameters:
+    ///   - policies: The seed's merge policies.
+    ///   - logger: Where warnings go.
+    public init(policies: MergePolicies, logger: Logger) {
+        self.policies = policies
+        self.logger = logger
+    }
+
+    /// Merges by path: opens `staged`, attaches `base` and `user` read-only, merges, and
+    /// closes.
+    ///
+    /// - Parameters:
+    ///   - base: The pristine previous seed, or `nil` when there is none: then the seed's
+    ///     rows stand, and only the tables the app created are carried (the caller warns
+    ///     about the missing base); under a `fail` policy the merge is refused instead.
+    ///   - user: The user's working copy, read through SQLite (committed rows in its `-wal`
+    ///     count).
+    ///   - staged: A writable copy of the new seed; it becomes the merged copy.
+    /// - Returns: The counts, the conflicts and what happened to each table.
+    /// - Throws: ``SeedDBError`` `invalidSeed` for a conflict under `fail`, a foreign-key
+    ///   violation or rows that do not fit the new schema (the staged copy is then left as
+    ///   it was, and must not be installed); other codes for files that cannot be opened.
+    public func merge(base: String?, user: String, into staged: String) throws(SeedDBError) -> MergeResult {
+        do {
+            var configuration = Configuration()
+            configuration.foreignKeysEnabled = false
+            configuration.label = "SeedDB.merge"
+            let queue = try DatabaseQueue(path: staged, configuration: configuration)
+            defer { try? queue.close() }
+            return try queue.writeWithoutTransaction { db in
+                if let base {
+                    try db.execute(sql: "ATTACH DATABASE ? AS base", arguments: [SQLiteFile.uri(base, query: "mode=ro")])
+                }
+                defer { if base != nil { try? db.execute(sql: "DETACH DATABASE base") } }
+                try db.execute(sql: "ATTACH DATABASE ? AS user", arguments: [SQLiteFile.uri(user, query: "mode=ro")])
+                defer { try? db.execute(sql: "DETACH DATABASE user") }
+                return try merge(in: db, base: base == nil ? nil : "base", user: "user", into: "main")
+            }
+        } catch let error as SeedDBError {
+            throw error
+        } catch let error as DatabaseError {
+            throw SQLiteFile.error(error, "cannot merge into", staged)
+        } catch {
+            throw SeedDBError.io(error, "cannot merge into", staged)
+        }
+    }
+
+    /// Merges on a connection the caller holds, where the three databases are schemas
+    /// already attached (`ATTACH` cannot run inside a transaction).
+    ///
+    /// The merge runs in a savepoint, so it joins the caller's transaction when there is one
+    /// (a write transaction held on the working copy, say) and is undone whole when it
+    /// throws. Foreign-key enforcement is switched off for the merge when the connection is
+    /// outside a transaction; inside one, enforcement is deferred to the commit (an
+    /// `ON DELETE CASCADE` action still fires at once, so prefer a connection without
+    /// enforcement).
+    ///
+    /// - Parameters:
+    ///   - db: The connection.
+    ///   - base: The schema holding the previous seed, or `nil` for no base.
+    ///   - user: The schema holding the working copy; only read.
+    ///   - target: The schema holding the staged new seed; written.
+    /// - Returns: The counts, the conflicts and what happened to each table.
+    /// - Throws: ``SeedDBError``, as ``merge(base:user:into:)``; the savepoint is rolled back.
+    public func merge(in db: Database, base: String?, user: String, into target: String) throws(SeedDBError) -> MergeResult {
+        do {
+            return try run(db, base: base, user: user, target: target)
+        } catch let error as SeedDBError {
+            throw error
+        } catch let error as DatabaseError {
+            throw SQLiteFile.error(error, "cannot merge into schema", target)
+        } catch {
+            throw SeedDBError.io(error, "cannot merge into schema", target)
+        }
+    }
+
+    private func run(_ db: Database, base: String?, user: String, target: String) throws -> MergeResult {
+        let schemas = MergeSchemas(base: base, user: user, target: target)
+        if base == nil, policies.default == .fail || policies.tables.values.contains(.fail) {
+            throw SeedDBError(.invalidSeed, "no merge base to merge the user's changes with, and the merge policy is \"fail\"; nothing was changed")
+        }
+        let baseCatalog = try base.map { try MergeCatalog.read(db, schema: $0) }
+        let userCatalog = try MergeCatalog.read(db, schema: user)
+        let seedCatalog = try MergeCatalog.read(db, schema: target)
+
+        let actions = try plan(db, base: baseCatalog, user: userCatalog, seed: seedCatalog, schemas: schemas)
+
+        var result = MergeResult()
+        let merged = Set(actions.filter { if case .merge = $0.action { true } else { false } }.map { MergeNames.folded($0.name) })
+        result.unmergedTables = try actions.filter { $0.action == .seedStands(warn: true) }.map(\.name)
+            .filter { !followsMergedTable(seedCatalog.table($0), merged: merged, seed: seedCatalog) }
+            .filter { try userChangedInternalTable($0, db: db, schemas: schemas) }
+        if !result.unmergedTables.isEmpty {
+            let list = result.unmergedTables.map { NameRules.quoted($0) }.joined(separator: ", ")
+            logger.warning("merge: not merged, the new seed's version stands (no primary key, virtual or sqlite_* table): \(list); set their merge policy to \"off\" to silence this")
+        }
+
+        let foreignKeys = try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") ?? false
+        let restoreForeignKeys = foreignKeys && !db.isInsideTransaction
+        if foreignKeys {
+            try db.execute(sql: restoreForeignKeys ? "PRAGMA foreign_keys = OFF" : "PRAGMA defer_foreign_keys = ON")
+        }
+        defer { if restoreForeignKeys { try? db.execute(sql: "PRAGMA foreign_keys = ON") } }
+
+        try db.inSavepoint {
+            var changedTables: Set<String> = []
+            for (name, action) in actions {
+                let folded = MergeNames.folded(name)
+                switch action {
+                case .merge(let withBase):
+                    var table = TableMerge(db: db, schemas: schemas, name: name, policy: policies.policy(for: name),
+                                           base: withBase ? baseCatalog?.tables[folded] : nil,
+                                           user: userCatalog.tables[folded]!, seed: seedCatalog.tables[folded]!, logger: logger)
+                    let merged = try table.run()
+                    result.summary = result.summary + merged.summary
+                    result.conflicts += merged.conflicts
+                    result.mergedTables.append(name)
+                    if merged.wrote { changedTables.insert(folded) }
+                case .carry:
+                    result.carriedRows += try carry(userCatalog.tables[folded]!, into: seedCatalog.tables[folded], db: db, schemas: schemas)
+                    result.carriedTables.append(name)
+                    changedTables.insert(folded)
+                case .dropped:
+                    try warnIfEdited(droppedTable: baseCatalog!.tables[folded]!, user: userCatalog.tables[folded]!, db: db, schemas: schemas)
+                case .seedStands:
+                    break
+                }
+            }
+            try mergeSequences(of: merged, db: db, schemas: schemas)
+            try carryObjects(user: userCatalog, base: baseCatalog, seed: seedCatalog, carried: Set(result.carriedTables.map(MergeNames.folded)), db: db, schemas: schemas)
+            try rebuildFullTextIndexes(seed: seedCatalog, changed: changedTables, db: db, target: target)
+            if result.conflicts.contains(where: { $0.kept == .none }) {
+                let failure = MergeFailure(conflicts: result.conflicts, summary: result.summary)
+                throw SeedDBError(.invalidSeed, "merge conflict under policy \"fail\" in \(failure.conflicts[0].location): the user and the new seed changed it differently; nothing was changed", underlying: failure)
+            }
+            try checkForeignKeys(db: db, target: target)
+            return .commit
+        }
+        return result
+    }
+
+    /// Decides what happens to each table, in name order (``MergeTablePlan`` decides; this
+    /// gathers the facts from the three schemas).
+    private func plan(_ db: Database, base baseCatalog: MergeCatalog?, user userCatalog: MergeCatalog, seed seedCatalog: MergeCatalog,
+                      schemas: MergeSchemas) throws -> [(name: String, action: MergeTableAction)] {
+        var actions: [(name: String, action: MergeTableAction)] = []
+        let names = Set(userCatalog.tables.keys).union(seedCatalog.tables.keys).union(baseCatalog.map { Array($0.tables.keys) } ?? [])
+        for folded in names.sorted() {
+            let baseTable = baseCatalog?.tables[folded]
+            let userTable = userCatalog.tables[folded]
+            let seedTable = seedCatalog.tables[folded]
+            let name = seedTable?.name ?? userTable?.name ?? baseTable?.name ?? folded
+            let keys = [baseTable, userTable, seedTable].compactMap { $0 }.map { $0.primaryKey.map(MergeNames.folded) }
+            let hasPrimaryKey = !(keys.first ?? []).isEmpty && keys.allSatisfy { $0 == keys[0] }
+            var seedIsEmpty = false
+            if let seedTable, seedTable.kind == .ordinary, userTable != nil {
+                seedIsEmpty = try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(MergeSQL.qualified(schemas.target, seedTable.name)))")!
+            }
+            let facts = MergeTableFacts(name: name, base: baseTable?.kind, user: userTable?.kind, seed: seedTable?.kind,
+                                        hasPrimaryKey: hasPrimaryKey, seedIsEmpty: seedIsEmpty)
+            actions.append((name, MergeTablePlan.action(for: facts, policy: policies.policy(for: name), hasBase: schemas.base != nil)))
+        }
+
+        return actions
+    }
+}
+
+extension ThreeWayMerge {
+    /// Whether `table` is a full-text index that follows merged tables: FTS4/FTS5 over the
+    /// external content of a merged table (rebuilt after the merge), or a virtual table a
+    /// trigger on a merged table writes to. Such a table is not reported as unmerged.
+    func followsMergedTable(_ table: MergeCatalog.Table?, merged: Set<String>, seed: MergeCatalog) -> Bool {
+        guard let table, table.kind == .virtual, let sql = table.sql else { return false }
+        if let content = MergeSQL.fullTextContentTable(sql), merged.contains(MergeNames.folded(content)) { return true }
+        let name = MergeNames.folded(table.name)
+        return seed.objects.contains { object in
+            object.type == "trigger" && merged.contains(MergeNames.folded(object.table)) && MergeNames.folded(object.sql).contains(name)
+        }
+    }
+}
+
+extension ThreeWayMerge {
+    /// Whether an `sqlite_*` table is worth a warning: `sqlite_sequence` never is (the merge
+    /// keeps the larger counter of each merged table), the others only when the user's copy
+    /// differs from the base (an `ANALYZE` the app ran, say). Any other table is.
+    func userChangedInternalTable(_ name: String, db: Database, schemas: MergeSchemas) throws -> Bool {
+        let folded = MergeNames.folded(name)
+        guard folded.hasPrefix("sqlite_") else { return true }
+        guard folded != "sqlite_sequence", let base = schemas.base else { return false }
+        let user = MergeSQL.qualified(schemas.user, name), pristine = MergeSQL.qualified(base, name)
+        return try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT * FROM \(user) EXCEPT SELECT * FROM \(pristine)) OR EXISTS (SELECT * FROM \(pristine) EXCEPT SELECT * FROM \(user))") ?? true
+    }
+
+    /// Keeps, for each merged `AUTOINCREMENT` table, the larger of the user's and the seed's
+    /// counters, so an id the user's copy handed out (even of a row since deleted) is never
+    /// handed out again.
+    func mergeSequences(of merged: Set<String>, db: Database, schemas: MergeSchemas) throws {
+        let exists = { (schema: String) in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(schema.quotedDatabaseIdentifier).sqlite_master WHERE name = 'sqlite_sequence')") ?? false
+        }
+        guard !merged.isEmpty, try exists(schemas.user), try exists(schemas.target) else { return }
+        let user = "\(schemas.user.quotedDatabaseIdentifier).sqlite_sequence"
+        let target = "\(schemas.target.quotedDatabaseIdentifier).sqlite_sequence"
+        for row in try Row.fetchAll(db, sql: "SELECT name, seq FROM \(user) ORDER BY name") {
+            let name: String = row["name"]
+            guard merged.contains(MergeNames.folded(name)) else { continue }
+            let seq: Int64 = row["seq"]
+            try db.execute(sql: "UPDATE \(target) SET seq = ? WHERE name = ? AND seq < ?", arguments: [seq, name, seq])
+        }
+    }
+}
+
+/// The schema names a merge runs across.
+struct MergeSchemas {
+    var base: String?
+    var user: String
+    var target: String
+}

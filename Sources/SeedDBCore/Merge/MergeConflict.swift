@@ -1,0 +1,90 @@
+/// One conflict met by a three-way merge: the user and the new seed both changed the same
+/// cell (or row) differently.
+///
+/// This is what `seeddb conflicts` lists; ``json`` is its JSON shape.
+public struct MergeConflict: Sendable, Hashable {
+    /// Which side the merge kept.
+    public enum Kept: String, Sendable, Hashable, CaseIterable {
+        /// The user's value (or deletion) was kept.
+        case user
+        /// The seed's value (or deletion) was kept.
+        case seed
+        /// Nothing was kept: the policy was `fail` and the merge was refused.
+        case none
+    }
+
+    /// One side of a conflict.
+    public enum Side: Sendable, Hashable {
+        /// The side has no such row.
+        case absent
+        /// The cell's value (a cell conflict).
+        case value(MergeValue)
+        /// The whole row, column by column (a row conflict).
+        case row([MergeField])
+
+        /// JSON: a value, an object of column to value, or `null` when absent.
+        public var json: String {
+            switch self {
+            case .absent: return "null"
+            case .value(let value): return value.json
+            case .row(let fields): return MergeConflict.object(fields)
+            }
+        }
+    }
+
+    /// The table.
+    public var table: String
+    /// The row's primary key, column by column, in key order.
+    public var key: [MergeField]
+    /// The column of a cell conflict, `nil` for a row conflict (insert against insert,
+    /// delete against change).
+    public var column: String?
+    /// The previous seed's side.
+    public var base: Side
+    /// The user's side (the working copy).
+    public var user: Side
+    /// The new seed's side.
+    public var seed: Side
+    /// Which side the merge kept.
+    public var kept: Kept
+
+    /// Creates a conflict.
+    public init(table: String, key: [MergeField], column: String?, base: Side, user: Side, seed: Side, kept: Kept) {
+        self.table = table
+        self.key = key
+        self.column = column
+        self.base = base
+        self.user = user
+        self.seed = seed
+        self.kept = kept
+    }
+
+    /// The conflict as one JSON object:
+    /// `{"table":…,"key":{"<pk column>":value},"column":… or null,"base":…,"user":…,"seed":…,"kept":"user"|"seed"|"none"}`.
+    public var json: String {
+        "{\"table\":\(MergeJSON.string(table)),\"key\":\(MergeConflict.object(key)),\"column\":\(column.map(MergeJSON.string) ?? "null"),"
+            + "\"base\":\(base.json),\"user\":\(user.json),\"seed\":\(seed.json),\"kept\":\"\(kept.rawValue)\"}"
+    }
+
+    /// A one-line rendering for messages: `table "t", key (id=3), column "name"`.
+    public var location: String {
+        let key = self.key.map { "\($0.column)=\($0.value)" }.joined(separator: ", ")
+        return "table \(NameRules.quoted(table)), key (\(key))" + (column.map { ", column \(NameRules.quoted($0))" } ?? " (whole row)")
+    }
+
+    /// The whole `seeddb conflicts --json` document:
+    /// `{"seeds":[{"name":"…","conflicts":[…]}]}`, seeds in the order given.
+    ///
+    /// - Parameter seeds: Each seed's name (its working copy's name) and the conflicts of its
+    ///   last merge attempt.
+    public static func document(seeds: [(name: String, conflicts: [MergeConflict])]) -> String {
+        let entries = seeds.map { seed in
+            "{\"name\":\(MergeJSON.string(seed.name)),\"conflicts\":[\(seed.conflicts.map(\.json).joined(separator: ","))]}"
+        }
+        return "{\"seeds\":[\(entries.joined(separator: ","))]}"
+    }
+
+    static func object(_ fields: [MergeField]) -> String {
+        "{" + fields.map { "\(MergeJSON.string($0.column)):\($0.value.json)" }.joined(separator: ",") + "}"
+    }
+}

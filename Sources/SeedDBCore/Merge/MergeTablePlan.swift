@@ -1,0 +1,38 @@
+/// The pure per-table decision of a three-way merge.
+public enum MergeTablePlan {
+    /// Decides what happens to one table.
+    ///
+    /// - A table only the user has (the app created it) is carried whole; with no base, so
+    ///   is every table the new seed lacks.
+    /// - A table the app created on both sides (not in the base) is carried when the seed's
+    ///   table is empty, else merged with an empty base when it has a primary key.
+    /// - With no base, the seed's rows stand everywhere else (a seed table that is empty
+    ///   takes the user's rows, so an app table created by a migration keeps them).
+    /// - Tables with no primary key, virtual and shadow tables, `sqlite_*` tables: the
+    ///   seed's version stands, with a warning unless the table's policy is `off`.
+    ///
+    /// - Parameters:
+    ///   - facts: The table across the three databases.
+    ///   - policy: The table's policy.
+    ///   - hasBase: Whether a merge base is available.
+    public static func action(for facts: MergeTableFacts, policy: MergePolicy, hasBase: Bool) -> MergeTableAction {
+        guard let user = facts.user else { return .seedStands(warn: false) }
+        guard let seed = facts.seed else {
+            if user == .shadow || user == .system { return .seedStands(warn: false) }
+            return hasBase && facts.base != nil ? .dropped : .carry
+        }
+        let mergeable = user == .ordinary && seed == .ordinary
+        if !mergeable {
+            // A virtual table's shadow tables go with it: name the virtual table only.
+            let named = user != .shadow && seed != .shadow
+            return .seedStands(warn: named && policy != .off && hasBase)
+        }
+        if !hasBase || facts.base == nil {
+            if facts.seedIsEmpty { return .carry }
+            if !hasBase { return .seedStands(warn: false) }
+            return facts.hasPrimaryKey && policy != .off ? .merge(withBase: false) : .seedStands(warn: policy != .off)
+        }
+        guard policy != .off else { return .seedStands(warn: false) }
+        return facts.hasPrimaryKey ? .merge(withBase: true) : .seedStands(warn: true)
+    }
+}
