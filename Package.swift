@@ -61,6 +61,7 @@ let package = Package(
             name: "seeddb-bench",
             dependencies: [
                 "SeedDB",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -84,7 +85,6 @@ let package = Package(
                 "levels-demo",
                 "SeedDB",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             // Python clients the real-client suite runs as separate processes, by path.
             exclude: ["Clients"]

@@ -7,13 +7,8 @@ import Logging
 import SeedDB
 
 /// The SeedDB benchmark: every figure is a median over repeated runs, printed beside a
-/// reference measured in the same run, and written to BENCHMARKS.md.
-///
-///     swift build -c release && .build/release/seeddb-bench [--scratch DIR] [--output FILE] [--runs N] [--only FIGURES]
-///
-/// `--only startup,process,throughput,hashing,compressed,live` runs some figures (for
-/// quick iterations; BENCHMARKS.md then holds only those).
-@main
+/// reference measured in the same run, and written to BENCHMARKS.md. `seeddb-bench`
+/// (``BenchCommand``) parses the options and runs it.
 struct SeedDBBench {
     var scratch = "/tmp/seeddb-bench"
     var output = "BENCHMARKS.md"
@@ -30,24 +25,6 @@ struct SeedDBBench {
         var ratio: String
         var target: String
         var met: Bool?
-    }
-
-    static func main() throws {
-        var bench = SeedDBBench()
-        var arguments = Array(CommandLine.arguments.dropFirst())
-        while !arguments.isEmpty {
-            let flag = arguments.removeFirst()
-            guard let value = arguments.first else { fatalError("\(flag) needs a value") }
-            arguments.removeFirst()
-            switch flag {
-            case "--scratch": bench.scratch = value
-            case "--output": bench.output = value
-            case "--runs": bench.runs = max(3, Int(value) ?? 5)
-            case "--only": bench.only = Set(value.split(separator: ",").map(String.init))
-            default: fatalError("unknown option \(flag); see the comment at the top of SeedDBBench.swift")
-            }
-        }
-        try bench.runAll()
     }
 
     var seeddb: String { binaries + "/seeddb" }

@@ -1,9 +1,10 @@
-/// Validation rules shared by app identifiers and working-copy names, and a safe way
-/// to show untrusted text in a message.
+/// Validation rules for app identifiers and working-copy names, and a safe way to show
+/// untrusted text in a message.
 ///
 /// Both end up as one path component under a directory SeedDB owns, so neither may
 /// contain a separator, start with a dot (hidden files, `.` and `..`), or hold control
-/// characters.
+/// characters. App identifiers keep a strict character set; working-copy names are any
+/// plain file name that does not collide with SeedDB's own files.
 public enum NameRules {
     /// Characters allowed in an app identifier: `[A-Za-z0-9._-]`.
     static func isIdentifierCharacter(_ byte: UInt8) -> Bool {
@@ -37,6 +38,50 @@ public enum NameRules {
         }
         guard bytes[0] != UInt8(ascii: ".") else {
             throw SeedDBError(.invalidArgument, "invalid \(what) \(quoted(text)): it must not start with '.'")
+        }
+    }
+
+    /// Endings of the files SeedDB and SQLite keep beside a working copy (`-wal`, the lock,
+    /// the previous generation, …): a working copy with such a name would collide with
+    /// another's sidecar.
+    public static let reservedSuffixes = ["-wal", "-shm", "-journal", ".lock", ".previous", ".base", ".conflicts.json", ".tmp"]
+
+    /// Validates a working-copy file name: any plain file name (spaces and Unicode
+    /// included) of 1–`maximumLength` bytes that is not `.` or `..`, does not start with
+    /// `.` (hidden files, SeedDB's temporary files), holds no `/`, NUL or other control
+    /// character, does not end with one of ``reservedSuffixes`` or with `.v` and digits
+    /// (a generation file, `levels.sqlite.v7`), does not contain
+    /// `.seeddb-` (temporary files) and is not the settings file's name (`settings.json`
+    /// and its sidecars, which share the directory in system mode).
+    static func validateFileName(_ text: String, maximumLength: Int) throws(SeedDBError) {
+        let bytes = Array(text.utf8)
+        guard !bytes.isEmpty else {
+            throw SeedDBError(.invalidArgument, "invalid name: it is empty")
+        }
+        guard bytes.count <= maximumLength else {
+            throw SeedDBError(.invalidArgument, "invalid name \(quoted(text)): longer than \(maximumLength) bytes")
+        }
+        guard !bytes.contains(UInt8(ascii: "/")) else {
+            throw SeedDBError(.invalidArgument, "invalid name \(quoted(text)): it must be a plain file name, not a path")
+        }
+        guard !hasControlCharacter(text) else {
+            throw SeedDBError(.invalidArgument, "invalid name \(quoted(text)): it holds a control character")
+        }
+        guard bytes[0] != UInt8(ascii: ".") else {
+            throw SeedDBError(.invalidArgument, "invalid name \(quoted(text)): it must not start with '.'")
+        }
+        if let suffix = reservedSuffixes.first(where: { text.hasSuffix($0) }) {
+            throw SeedDBError(.invalidArgument, "invalid name \(quoted(text)): names ending in \"\(suffix)\" are reserved for the files SeedDB and SQLite keep beside a working copy")
+        }
+        if let dot = bytes.lastIndex(of: UInt8(ascii: ".")), dot + 2 < bytes.count, bytes[dot + 1] == UInt8(ascii: "v"),
+           bytes[(dot + 2)...].allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+            throw SeedDBError(.invalidArgument, "invalid name \(quoted(text)): names ending in \".v\" and digits are reserved for SeedDB's generation files")
+        }
+        guard !text.contains(".seeddb-") else {
+            throw SeedDBError(.invalidArgument, "invalid name \(quoted(text)): \".seeddb-\" is reserved for SeedDB's temporary files")
+        }
+        guard text != "settings.json", !text.hasPrefix("settings.json.") else {
+            throw SeedDBError(.invalidArgument, "invalid name \(quoted(text)): reserved for the settings file")
         }
     }
 

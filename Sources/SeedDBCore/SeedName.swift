@@ -1,12 +1,16 @@
 /// The file name of a working copy inside its app directory: a plain name, never a path.
 ///
-/// 1–128 characters of `[A-Za-z0-9._-]`, not starting with `.`, the same rule as
-/// ``AppIdentifier``. The sidecars SeedDB and SQLite put beside it (`-wal`, `-journal`,
-/// `.lock`, the previous generation) append to this name, so it stays well below the
-/// file system's 255-byte limit.
+/// Any file name of 1–255 bytes (spaces and Unicode included) that is not `.` or `..`,
+/// does not start with `.`, holds no `/`, NUL or control character, and does not collide
+/// with the files SeedDB and SQLite keep beside a working copy (names ending in `-wal`,
+/// `-shm`, `-journal`, `.lock`, `.previous`, `.base`, `.conflicts.json`, `.tmp` or `.v`
+/// and digits (generation files), names
+/// holding `.seeddb-`, and `settings.json`); see ``NameRules/validateFileName(_:maximumLength:)``.
+/// The sidecars append to this name, so on a file system with a 255-byte limit a name
+/// longer than about 220 bytes deploys with an I/O error.
 public struct SeedName: Hashable, Sendable, Comparable, CustomStringConvertible {
-    /// The longest name accepted.
-    public static let maximumLength = 128
+    /// The longest name accepted, in bytes (the usual file-system limit).
+    public static let maximumLength = 255
 
     /// The file name.
     public let rawValue: String
@@ -14,7 +18,7 @@ public struct SeedName: Hashable, Sendable, Comparable, CustomStringConvertible 
     /// Validates `rawValue`.
     /// - Throws: ``SeedDBError`` with code `invalidArgument` naming the problem.
     public init(_ rawValue: String) throws(SeedDBError) {
-        try NameRules.validatePathComponent(rawValue, what: "name", maximumLength: Self.maximumLength)
+        try NameRules.validateFileName(rawValue, maximumLength: Self.maximumLength)
         self.rawValue = rawValue
     }
 

@@ -39,17 +39,17 @@ extension SeedDBCommand {
             """)
 
         @OptionGroup var seeds: SeedOptions
-        @OptionGroup var location: SystemOptions
+        @OptionGroup var system: SystemOptions
         @OptionGroup var replace: ReplaceOptions
         @OptionGroup var wait: WaitOptions
         @OptionGroup var output: OutputOptions
 
         func run() throws {
-            try reportingErrors(fromManifest: seeds.manifest != nil) { () throws(SeedDBError) in
-                let deployer = try location.deployer(replace.applied(to: wait.configuration))
-                let reports = try seeds.seeds().map { (seed) throws(SeedDBError) in try deployer.rollback(seed) }
-                Printer(output).deployReports(reports, dryRun: false)
-            }
+            let (reports, failure) = eachSeed(fromManifest: seeds.manifestOptions.manifest != nil, { () throws(SeedDBError) in
+                (try system.deployer(replace.applied(to: wait.configuration)), try seeds.seeds())
+            }, { (deployer, seed) throws(SeedDBError) in try deployer.rollback(seed) })
+            Printer(output).deployReports(reports, dryRun: false, failure: failure)
+            try failure?.exit()
         }
     }
 
@@ -68,29 +68,30 @@ extension SeedDBCommand {
             """)
 
         @OptionGroup var seeds: SeedOptions
-        @OptionGroup var location: SystemOptions
+        @OptionGroup var system: SystemOptions
         @OptionGroup var wait: WaitOptions
         @OptionGroup var output: OutputOptions
 
+        // No declared default: swift-argument-parser would print it a second time, as 7.0.
         @Option(name: .long, help: ArgumentHelp("Run only when the last run is at least this many days old (default 7; 0 runs now).", valueName: "days"))
-        var every: Double = 7
+        var every: Double?
 
         @Option(name: .long, help: ArgumentHelp("vacuum (rebuild the file) or optimize (refresh planner statistics).", valueName: "vacuum|optimize"))
         var policy: MaintenancePolicy = .vacuum
 
         func validate() throws {
-            guard every.isFinite, every >= 0, every <= 36_500 else {
+            if let every, !(every.isFinite && every >= 0 && every <= 36_500) {
                 throw ValidationError("--every must be a number of days from 0 to 36500")
             }
         }
 
         func run() throws {
-            try reportingErrors(fromManifest: seeds.manifest != nil) { () throws(SeedDBError) in
-                let deployer = try location.deployer(wait.configuration)
-                let interval = Duration.seconds(every * 86_400)
-                let reports = try seeds.seeds().map { (seed) throws(SeedDBError) in try deployer.maintain(seed, every: interval, policy: policy) }
-                Printer(output).maintenanceReports(reports)
-            }
+            let interval = Duration.seconds((every ?? 7) * 86_400)
+            let (reports, failure) = eachSeed(fromManifest: seeds.manifestOptions.manifest != nil, { () throws(SeedDBError) in
+                (try system.deployer(wait.configuration), try seeds.seeds())
+            }, { (deployer, seed) throws(SeedDBError) in try deployer.maintain(seed, every: interval, policy: policy) })
+            Printer(output).maintenanceReports(reports, failure: failure)
+            try failure?.exit()
         }
     }
 
@@ -117,7 +118,7 @@ extension SeedDBCommand {
 /// The options of `deploy` and `reseed`, and the work they share.
 struct DeployOptions: ParsableArguments {
     @OptionGroup var seeds: SeedOptions
-    @OptionGroup var location: SystemOptions
+    @OptionGroup var system: SystemOptions
     @OptionGroup var replace: ReplaceOptions
     @OptionGroup var wait: WaitOptions
     @OptionGroup var output: OutputOptions
@@ -125,23 +126,21 @@ struct DeployOptions: ParsableArguments {
     @Flag(name: .long, help: "Say what would be done, and change nothing.")
     var dryRun = false
 
-    /// Runs the library for each seed (a reseed when `force`) and prints the reports.
+    /// Runs the library for each seed (a reseed when `force`) and prints the reports: with
+    /// several seeds, those done before a failure, then the failure.
     func run(force: Bool) throws {
         let progress = ProgressBar.forTerminal(output)
         var configuration = replace.applied(to: wait.configuration)
         configuration.progress = progress?.callback
-        try reportingErrors(fromManifest: seeds.manifest != nil, cleanup: { progress?.finish() }) { () throws(SeedDBError) in
-            let deployer = try location.deployer(configuration)
-            var reports: [DeployReport] = []
-            for seed in try seeds.seeds() {
-                if dryRun {
-                    reports.append(try deployer.plan(seed, force: force))
-                } else {
-                    reports.append(force ? try deployer.reseed(seed) : try deployer.deploy(seed))
-                }
-            }
-            progress?.finish()
-            Printer(output).deployReports(reports, dryRun: dryRun)
-        }
+        if let progress { configuration.stepStarted = progress.stepStarted(then: configuration.stepStarted) }
+        let (reports, failure) = eachSeed(fromManifest: seeds.manifestOptions.manifest != nil, { () throws(SeedDBError) in
+            (try system.deployer(configuration), try seeds.seeds())
+        }, { (deployer, seed) throws(SeedDBError) in
+            if dryRun { return try deployer.plan(seed, force: force) }
+            return force ? try deployer.reseed(seed) : try deployer.deploy(seed)
+        })
+        progress?.finish()
+        Printer(output).deployReports(reports, dryRun: dryRun, failure: failure)
+        try failure?.exit()
     }
 }

@@ -21,20 +21,6 @@ enum ExitStatus {
     }
 }
 
-/// Runs a command's library work, turning a ``SeedDBError`` into one line on standard
-/// error and its exit status.
-///
-/// - Parameter cleanup: Runs before the error is printed (clears a progress bar).
-func reportingErrors(fromManifest: Bool = false, cleanup: () -> Void = {}, _ body: () throws(SeedDBError) -> Void) throws {
-    do {
-        try body()
-    } catch {
-        cleanup()
-        Terminal.printError(error.message + remedyHint(error.remedy))
-        throw ExitCode(ExitStatus.code(for: error.code, fromManifest: fromManifest))
-    }
-}
-
 /// The flag that offers `remedy`, as a clause to append to an error message.
 func remedyHint(_ remedy: SeedDBError.Remedy?) -> String {
     switch remedy {
@@ -42,4 +28,64 @@ func remedyHint(_ remedy: SeedDBError.Remedy?) -> String {
     case .app: return "; give --app to create it"
     case nil: return ""
     }
+}
+
+/// The error that stopped a run part-way through its seeds, and the seed it stopped at
+/// (`nil` when it stopped before the first: an unreadable manifest, an unusable home).
+struct SeedFailure {
+    var seed: SeedName?
+    var error: SeedDBError
+    /// The seeds came from a manifest (see ``ExitStatus/code(for:fromManifest:)``).
+    var fromManifest = false
+
+    /// The exit status.
+    var status: Int32 { ExitStatus.code(for: error.code, fromManifest: fromManifest) }
+
+    /// The message, with the flag that offers the error's remedy.
+    var message: String { error.message + remedyHint(error.remedy) }
+
+    /// Prints the error line on standard error and exits with its status.
+    func exit() throws -> Never {
+        Terminal.printError(message)
+        throw ExitCode(status)
+    }
+}
+
+/// Prepares a deployer and the seeds, then runs `each` on the seeds in order until one
+/// fails: the reports of the seeds done, and the failure if there was one. The command
+/// prints both (with `--json`, in one object), then exits with the failure's status.
+///
+/// - Parameter fromManifest: The seeds come from a manifest.
+func eachSeed<Report>(
+    fromManifest: Bool = false,
+    _ prepare: () throws(SeedDBError) -> (Deployer, [Seed]),
+    _ each: (Deployer, Seed) throws(SeedDBError) -> Report
+) -> (reports: [Report], failure: SeedFailure?) {
+    eachItem(fromManifest: fromManifest, prepare, name: \.name, each)
+}
+
+/// ``eachSeed(fromManifest:_:_:)`` for items that are not whole seeds (`purge`'s app
+/// and names).
+func eachItem<Item, Report>(
+    fromManifest: Bool = false,
+    _ prepare: () throws(SeedDBError) -> (Deployer, [Item]),
+    name: (Item) -> SeedName,
+    _ each: (Deployer, Item) throws(SeedDBError) -> Report
+) -> (reports: [Report], failure: SeedFailure?) {
+    let deployer: Deployer
+    let items: [Item]
+    do {
+        (deployer, items) = try prepare()
+    } catch {
+        return ([], SeedFailure(seed: nil, error: error, fromManifest: fromManifest))
+    }
+    var reports: [Report] = []
+    for item in items {
+        do {
+            reports.append(try each(deployer, item))
+        } catch {
+            return (reports, SeedFailure(seed: name(item), error: error, fromManifest: fromManifest))
+        }
+    }
+    return (reports, nil)
 }

@@ -16,18 +16,22 @@ extension SeedDBCommand {
             """)
 
         @OptionGroup var seeds: SeedOptions
-        @OptionGroup var location: SystemOptions
+        @OptionGroup var system: SystemOptions
         @OptionGroup var output: OutputOptions
 
         func run() throws {
-            try reportingErrors { () throws(SeedDBError) in
-                let deployer = try location.deployer()
-                let statuses = try seeds.seeds().map { (seed) throws(SeedDBError) in try deployer.status(seed) }
-                for problem in Set(statuses.compactMap(\.settingsProblem)) {
-                    Terminal.logger.warning("\(problem); the next deploy will set it aside")
-                }
-                Printer(output).statuses(statuses)
+            var settingsFile = ""
+            let (statuses, failure) = eachSeed(fromManifest: seeds.manifestOptions.manifest != nil, { () throws(SeedDBError) in
+                (try system.deployer(), try seeds.seeds())
+            }, { (deployer, seed) throws(SeedDBError) in
+                settingsFile = deployer.paths(for: seed).settingsFile
+                return try deployer.status(seed)
+            })
+            for problem in Set(statuses.compactMap(\.settingsProblem)) {
+                Terminal.logger.warning("\(problem) in \(settingsFile); a deploy would set it aside")
             }
+            Printer(output).statuses(statuses, failure: failure)
+            try failure?.exit()
         }
     }
 
@@ -37,26 +41,32 @@ extension SeedDBCommand {
             commandName: "verify",
             abstract: "Run PRAGMA integrity_check on each seed and its working copy.",
             discussion: """
-            Exits 65 when either fails. A working copy that is not deployed yet is reported as \
-            "not deployed" and is not a failure. Changes nothing.
+            Prints one line per seed with the first problem found (all of them with \
+            --verbose, or in --json as lists). Exits 65 when a seed or working copy is \
+            damaged, 66 when a working copy recorded as deployed is missing. A working copy \
+            never deployed (nothing recorded) is reported as "not deployed" and is not a \
+            failure. Changes nothing.
 
             Example:
               seeddb verify --manifest Seeds/v2/seeds.json
             """)
 
         @OptionGroup var seeds: SeedOptions
-        @OptionGroup var location: SystemOptions
+        @OptionGroup var system: SystemOptions
         @OptionGroup var output: OutputOptions
 
+        @Flag(name: .long, help: "List every problem found, not just the first.")
+        var verbose = false
+
         func run() throws {
-            try reportingErrors { () throws(SeedDBError) in
-                let deployer = try location.deployer()
-                let reports = try seeds.seeds().map { (seed) throws(SeedDBError) in try deployer.verify(seed) }
-                Printer(output).verifyReports(reports)
-                if let failed = reports.first(where: { !$0.passed }) {
-                    throw SeedDBError(.corruptWorkingCopy, "integrity check failed for \(failed.name): seed: \(failed.seed); working copy: \(failed.workingCopy)")
-                }
-            }
+            let (reports, stopped) = eachSeed(fromManifest: seeds.manifestOptions.manifest != nil, { () throws(SeedDBError) in
+                (try system.deployer(), try seeds.seeds())
+            }, { (deployer, seed) throws(SeedDBError) in try deployer.verify(seed) })
+            let failure = stopped ?? reports.lazy.compactMap { report in
+                report.failure.map { SeedFailure(seed: report.name, error: $0) }
+            }.first
+            Printer(output).verifyReports(reports, verbose: verbose, failure: failure)
+            try failure?.exit()
         }
     }
 
@@ -75,15 +85,15 @@ extension SeedDBCommand {
             """)
 
         @OptionGroup var seeds: SeedOptions
-        @OptionGroup var location: SystemOptions
+        @OptionGroup var system: SystemOptions
         @OptionGroup var output: OutputOptions
 
         func run() throws {
-            try reportingErrors { () throws(SeedDBError) in
-                let deployer = try location.deployer()
-                let seeds = try seeds.seeds()
-                Printer(output).paths(seeds.map { ($0, deployer.paths(for: $0)) })
-            }
+            let (paths, failure) = eachSeed(fromManifest: seeds.manifestOptions.manifest != nil, { () throws(SeedDBError) in
+                (try system.deployer(), try seeds.seeds())
+            }, { (deployer, seed) throws(SeedDBError) in (seed, deployer.paths(for: seed)) })
+            Printer(output).paths(paths, failure: failure)
+            try failure?.exit()
         }
     }
 }

@@ -9,12 +9,12 @@ extension SeedDBCommand {
             commandName: "pack",
             abstract: "Build a seed database from SQL scripts, optionally compressed, and record it in a manifest.",
             discussion: """
-            Runs the scripts in order into a temporary database beside --output, sets \\
-            journal_mode=DELETE, runs VACUUM and quick_check, compresses it (zstd is the \\
-            recommended codec: it decompresses about 7x faster than gzip at a similar ratio), and \\
-            renames it into place. With --manifest, adds or updates that seed's entry (version, \\
-            sha256 of the database bytes); a new manifest needs --app. The same scripts and SQLite \\
-            version give the same bytes.
+            Runs the scripts in order into a temporary database beside --output (creating \
+            its directory if needed), sets journal_mode=DELETE, runs VACUUM and quick_check, \
+            compresses it (zstd is the recommended codec: it decompresses about 7x faster than \
+            gzip at a similar ratio), and renames it into place. With --manifest, adds or \
+            updates that seed's entry (version, sha256 of the database bytes); a new manifest \
+            needs --app. The same scripts and SQLite version give the same bytes.
 
             Example:
               seeddb pack Seeds/v2/levels.sql --output Seeds/v2/levels.sqlite --version 2 --manifest Seeds/v2/seeds.json
@@ -24,17 +24,13 @@ extension SeedDBCommand {
         @Argument(help: ArgumentHelp("SQL scripts, run in order.", valueName: "sql-file"), completion: .file())
         var scripts: [String]
 
-        @Option(name: .long, help: ArgumentHelp("The seed file to write.", valueName: "seed"))
+        @Option(name: .long, help: ArgumentHelp("The seed file to write (not one of the scripts).", valueName: "seed"))
         var output: String
 
-        @Option(name: .long, help: ArgumentHelp("The version to record in the manifest.", valueName: "string"))
-        var version: String
+        @Option(name: .long, help: ArgumentHelp("The version to record in the manifest.", valueName: "string"), transform: { (text) throws(SeedDBError) in try SeedVersion(text) })
+        var version: SeedVersion
 
-        @Option(name: .long, help: ArgumentHelp("A manifest to add or update this seed's entry in.", valueName: "file"), completion: .file())
-        var manifest: String?
-
-        @Option(name: .long, help: ArgumentHelp("The app id, to create a manifest that does not exist yet.", valueName: "id"))
-        var app: String?
+        @OptionGroup var manifestOptions: ManifestOptions
 
         @Option(name: .long, help: ArgumentHelp("Compress the seed: zstd or gzip (default: from --output's .zst or .gz suffix, else none).", valueName: "zstd|gzip|none"))
         var compress: SeedCompression?
@@ -43,27 +39,31 @@ extension SeedDBCommand {
 
         func validate() throws {
             guard !scripts.isEmpty else { throw ValidationError("give at least one SQL script") }
-            do {
-                _ = try SeedVersion(version)
-                _ = try app.map { (text) throws(SeedDBError) in try AppIdentifier(text) }
-            } catch {
-                throw ValidationError(error.message)
-            }
-            if let compress, compress != .none, SeedCompression(path: output) != compress {
-                throw ValidationError("--output must end with \(compress.suffix) for --compress \(compress.rawValue)")
+            let suffix = SeedCompression(path: output)
+            if let compress, compress != suffix {
+                throw ValidationError(compress == .none
+                    ? "--compress none cannot write --output \(output): its \(suffix.suffix) suffix promises \(suffix.rawValue); drop the suffix or the option"
+                    : "--output must end with \(compress.suffix) for --compress \(compress.rawValue)")
             }
         }
 
         func run() throws {
-            try reportingErrors { () throws(SeedDBError) in
-                let output = absolute(self.output)
-                let app = try app.map { (text) throws(SeedDBError) in try AppIdentifier(text) }
-                if let manifest { try ManifestEditor.requireEditable(absolute(manifest), app: app) }
-                let report = try SeedPacker.pack(scripts: scripts.map(absolute), output: output, compression: compress ?? SeedCompression(path: output))
-                if let manifest {
-                    try ManifestEditor.record(seed: output, version: SeedVersion(version), sha256: report.sha256, in: absolute(manifest), app: app)
+            let output = absolute(self.output)
+            let result: Result<SeedPacker.Report, SeedDBError> = Result { () throws(SeedDBError) in
+                let editor = try manifestOptions.manifest.map { (path) throws(SeedDBError) in
+                    try ManifestEditor(editing: absolute(path), app: manifestOptions.app)
                 }
-                Printer(printing).packReport(report, version: version)
+                let report = try SeedPacker.pack(scripts: scripts.map(absolute), output: output, compression: compress ?? SeedCompression(path: output))
+                try editor?.record(seed: output, version: version, sha256: report.sha256)
+                return report
+            }
+            switch result {
+            case .success(let report):
+                Printer(printing).packReport(report, version: version.rawValue)
+            case .failure(let error):
+                let failure = SeedFailure(seed: nil, error: error)
+                Printer(printing).packReport(nil, version: version.rawValue, failure: failure)
+                try failure.exit()
             }
         }
     }
@@ -74,22 +74,18 @@ extension SeedDBCommand {
             commandName: "purge",
             abstract: "Remove working copies, their sidecars, previous generations, locks and settings.",
             discussion: """
-            For a package's postrm purge, when the seeds themselves are already gone: give the \\
-            app and the working-copy names (or a manifest, if it still exists). The settings file \\
+            For a package's postrm purge, when the seeds themselves are already gone: give the \
+            app and the working-copy names (or a manifest, if it still exists). The settings file \
             is removed once it holds nothing else, and the app's directories once they are empty.
 
             Example:
               seeddb purge --system --app com.example.levels --name levels.sqlite
             """)
 
-        @Option(name: .long, help: ArgumentHelp("A JSON manifest listing the app's seeds.", valueName: "file"), completion: .file())
-        var manifest: String?
+        @OptionGroup var manifestOptions: ManifestOptions
 
-        @Option(name: .long, help: ArgumentHelp("The app identifier.", valueName: "id"))
-        var app: String?
-
-        @Option(name: .long, help: ArgumentHelp("A working-copy file name to purge (repeatable).", valueName: "file"))
-        var name: [String] = []
+        @Option(name: .long, help: ArgumentHelp("A working-copy file name to purge (repeatable).", valueName: "file"), transform: { (text) throws(SeedDBError) in try SeedName(text) })
+        var name: [SeedName] = []
 
         @Option(name: .long, help: ArgumentHelp("Where the working copies live: data or cache.", valueName: "data|cache"))
         var location: SeedLocation = .data
@@ -99,32 +95,28 @@ extension SeedDBCommand {
         @OptionGroup var output: OutputOptions
 
         func validate() throws {
-            if manifest != nil {
-                guard app == nil, name.isEmpty else { throw ValidationError("--manifest cannot be combined with --app or --name") }
+            if manifestOptions.manifest != nil {
+                guard manifestOptions.app == nil, name.isEmpty else { throw ValidationError("--manifest cannot be combined with --app or --name") }
                 return
             }
-            guard app != nil, !name.isEmpty else { throw ValidationError("give --manifest FILE, or --app ID and --name FILE") }
-            do {
-                _ = try targets()
-            } catch {
-                throw ValidationError(error.message)
-            }
+            guard manifestOptions.app != nil, !name.isEmpty else { throw ValidationError("give --manifest FILE, or --app ID and --name FILE") }
         }
 
+        /// What to purge: the manifest's seeds (loaded once), or the names given for the app.
         private func targets() throws(SeedDBError) -> [(AppIdentifier, SeedName, SeedLocation)] {
-            if let manifest {
-                return try Manifest.load(absolute(manifest)).seeds.map { ($0.app, $0.name, $0.location) }
+            if let manifest = try manifestOptions.loadManifest() {
+                return manifest.seeds.map { ($0.app, $0.name, $0.location) }
             }
-            let app = try AppIdentifier(app ?? "")
-            return try name.map { (text) throws(SeedDBError) in (app, try SeedName(text), location) }
+            guard let app = manifestOptions.app else { return [] }
+            return name.map { (app, $0, location) }
         }
 
         func run() throws {
-            try reportingErrors { () throws(SeedDBError) in
-                let deployer = try system.deployer(wait.configuration)
-                let reports = try targets().map { (target) throws(SeedDBError) in try deployer.purge(app: target.0, name: target.1, location: target.2) }
-                Printer(output).purgeReports(reports)
-            }
+            let (reports, failure) = eachItem({ () throws(SeedDBError) in
+                (try system.deployer(wait.configuration), try targets())
+            }, name: \.1, { (deployer, target) throws(SeedDBError) in try deployer.purge(app: target.0, name: target.1, location: target.2) })
+            Printer(output).purgeReports(reports, failure: failure)
+            try failure?.exit()
         }
     }
 }

@@ -9,7 +9,8 @@ struct Printer {
         self.output = output
     }
 
-    func deployReports(_ reports: [DeployReport], dryRun: Bool) {
+    /// `deploy`, `reseed`, `rollback` (and their dry runs).
+    func deployReports(_ reports: [DeployReport], dryRun: Bool, failure: SeedFailure? = nil) {
         emit(json: ["seeds": reports.map { report in
             var pairs: [(String, Any?)] = [
                 ("name", report.name.rawValue), ("action", report.action.rawValue),
@@ -17,67 +18,94 @@ struct Printer {
             if let strategy = report.strategy { pairs.append(("strategy", strategy.rawValue)) }
             if !report.carried.isEmpty { pairs.append(("carried", report.carried)) }
             return pairs
-        }]) {
+        }], dryRun: dryRun, failure: failure) {
             reports.map { report in
                 let verb = dryRun ? "would be \(report.action.rawValue)" : report.action.rawValue
-                let versions = report.action == .unchanged ? "at \(report.to)" : "\(report.from?.rawValue ?? "nothing") -> \(report.to)"
+                let to = Self.short(report.to)
+                let versions: String
+                switch (report.action, report.from) {
+                case (.unchanged, _): versions = "at \(to)"
+                case (_, nil): versions = to
+                case (_, let from?): versions = "\(Self.short(from)) -> \(to)"
+                }
                 let how = report.strategy.map { " by \($0.rawValue)" } ?? ""
-                return "\(report.name): \(verb)\(how), \(versions) (\(report.workingCopy))"
+                return "\(report.name): \(verb) \(versions)\(how) (\(report.workingCopy))"
             }
         }
     }
 
-    func maintenanceReports(_ reports: [MaintenanceReport]) {
+    func maintenanceReports(_ reports: [MaintenanceReport], dryRun: Bool = false, failure: SeedFailure? = nil) {
         emit(json: ["seeds": reports.map { report in
             [("name", report.name.rawValue), ("action", report.action.rawValue), ("lastRun", report.lastRun),
              ("workingCopy", report.workingCopy)] as [(String, Any?)]
-        }]) {
-            reports.map { "\($0.name): \($0.action.rawValue) (last run \($0.lastRun ?? "never"), \($0.workingCopy))" }
+        }], dryRun: dryRun, failure: failure) {
+            reports.map { "\($0.name): \(dryRun ? "would be " : "")\($0.action.rawValue) (last run \($0.lastRun ?? "never"), \($0.workingCopy))" }
         }
     }
 
-    func packReport(_ report: SeedPacker.Report, version: String) {
-        emit(json: ["output": report.output, "version": version, "sha256": report.sha256.hex, "size": Int64(report.size), "compression": report.compression.rawValue]) {
-            ["\(report.output): packed version \(version), \(report.size) bytes, sha256 \(report.sha256)\(report.compression == .none ? "" : ", \(report.compression.rawValue)")"]
+    /// `pack`: `size` is the database's size in bytes, uncompressed (see
+    /// ``SeedPacker/Report/size``). `report` is `nil` when the pack failed.
+    func packReport(_ report: SeedPacker.Report?, version: String, failure: SeedFailure? = nil) {
+        let json: [String: Any] = report.map { report in
+            ["output": report.output, "version": version, "sha256": report.sha256.hex, "size": Int64(report.size), "compression": report.compression.rawValue]
+        } ?? [:]
+        emit(json: json, failure: failure) {
+            report.map { report in
+                ["\(report.output): packed version \(version), \(report.size) bytes\(report.compression == .none ? "" : " uncompressed"), sha256 \(report.sha256)\(report.compression == .none ? "" : ", \(report.compression.rawValue)")"]
+            } ?? []
         }
     }
 
-    func purgeReports(_ reports: [PurgeReport]) {
-        emit(json: ["seeds": reports.map { [("name", $0.name.rawValue), ("removed", $0.removed)] as [(String, Any?)] }]) {
-            reports.map { "\($0.name): removed \($0.removed.isEmpty ? "nothing" : $0.removed.joined(separator: ", "))" }
+    func purgeReports(_ reports: [PurgeReport], dryRun: Bool = false, failure: SeedFailure? = nil) {
+        emit(json: ["seeds": reports.map { [("name", $0.name.rawValue), ("removed", $0.removed)] as [(String, Any?)] }], dryRun: dryRun, failure: failure) {
+            reports.map { "\($0.name): \(dryRun ? "would remove" : "removed") \($0.removed.isEmpty ? "nothing" : $0.removed.joined(separator: ", "))" }
         }
     }
 
-    func statuses(_ statuses: [SeedStatus]) {
+    func statuses(_ statuses: [SeedStatus], failure: SeedFailure? = nil) {
         emit(json: ["seeds": statuses.map { status in
             [("name", status.name.rawValue), ("currentVersion", status.currentVersion.rawValue),
              ("recordedVersion", status.recordedVersion?.rawValue), ("workingCopy", status.workingCopy),
              ("exists", status.exists), ("state", status.state.rawValue)] as [(String, Any?)]
-        }]) {
+        }], failure: failure) {
             statuses.flatMap { status in [
                 "\(status.name): \(status.state.rawValue)",
-                "  current version:  \(status.currentVersion)",
-                "  recorded version: \(status.recordedVersion?.rawValue ?? "none")",
+                "  current version:  \(Self.short(status.currentVersion))",
+                "  recorded version: \(status.recordedVersion.map(Self.short) ?? "none")",
                 "  working copy:     \(status.workingCopy)\(status.exists ? "" : " (does not exist)")",
             ] }
         }
     }
 
-    func verifyReports(_ reports: [VerifyReport]) {
+    /// `verify`: per seed, `"ok"`, the first problem, `"missing"` or `"not deployed"` for
+    /// each file; every problem in the JSON lists (and in the text with `verbose`).
+    func verifyReports(_ reports: [VerifyReport], verbose: Bool, failure: SeedFailure? = nil) {
         emit(json: ["seeds": reports.map { report in
-            [("name", report.name.rawValue), ("seed", report.seed), ("workingCopy", report.workingCopy)] as [(String, Any?)]
-        }]) {
-            reports.map { "\($0.name): seed \($0.seed); working copy \($0.workingCopy)" }
+            [("name", report.name.rawValue), ("seed", report.seed.description), ("workingCopy", report.workingCopy.description),
+             ("seedProblems", report.seed.problems), ("workingCopyProblems", report.workingCopy.problems)] as [(String, Any?)]
+        }], failure: failure) {
+            reports.flatMap { report in
+                var lines = ["\(report.name): seed \(Self.line(report.seed)); working copy \(Self.line(report.workingCopy))"]
+                if verbose {
+                    lines += report.seed.problems.map { "  seed: \($0)" }
+                    lines += report.workingCopy.problems.map { "  working copy: \($0)" }
+                }
+                return lines
+            }
         }
     }
 
-    func paths(_ seeds: [(Seed, SeedPaths)]) {
-        let settings = seeds.first?.1.settingsFile ?? ""
-        emit(json: ["settings": settings, "seeds": seeds.map { seed, paths in
+    /// `paths`: the settings file (left out when the run stopped before the first seed)
+    /// and each seed's source, location and working copy.
+    func paths(_ seeds: [(Seed, SeedPaths)], failure: SeedFailure? = nil) {
+        let settings = seeds.first?.1.settingsFile
+        var json: [String: Any] = ["seeds": seeds.map { seed, paths in
             [("name", seed.name.rawValue), ("source", seed.source), ("location", seed.location.rawValue),
              ("workingCopy", paths.workingCopy)] as [(String, Any?)]
-        }]) {
-            ["settings: \(settings)"] + seeds.flatMap { seed, paths in [
+        }]
+        json["settings"] = settings
+        emit(json: json, failure: failure) {
+            (settings.map { ["settings: \($0)"] } ?? []) + seeds.flatMap { seed, paths in [
                 "\(seed.name):",
                 "  source:       \(seed.source)",
                 "  location:     \(seed.location.rawValue)",
@@ -86,12 +114,38 @@ struct Printer {
         }
     }
 
+    /// A version for people: a `version: auto` digest (64 hex digits) shortened to its
+    /// first 12, as git shortens commit names; the JSON keeps it whole.
+    static func short(_ version: SeedVersion) -> String {
+        let text = version.rawValue
+        guard text.utf8.count == 64, text.utf8.allSatisfy({ isHexDigit($0) }) else { return text }
+        return String(text.prefix(12))
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+    }
+
+    /// One result, the first problem with a count of the others.
+    private static func line(_ result: IntegrityResult) -> String {
+        let more = result.problems.count - 1
+        return more > 0 ? "\(result) (and \(more) more; --verbose lists them)" : result.description
+    }
+
     /// Prints `json` with `--json`, nothing with `--quiet`, and the lines `text` makes
-    /// otherwise. Keys print in a fixed order: `settings` first, `seeds` last.
-    private func emit(json: [String: Any], text: () -> [String]) {
+    /// otherwise. Keys print in a fixed order: `dryRun` and `settings` first, `seeds`, then
+    /// `error`, last. A dry run adds `"dryRun": true`; a failure adds
+    /// `"error": {"seed", "code", "message"}` after what was done before it.
+    private func emit(json: [String: Any], dryRun: Bool = false, failure: SeedFailure? = nil, text: () -> [String]) {
         if output.quiet { return }
         if output.json {
-            let order = ["settings", "output", "version", "sha256", "size", "compression", "seeds"]
+            var json = json
+            if dryRun { json["dryRun"] = true }
+            if let failure {
+                json["error"] = [("seed", failure.seed?.rawValue), ("code", Int(ExitStatus.code(for: failure.error.code))),
+                                 ("message", failure.error.message)] as [(String, Any?)]
+            }
+            let order = ["dryRun", "settings", "output", "version", "sha256", "size", "compression", "seeds", "error"]
             Terminal.printOut(JSONText.object(json.sorted { (order.firstIndex(of: $0.key) ?? 99) < (order.firstIndex(of: $1.key) ?? 99) }.map { ($0.key, $0.value) }))
         } else {
             text().forEach(Terminal.printOut)

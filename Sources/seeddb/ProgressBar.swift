@@ -2,19 +2,34 @@
 import Glibc
 #endif
 import Foundation
+import SeedDB
 
-/// A one-line progress bar on standard error for long copies: bytes, rate, time left.
+/// A one-line progress display on standard error for long work: a bar (bytes, rate,
+/// time left) while a seed is copied, and a spinner with the phase's name (`checking`)
+/// while a phase that has no fraction runs.
 ///
-/// Shown only when standard error is a terminal, the output is for people (not `--json`
-/// or `--quiet`), and the copy is larger than ``threshold``.
+/// Shown only when standard error is a terminal and the output is for people (not
+/// `--json` or `--quiet`): the bar for copies larger than ``threshold``, the spinner for
+/// phases that last longer than ``spinnerDelay``. Every line fits the terminal's width
+/// (``Terminal/columns``), so it never wraps.
 final class ProgressBar: @unchecked Sendable {
     /// Copies up to this size finish too fast to need a bar.
     static let threshold: Int64 = 64 << 20
+    /// Phases shorter than this never show a spinner.
+    static let spinnerDelay: Duration = .milliseconds(300)
 
     private let lock = NSLock()
     private let start = ContinuousClock.now
+    private let columns: Int
     private var lastDraw: ContinuousClock.Instant?
     private var drawn = false
+    private var phase: (name: String, start: ContinuousClock.Instant)?
+    private var timer: (any DispatchSourceTimer)?
+    private var frame = 0
+
+    init(columns: Int = Terminal.columns()) {
+        self.columns = columns
+    }
 
     /// A bar if the conditions above hold for this run, else `nil`.
     static func forTerminal(_ output: OutputOptions) -> ProgressBar? {
@@ -27,6 +42,22 @@ final class ProgressBar: @unchecked Sendable {
         { [self] copied, total in update(copied: copied, total: total) }
     }
 
+    /// An observer for ``DeployConfiguration/stepStarted`` that shows a spinner with the
+    /// name of each step that has no fraction to show (`checking`, `carrying`, …) and
+    /// clears it when the copy (which has the bar) or a short step starts; `then` is
+    /// called first (the fault hooks).
+    func stepStarted(then other: (@Sendable (DeployStep) -> Void)?) -> @Sendable (DeployStep) -> Void {
+        { [self] step in
+            other?(step)
+            switch step {
+            case .check: self.phase("checking")
+            case .carry: self.phase("carrying tables")
+            case .install: self.phase("installing")
+            case .stage, .withdraw, .keepPrevious, .record, .cleanUp: self.endPhase()
+            }
+        }
+    }
+
     private func update(copied: Int64, total: Int64) {
         guard total > Self.threshold else { return }
         lock.lock()
@@ -34,17 +65,89 @@ final class ProgressBar: @unchecked Sendable {
         let now = ContinuousClock.now
         if let lastDraw, now - lastDraw < .milliseconds(100), copied < total { return }
         lastDraw = now
+        draw(Self.render(copied: copied, total: total, elapsed: (now - start).seconds, columns: columns))
+    }
+
+    /// Shows a spinner with `name` (once it has lasted ``spinnerDelay``) until the next
+    /// phase, ``endPhase()`` or ``finish()``.
+    func phase(_ name: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        phase = (name, ContinuousClock.now)
+        guard timer == nil else { return }
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100))
+        timer.setEventHandler { [weak self] in self?.tick() }
+        timer.resume()
+        self.timer = timer
+    }
+
+    /// Stops the spinner and clears its line.
+    func endPhase() {
+        lock.lock()
+        defer { lock.unlock() }
+        stopSpinner()
+    }
+
+    private func tick() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let phase else { return }
+        let elapsed = ContinuousClock.now - phase.start
+        guard elapsed >= Self.spinnerDelay else { return }
+        frame += 1
+        draw(Self.renderPhase(phase.name, frame: frame, elapsed: elapsed.seconds, columns: columns))
+    }
+
+    private func stopSpinner() {
+        timer?.cancel()
+        timer = nil
+        phase = nil
+        clear()
+    }
+
+    /// Draws `line` over the current one. Call with the lock held.
+    private func draw(_ line: String) {
         drawn = true
-        let line = Self.render(copied: copied, total: total, elapsed: (now - start).seconds, width: 24)
         FileHandle.standardError.write(Data(("\r" + line + "\u{1B}[K").utf8))
     }
 
-    /// Clears the bar's line, if one was drawn.
+    /// Clears the line, if one was drawn. Call with the lock held.
+    private func clear() {
+        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        drawn = false
+    }
+
+    /// Stops any spinner and clears the line.
     func finish() {
         lock.lock()
         defer { lock.unlock() }
-        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-        drawn = false
+        stopSpinner()
+    }
+
+    /// `| checking  3.2s`, cut to `columns - 1` characters.
+    static func renderPhase(_ name: String, frame: Int, elapsed: Double, columns: Int) -> String {
+        let spinner = Array("|/-\\")[frame % 4]
+        return fit("\(spinner) \(name)  \(String(format: "%.1f", elapsed))s", columns: columns)
+    }
+
+    /// The bar line for a terminal `columns` wide: the bar takes what the figures leave
+    /// (at most 40 characters); on a narrow terminal the bar goes, then the rate, and what
+    /// still does not fit is cut.
+    static func render(copied: Int64, total: Int64, elapsed: Double, columns: Int) -> String {
+        let figures = String(render(copied: copied, total: total, elapsed: elapsed, width: 0).dropFirst(3))
+        let room = columns - 1 - figures.count - 3
+        if room >= 10 { return render(copied: copied, total: total, elapsed: elapsed, width: min(room, 40)) }
+        if figures.count < columns { return figures }
+        let parts = figures.components(separatedBy: "  ")
+        let withoutRate = parts.count == 3 ? parts[0] + "  " + parts[2] : figures
+        return fit(withoutRate, columns: columns)
+    }
+
+    /// `text` cut to leave the terminal's last column free (writing there wraps on some
+    /// terminals).
+    static func fit(_ text: String, columns: Int) -> String {
+        String(text.prefix(max(columns - 1, 1)))
     }
 
     /// `[#########.......]  412.0 MiB / 1.0 GiB  380.2 MiB/s  2s left`

@@ -18,9 +18,10 @@ struct SeedDBCommand: ParsableCommand {
         Describe the seeds with --manifest FILE, or one seed with --app, --seed and --version.
         `seeddb --version` prints the version of seeddb.
 
-        Exit codes: 0 success, 64 bad usage, 65 invalid seed or failed integrity check, \
-        66 seed or manifest missing or unreadable, 73 cannot create the working copy or \
-        settings, 74 other I/O error, 75 in use or lock wait timed out, 78 bad manifest.
+        Exit codes: 0 success, 64 bad usage (also an empty HOME where a default needs it), \
+        65 invalid seed or failed integrity check, 66 seed, manifest or working copy \
+        missing or unreadable, 73 cannot create the working copy or settings, 74 other \
+        I/O error, 75 in use or lock wait timed out, 78 bad manifest.
         """,
         subcommands: [Deploy.self, Reseed.self, Rollback.self, Status.self, Verify.self, Paths.self, Maintain.self, Pack.self, Purge.self]
     )
@@ -31,11 +32,37 @@ struct SeedDBCommand: ParsableCommand {
         // `seeddb --version` is answered here, not through `CommandConfiguration(version:)`
         // or a root flag: either would also claim the subcommands' own `--version STRING`
         // option (the built-in one prints the version and exits 0 whenever validation fails).
-        if Array(CommandLine.arguments.dropFirst()) == ["--version"] {
+        let arguments = UsageError.joiningNegativeValues(Array(CommandLine.arguments.dropFirst()))
+        if arguments == ["--version"] {
             Terminal.printOut(SeedDBVersion.current)
             return
         }
-        main(nil)
+        do {
+            try UsageError.checkHelpRequest(arguments)
+            var command = try parseAsRoot(arguments)
+            try command.run()
+        } catch {
+            exit(reporting: error, arguments: arguments)
+        }
+    }
+
+    /// Prints what `error` means and exits with its status: help and completion scripts
+    /// on standard output (exit 0), everything else as one `seeddb: error: …` line on
+    /// standard error (usage errors exit 64). Errors from the library
+    /// are printed by ``SeedFailure/exit()`` and arrive here as an `ExitCode`.
+    static func exit(reporting error: any Error, arguments: [String]) -> Never {
+        if let usage = UsageError.diagnose(error, arguments: arguments) {
+            Terminal.printError(usage.message)
+            Glibc.exit(64)
+        }
+        let status = exitCode(for: error).rawValue
+        let message = status == 0 ? fullMessage(for: error) : UsageError.oneLine(message(for: error))
+        if status == 0 {
+            if !message.isEmpty { Terminal.printOut(message) }
+        } else if !message.isEmpty {
+            Terminal.printError(message)
+        }
+        Glibc.exit(status)
     }
 }
 

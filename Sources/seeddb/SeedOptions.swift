@@ -2,42 +2,53 @@ import ArgumentParser
 import Foundation
 import SeedDB
 
-/// How the seeds to work on are described: a manifest, or flags for one seed.
-struct SeedOptions: ParsableArguments {
+/// `--manifest` and `--app`, declared once for every command that takes them.
+struct ManifestOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("A JSON manifest listing the app's seeds.", valueName: "file"), completion: .file())
     var manifest: String?
 
-    @Option(name: .long, help: ArgumentHelp("The app identifier: 1-128 of [A-Za-z0-9._-], not starting with '.'.", valueName: "id"))
-    var app: String?
+    @Option(name: .long, help: ArgumentHelp("The app identifier: 1-128 of [A-Za-z0-9._-], not starting with '.'.", valueName: "id"), transform: { (text) throws(SeedDBError) in try AppIdentifier(text) })
+    var app: AppIdentifier?
+
+    /// The manifest, loaded (once per run) from `--manifest`'s path.
+    func loadManifest() throws(SeedDBError) -> Manifest? {
+        try manifest.map { (path) throws(SeedDBError) in try Manifest.load(absolute(path)) }
+    }
+}
+
+/// How the seeds to work on are described: a manifest, or flags for one seed.
+struct SeedOptions: ParsableArguments {
+    @OptionGroup var manifestOptions: ManifestOptions
 
     @Option(name: .long, help: ArgumentHelp("The seed database the app ships.", valueName: "path"), completion: .file())
     var seed: String?
 
-    @Option(name: .long, help: ArgumentHelp("The version the app ships now; any change redeploys. auto: the seed's SHA-256.", valueName: "string"))
-    var version: String?
+    @Option(name: .long, help: ArgumentHelp("The version the app ships now; any change redeploys. auto: the seed's SHA-256.", valueName: "string"), transform: { (text) throws(SeedDBError) in try SeedVersion(text) })
+    var version: SeedVersion?
 
     @Option(name: .long, help: ArgumentHelp("Where the working copy lives: data (user data, the default) or cache (regenerable).", valueName: "data|cache"))
-    var location: String?
+    var location: SeedLocation?
 
-    @Option(name: .long, help: ArgumentHelp("The working copy's file name (default: the seed's file name).", valueName: "file"))
-    var name: String?
+    @Option(name: .long, help: ArgumentHelp("The working copy's file name (default: the seed's file name).", valueName: "file"), transform: { (text) throws(SeedDBError) in try SeedName(text) })
+    var name: SeedName?
 
-    @Option(name: .long, help: ArgumentHelp("The seed's expected SHA-256; a mismatch refuses the deploy.", valueName: "hex"))
-    var sha256: String?
+    @Option(name: .long, help: ArgumentHelp("The seed's expected SHA-256; a mismatch refuses the deploy.", valueName: "hex"), transform: { (text) throws(SeedDBError) in try SHA256Digest(hex: text) })
+    var sha256: SHA256Digest?
 
     @Option(name: .long, help: ArgumentHelp("A table holding the user's own data, carried into each new copy (repeatable).", valueName: "table"))
     var preserve: [String] = []
 
     mutating func validate() throws {
-        if manifest != nil {
-            let extra = [("--app", app), ("--seed", seed), ("--version", version), ("--location", location), ("--name", name), ("--sha256", sha256), ("--preserve", preserve.first)]
-                .filter { $0.1 != nil }.map(\.0)
+        let app = manifestOptions.app
+        if manifestOptions.manifest != nil {
+            let extra = [("--app", app != nil), ("--seed", seed != nil), ("--version", version != nil), ("--location", location != nil), ("--name", name != nil), ("--sha256", sha256 != nil), ("--preserve", !preserve.isEmpty)]
+                .filter(\.1).map(\.0)
             guard extra.isEmpty else {
                 throw ValidationError("--manifest cannot be combined with \(extra.joined(separator: ", "))")
             }
             return
         }
-        let missing = [("--app", app), ("--seed", seed), ("--version", version)].filter { $0.1 == nil }.map(\.0)
+        let missing = [("--app", app == nil), ("--seed", seed == nil), ("--version", version == nil)].filter(\.1).map(\.0)
         guard missing.isEmpty else {
             throw ValidationError("give --manifest FILE, or \(missing.joined(separator: ", ")) (with --app, --seed and --version)")
         }
@@ -50,29 +61,18 @@ struct SeedOptions: ParsableArguments {
 
     /// The seed the flags describe.
     private func flagSeed() throws(SeedDBError) -> Seed {
-        let location: SeedLocation
-        if let text = self.location {
-            guard let parsed = SeedLocation(rawValue: text) else {
-                throw SeedDBError(.invalidArgument, "invalid --location \"\(text)\": expected data or cache")
-            }
-            location = parsed
-        } else {
-            location = .data
+        guard let app = manifestOptions.app, let seed, let version else {
+            throw SeedDBError(.invalidArgument, "give --manifest FILE, or --app, --seed and --version")
         }
         return try Seed(
-            app: AppIdentifier(app ?? ""),
-            source: absolute(seed ?? ""),
-            version: SeedVersion(version ?? ""),
-            location: location,
-            name: name.map { (text) throws(SeedDBError) in try SeedName(text) },
-            expectedSHA256: sha256.map { (text) throws(SeedDBError) in try SHA256Digest(hex: text) },
-            preservedTables: preserve)
+            app: app, source: absolute(seed), version: version, location: location ?? .data,
+            name: name, expectedSHA256: sha256, preservedTables: preserve)
     }
 
     /// The seeds to work on, loading the manifest if one was given.
     func seeds() throws(SeedDBError) -> [Seed] {
-        if let manifest {
-            return try Manifest.load(absolute(manifest)).seeds
+        if let manifest = try manifestOptions.loadManifest() {
+            return manifest.seeds
         }
         return [try flagSeed()]
     }
@@ -141,7 +141,8 @@ extension DeployStrategy: ExpressibleByArgument {}
 extension IntegrityLevel: ExpressibleByArgument {}
 extension MaintenancePolicy: ExpressibleByArgument {}
 
-/// Where working copies and settings live: the user's XDG directories, or the system's.
+/// Where working copies and settings live (the user's XDG directories, or the system's)
+/// and who owns them.
 struct SystemOptions: ParsableArguments {
     @Flag(name: .long, help: "Use system locations (/var/lib/<app>, /var/cache/<app>) for services and post-install scripts.")
     var system = false
@@ -149,11 +150,11 @@ struct SystemOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("With --system: a prefix for every system path, like dpkg's --instdir.", valueName: "dir"))
     var root: String?
 
-    @Option(name: .long, help: ArgumentHelp("Owner of the working copy, its directory, lock and settings (a service account).", valueName: "user[:group]"))
-    var owner: String?
+    @Option(name: .long, help: ArgumentHelp("Owner of the working copy, its directory, lock and settings (a service account).", valueName: "user[:group]"), transform: { (text) throws(SeedDBError) in try FileOwner(parsing: text) })
+    var owner: FileOwner?
 
-    @Option(name: .long, help: ArgumentHelp("Mode of the working copy, in octal (default 0644 less the umask).", valueName: "octal"))
-    var mode: String?
+    @Option(name: .long, help: ArgumentHelp("Mode of the working copy, in octal, at most 0755 and not group- or world-writable (default 0644 less the umask).", valueName: "octal"), transform: SystemOptions.parseMode)
+    var mode: UInt16?
 
     func validate() throws {
         if root != nil && !system {
@@ -162,22 +163,29 @@ struct SystemOptions: ParsableArguments {
         if let root, !root.hasPrefix("/") {
             throw ValidationError("--root must be an absolute path")
         }
-        if let mode, UInt16(mode, radix: 8).map({ $0 > 0o7777 }) ?? true {
-            throw ValidationError("--mode must be an octal mode such as 0640")
+    }
+
+    /// An octal mode for a working copy: no set-id or sticky bit, not writable by group
+    /// or others (a database anyone can rewrite is a database anyone can corrupt).
+    static func parseMode(_ text: String) throws -> UInt16 {
+        guard let mode = UInt16(text, radix: 8), mode <= 0o7777 else {
+            throw ValidationError("expected an octal mode such as 0640")
         }
-        do {
-            _ = try owner.map { (text) throws(SeedDBError) in try FileOwner(parsing: text) }
-        } catch {
-            throw ValidationError(error.message)
+        guard mode & 0o7000 == 0 else {
+            throw ValidationError("set-user-ID, set-group-ID and sticky bits are refused on a database")
         }
+        guard mode & 0o022 == 0 else {
+            throw ValidationError("a mode that lets the group or others write is refused")
+        }
+        return mode
     }
 
     /// A deployer for these locations with `configuration`, its file policy set here.
     func deployer(_ configuration: DeployConfiguration = DeployConfiguration()) throws(SeedDBError) -> Deployer {
         var configuration = configuration
         configuration.files = system ? .system : .user
-        configuration.files.owner = try owner.map { (text) throws(SeedDBError) in try FileOwner(parsing: text) }
-        configuration.files.workingCopyMode = mode.flatMap { UInt16($0, radix: 8) }
+        configuration.files.owner = owner
+        configuration.files.workingCopyMode = mode
         guard system else { return try Deployer(configuration: configuration, logger: Terminal.logger) }
         return Deployer(directories: .system(root: root ?? ""), configuration: configuration, logger: Terminal.logger)
     }

@@ -16,19 +16,34 @@ enum Terminal {
         printLabelled("error", message)
     }
 
-    /// Writes `seeddb: <label>: <message>` to standard error, the label in colour when
-    /// standard error is a terminal and `NO_COLOR` is not set (https://no-color.org).
+    /// Writes `seeddb: <label>: <message>` to standard error as one line (line breaks in
+    /// the message become `; `), the label in colour when standard error is a terminal and
+    /// `NO_COLOR` is not set (https://no-color.org).
     static func printLabelled(_ label: String, _ message: String) {
         let colour = label == "error" ? "31" : "33"
         let shown = useColour ? "\u{1B}[1;\(colour)m\(label)\u{1B}[0m" : label
-        FileHandle.standardError.write(Data("seeddb: \(shown): \(message)\n".utf8))
+        let line = message.split(whereSeparator: \.isNewline).joined(separator: "; ")
+        FileHandle.standardError.write(Data("seeddb: \(shown): \(line)\n".utf8))
     }
+
 
     /// Whether to colour what goes to standard error.
     static let useColour: Bool = {
         let noColour = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         return !noColour && isatty(STDERR_FILENO) == 1
     }()
+
+    /// The width of the terminal on standard error (`TIOCGWINSZ`), else `$COLUMNS`, else 80.
+    static func columns() -> Int {
+        var size = winsize()
+        if ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
+            return Int(size.ws_col)
+        }
+        if let text = ProcessInfo.processInfo.environment["COLUMNS"], let columns = Int(text), columns > 0 {
+            return columns
+        }
+        return 80
+    }
 
     /// A logger that prints warnings and errors, one line each, to standard error.
     static let logger = Logger(label: "seeddb") { _ in StandardErrorLogHandler() }

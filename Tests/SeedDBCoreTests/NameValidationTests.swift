@@ -3,7 +3,8 @@ import Testing
 
 @Suite struct NameValidationTests {
     static let validIdentifiers = ["a", "com.example.levels", "A-Z_0.9", String(repeating: "x", count: 128)]
-    static let invalidIdentifiers = ["", ".hidden", "..", "a/b", "../etc", "a b", "é", "a\nb", "a\0b", String(repeating: "x", count: 129), "~user"]
+    static let invalidIdentifiers = ["", ".hidden", "..", "a/b", "../etc", "a\nb", "a\0b", String(repeating: "x", count: 256)]
+    static let invalidAppIdentifiers = ["a b", "é", String(repeating: "x", count: 129), "~user"]
 
     @Test(arguments: validIdentifiers)
     func acceptsIdentifier(_ text: String) throws {
@@ -14,6 +15,24 @@ import Testing
     @Test(arguments: invalidIdentifiers)
     func rejectsIdentifier(_ text: String) {
         #expect(throws: SeedDBError.self) { try AppIdentifier(text) }
+        #expect(throws: SeedDBError.self) { try SeedName(text) }
+    }
+
+    @Test(arguments: invalidAppIdentifiers)
+    func appIdentifiersKeepTheirStrictRule(_ text: String) {
+        #expect(throws: SeedDBError.self) { try AppIdentifier(text) }
+    }
+
+    @Test(arguments: ["my levels.sqlite", "niveaux é.sqlite", "レベル.db", "a b", "~user", "levels.v2.sqlite", "x.v", String(repeating: "x", count: 255)])
+    func acceptsAnyPlainFileNameAsAWorkingCopyName(_ text: String) throws {
+        #expect(try SeedName(text).rawValue == text)
+    }
+
+    @Test(arguments: ["", ".", "..", ".hidden", "a/b", "a\0b", "a\nb", String(repeating: "x", count: 256),
+                      "levels.sqlite-wal", "levels.sqlite-shm", "levels.sqlite-journal", "levels.sqlite.lock",
+                      "levels.sqlite.previous", "levels.sqlite.base", "levels.sqlite.conflicts.json", "x.tmp", "levels.sqlite.v7",
+                      "levels.sqlite.seeddb-abc", "settings.json", "settings.json.lock"])
+    func rejectsWorkingCopyName(_ text: String) {
         #expect(throws: SeedDBError.self) { try SeedName(text) }
     }
 

@@ -2,29 +2,7 @@ import Foundation
 import Logging
 @testable import SeedDB
 
-/// A fresh directory under the system temporary directory, removed when released.
-final class TemporaryDirectory {
-    let path: String
-
-    init() {
-        var template = Array("/tmp/seeddb-test-XXXXXX".utf8CString)
-        path = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    @discardableResult
-    func write(_ name: String, _ text: String) -> String {
-        _ = FileManager.default.createFile(atPath: file(name), contents: Data(text.utf8))
-        return file(name)
-    }
-
-    func read(_ name: String) -> String? {
-        FileManager.default.contents(atPath: file(name)).map { String(decoding: $0, as: UTF8.self) }
-    }
-
+extension TemporaryDirectory {
     /// XDG directories under this directory.
     var xdg: XDGDirectories {
         XDGDirectories(dataHome: file("data"), cacheHome: file("cache"), configHome: file("config"))
@@ -56,9 +34,3 @@ private struct CapturingHandler: LogHandler {
     func log(event: LogEvent) { capture.append("\(event.message)") }
 }
 
-/// The demo seeds in the repository's `Seeds/` folder.
-enum DemoSeeds {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path + "/Seeds"
-    static let v1 = folder + "/v1/levels.sqlite"
-    static let v2 = folder + "/v2/levels.sqlite"
-}

@@ -29,15 +29,9 @@ final class CLIHarness: @unchecked Sendable {
         }
     }
 
-    let root: String
+    private let directory = TemporaryDirectory(prefix: "seeddb-cli")
+    var root: String { directory.path }
     let app = "com.example.levels"
-
-    init() {
-        var template = Array("/tmp/seeddb-cli-XXXXXX".utf8CString)
-        root = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: root) }
 
     /// The `seeddb` executable next to the test bundle.
     static let binary: String = {
@@ -50,7 +44,7 @@ final class CLIHarness: @unchecked Sendable {
     }()
 
     /// The repository's demo seeds.
-    static let seeds = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path + "/Seeds"
+    static let seeds = DemoSeeds.folder
 
     var environment: [String: String] {
         [
@@ -310,13 +304,21 @@ final class CLIHarness: @unchecked Sendable {
         }
     }
 
+    /// The settings file at `path` (default: the harness's) as a JSON object, or `nil`.
+    func settings(_ path: String? = nil) -> [String: Any]? {
+        bytes(path ?? settingsFile).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+    }
+
+    /// SeedDB's entry for working copy `name` in the settings file at `path` (default:
+    /// the harness's), or `nil`.
+    func settingsEntry(_ path: String? = nil, name: String = "levels.sqlite") -> [String: Any]? {
+        (settings(path)?["seeddb"] as? [String: Any])?[name] as? [String: Any]
+    }
+
     /// The version recorded for `levels.sqlite`, and whether the settings file is a JSON
     /// object that still holds the app's `"theme": "dark"`.
     func recorded() -> (version: String?, appKeysIntact: Bool) {
-        guard let data = bytes(settingsFile),
-              let document = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return (nil, false) }
-        let version = ((document["seeddb"] as? [String: Any])?["levels.sqlite"] as? [String: Any])?["version"] as? String
-        return (version, document["theme"] as? String == "dark")
+        (settingsEntry()?["version"] as? String, settings()?["theme"] as? String == "dark")
     }
 
     /// Temporary files left in the app's data directory.

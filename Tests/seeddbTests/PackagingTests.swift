@@ -192,8 +192,7 @@ import Testing
         let workingCopy = root + "/var/lib/com.example.levels/levels.sqlite"
         let settings = root + "/var/lib/com.example.levels/settings.json"
         func recorded() throws -> String? {
-            let document = try JSONSerialization.jsonObject(with: cli.bytes(settings) ?? Data()) as? [String: Any]
-            return ((document?["seeddb"] as? [String: Any])?["levels.sqlite"] as? [String: Any])?["version"] as? String
+            cli.settingsEntry(settings)?["version"] as? String
         }
 
         // The demo declares its dependency: without seeddb, dpkg refuses to configure it.

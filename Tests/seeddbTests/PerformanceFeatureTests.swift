@@ -8,8 +8,7 @@ import Testing
     let cli = CLIHarness()
 
     func entry() throws -> [String: Any] {
-        let document = try #require(try JSONSerialization.jsonObject(with: cli.bytes(cli.settingsFile) ?? Data()) as? [String: Any])
-        return try #require((document["seeddb"] as? [String: Any])?["levels.sqlite"] as? [String: Any])
+        try #require(cli.settingsEntry())
     }
 
     func autoFlags(_ source: String) -> [String] {

@@ -98,31 +98,6 @@ import Testing
         #expect(after.stdout.contains("by swap"))
     }
 
-    @Test func libraryChecksNeverDropTheAppsSQLiteLocks() throws {
-        try deployer.deploy(seed(1))
-        // The app holds a write lock through its own connection in this process.
-        var configuration = Configuration()
-        configuration.allowsUnsafeTransactions = true
-        let app = try DatabaseQueue(path: cli.workingCopy, configuration: configuration)
-        try app.writeWithoutTransaction { try $0.execute(sql: "BEGIN IMMEDIATE") }
-
-        // Every check the library runs in the same process.
-        _ = try deployer.status(seed(1))
-        _ = try deployer.plan(seed(1))
-        #expect(try deployer.deploy(seed(1)).action == .unchanged)
-        #expect(try deployer.verify(seed(1)).workingCopy == "ok")
-        let handle = try SeedDatabase.open(seed(1), deployer: deployer)
-        #expect(try count(handle.writer) == 20)
-        try handle.close()
-
-        // Another process must still find the database locked.
-        let other = try cli.shell("python3 -c \"import sqlite3; c = sqlite3.connect('\(cli.workingCopy)', timeout=0, isolation_level=None); c.execute('BEGIN IMMEDIATE')\"")
-        #expect(other.status != 0)
-        #expect(other.stderr.contains("locked"), "\(other.stderr)")
-        try app.writeWithoutTransaction { try $0.execute(sql: "ROLLBACK") }
-        try app.close()
-    }
-
     @Test func theDemoLoadsLevelsWithOneCachedStatement() throws {
         let demo = URL(fileURLWithPath: CLIHarness.binary).deletingLastPathComponent().path + "/levels-demo"
         let process = Process()
@@ -229,15 +204,6 @@ import Testing
         #expect(result.status == 66)
     }
 
-    @Test func rollbackThroughTheLibrary() throws {
-        try deployer.deploy(seed(1))
-        try deployer.deploy(seed(2))
-        let report = try deployer.rollback(seed(2))
-        #expect(report.action == .rolledBack)
-        #expect(report.to.rawValue == "1")
-        #expect(throws: SeedDBError.self) { try deployer.rollback(seed(2)) }
-    }
-
     // MARK: Maintenance
 
     @Test func maintainRunsWhenDueAndRecordsTheTime() throws {
@@ -255,8 +221,7 @@ import Testing
         result = try cli.run(["maintain", "--json", "--every", "0", "--policy", "optimize"] + cli.seedFlags(1))
         #expect(try result.seeds().first?["action"] as? String == "optimized")
 
-        let document = try #require(try JSONSerialization.jsonObject(with: cli.bytes(cli.settingsFile) ?? Data()) as? [String: Any])
-        let entry = (document["seeddb"] as? [String: Any])?["levels.sqlite"] as? [String: Any]
+        let entry = cli.settingsEntry()
         #expect(entry?["maintainedAt"] is String)
     }
 

@@ -59,19 +59,31 @@ enum SQLiteFile {
     }
 
     /// Runs `PRAGMA quick_check` (or `integrity_check` when `full`) and returns `"ok"` or
-    /// the first problem SQLite reports.
+    /// the first problem SQLite reports, as one line (see ``integrity(of:access:full:)``).
     static func check(_ path: String, access: Access, full: Bool) -> String {
+        integrity(of: path, access: access, full: full).description
+    }
+
+    /// Runs `PRAGMA integrity_check` (or `quick_check` when not `full`) on `path`: each
+    /// problem it lists becomes one element (SQLite may pack several lines into one row,
+    /// under a `*** in database main ***` heading, which is dropped).
+    static func integrity(of path: String, access: Access, full: Bool) -> IntegrityResult {
+        let problems: [String]
         do {
             let queue = try open(path, access: access, label: "SeedDB.check")
             defer { try? queue.close() }
             let pragma = full ? "integrity_check" : "quick_check"
             let rows = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA \(pragma)") }
-            return rows.first ?? "no result from \(pragma)"
+            if rows == ["ok"] { return .ok }
+            problems = rows.isEmpty ? ["no result from \(pragma)"] : rows
         } catch let error as DatabaseError {
-            return error.message ?? "\(error.resultCode)"
+            problems = [error.message ?? "\(error.resultCode)"]
         } catch {
-            return "\(error)"
+            problems = ["\(error)"]
         }
+        let lines = problems.flatMap { $0.split(whereSeparator: \.isNewline).map(String.init) }
+            .filter { !$0.hasPrefix("*** in database ") && !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        return .damaged(lines.isEmpty ? problems : lines)
     }
 
     /// Whether `error` says another connection holds a lock.

@@ -43,20 +43,73 @@ public struct SeedStatus: Sendable, Hashable {
     public var leftovers: [String] = []
 }
 
-/// The result of `verify` for one seed.
+/// What `verify` found in one file.
+public enum IntegrityResult: Sendable, Hashable, CustomStringConvertible {
+    /// `PRAGMA integrity_check` found nothing wrong.
+    case ok
+    /// The problems `integrity_check` listed, one per element, in its order (or why the
+    /// file could not be read as a database); never empty.
+    case damaged([String])
+    /// A version is recorded as deployed, but no working copy is there.
+    case missing
+    /// Nothing is recorded and no working copy is there: not deployed yet (not a failure).
+    case notDeployed
+
+    /// `ok`, the first problem, `missing` or `not deployed`: one line.
+    public var description: String {
+        switch self {
+        case .ok: return "ok"
+        case .damaged(let problems): return problems.first ?? "damaged"
+        case .missing: return "missing"
+        case .notDeployed: return "not deployed"
+        }
+    }
+
+    /// Every problem found (empty unless ``damaged(_:)``).
+    public var problems: [String] {
+        if case .damaged(let problems) = self { return problems }
+        return []
+    }
+}
+
+/// The result of `verify` for one seed: the seed's and the working copy's integrity, and
+/// the failure they amount to.
 public struct VerifyReport: Sendable, Hashable {
     /// The working copy's file name.
     public var name: SeedName
-    /// `"ok"` or the first problem found in the seed.
-    public var seed: String
-    /// `"ok"`, the first problem found in the working copy, or ``notDeployed``.
-    public var workingCopy: String
+    /// The seed file's path.
+    public var source: String
+    /// The working copy's path.
+    public var workingCopyPath: String
+    /// What the seed's check found (``IntegrityResult/ok`` or ``IntegrityResult/damaged(_:)``).
+    public var seed: IntegrityResult
+    /// What the working copy's check found.
+    public var workingCopy: IntegrityResult
 
-    /// What ``workingCopy`` says when there is no working copy to check.
-    public static let notDeployed = "not deployed"
+    /// The first failure, as the error a command exits with: a damaged seed
+    /// (`invalidSeed`), a damaged working copy (`corruptWorkingCopy`), or a working copy
+    /// recorded but missing (`seedUnavailable`); `nil` when the seed passed (a working copy
+    /// not deployed yet is not a failure).
+    public var failure: SeedDBError? {
+        if case .damaged(let problems) = seed {
+            return SeedDBError(.invalidSeed, "integrity check failed for seed \(source): \(Self.summary(problems))")
+        }
+        switch workingCopy {
+        case .damaged(let problems):
+            return SeedDBError(.corruptWorkingCopy, "integrity check failed for working copy \(workingCopyPath): \(Self.summary(problems))")
+        case .missing:
+            return SeedDBError(.seedUnavailable, "working copy missing: \(workingCopyPath) is recorded as deployed but does not exist; a deploy restores it")
+        case .ok, .notDeployed:
+            return nil
+        }
+    }
 
     /// Whether both files passed (a working copy not deployed yet is not a failure).
-    public var passed: Bool {
-        seed == "ok" && (workingCopy == "ok" || workingCopy == Self.notDeployed)
+    public var passed: Bool { failure == nil }
+
+    /// The first problem, and how many more there are.
+    private static func summary(_ problems: [String]) -> String {
+        let first = problems.first ?? "damaged"
+        return problems.count > 1 ? "\(first) (and \(problems.count - 1) more problems)" : first
     }
 }

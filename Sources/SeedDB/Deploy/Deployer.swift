@@ -136,17 +136,25 @@ public struct Deployer: Sendable {
             leftovers: observed.workingCopy.leftovers())
     }
 
-    /// Runs `PRAGMA integrity_check` on the seed and on the working copy.
+    /// Runs `PRAGMA integrity_check` on the seed and on the working copy, and decides what
+    /// the results amount to (``VerifyReport/failure``). A working copy that is gone while
+    /// a version is recorded is ``IntegrityResult/missing``; one never deployed (nothing
+    /// recorded, no file) is ``IntegrityResult/notDeployed``, not a failure.
     /// A compressed seed is decompressed to a temporary file in `$TMPDIR` to be checked.
     public func verify(_ seed: Seed) throws(SeedDBError) -> VerifyReport {
         let source = SeedSource(path: seed.source)
         _ = try source.inspect()
-        let workingCopy = try WorkingCopy.inspect(paths(for: seed))
-        let copyCheck = workingCopy.exists
-            ? SQLiteFile.check(paths(for: seed).workingCopy, access: .shared, full: true)
-            : VerifyReport.notDeployed
-        let seedCheck = try source.withPlainFile { path in SQLiteFile.check(path, access: .immutable, full: true) }
-        return VerifyReport(name: seed.name, seed: seedCheck, workingCopy: copyCheck)
+        let paths = paths(for: seed)
+        let workingCopy = try WorkingCopy.inspect(paths)
+        let copyCheck: IntegrityResult
+        if workingCopy.exists {
+            copyCheck = SQLiteFile.integrity(of: paths.workingCopy, access: .shared, full: true)
+        } else {
+            let recorded = try settings(at: paths).snapshot(only: seed.name).entries[seed.name.rawValue]?.record
+            copyCheck = recorded == nil ? .notDeployed : .missing
+        }
+        let seedCheck = try source.withPlainFile { path in SQLiteFile.integrity(of: path, access: .immutable, full: true) }
+        return VerifyReport(name: seed.name, source: seed.source, workingCopyPath: paths.workingCopy, seed: seedCheck, workingCopy: copyCheck)
     }
 
     // MARK: - Observe, plan, execute

@@ -24,20 +24,39 @@ public struct Manifest: Sendable, Hashable {
 
     /// Loads and validates the manifest at `path`.
     ///
+    /// The file is strict JSON (RFC 8259, UTF-8; a byte-order mark is skipped): trailing
+    /// commas and duplicate keys are refused, and a syntax error names its line and
+    /// column. A symbolic link is followed (as `/etc/alternatives` and dotfile managers
+    /// make them); relative `source`s resolve against the folder of the file it points to.
+    ///
     /// - Throws: ``SeedDBError`` `seedUnavailable` (the file cannot be read) or
     ///   `invalidManifest`, naming the key at fault.
     public static func load(_ path: String) throws(SeedDBError) -> Manifest {
+        try load(path, allowingNoSeeds: false).manifest
+    }
+
+    /// Loads the manifest at `path` and returns it with its decoded JSON object.
+    ///
+    /// - Parameter allowingNoSeeds: Accept `"seeds": []` (a manifest `pack` is about to
+    ///   add the first seed to).
+    static func load(_ path: String, allowingNoSeeds: Bool) throws(SeedDBError) -> (manifest: Manifest, document: [String: Any]) {
+        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
         let read: [UInt8]?
         do {
-            read = try FileSystem.readFile(at: path)
+            read = try FileSystem.readFile(at: target)
         } catch {
+            // Still a link once resolved: it leads nowhere (a missing target, a loop).
+            if (try? FileSystem.fileType(at: target)) == .symbolicLink {
+                throw SeedDBError(.seedUnavailable, "manifest not found: \(path) is a symbolic link to a missing file or a loop", underlying: error)
+            }
             throw SeedDBError(.seedUnavailable, error.message, underlying: error)
         }
         guard let bytes = read else {
             throw SeedDBError(.seedUnavailable, "manifest not found: \(path)")
         }
         do {
-            return try Manifest(parsing: bytes, folder: FileSystem.directory(of: path))
+            let document = try Self.document(bytes)
+            return (try Manifest(document, folder: FileSystem.directory(of: target), allowingNoSeeds: allowingNoSeeds), document)
         } catch {
             throw SeedDBError(.invalidManifest, "invalid manifest \(path): \(error.message)")
         }
@@ -45,17 +64,31 @@ public struct Manifest: Sendable, Hashable {
 
     /// Parses manifest bytes; relative sources resolve against `folder`.
     init(parsing bytes: [UInt8], folder: String) throws(SeedDBError) {
+        try self.init(Self.document(bytes), folder: folder, allowingNoSeeds: false)
+    }
+
+    /// The JSON object in `bytes`, checked strictly first (see ``load(_:)``).
+    static func document(_ bytes: [UInt8]) throws(SeedDBError) -> [String: Any] {
+        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes[3...] : bytes[...]
+        try StrictJSON.validate(body)
         let object: Any
         do {
-            object = try JSONSerialization.jsonObject(with: Data(bytes))
+            object = try JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed])
         } catch {
             throw Self.error("not valid JSON")
         }
-        var reader = try ObjectReader(object, at: "")
+        guard let document = object as? [String: Any] else {
+            throw Self.error("the top level is not a JSON object")
+        }
+        return document
+    }
+
+    private init(_ document: [String: Any], folder: String, allowingNoSeeds: Bool) throws(SeedDBError) {
+        var reader = try ObjectReader(document, at: "")
         app = try reader.field("app") { (value: String) throws(SeedDBError) in try AppIdentifier(value) }
         let entries = try reader.require("seeds", as: [Any].self)
         try reader.finish()
-        guard !entries.isEmpty else { throw Self.error("\"seeds\" is empty") }
+        guard !entries.isEmpty || allowingNoSeeds else { throw Self.error("\"seeds\" is empty") }
         guard entries.count <= Self.maximumSeeds else { throw Self.error("\"seeds\" lists more than \(Self.maximumSeeds) seeds") }
         var seeds: [Seed] = []
         var names: Set<SeedName> = []

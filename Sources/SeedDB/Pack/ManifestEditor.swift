@@ -3,40 +3,45 @@ import SeedDBCore
 
 /// Adds or updates one seed's entry (version, sha256) in a manifest, keeping every
 /// other key and entry as it is: what `seeddb pack --manifest` does after building.
-public enum ManifestEditor {
-    /// Checks, before anything is built, that ``record(seed:version:sha256:in:app:)`` can
-    /// succeed: an existing manifest must be valid, a new one needs `app`.
-    public static func requireEditable(_ path: String, app: AppIdentifier?) throws(SeedDBError) {
+///
+/// The manifest is read and checked once, when the editor is made (before anything is
+/// built), and written once, by ``record(seed:version:sha256:)``.
+public struct ManifestEditor {
+    /// The manifest's path (the file a symbolic link points to).
+    public let path: String
+    /// The manifest as it will be written: the existing one, or a new one for an app.
+    private var document: [String: Any]
+
+    /// Reads the manifest at `path` to edit it. An existing manifest must be valid, though
+    /// its `seeds` may be empty (`{"app": "…", "seeds": []}` is the natural starting file);
+    /// one that does not exist yet is created for `app`.
+    ///
+    /// - Throws: ``SeedDBError`` `invalidArgument` (no manifest at `path` and no `app`;
+    ///   its remedy is ``SeedDBError/Remedy/app``),
+    ///   `invalidManifest` (the existing file is not a valid manifest), `seedUnavailable`.
+    public init(editing path: String, app: AppIdentifier?) throws(SeedDBError) {
+        // Through a symbolic link, edit the file it points to (renaming over the link
+        // would replace it).
+        self.path = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
         if try FileSystem.fileType(at: path) != nil {
-            _ = try Manifest.load(path)
-        } else if app == nil {
+            document = try Manifest.load(path, allowingNoSeeds: true).document
+        } else if let app {
+            document = ["app": app.rawValue, "seeds": [[String: Any]]()]
+        } else {
             throw SeedDBError(.invalidArgument, "manifest \(path) does not exist", remedy: .app)
         }
     }
 
-    /// Records `version` and `sha256` for the seed at `seed` in the manifest at `path`.
+    /// Records `version` and `sha256` for the seed at `seed` and writes the manifest.
     ///
     /// The entry whose `source` resolves to `seed` is updated; otherwise one is appended,
-    /// with `source` relative to the manifest's folder when `seed` lies inside it. A
-    /// manifest that does not exist yet is created for `app`.
+    /// with `source` relative to the manifest's folder when `seed` lies inside it.
     ///
-    /// - Throws: ``SeedDBError`` `invalidArgument` (a new manifest without `app`),
-    ///   `invalidManifest` (the existing file, or the result, is not a valid manifest).
-    public static func record(seed: String, version: SeedVersion, sha256: SHA256Digest, in path: String, app: AppIdentifier?) throws(SeedDBError) {
+    /// - Throws: ``SeedDBError`` `invalidManifest` (the result is not a valid manifest),
+    ///   `cannotCreate`/`ioFailure` (it cannot be written).
+    public func record(seed: String, version: SeedVersion, sha256: SHA256Digest) throws(SeedDBError) {
         let folder = FileSystem.directory(of: path)
-        var document: [String: Any]
-        if let bytes = try FileSystem.readFile(at: path) {
-            _ = try Manifest.load(path)   // an existing manifest must be valid before it is edited
-            guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
-                throw SeedDBError(.invalidManifest, "invalid manifest \(path): the top level is not a JSON object")
-            }
-            document = object
-        } else {
-            guard let app else {
-                throw SeedDBError(.invalidArgument, "manifest \(path) does not exist", remedy: .app)
-            }
-            document = ["app": app.rawValue, "seeds": [[String: Any]]()]
-        }
+        var document = self.document
         var seeds = document["seeds"] as? [[String: Any]] ?? []
         let relative = seed.hasPrefix(folder + "/") ? String(seed.dropFirst(folder.count + 1)) : seed
         let index = seeds.firstIndex { entry in

@@ -12,7 +12,8 @@ public enum SeedPacker {
         /// The SHA-256 of the database (of the decompressed bytes, for a compressed seed):
         /// what a manifest's `sha256` checks.
         public var sha256: SHA256Digest
-        /// The database's size in bytes (decompressed).
+        /// The database's size in bytes: the uncompressed SQLite file, which is what a
+        /// deploy writes as the working copy (not the size of a compressed `output`).
         public var size: Int64
         /// The compression applied.
         public var compression: SeedCompression
@@ -22,16 +23,34 @@ public enum SeedPacker {
     /// sets `journal_mode=DELETE`, runs `VACUUM` and `quick_check`, compresses it if asked,
     /// and renames it into place. The same scripts and SQLite version give the same bytes.
     ///
-    /// - Throws: ``SeedDBError`` `seedUnavailable` (a script cannot be read),
-    ///   `invalidSeed` (a script fails, or the result fails its check), `cannotCreate`/
-    ///   `ioFailure` (the output cannot be written). Nothing is left behind on failure.
+    /// A missing output directory is created (with its missing parents, mode 0755), and
+    /// removed again if the pack fails.
+    ///
+    /// - Throws: ``SeedDBError`` `invalidArgument` (`output` is one of the scripts),
+    ///   `seedUnavailable` (a script cannot be read), `invalidSeed` (a script fails, or the
+    ///   result fails its check), `cannotCreate`/`ioFailure` (the output cannot be
+    ///   written). Nothing is left behind on failure.
     public static func pack(scripts: [String], output: String, compression: SeedCompression) throws(SeedDBError) -> Report {
+        if let script = scripts.first(where: { isSameFile($0, output) }) {
+            throw SeedDBError(.invalidArgument, "the output is one of the input scripts (\(script)): packing would overwrite it")
+        }
         let sources = try scripts.map { (path) throws(SeedDBError) -> (String, String) in
             guard let bytes = try FileSystem.readFile(at: path) else {
                 throw SeedDBError(.seedUnavailable, "SQL script not found: \(path)")
             }
             return (path, String(decoding: bytes, as: UTF8.self))
         }
+        let directory = FileSystem.directory(of: output)
+        let created = try createMissingDirectories(directory)
+        do {
+            return try pack(sources, output: output, compression: compression)
+        } catch {
+            for path in created.reversed() { _ = FileSystem.removeIfEmpty(path) }
+            throw error
+        }
+    }
+
+    private static func pack(_ sources: [(String, String)], output: String, compression: SeedCompression) throws(SeedDBError) -> Report {
         let directory = FileSystem.directory(of: output)
         let stem = FileSystem.fileName(of: output)
         let (descriptor, database) = try FileSystem.createTemporaryFile(in: directory, stem: stem)
@@ -50,6 +69,31 @@ public enum SeedPacker {
         }
         try FileSystem.syncDirectory(directory)
         return Report(output: output, sha256: sha256, size: size, compression: compression)
+    }
+
+    /// Whether `a` and `b` name the same file: the same path once standardized, or the
+    /// same device and inode (a hard link, a symbolic link, `./x` against `x`).
+    private static func isSameFile(_ a: String, _ b: String) -> Bool {
+        let standardized = { (path: String) in URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path }
+        if standardized(a) == standardized(b) { return true }
+        let manager = FileManager.default
+        guard let first = try? manager.attributesOfItem(atPath: a), let second = try? manager.attributesOfItem(atPath: b),
+              let inode = first[.systemFileNumber] as? UInt64, let device = first[.systemNumber] as? UInt64 else { return false }
+        return second[.systemFileNumber] as? UInt64 == inode && second[.systemNumber] as? UInt64 == device
+    }
+
+    /// Creates `directory` and its missing parents (0755, like `mkdir -p` for a build
+    /// output); returns the ones it created, outermost first.
+    private static func createMissingDirectories(_ directory: String) throws(SeedDBError) -> [String] {
+        var missing: [String] = []
+        var current = directory
+        while !current.isEmpty, current != "/", try FileSystem.fileType(at: current) == nil {
+            missing.insert(current, at: 0)
+            current = FileSystem.directory(of: current)
+        }
+        guard !missing.isEmpty else { return [] }
+        try FileSystem.createDirectories(directory, mode: 0o755)
+        return missing
     }
 
     private static func build(_ path: String, from sources: [(String, String)]) throws(SeedDBError) {

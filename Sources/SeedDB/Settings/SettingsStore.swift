@@ -42,7 +42,7 @@ public struct SettingsStore: Sendable {
     /// problem in ``SettingsSnapshot/problem``: read-only callers report it, and the next
     /// write repairs it.
     public func snapshot() throws(SeedDBError) -> SettingsSnapshot {
-        guard let bytes = try FileSystem.readFile(at: path) else { return SettingsSnapshot() }
+        guard let bytes = try read() else { return SettingsSnapshot() }
         return SettingsSnapshot(parsing: bytes)
     }
 
@@ -53,8 +53,20 @@ public struct SettingsStore: Sendable {
 
     /// Like ``snapshot()``, decoding only `name`'s entry: what the startup check needs.
     func snapshot(only name: SeedName) throws(SeedDBError) -> SettingsSnapshot {
-        guard let bytes = try FileSystem.readFile(at: path) else { return SettingsSnapshot() }
+        guard let bytes = try read() else { return SettingsSnapshot() }
         return SettingsSnapshot(parsing: bytes, only: name.rawValue)
+    }
+
+    /// The file's bytes, `nil` when it does not exist. A symbolic link is refused, with
+    /// why and what to do: every write renames a new file over the path, which would
+    /// silently replace the link with a file.
+    private func read() throws(SeedDBError) -> [UInt8]? {
+        do {
+            return try FileSystem.readFile(at: path)
+        } catch {
+            guard (try? FileSystem.fileType(at: path)) == .symbolicLink else { throw error }
+            throw SeedDBError(error.code, "settings file \(path) is a symbolic link, which is refused: every write replaces the file and would silently break the link; replace the link with the file it points to, or set XDG_CONFIG_HOME to the directory that really holds it", underlying: error)
+        }
     }
 
     /// Changes SeedDB's entries under the write lock and saves the result atomically.

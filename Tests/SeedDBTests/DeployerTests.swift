@@ -1,0 +1,93 @@
+import Foundation
+import GRDB
+import Logging
+@testable import SeedDB
+import Testing
+
+/// The `Deployer` through the library API, in a real temporary directory (no binary).
+@Suite struct DeployerTests {
+    let directory = TemporaryDirectory()
+
+    var deployer: Deployer {
+        var configuration = DeployConfiguration()
+        configuration.wait = .seconds(2)
+        return Deployer(directories: directory.xdg, configuration: configuration, logger: Logger(label: "test"))
+    }
+
+    var workingCopy: String { directory.file("data/com.example.levels/levels.sqlite") }
+
+    func seed(_ version: Int) throws -> Seed {
+        try Seed(app: AppIdentifier("com.example.levels"), source: version == 1 ? DemoSeeds.v1 : DemoSeeds.v2,
+                 version: SeedVersion("\(version)"), name: SeedName("levels.sqlite"))
+    }
+
+    @Test func libraryChecksNeverDropTheAppsSQLiteLocks() throws {
+        try deployer.deploy(seed(1))
+        // The app holds a write lock through its own connection in this process.
+        var configuration = Configuration()
+        configuration.allowsUnsafeTransactions = true
+        let app = try DatabaseQueue(path: workingCopy, configuration: configuration)
+        try app.writeWithoutTransaction { try $0.execute(sql: "BEGIN IMMEDIATE") }
+
+        // Every check the library runs in the same process.
+        _ = try deployer.status(seed(1))
+        _ = try deployer.plan(seed(1))
+        #expect(try deployer.deploy(seed(1)).action == .unchanged)
+        #expect(try deployer.verify(seed(1)).workingCopy == .ok)
+        let handle = try SeedDatabase.open(seed(1), deployer: deployer)
+        #expect(try handle.writer.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM levels") } == 20)
+        try handle.close()
+
+        // Another process must still find the database locked.
+        let other = Process()
+        other.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        other.arguments = ["python3", "-c", "import sqlite3; c = sqlite3.connect('\(workingCopy)', timeout=0, isolation_level=None); c.execute('BEGIN IMMEDIATE')"]
+        let errors = Pipe()
+        other.standardError = errors
+        try other.run()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        other.waitUntilExit()
+        #expect(other.terminationStatus != 0)
+        #expect(stderr.contains("locked"), "\(stderr)")
+        try app.writeWithoutTransaction { try $0.execute(sql: "ROLLBACK") }
+        try app.close()
+    }
+
+    @Test func rollbackThroughTheLibrary() throws {
+        try deployer.deploy(seed(1))
+        try deployer.deploy(seed(2))
+        let report = try deployer.rollback(seed(2))
+        #expect(report.action == .rolledBack)
+        #expect(report.to.rawValue == "1")
+        #expect(throws: SeedDBError.self) { try deployer.rollback(seed(2)) }
+    }
+
+    @Test func verifyDecidesWhatTheResultsAmountTo() throws {
+        // Never deployed: nothing to check, not a failure.
+        var report = try deployer.verify(seed(1))
+        #expect(report.workingCopy == .notDeployed)
+        #expect(report.seed == .ok)
+        #expect(report.failure == nil)
+
+        // Recorded, then deleted: missing, exit 66's code.
+        try deployer.deploy(seed(1))
+        try FileManager.default.removeItem(atPath: workingCopy)
+        report = try deployer.verify(seed(1))
+        #expect(report.workingCopy == .missing)
+        #expect(report.failure?.code == .seedUnavailable)
+
+        // Damaged: every problem listed, one line each; the failure names the first.
+        try deployer.deploy(seed(1))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: workingCopy))
+        try handle.seek(toOffset: 4096)
+        handle.write(Data(repeating: 0xA5, count: 4096))
+        try handle.close()
+        report = try deployer.verify(seed(1))
+        let problems = report.workingCopy.problems
+        #expect(!problems.isEmpty)
+        #expect(problems.allSatisfy { !$0.contains("\n") && !$0.hasPrefix("*** in database") })
+        #expect(report.failure?.code == .corruptWorkingCopy)
+        #expect(report.failure?.message.contains(problems[0]) == true)
+        #expect(report.failure?.message.contains("\n") == false)
+    }
+}

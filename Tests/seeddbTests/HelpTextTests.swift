@@ -1,0 +1,519 @@
+import Testing
+
+/// Every command's `--help`, compared with the text checked in here (80 columns), as
+/// swift-argument-parser's own examples do: a change to an option or its help shows up
+/// in review, and stray escapes (`sets \\`) cannot slip in.
+@Suite struct HelpTextTests {
+    let cli = CLIHarness()
+
+    @Test(arguments: HelpTextTests.expected.keys.sorted())
+    func helpMatchesTheCheckedInText(_ command: String) throws {
+        let arguments = (command.isEmpty ? [] : [command]) + ["--help"]
+        let result = try cli.run(arguments, environment: ["COLUMNS": "80"])
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty)
+        #expect(result.stdout == HelpTextTests.expected[command], "seeddb \(arguments.joined(separator: " ")) differs from the checked-in text")
+        #expect(!result.stdout.contains("\\\n"), "a line ends with a stray backslash")
+    }
+
+    @Test func everySubcommandHasACheckedInText() throws {
+        let root = try cli.run(["--help"], environment: ["COLUMNS": "80"])
+        let listed = root.stdout.split(separator: "\n").drop { !$0.hasPrefix("SUBCOMMANDS:") }.dropFirst()
+            .filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") }
+            .compactMap { $0.split(separator: " ").first.map(String.init) }.filter { $0 != "See" && $0 != "help" }
+        #expect(Set(listed).isSubset(of: Set(HelpTextTests.expected.keys)), "\(listed)")
+        #expect(listed.count == HelpTextTests.expected.count - 1)
+    }
+
+    static let expected: [String: String] = [
+        "": #"""
+OVERVIEW: Deploy versioned SQLite seed databases safely and fast.
+
+Copies a read-only seed database an app ships to a writable working copy in the
+XDG data or cache directory, on first run and whenever the version changes, and
+remembers the deployed version in the app's settings file.
+
+Describe the seeds with --manifest FILE, or one seed with --app, --seed and
+--version.
+`seeddb --version` prints the version of seeddb.
+
+Exit codes: 0 success, 64 bad usage (also an empty HOME where a default needs
+it), 65 invalid seed or failed integrity check, 66 seed, manifest or working
+copy missing or unreadable, 73 cannot create the working copy or settings, 74
+other I/O error, 75 in use or lock wait timed out, 78 bad manifest.
+
+USAGE: seeddb <subcommand>
+
+OPTIONS:
+  -h, --help              Show help information.
+
+SUBCOMMANDS:
+  deploy                  Deploy each seed whose working copy is missing or
+                          outdated.
+  reseed                  Replace each working copy with its seed, whatever the
+                          versions say.
+  rollback                Restore the working copy the last replace kept, and
+                          record its version.
+  status                  Show each seed's current and recorded version and its
+                          working copy's state.
+  verify                  Run PRAGMA integrity_check on each seed and its
+                          working copy.
+  paths                   Show the settings file and each seed's source and
+                          working-copy path.
+  maintain                VACUUM (or PRAGMA optimize) each working copy when
+                          the last run is old enough.
+  pack                    Build a seed database from SQL scripts, optionally
+                          compressed, and record it in a manifest.
+  purge                   Remove working copies, their sidecars, previous
+                          generations, locks and settings.
+
+  See 'seeddb help <subcommand>' for detailed help.
+
+"""#,
+        "deploy": #"""
+OVERVIEW: Deploy each seed whose working copy is missing or outdated.
+
+Does nothing (and costs almost nothing) when the recorded version matches and
+the working copy exists. Otherwise copies the seed next to the working copy,
+checks it, swaps it in atomically and records the new version.
+
+Example:
+  seeddb deploy --app com.example.levels --seed /usr/share/levels/levels.sqlite
+--version 2
+  seeddb deploy --manifest /usr/share/levels/seeds.json --json
+
+USAGE: seeddb deploy <options>
+
+OPTIONS:
+  --manifest <file>       A JSON manifest listing the app's seeds.
+  --app <id>              The app identifier: 1-128 of [A-Za-z0-9._-], not
+                          starting with '.'.
+  --seed <path>           The seed database the app ships.
+  --version <string>      The version the app ships now; any change redeploys.
+                          auto: the seed's SHA-256.
+  --location <data|cache> Where the working copy lives: data (user data, the
+                          default) or cache (regenerable). (values: data, cache)
+  --name <file>           The working copy's file name (default: the seed's
+                          file name).
+  --sha256 <hex>          The seed's expected SHA-256; a mismatch refuses the
+                          deploy.
+  --preserve <table>      A table holding the user's own data, carried into
+                          each new copy (repeatable).
+  --system                Use system locations (/var/lib/<app>,
+                          /var/cache/<app>) for services and post-install
+                          scripts.
+  --root <dir>            With --system: a prefix for every system path, like
+                          dpkg's --instdir.
+  --owner <user[:group]>  Owner of the working copy, its directory, lock and
+                          settings (a service account).
+  --mode <octal>          Mode of the working copy, in octal, at most 0755 and
+                          not group- or world-writable (default 0644 less the
+                          umask).
+  --strategy <auto|swap|live>
+                          swap (atomic rename, refused while in use), live
+                          (through SQLite, while in use) or auto (swap unless
+                          in use). (values: auto, swap, live; default: auto)
+  --keep-previous <true|false>
+                          Keep the replaced copy as the previous generation,
+                          for rollback. (default: true)
+  --integrity <none|quick|full>
+                          Check the seed before swapping it in: none, quick
+                          (quick_check) or full (integrity_check). (values:
+                          none, quick, full; default: quick)
+  --wait <seconds>        Seconds to wait for another deploy or for apps to
+                          release the database. (default: 5.0)
+  --json                  Print one JSON object on standard output.
+  -q, --quiet             Print nothing on success; warnings and errors still
+                          go to standard error.
+  --dry-run               Say what would be done, and change nothing.
+  -h, --help              Show help information.
+
+
+"""#,
+        "reseed": #"""
+OVERVIEW: Replace each working copy with its seed, whatever the versions say.
+
+Runs the same safe steps as deploy. The working copy's current content is
+replaced.
+
+Example:
+  seeddb reseed --app com.example.levels --seed /usr/share/levels/levels.sqlite
+--version 2
+
+USAGE: seeddb reseed <options>
+
+OPTIONS:
+  --manifest <file>       A JSON manifest listing the app's seeds.
+  --app <id>              The app identifier: 1-128 of [A-Za-z0-9._-], not
+                          starting with '.'.
+  --seed <path>           The seed database the app ships.
+  --version <string>      The version the app ships now; any change redeploys.
+                          auto: the seed's SHA-256.
+  --location <data|cache> Where the working copy lives: data (user data, the
+                          default) or cache (regenerable). (values: data, cache)
+  --name <file>           The working copy's file name (default: the seed's
+                          file name).
+  --sha256 <hex>          The seed's expected SHA-256; a mismatch refuses the
+                          deploy.
+  --preserve <table>      A table holding the user's own data, carried into
+                          each new copy (repeatable).
+  --system                Use system locations (/var/lib/<app>,
+                          /var/cache/<app>) for services and post-install
+                          scripts.
+  --root <dir>            With --system: a prefix for every system path, like
+                          dpkg's --instdir.
+  --owner <user[:group]>  Owner of the working copy, its directory, lock and
+                          settings (a service account).
+  --mode <octal>          Mode of the working copy, in octal, at most 0755 and
+                          not group- or world-writable (default 0644 less the
+                          umask).
+  --strategy <auto|swap|live>
+                          swap (atomic rename, refused while in use), live
+                          (through SQLite, while in use) or auto (swap unless
+                          in use). (values: auto, swap, live; default: auto)
+  --keep-previous <true|false>
+                          Keep the replaced copy as the previous generation,
+                          for rollback. (default: true)
+  --integrity <none|quick|full>
+                          Check the seed before swapping it in: none, quick
+                          (quick_check) or full (integrity_check). (values:
+                          none, quick, full; default: quick)
+  --wait <seconds>        Seconds to wait for another deploy or for apps to
+                          release the database. (default: 5.0)
+  --json                  Print one JSON object on standard output.
+  -q, --quiet             Print nothing on success; warnings and errors still
+                          go to standard error.
+  --dry-run               Say what would be done, and change nothing.
+  -h, --help              Show help information.
+
+
+"""#,
+        "rollback": #"""
+OVERVIEW: Restore the working copy the last replace kept, and record its
+version.
+
+Each replace keeps the old working copy as one previous generation (unless
+--keep-previous false). Rollback swaps it back in atomically (or live, while
+the database is in use) and consumes it. Exits 66 when there is none.
+
+Example:
+  seeddb rollback --manifest /usr/share/levels/seeds.json
+
+USAGE: seeddb rollback <options>
+
+OPTIONS:
+  --manifest <file>       A JSON manifest listing the app's seeds.
+  --app <id>              The app identifier: 1-128 of [A-Za-z0-9._-], not
+                          starting with '.'.
+  --seed <path>           The seed database the app ships.
+  --version <string>      The version the app ships now; any change redeploys.
+                          auto: the seed's SHA-256.
+  --location <data|cache> Where the working copy lives: data (user data, the
+                          default) or cache (regenerable). (values: data, cache)
+  --name <file>           The working copy's file name (default: the seed's
+                          file name).
+  --sha256 <hex>          The seed's expected SHA-256; a mismatch refuses the
+                          deploy.
+  --preserve <table>      A table holding the user's own data, carried into
+                          each new copy (repeatable).
+  --system                Use system locations (/var/lib/<app>,
+                          /var/cache/<app>) for services and post-install
+                          scripts.
+  --root <dir>            With --system: a prefix for every system path, like
+                          dpkg's --instdir.
+  --owner <user[:group]>  Owner of the working copy, its directory, lock and
+                          settings (a service account).
+  --mode <octal>          Mode of the working copy, in octal, at most 0755 and
+                          not group- or world-writable (default 0644 less the
+                          umask).
+  --strategy <auto|swap|live>
+                          swap (atomic rename, refused while in use), live
+                          (through SQLite, while in use) or auto (swap unless
+                          in use). (values: auto, swap, live; default: auto)
+  --keep-previous <true|false>
+                          Keep the replaced copy as the previous generation,
+                          for rollback. (default: true)
+  --integrity <none|quick|full>
+                          Check the seed before swapping it in: none, quick
+                          (quick_check) or full (integrity_check). (values:
+                          none, quick, full; default: quick)
+  --wait <seconds>        Seconds to wait for another deploy or for apps to
+                          release the database. (default: 5.0)
+  --json                  Print one JSON object on standard output.
+  -q, --quiet             Print nothing on success; warnings and errors still
+                          go to standard error.
+  -h, --help              Show help information.
+
+
+"""#,
+        "status": #"""
+OVERVIEW: Show each seed's current and recorded version and its working copy's
+state.
+
+States: up-to-date, not-installed (nothing recorded), outdated (the recorded
+version differs), missing (recorded, but the working copy is gone). Changes
+nothing.
+
+Example:
+  seeddb status --manifest Seeds/v2/seeds.json --json
+
+USAGE: seeddb status <options>
+
+OPTIONS:
+  --manifest <file>       A JSON manifest listing the app's seeds.
+  --app <id>              The app identifier: 1-128 of [A-Za-z0-9._-], not
+                          starting with '.'.
+  --seed <path>           The seed database the app ships.
+  --version <string>      The version the app ships now; any change redeploys.
+                          auto: the seed's SHA-256.
+  --location <data|cache> Where the working copy lives: data (user data, the
+                          default) or cache (regenerable). (values: data, cache)
+  --name <file>           The working copy's file name (default: the seed's
+                          file name).
+  --sha256 <hex>          The seed's expected SHA-256; a mismatch refuses the
+                          deploy.
+  --preserve <table>      A table holding the user's own data, carried into
+                          each new copy (repeatable).
+  --system                Use system locations (/var/lib/<app>,
+                          /var/cache/<app>) for services and post-install
+                          scripts.
+  --root <dir>            With --system: a prefix for every system path, like
+                          dpkg's --instdir.
+  --owner <user[:group]>  Owner of the working copy, its directory, lock and
+                          settings (a service account).
+  --mode <octal>          Mode of the working copy, in octal, at most 0755 and
+                          not group- or world-writable (default 0644 less the
+                          umask).
+  --json                  Print one JSON object on standard output.
+  -q, --quiet             Print nothing on success; warnings and errors still
+                          go to standard error.
+  -h, --help              Show help information.
+
+
+"""#,
+        "verify": #"""
+OVERVIEW: Run PRAGMA integrity_check on each seed and its working copy.
+
+Prints one line per seed with the first problem found (all of them with
+--verbose, or in --json as lists). Exits 65 when a seed or working copy is
+damaged, 66 when a working copy recorded as deployed is missing. A working copy
+never deployed (nothing recorded) is reported as "not deployed" and is not a
+failure. Changes nothing.
+
+Example:
+  seeddb verify --manifest Seeds/v2/seeds.json
+
+USAGE: seeddb verify <options>
+
+OPTIONS:
+  --manifest <file>       A JSON manifest listing the app's seeds.
+  --app <id>              The app identifier: 1-128 of [A-Za-z0-9._-], not
+                          starting with '.'.
+  --seed <path>           The seed database the app ships.
+  --version <string>      The version the app ships now; any change redeploys.
+                          auto: the seed's SHA-256.
+  --location <data|cache> Where the working copy lives: data (user data, the
+                          default) or cache (regenerable). (values: data, cache)
+  --name <file>           The working copy's file name (default: the seed's
+                          file name).
+  --sha256 <hex>          The seed's expected SHA-256; a mismatch refuses the
+                          deploy.
+  --preserve <table>      A table holding the user's own data, carried into
+                          each new copy (repeatable).
+  --system                Use system locations (/var/lib/<app>,
+                          /var/cache/<app>) for services and post-install
+                          scripts.
+  --root <dir>            With --system: a prefix for every system path, like
+                          dpkg's --instdir.
+  --owner <user[:group]>  Owner of the working copy, its directory, lock and
+                          settings (a service account).
+  --mode <octal>          Mode of the working copy, in octal, at most 0755 and
+                          not group- or world-writable (default 0644 less the
+                          umask).
+  --json                  Print one JSON object on standard output.
+  -q, --quiet             Print nothing on success; warnings and errors still
+                          go to standard error.
+  --verbose               List every problem found, not just the first.
+  -h, --help              Show help information.
+
+
+"""#,
+        "paths": #"""
+OVERVIEW: Show the settings file and each seed's source and working-copy path.
+
+Resolves $XDG_DATA_HOME, $XDG_CACHE_HOME and $XDG_CONFIG_HOME as the XDG Base
+Directory spec says (unset, empty or relative values fall back to
+~/.local/share, ~/.cache and ~/.config). Changes nothing.
+
+Example:
+  seeddb paths --app com.example.levels --seed levels.sqlite --version 1 --json
+
+USAGE: seeddb paths <options>
+
+OPTIONS:
+  --manifest <file>       A JSON manifest listing the app's seeds.
+  --app <id>              The app identifier: 1-128 of [A-Za-z0-9._-], not
+                          starting with '.'.
+  --seed <path>           The seed database the app ships.
+  --version <string>      The version the app ships now; any change redeploys.
+                          auto: the seed's SHA-256.
+  --location <data|cache> Where the working copy lives: data (user data, the
+                          default) or cache (regenerable). (values: data, cache)
+  --name <file>           The working copy's file name (default: the seed's
+                          file name).
+  --sha256 <hex>          The seed's expected SHA-256; a mismatch refuses the
+                          deploy.
+  --preserve <table>      A table holding the user's own data, carried into
+                          each new copy (repeatable).
+  --system                Use system locations (/var/lib/<app>,
+                          /var/cache/<app>) for services and post-install
+                          scripts.
+  --root <dir>            With --system: a prefix for every system path, like
+                          dpkg's --instdir.
+  --owner <user[:group]>  Owner of the working copy, its directory, lock and
+                          settings (a service account).
+  --mode <octal>          Mode of the working copy, in octal, at most 0755 and
+                          not group- or world-writable (default 0644 less the
+                          umask).
+  --json                  Print one JSON object on standard output.
+  -q, --quiet             Print nothing on success; warnings and errors still
+                          go to standard error.
+  -h, --help              Show help information.
+
+
+"""#,
+        "maintain": #"""
+OVERVIEW: VACUUM (or PRAGMA optimize) each working copy when the last run is
+old enough.
+
+Records the time of the last run in the settings store and skips the work until
+--every DAYS have passed (0 runs it now). Waits while the database is in use,
+then exits 75.
+
+Example:
+  seeddb maintain --manifest /usr/share/levels/seeds.json --every 7
+
+USAGE: seeddb maintain <options>
+
+OPTIONS:
+  --manifest <file>       A JSON manifest listing the app's seeds.
+  --app <id>              The app identifier: 1-128 of [A-Za-z0-9._-], not
+                          starting with '.'.
+  --seed <path>           The seed database the app ships.
+  --version <string>      The version the app ships now; any change redeploys.
+                          auto: the seed's SHA-256.
+  --location <data|cache> Where the working copy lives: data (user data, the
+                          default) or cache (regenerable). (values: data, cache)
+  --name <file>           The working copy's file name (default: the seed's
+                          file name).
+  --sha256 <hex>          The seed's expected SHA-256; a mismatch refuses the
+                          deploy.
+  --preserve <table>      A table holding the user's own data, carried into
+                          each new copy (repeatable).
+  --system                Use system locations (/var/lib/<app>,
+                          /var/cache/<app>) for services and post-install
+                          scripts.
+  --root <dir>            With --system: a prefix for every system path, like
+                          dpkg's --instdir.
+  --owner <user[:group]>  Owner of the working copy, its directory, lock and
+                          settings (a service account).
+  --mode <octal>          Mode of the working copy, in octal, at most 0755 and
+                          not group- or world-writable (default 0644 less the
+                          umask).
+  --wait <seconds>        Seconds to wait for another deploy or for apps to
+                          release the database. (default: 5.0)
+  --json                  Print one JSON object on standard output.
+  -q, --quiet             Print nothing on success; warnings and errors still
+                          go to standard error.
+  --every <days>          Run only when the last run is at least this many days
+                          old (default 7; 0 runs now).
+  --policy <vacuum|optimize>
+                          vacuum (rebuild the file) or optimize (refresh
+                          planner statistics). (values: vacuum, optimize;
+                          default: vacuum)
+  -h, --help              Show help information.
+
+
+"""#,
+        "pack": #"""
+OVERVIEW: Build a seed database from SQL scripts, optionally compressed, and
+record it in a manifest.
+
+Runs the scripts in order into a temporary database beside --output (creating
+its directory if needed), sets journal_mode=DELETE, runs VACUUM and
+quick_check, compresses it (zstd is the recommended codec: it decompresses
+about 7x faster than gzip at a similar ratio), and renames it into place. With
+--manifest, adds or updates that seed's entry (version, sha256 of the database
+bytes); a new manifest needs --app. The same scripts and SQLite version give
+the same bytes.
+
+Example:
+  seeddb pack Seeds/v2/levels.sql --output Seeds/v2/levels.sqlite --version 2
+--manifest Seeds/v2/seeds.json
+  seeddb pack schema.sql data.sql --output dist/levels.sqlite.zst --compress
+zstd --version 3
+
+USAGE: seeddb pack <sql-file> ... --output <seed> --version <string> [--manifest <file>] [--app <id>] [--compress <zstd|gzip|none>] [--json] [--quiet]
+
+ARGUMENTS:
+  <sql-file>              SQL scripts, run in order.
+
+OPTIONS:
+  --output <seed>         The seed file to write (not one of the scripts).
+  --version <string>      The version to record in the manifest.
+  --manifest <file>       A JSON manifest listing the app's seeds.
+  --app <id>              The app identifier: 1-128 of [A-Za-z0-9._-], not
+                          starting with '.'.
+  --compress <zstd|gzip|none>
+                          Compress the seed: zstd or gzip (default: from
+                          --output's .zst or .gz suffix, else none). (values:
+                          none, zstd, gzip)
+  --json                  Print one JSON object on standard output.
+  -q, --quiet             Print nothing on success; warnings and errors still
+                          go to standard error.
+  -h, --help              Show help information.
+
+
+"""#,
+        "purge": #"""
+OVERVIEW: Remove working copies, their sidecars, previous generations, locks
+and settings.
+
+For a package's postrm purge, when the seeds themselves are already gone: give
+the app and the working-copy names (or a manifest, if it still exists). The
+settings file is removed once it holds nothing else, and the app's directories
+once they are empty.
+
+Example:
+  seeddb purge --system --app com.example.levels --name levels.sqlite
+
+USAGE: seeddb purge [--manifest <file>] [--app <id>] [--name <file> ...] [--location <data|cache>] [--system] [--root <dir>] [--owner <user[:group]>] [--mode <octal>] [--wait <seconds>] [--json] [--quiet]
+
+OPTIONS:
+  --manifest <file>       A JSON manifest listing the app's seeds.
+  --app <id>              The app identifier: 1-128 of [A-Za-z0-9._-], not
+                          starting with '.'.
+  --name <file>           A working-copy file name to purge (repeatable).
+  --location <data|cache> Where the working copies live: data or cache.
+                          (values: data, cache; default: data)
+  --system                Use system locations (/var/lib/<app>,
+                          /var/cache/<app>) for services and post-install
+                          scripts.
+  --root <dir>            With --system: a prefix for every system path, like
+                          dpkg's --instdir.
+  --owner <user[:group]>  Owner of the working copy, its directory, lock and
+                          settings (a service account).
+  --mode <octal>          Mode of the working copy, in octal, at most 0755 and
+                          not group- or world-writable (default 0644 less the
+                          umask).
+  --wait <seconds>        Seconds to wait for another deploy or for apps to
+                          release the database. (default: 5.0)
+  --json                  Print one JSON object on standard output.
+  -q, --quiet             Print nothing on success; warnings and errors still
+                          go to standard error.
+  -h, --help              Show help information.
+
+
+"""#,
+    ]
+}
