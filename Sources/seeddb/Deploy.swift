@@ -44,11 +44,16 @@ extension SeedDBCommand {
         @OptionGroup var wait: WaitOptions
         @OptionGroup var output: OutputOptions
 
+        @Flag(name: .long, help: "Say what would be done, and change nothing.")
+        var dryRun = false
+
         func run() throws {
             let (reports, failure) = eachSeed(fromManifest: seeds.manifestOptions.manifest != nil, { () throws(SeedDBError) in
                 (try system.deployer(replace.applied(to: wait.configuration)), try seeds.seeds())
-            }, { (deployer, seed) throws(SeedDBError) in try deployer.rollback(seed) })
-            Printer(output).deployReports(reports, dryRun: false, failure: failure)
+            }, { (deployer, seed) throws(SeedDBError) in
+                try dryRun ? deployer.planRollback(seed) : deployer.rollback(seed)
+            })
+            Printer(output).deployReports(reports, dryRun: dryRun, failure: failure)
             try failure?.exit()
         }
     }
@@ -72,6 +77,9 @@ extension SeedDBCommand {
         @OptionGroup var wait: WaitOptions
         @OptionGroup var output: OutputOptions
 
+        @Flag(name: .long, help: "Say what would be done, and change nothing.")
+        var dryRun = false
+
         // No declared default: swift-argument-parser would print it a second time, as 7.0.
         @Option(name: .long, help: ArgumentHelp("Run only when the last run is at least this many days old (default 7; 0 runs now).", valueName: "days"))
         var every: Double?
@@ -89,8 +97,8 @@ extension SeedDBCommand {
             let interval = Duration.seconds((every ?? 7) * 86_400)
             let (reports, failure) = eachSeed(fromManifest: seeds.manifestOptions.manifest != nil, { () throws(SeedDBError) in
                 (try system.deployer(wait.configuration), try seeds.seeds())
-            }, { (deployer, seed) throws(SeedDBError) in try deployer.maintain(seed, every: interval, policy: policy) })
-            Printer(output).maintenanceReports(reports, failure: failure)
+            }, { (deployer, seed) throws(SeedDBError) in try deployer.maintain(seed, every: interval, policy: policy, dryRun: dryRun) })
+            Printer(output).maintenanceReports(reports, dryRun: dryRun, failure: failure)
             try failure?.exit()
         }
     }

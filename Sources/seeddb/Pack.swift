@@ -94,6 +94,9 @@ extension SeedDBCommand {
         @OptionGroup var wait: WaitOptions
         @OptionGroup var output: OutputOptions
 
+        @Flag(name: .long, help: "Say what would be removed, and remove nothing.")
+        var dryRun = false
+
         func validate() throws {
             if manifestOptions.manifest != nil {
                 guard manifestOptions.app == nil, name.isEmpty else { throw ValidationError("--manifest cannot be combined with --app or --name") }
@@ -114,8 +117,8 @@ extension SeedDBCommand {
         func run() throws {
             let (reports, failure) = eachItem({ () throws(SeedDBError) in
                 (try system.deployer(wait.configuration), try targets())
-            }, name: \.1, { (deployer, target) throws(SeedDBError) in try deployer.purge(app: target.0, name: target.1, location: target.2) })
-            Printer(output).purgeReports(reports, failure: failure)
+            }, name: \.1, { (deployer, target) throws(SeedDBError) in try deployer.purge(app: target.0, name: target.1, location: target.2, dryRun: dryRun) })
+            Printer(output).purgeReports(reports, dryRun: dryRun, failure: failure)
             try failure?.exit()
         }
     }

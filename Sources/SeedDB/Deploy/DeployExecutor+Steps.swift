@@ -39,8 +39,8 @@ extension DeployExecutor {
             throw SeedDBError(.invalidSeed, "invalid seed \(target.source): its header declares \(declared) bytes but \(copy.size) were read (truncated, or changed while copying)")
         }
         run.staged = StagedCopy(path: temporary, digest: copy.digest, size: copy.size)
-        if target.merge.mergesAnything {
-            try keepPristineCopy(run)
+        if !target.isRollback {
+            try keepPristineCopy(run, evenByCopy: target.merge.mergesAnything)
         }
         if let migrator = deployer.configuration.migrator {
             try SQLiteFile.mapping("cannot run the app's migrations on", temporary) {
@@ -52,13 +52,21 @@ extension DeployExecutor {
         }
     }
 
-    /// Keeps a pristine, read-only copy of the staged seed (a reflink where the file system
-    /// can), to become `<name>.base` once the new copy is recorded.
-    private func keepPristineCopy(_ run: DeployRun) throws(SeedDBError) {
+    /// Keeps a pristine, read-only copy of the staged seed, to become `<name>.base` once the
+    /// new copy is recorded: always where the file system makes it a reflink (free), and by
+    /// a copy only for a seed that merges (elsewhere it would cost a second copy of every
+    /// deploy).
+    private func keepPristineCopy(_ run: DeployRun, evenByCopy: Bool) throws(SeedDBError) {
         let staged = run.staged!
         let (descriptor, pristine) = try FileSystem.createTemporaryFile(in: paths.directory, stem: paths.name.rawValue, permissions: [.ownerRead, .groupRead, .otherRead])
         run.onFailure("the merge base") { () throws(SeedDBError) in try FileSystem.remove(pristine) }
         run.setAside.append(pristine)
+        if !evenByCopy {
+            let cloned = FileSystem.clone(staged.path, into: descriptor)
+            try? descriptor.close()
+            if cloned { run.pristine = (pristine, staged.digest) }
+            return
+        }
         do {
             _ = try descriptor.closeAfter { () throws -> SeedSource.CopyResult in
                 if let owner = files.owner { try FileSystem.setOwner(owner, of: pristine) }
@@ -140,7 +148,8 @@ extension DeployExecutor {
             run.merge = result
             merged = result.carriedTables
         }
-        run.carried = merged + (try TableCarry.carry(target.preservedTables, in: db, logger: deployer.logger))
+        let carried = merged + (try TableCarry.carry(target.preservedTables, in: db, logger: deployer.logger))
+        run.carried = carried.enumerated().filter { carried.firstIndex(of: $0.element) == $0.offset }.map(\.element)
     }
 
     /// The three-way merge of the user's edits into the staged copy, against the merge
