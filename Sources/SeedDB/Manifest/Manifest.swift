@@ -92,12 +92,13 @@ public struct Manifest: Sendable, Hashable {
         guard !entries.isEmpty || allowingNoSeeds else { throw Self.error("\"seeds\" is empty") }
         guard entries.count <= Self.maximumSeeds else { throw Self.error("\"seeds\" lists more than \(Self.maximumSeeds) seeds") }
         var seeds: [Seed] = []
-        var names: Set<SeedName> = []
+        var names: [SeedName: Int] = [:]
         for (index, entry) in entries.enumerated() {
             let seed = try Self.seed(entry, at: "seeds[\(index)]", app: app, folder: folder)
-            guard names.insert(seed.name).inserted else {
-                throw Self.error("seeds[\(index)]: name \"\(seed.name)\" is used twice")
+            if let first = names[seed.name] {
+                throw Self.error("seeds[\(first)] and seeds[\(index)] both name their working copy \"\(seed.name)\": their files would collide")
             }
+            names[seed.name] = index
             seeds.append(seed)
         }
         self.seeds = seeds
