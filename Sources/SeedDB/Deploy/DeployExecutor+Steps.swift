@@ -184,7 +184,7 @@ extension DeployExecutor {
         let problem: String?
         if try FileSystem.fileType(at: base) != .regular {
             problem = "is missing"
-        } else if let expected = target.entry.record?.base, try FileDigest.sha256(ofFileAt: base) == expected {
+        } else if let expected = target.entry.base, try FileDigest.sha256(ofFileAt: base) == expected {
             problem = nil
         } else {
             problem = "does not match the recorded seed"
@@ -287,8 +287,8 @@ extension DeployExecutor {
         try FileSystem.syncDirectory(paths.directory)
     }
 
-    /// The merge base follows its generation: the current base becomes `<name>.previous.base`
-    /// when the old copy becomes the previous generation; a dropped previous generation
+    /// The merge base follows its generation: the current base is also named
+    /// `<name>.previous.base` when the old copy becomes the previous generation; a dropped previous generation
     /// takes its base along (a rollback keeps it, to restore it).
     private func keepPreviousBase(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) {
         if (plan.dropsPrevious || plan.keepsPrevious) && !target.isRollback, try FileSystem.fileType(at: paths.previousBase) == .regular {
@@ -298,8 +298,15 @@ extension DeployExecutor {
             run.setAside.append(aside)
         }
         if plan.keepsPrevious, try FileSystem.fileType(at: paths.base) == .regular {
-            try FileSystem.rename(paths.base, to: paths.previousBase)
-            run.onFailure("the merge base") { () throws(SeedDBError) in try FileSystem.rename(paths.previousBase, to: paths.base) }
+            // A second name, not a move: until the record step replaces it, `<name>.base`
+            // stays the base the recorded digest names, so a run killed in between merges
+            // again with it.
+            let link = FileSystem.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "base-link")
+            try FileSystem.link(paths.base, as: link)
+            run.setAside.append(link)
+            try FileSystem.rename(link, to: paths.previousBase)
+            run.setAside.removeAll { $0 == link }
+            run.onFailure("the previous merge base") { () throws(SeedDBError) in try FileSystem.remove(paths.previousBase) }
         }
     }
 
@@ -314,7 +321,7 @@ extension DeployExecutor {
         let staged = run.staged!
         let store = deployer.settings(at: paths)
         let base = target.isRollback ? target.entry.previous?.base : run.pristine?.digest
-        let record = DeployRecord(version: target.version, sha256: staged.digest, size: staged.size, deployedAt: Date().ISO8601Format(), base: base)
+        let record = DeployRecord(version: target.version, sha256: staged.digest, size: staged.size, deployedAt: Date().ISO8601Format())
         if plan.strategy == .swap {
             run.onFailure("the record") { [backup = target.settingsBackup] () throws(SeedDBError) in
                 try store.restore(backup, timeout: deployer.configuration.wait)
@@ -323,7 +330,11 @@ extension DeployExecutor {
         try store.update(timeout: remaining) { table in
             var entry = table[paths.name.rawValue] ?? SettingsEntry()
             entry.record = record
-            if plan.keepsPrevious { entry.previous = target.entry.record }
+            entry.base = base
+            if plan.keepsPrevious {
+                entry.previous = target.entry.record
+                entry.previous?.base = target.entry.base
+            }
             if let memo = run.memo { entry.checked = memo }
             if let digest = target.sourceDigest { entry.source = digest }
             entry.location = target.location
