@@ -337,10 +337,12 @@ import Testing
     /// One long-lived connection commits about 75 rows a second into the preserved table
     /// `progress` and into `user_notes`, a table the app created (not in the seed), through
     /// 10 `auto` and 10 `live` reseeds. Every row it committed must be in the final copy.
-    @Test(arguments: ["delete", "wal"])
-    func everyCommittedRowSurvivesAutoAndLiveReseeds(journalMode: String) throws {
-        // Given: v1 deployed with progress preserved, and an app writing through one connection.
-        #expect(try cli.run(["deploy"] + flags(1, preserve: true)).status == 0)
+    @Test(arguments: ["delete", "wal"], [false, true])
+    func everyCommittedRowSurvivesAutoAndLiveReseeds(journalMode: String, merged: Bool) throws {
+        // Given: v1 deployed with progress preserved (and, merged, the user's edits merged
+        // into every new seed), and an app writing through one connection.
+        let merge = merged ? ["--merge", "user-wins"] : []
+        #expect(try cli.run(["deploy"] + flags(1, preserve: true) + merge).status == 0)
         let clients = Clients(root: cli.root)
         try clients.start("writer", "long_lived_writer.py", [journalMode, cli.workingCopy, "{stop}", "{log}", "75"], root: cli.root)
         usleep(300_000)
@@ -350,7 +352,7 @@ import Testing
         for strategy in ["auto", "live"] {
             for round in 0..<10 {
                 let version = round % 2 == 0 ? 2 : 1
-                let result = try cli.run(["reseed", "--strategy", strategy, "--wait", "30"] + flags(version, preserve: true))
+                let result = try cli.run(["reseed", "--strategy", strategy, "--wait", "30"] + flags(version, preserve: true) + merge)
                 if result.status != 0 { failures.append("\(strategy) #\(round): exit \(result.status): \(result.stderr)") }
                 usleep(150_000)
             }
@@ -366,11 +368,11 @@ import Testing
         let committed = log.committed.count + log.committedNotes.count
         let found = committed - lostProgress.count - lostNotes.count
         ReliabilityLog.record(
-            suite: "lost rows (\(journalMode))", trials: 20, dataLost: lostProgress.count + lostNotes.count,
+            suite: "lost rows (\(journalMode)\(merged ? ", merged" : ""))", trials: 20, dataLost: lostProgress.count + lostNotes.count,
             clients: 1, deploys: 20, refused: failures.count, errors: Self.errorsByKind([log]),
             transactions: committed, rowsCommitted: committed, rowsFound: found)
         print("""
-            lost rows (\(journalMode)): progress committed \(log.committed.count), found \(log.committed.count - lostProgress.count); \
+            lost rows (\(journalMode)\(merged ? ", merged" : "")): progress committed \(log.committed.count), found \(log.committed.count - lostProgress.count); \
             user_notes committed \(log.committedNotes.count), found \(log.committedNotes.count - lostNotes.count); \
             reopened \(log.reopened); errors \(Self.errorsByKind([log])); failed reseeds \(failures.count)
             """)
