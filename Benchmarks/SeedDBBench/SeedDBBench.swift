@@ -54,6 +54,7 @@ struct SeedDBBench {
         if wanted("compressed") { compressedDeploy() }
         if wanted("live") { liveVersusSwap() }
         if wanted("contention") { coreContention() }
+        if wanted("merge") { try mergedDeploy() }
         try write()
     }
 
