@@ -1,9 +1,10 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+// Linux only, as the README says: SeedDB relies on Linux system calls (copy_file_range,
+// FICLONE, open-file-description locks) and Debian's SQLite, zlib and libzstd.
 let package = Package(
     name: "SeedDB",
-    platforms: [.macOS(.v13)],
     products: [
         .library(name: "SeedDB", targets: ["SeedDB"]),
         .executable(name: "seeddb", targets: ["seeddb"]),

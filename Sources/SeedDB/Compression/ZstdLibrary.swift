@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CSeedDBSystem
 import SeedDBCore
 
@@ -49,13 +46,14 @@ struct ZstdLibrary: @unchecked Sendable {
     }
 
     private static func load() throws(SeedDBError) -> ZstdLibrary {
-        guard let handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL) else {
-            let reason = dlerror().map { String(cString: $0) } ?? "not found"
-            throw missing("cannot be loaded (\(reason))")
+        let handle: UnsafeMutableRawPointer
+        switch Syscalls.loadLibrary(soname) {
+        case .success(let loaded): handle = loaded
+        case .failure(let reason): throw missing("cannot be loaded (\(reason.message))")
         }
         // Never closed: the functions stay in use for the life of the process.
         func symbol<Function>(_ name: String, as type: Function.Type) throws(SeedDBError) -> Function {
-            guard let address = dlsym(handle, name) else {
+            guard let address = Syscalls.symbol(name, in: handle) else {
                 throw missing("has no \(name) (too old: zstd 1.4 or later is needed)")
             }
             return unsafeBitCast(address, to: type)

@@ -176,4 +176,22 @@ enum Syscalls {
     static func requireAccess(_ path: String, writable: Bool) throws(Errno) {
         try retrying { Glibc.access(path, writable ? W_OK | X_OK : R_OK) }
     }
+
+    /// Why `dlopen(3)` failed, as `dlerror(3)` says.
+    struct LoadFailure: Error {
+        var message: String
+    }
+
+    /// `dlopen(3)` with `RTLD_NOW | RTLD_LOCAL`: a shared library loaded at run time.
+    static func loadLibrary(_ name: String) -> Result<UnsafeMutableRawPointer, LoadFailure> {
+        guard let handle = Glibc.dlopen(name, RTLD_NOW | RTLD_LOCAL) else {
+            return .failure(LoadFailure(message: Glibc.dlerror().map { String(cString: $0) } ?? "not found"))
+        }
+        return .success(handle)
+    }
+
+    /// `dlsym(3)`: the address of `name` in a library from ``loadLibrary(_:)``.
+    static func symbol(_ name: String, in handle: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
+        Glibc.dlsym(handle, name)
+    }
 }

@@ -61,10 +61,7 @@ public struct ThreeWayMerge: Sendable {
     ///   it was, and must not be installed); other codes for files that cannot be opened.
     public func merge(base: String?, user: String, into staged: String) throws(SeedDBError) -> MergeResult {
         do {
-            var configuration = Configuration()
-            configuration.foreignKeysEnabled = false
-            configuration.label = "SeedDB.merge"
-            let queue = try DatabaseQueue(path: staged, configuration: configuration)
+            let queue = try SQLiteFile.open(staged, access: .readWrite, label: "SeedDB.merge")
             defer { try? queue.close() }
             return try queue.writeWithoutTransaction { db in
                 if let base {

@@ -99,7 +99,7 @@ public enum SeedPacker {
     private static func build(_ path: String, from sources: [(String, String)]) throws(SeedDBError) {
         var current = ""
         do {
-            let queue = try DatabaseQueue(path: path)
+            let queue = try SQLiteFile.open(path, access: .readWrite, label: "SeedDB.pack")
             defer { try? queue.close() }
             try queue.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA journal_mode = DELETE")
