@@ -92,6 +92,7 @@ extension SeedDBCommand {
 
         @OptionGroup var system: SystemOptions
         @OptionGroup var wait: WaitOptions
+        @OptionGroup var dryRun: DryRunOptions
         @OptionGroup var output: OutputOptions
 
         func validate() throws {
@@ -114,8 +115,10 @@ extension SeedDBCommand {
         func run() throws {
             let (reports, failure) = eachItem({ () throws(SeedDBError) in
                 (try system.deployer(wait.configuration), try targets())
-            }, name: \.1, { (deployer, target) throws(SeedDBError) in try deployer.purge(app: target.0, name: target.1, location: target.2) })
-            Printer(output).purgeReports(reports, failure: failure)
+            }, name: \.1, { (deployer, target) throws(SeedDBError) in
+                try deployer.purge(app: target.0, name: target.1, location: target.2, dryRun: dryRun.dryRun)
+            })
+            Printer(output).purgeReports(reports, dryRun: dryRun.dryRun, failure: failure)
             try failure?.exit()
         }
     }

@@ -78,6 +78,12 @@ struct SeedOptions: ParsableArguments {
     }
 }
 
+/// `--dry-run`, declared once for every command that has one.
+struct DryRunOptions: ParsableArguments {
+    @Flag(name: .long, help: "Say what would be done, and change nothing.")
+    var dryRun = false
+}
+
 /// How results are printed.
 struct OutputOptions: ParsableArguments {
     @Flag(name: .long, help: "Print one JSON object on standard output.")

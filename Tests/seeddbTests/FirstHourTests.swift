@@ -286,6 +286,36 @@ import Testing
         #expect(cli.list(cli.root).isEmpty)
     }
 
+    // MARK: 10, 12. Dry runs say so
+
+    @Test func rollbackPurgeAndMaintainHaveDryRunsThatSaySo() throws {
+        try cli.run(["deploy"] + cli.seedFlags(1))
+        try cli.run(["deploy"] + cli.seedFlags(2))
+        let before = cli.list(cli.appData)
+        let settings = cli.bytes(cli.settingsFile)
+
+        let rollback = try cli.run(["rollback", "--dry-run", "--json"] + cli.seedFlags(2))
+        #expect(rollback.status == 0, "\(rollback.stderr)")
+        #expect(try rollback.json()["dryRun"] as? Bool == true)
+        #expect(try rollback.seeds().first?["action"] as? String == "rolled-back")
+        let human = try cli.run(["rollback", "--dry-run"] + cli.seedFlags(2))
+        #expect(human.stdout.hasPrefix("levels.sqlite: would be rolled-back 2 -> 1"))
+
+        let maintain = try cli.run(["maintain", "--dry-run", "--json", "--every", "0"] + cli.seedFlags(2))
+        #expect(maintain.status == 0, "\(maintain.stderr)")
+        #expect(try maintain.json()["dryRun"] as? Bool == true)
+
+        let purge = try cli.run(["purge", "--dry-run", "--json", "--app", cli.app, "--name", "levels.sqlite"])
+        #expect(purge.status == 0, "\(purge.stderr)")
+        #expect(try purge.json()["dryRun"] as? Bool == true)
+        #expect(try (purge.seeds().first?["removed"] as? [String])?.contains(cli.workingCopy) == true)
+
+        #expect(cli.list(cli.appData) == before)
+        #expect(cli.bytes(cli.settingsFile) == settings)
+        #expect(try cli.levelCount() == 24)
+        #expect(try cli.run(["rollback", "--json"] + cli.seedFlags(2)).json()["dryRun"] == nil)
+    }
+
     // MARK: 12. Small things
 
     @Test func smallThings() throws {

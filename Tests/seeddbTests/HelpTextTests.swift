@@ -122,10 +122,10 @@ OPTIONS:
                           none, quick, full; default: quick)
   --wait <seconds>        Seconds to wait for another deploy or for apps to
                           release the database. (default: 5.0)
+  --dry-run               Say what would be done, and change nothing.
   --json                  Print one JSON object on standard output.
   -q, --quiet             Print nothing on success; warnings and errors still
                           go to standard error.
-  --dry-run               Say what would be done, and change nothing.
   -h, --help              Show help information.
 
 
@@ -180,10 +180,10 @@ OPTIONS:
                           none, quick, full; default: quick)
   --wait <seconds>        Seconds to wait for another deploy or for apps to
                           release the database. (default: 5.0)
+  --dry-run               Say what would be done, and change nothing.
   --json                  Print one JSON object on standard output.
   -q, --quiet             Print nothing on success; warnings and errors still
                           go to standard error.
-  --dry-run               Say what would be done, and change nothing.
   -h, --help              Show help information.
 
 
@@ -239,6 +239,7 @@ OPTIONS:
                           none, quick, full; default: quick)
   --wait <seconds>        Seconds to wait for another deploy or for apps to
                           release the database. (default: 5.0)
+  --dry-run               Say what would be done, and change nothing.
   --json                  Print one JSON object on standard output.
   -q, --quiet             Print nothing on success; warnings and errors still
                           go to standard error.
@@ -422,6 +423,7 @@ OPTIONS:
                           umask).
   --wait <seconds>        Seconds to wait for another deploy or for apps to
                           release the database. (default: 5.0)
+  --dry-run               Say what would be done, and change nothing.
   --json                  Print one JSON object on standard output.
   -q, --quiet             Print nothing on success; warnings and errors still
                           go to standard error.
@@ -487,7 +489,7 @@ once they are empty.
 Example:
   seeddb purge --system --app com.example.levels --name levels.sqlite
 
-USAGE: seeddb purge [--manifest <file>] [--app <id>] [--name <file> ...] [--location <data|cache>] [--system] [--root <dir>] [--owner <user[:group]>] [--mode <octal>] [--wait <seconds>] [--json] [--quiet]
+USAGE: seeddb purge [--manifest <file>] [--app <id>] [--name <file> ...] [--location <data|cache>] [--system] [--root <dir>] [--owner <user[:group]>] [--mode <octal>] [--wait <seconds>] [--dry-run] [--json] [--quiet]
 
 OPTIONS:
   --manifest <file>       A JSON manifest listing the app's seeds.
@@ -508,6 +510,7 @@ OPTIONS:
                           umask).
   --wait <seconds>        Seconds to wait for another deploy or for apps to
                           release the database. (default: 5.0)
+  --dry-run               Say what would be done, and change nothing.
   --json                  Print one JSON object on standard output.
   -q, --quiet             Print nothing on success; warnings and errors still
                           go to standard error.
