@@ -64,16 +64,19 @@ struct Printer {
 
     func statuses(_ statuses: [SeedStatus], failure: SeedFailure? = nil) {
         emit(json: ["seeds": statuses.map { status in
-            [("name", status.name.rawValue), ("currentVersion", status.currentVersion.rawValue),
-             ("recordedVersion", status.recordedVersion?.rawValue), ("workingCopy", status.workingCopy),
-             ("exists", status.exists), ("state", status.state.rawValue)] as [(String, Any?)]
+            var pairs: [(String, Any?)] = [
+                ("name", status.name.rawValue), ("currentVersion", status.currentVersion.rawValue),
+                ("recordedVersion", status.recordedVersion?.rawValue), ("workingCopy", status.workingCopy),
+                ("exists", status.exists), ("state", status.state.rawValue)]
+            if !status.leftovers.isEmpty { pairs.append(("leftovers", status.leftovers)) }
+            return pairs
         }], failure: failure) {
             statuses.flatMap { status in [
                 "\(status.name): \(status.state.rawValue)",
                 "  current version:  \(Self.short(status.currentVersion))",
                 "  recorded version: \(status.recordedVersion.map(Self.short) ?? "none")",
                 "  working copy:     \(status.workingCopy)\(status.exists ? "" : " (does not exist)")",
-            ] }
+            ] + status.leftovers.map { "  left by a killed run (the next deploy removes it): \($0)" } }
         }
     }
 

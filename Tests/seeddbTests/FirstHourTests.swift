@@ -60,6 +60,24 @@ import Testing
         try expectError(["rollback"] + cli.seedFlags(1), status: 66, "")
     }
 
+    // MARK: 2. What a killed run left
+
+    @Test func statusMentionsWhatAKilledRunLeft() throws {
+        try cli.run(["deploy"] + cli.seedFlags(1))
+        let leftover = cli.appData + "/.levels.sqlite.seeddb-killed.tmp"
+        _ = FileManager.default.createFile(atPath: leftover, contents: Data("half a copy".utf8))
+        let human = try cli.run(["status"] + cli.seedFlags(1))
+        #expect(human.status == 0)
+        #expect(human.stdout.contains("\n  left by a killed run (the next deploy removes it): \(leftover)\n"), "\(human.stdout)")
+        let json = try cli.run(["status", "--json"] + cli.seedFlags(1))
+        #expect(try json.seeds().first?["leftovers"] as? [String] == [leftover])
+        #expect(FileManager.default.fileExists(atPath: leftover), "status changes nothing")
+
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: leftover))
+        #expect(try cli.run(["status", "--json"] + cli.seedFlags(1)).seeds().first?["leftovers"] == nil)
+    }
+
     // MARK: 3. Progress
 
     @Test func progressFitsTheTerminalWidth() throws {
