@@ -8,8 +8,8 @@ public struct DeployRecord: Hashable, Sendable {
     public var size: Int64
     /// When the deploy finished, ISO-8601 in UTC (`2026-11-21T23:45:22Z`).
     public var deployedAt: String
-    /// The SHA-256 of the pristine seed kept as the merge base (`<name>.base`), when one
-    /// was kept.
+    /// For a previous generation: the SHA-256 of its merge base (`<name>.previous.base`),
+    /// when one was kept. (The current one is the settings entry's own `base`.)
     public var base: SHA256Digest?
 
     /// Creates a record.

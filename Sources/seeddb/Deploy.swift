@@ -42,16 +42,18 @@ extension SeedDBCommand {
         @OptionGroup var system: SystemOptions
         @OptionGroup var replace: ReplaceOptions
         @OptionGroup var wait: WaitOptions
-        @OptionGroup var dryRun: DryRunOptions
         @OptionGroup var output: OutputOptions
+
+        @Flag(name: .long, help: "Say what would be done, and change nothing.")
+        var dryRun = false
 
         func run() throws {
             let (reports, failure) = eachSeed(fromManifest: seeds.manifestOptions.manifest != nil, { () throws(SeedDBError) in
                 (try system.deployer(replace.applied(to: wait.configuration)), try seeds.seeds())
             }, { (deployer, seed) throws(SeedDBError) in
-                dryRun.dryRun ? try deployer.planRollback(seed) : try deployer.rollback(seed)
+                try dryRun ? deployer.planRollback(seed) : deployer.rollback(seed)
             })
-            Printer(output).deployReports(reports, dryRun: dryRun.dryRun, failure: failure)
+            Printer(output).deployReports(reports, dryRun: dryRun, failure: failure)
             try failure?.exit()
         }
     }
@@ -73,8 +75,10 @@ extension SeedDBCommand {
         @OptionGroup var seeds: SeedOptions
         @OptionGroup var system: SystemOptions
         @OptionGroup var wait: WaitOptions
-        @OptionGroup var dryRun: DryRunOptions
         @OptionGroup var output: OutputOptions
+
+        @Flag(name: .long, help: "Say what would be done, and change nothing.")
+        var dryRun = false
 
         // No declared default: swift-argument-parser would print it a second time, as 7.0.
         @Option(name: .long, help: ArgumentHelp("Run only when the last run is at least this many days old (default 7; 0 runs now).", valueName: "days"))
@@ -93,10 +97,8 @@ extension SeedDBCommand {
             let interval = Duration.seconds((every ?? 7) * 86_400)
             let (reports, failure) = eachSeed(fromManifest: seeds.manifestOptions.manifest != nil, { () throws(SeedDBError) in
                 (try system.deployer(wait.configuration), try seeds.seeds())
-            }, { (deployer, seed) throws(SeedDBError) in
-                try deployer.maintain(seed, every: interval, policy: policy, dryRun: dryRun.dryRun)
-            })
-            Printer(output).maintenanceReports(reports, dryRun: dryRun.dryRun, failure: failure)
+            }, { (deployer, seed) throws(SeedDBError) in try deployer.maintain(seed, every: interval, policy: policy, dryRun: dryRun) })
+            Printer(output).maintenanceReports(reports, dryRun: dryRun, failure: failure)
             try failure?.exit()
         }
     }
@@ -127,10 +129,10 @@ struct DeployOptions: ParsableArguments {
     @OptionGroup var system: SystemOptions
     @OptionGroup var replace: ReplaceOptions
     @OptionGroup var wait: WaitOptions
-    @OptionGroup var dryRunOptions: DryRunOptions
     @OptionGroup var output: OutputOptions
 
-    var dryRun: Bool { dryRunOptions.dryRun }
+    @Flag(name: .long, help: "Say what would be done, and change nothing.")
+    var dryRun = false
 
     /// Runs the library for each seed (a reseed when `force`) and prints the reports: with
     /// several seeds, those done before a failure, then the failure.

@@ -35,6 +35,36 @@ extension SeedDBCommand {
         }
     }
 
+    /// `seeddb conflicts`: what the last merge of each seed could not settle silently.
+    struct Conflicts: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "conflicts",
+            abstract: "List the conflicts of each seed's last merge of the user's changes.",
+            discussion: """
+            A merge (a seed with "merge" in its manifest, or --merge) keeps its conflicts in \
+            <name>.conflicts.json beside the working copy until the next merge: the table, \
+            the row's key, the column (none for a whole row), the base, user and seed values, \
+            and which side was kept (none after a refused "fail" merge). Changes nothing.
+
+            Example:
+              seeddb conflicts --manifest Seeds/v2/seeds.json --json
+            """)
+
+        @OptionGroup var seeds: SeedOptions
+        @OptionGroup var system: SystemOptions
+        @OptionGroup var output: OutputOptions
+
+        func run() throws {
+            let (lists, failure) = eachSeed(fromManifest: seeds.manifestOptions.manifest != nil, { () throws(SeedDBError) in
+                (try system.deployer(), try seeds.seeds())
+            }, { (deployer, seed) throws(SeedDBError) in
+                (name: seed.name, conflicts: try deployer.conflicts(seed))
+            })
+            Printer(output).conflicts(lists, failure: failure)
+            try failure?.exit()
+        }
+    }
+
     /// `seeddb verify`: integrity checks of the seeds and working copies.
     struct Verify: ParsableCommand {
         static let configuration = CommandConfiguration(

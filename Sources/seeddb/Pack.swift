@@ -92,8 +92,10 @@ extension SeedDBCommand {
 
         @OptionGroup var system: SystemOptions
         @OptionGroup var wait: WaitOptions
-        @OptionGroup var dryRun: DryRunOptions
         @OptionGroup var output: OutputOptions
+
+        @Flag(name: .long, help: "Say what would be removed, and remove nothing.")
+        var dryRun = false
 
         func validate() throws {
             if manifestOptions.manifest != nil {
@@ -115,10 +117,8 @@ extension SeedDBCommand {
         func run() throws {
             let (reports, failure) = eachItem({ () throws(SeedDBError) in
                 (try system.deployer(wait.configuration), try targets())
-            }, name: \.1, { (deployer, target) throws(SeedDBError) in
-                try deployer.purge(app: target.0, name: target.1, location: target.2, dryRun: dryRun.dryRun)
-            })
-            Printer(output).purgeReports(reports, dryRun: dryRun.dryRun, failure: failure)
+            }, name: \.1, { (deployer, target) throws(SeedDBError) in try deployer.purge(app: target.0, name: target.1, location: target.2, dryRun: dryRun) })
+            Printer(output).purgeReports(reports, dryRun: dryRun, failure: failure)
             try failure?.exit()
         }
     }

@@ -17,6 +17,9 @@ struct Printer {
                 ("from", report.from?.rawValue), ("to", report.to.rawValue), ("workingCopy", report.workingCopy)]
             if let strategy = report.strategy { pairs.append(("strategy", strategy.rawValue)) }
             if !report.carried.isEmpty { pairs.append(("carried", report.carried)) }
+            if let merge = report.merge {
+                pairs.append(("merge", [("inserted", merge.inserted), ("updated", merge.updated), ("deleted", merge.deleted), ("conflicts", merge.conflicts)] as [(String, Any?)]))
+            }
             return pairs
         }], dryRun: dryRun, failure: failure) {
             reports.map { report in
@@ -59,6 +62,22 @@ struct Printer {
     func purgeReports(_ reports: [PurgeReport], dryRun: Bool = false, failure: SeedFailure? = nil) {
         emit(json: ["seeds": reports.map { [("name", $0.name.rawValue), ("removed", $0.removed)] as [(String, Any?)] }], dryRun: dryRun, failure: failure) {
             reports.map { "\($0.name): \(dryRun ? "would remove" : "removed") \($0.removed.isEmpty ? "nothing" : $0.removed.joined(separator: ", "))" }
+        }
+    }
+
+    /// `seeddb conflicts`: each seed's conflicts of its last merge attempt (`conflicts` is
+    /// the JSON array the library keeps).
+    func conflicts(_ seeds: [(name: SeedName, conflicts: String)], failure: SeedFailure? = nil) {
+        emit(json: ["seeds": seeds.map { [("name", $0.name.rawValue), ("conflicts", RawJSON(text: $0.conflicts))] as [(String, Any?)] }], failure: failure) {
+            seeds.flatMap { seed -> [String] in
+                let list = (try? JSONSerialization.jsonObject(with: Data(seed.conflicts.utf8))) as? [[String: Any]] ?? []
+                guard !list.isEmpty else { return ["\(seed.name): no conflicts in the last merge"] }
+                return ["\(seed.name): \(list.count) conflict\(list.count == 1 ? "" : "s") in the last merge"] + list.map { conflict in
+                    let key = (conflict["key"] as? [String: Any] ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
+                    let column = (conflict["column"] as? String).map { " column \($0)" } ?? " row"
+                    return "  \(conflict["table"] as? String ?? "?") [\(key)]\(column): kept \(conflict["kept"] as? String ?? "?")"
+                }
+            }
         }
     }
 
@@ -171,24 +190,18 @@ enum JSONText {
         case let number as Int64: return String(number)
         case let texts as [String]: return "[" + texts.map(string).joined(separator: ",") + "]"
         case let pairs as [(String, Any?)]: return object(pairs)
+        case let raw as RawJSON: return raw.text
         case let array as [[(String, Any?)]]: return "[" + array.map(object).joined(separator: ",") + "]"
         default: return string("\(value!)")
         }
     }
 
     static func string(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        MergeJSON.string(text)
     }
+}
+
+/// JSON text the library already wrote (the conflicts of a merge), printed as it is.
+struct RawJSON {
+    var text: String
 }

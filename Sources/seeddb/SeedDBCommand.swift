@@ -21,9 +21,11 @@ struct SeedDBCommand: ParsableCommand {
         Exit codes: 0 success, 64 bad usage (also an empty HOME where a default needs it), \
         65 invalid seed or failed integrity check, 66 seed, manifest or working copy \
         missing or unreadable, 73 cannot create the working copy or settings, 74 other \
-        I/O error, 75 in use or lock wait timed out, 78 bad manifest.
+        I/O error, 75 in use or lock wait timed out, 78 bad manifest, 130 or 143 \
+        interrupted (SIGINT, SIGTERM; nothing was changed). A name recorded for the other \
+        location is 64 from flags, 78 from a manifest.
         """,
-        subcommands: [Deploy.self, Reseed.self, Rollback.self, Status.self, Verify.self, Paths.self, Maintain.self, Pack.self, Purge.self]
+        subcommands: [Deploy.self, Reseed.self, Rollback.self, Status.self, Verify.self, Conflicts.self, Paths.self, Maintain.self, Pack.self, Purge.self]
     )
 
     static func main() {

@@ -38,10 +38,17 @@ struct SeedOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("A table holding the user's own data, carried into each new copy (repeatable).", valueName: "table"))
     var preserve: [String] = []
 
+    @Option(name: .long, help: ArgumentHelp("Merge the user's edits of the seed's rows into each new seed (default: off).", valueName: "policy"))
+    var merge: MergePolicy?
+
+    @Option(name: .customLong("merge-table"), help: ArgumentHelp("One table's merge policy, overriding --merge (repeatable).", valueName: "table=policy"), transform: TableMergePolicy.init(parsing:))
+    var mergeTable: [TableMergePolicy] = []
+
     mutating func validate() throws {
         let app = manifestOptions.app
         if manifestOptions.manifest != nil {
-            let extra = [("--app", app != nil), ("--seed", seed != nil), ("--version", version != nil), ("--location", location != nil), ("--name", name != nil), ("--sha256", sha256 != nil), ("--preserve", !preserve.isEmpty)]
+            let extra = [("--app", app != nil), ("--seed", seed != nil), ("--version", version != nil), ("--location", location != nil), ("--name", name != nil), ("--sha256", sha256 != nil), ("--preserve", !preserve.isEmpty),
+                         ("--merge", merge != nil), ("--merge-table", !mergeTable.isEmpty)]
                 .filter(\.1).map(\.0)
             guard extra.isEmpty else {
                 throw ValidationError("--manifest cannot be combined with \(extra.joined(separator: ", "))")
@@ -66,7 +73,8 @@ struct SeedOptions: ParsableArguments {
         }
         return try Seed(
             app: app, source: absolute(seed), version: version, location: location ?? .data,
-            name: name, expectedSHA256: sha256, preservedTables: preserve)
+            name: name, expectedSHA256: sha256, preservedTables: preserve,
+            merge: MergePolicies(default: merge ?? .off, tables: Dictionary(mergeTable.map { ($0.table, $0.policy) }) { $1 }))
     }
 
     /// The seeds to work on, loading the manifest if one was given.
@@ -76,12 +84,6 @@ struct SeedOptions: ParsableArguments {
         }
         return [try flagSeed()]
     }
-}
-
-/// `--dry-run`, declared once for every command that has one.
-struct DryRunOptions: ParsableArguments {
-    @Flag(name: .long, help: "Say what would be done, and change nothing.")
-    var dryRun = false
 }
 
 /// How results are printed.
@@ -194,5 +196,28 @@ struct SystemOptions: ParsableArguments {
         configuration.files.workingCopyMode = mode
         guard system else { return try Deployer(configuration: configuration, logger: Terminal.logger) }
         return Deployer(directories: .system(root: root ?? ""), configuration: configuration, logger: Terminal.logger)
+    }
+}
+
+extension MergePolicy: ExpressibleByArgument {}
+
+/// `--merge-table TABLE=POLICY`.
+struct TableMergePolicy {
+    /// The table.
+    var table: String
+    /// Its policy.
+    var policy: MergePolicy
+
+    /// Parses `TABLE=POLICY` (the last `=` separates them, so a table name may hold one).
+    init(parsing text: String) throws(SeedDBError) {
+        guard let equals = text.lastIndex(of: "="), equals != text.startIndex else {
+            throw SeedDBError(.invalidArgument, "invalid --merge-table \(NameRules.quoted(text)): expected TABLE=POLICY")
+        }
+        let name = String(text[text.index(after: equals)...])
+        guard let policy = MergePolicy(rawValue: name) else {
+            throw SeedDBError(.invalidArgument, "invalid --merge-table \(NameRules.quoted(text)): \(NameRules.quoted(name)) is not a merge policy (off, seed-wins, user-wins or fail)")
+        }
+        table = String(text[..<equals])
+        self.policy = policy
     }
 }

@@ -50,7 +50,7 @@ import Testing
         Bad(json: #"{"app": "a", "seeds": [{"source": "x", "version": "1", "name": "/etc/passwd"}]}"#, mentions: "seeds[0].name"),
         Bad(json: #"{"app": "a", "seeds": [{"source": "x", "version": "1", "location": "tmp"}]}"#, mentions: "seeds[0].location"),
         Bad(json: #"{"app": "a", "seeds": [{"source": "x", "version": "1", "sha256": "zz"}]}"#, mentions: "seeds[0].sha256"),
-        Bad(json: #"{"app": "a", "seeds": [{"source": "x", "version": "1"}, {"source": "y/x", "version": "1"}]}"#, mentions: "used twice"),
+        Bad(json: #"{"app": "a", "seeds": [{"source": "x", "version": "1"}, {"source": "y/x", "version": "1"}]}"#, mentions: "seeds[0] and seeds[1] both name"),
         Bad(json: #"{"app": "a", "seeds": [5]}"#, mentions: "seeds[0]"),
         Bad(json: #"{"app": "a", "seeds": [{"source": "", "version": "1"}]}"#, mentions: "seeds[0].source"),
     ]

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import SeedDB
 import Testing
 
@@ -74,6 +75,58 @@ import Testing
         }
         #expect(killed >= trials / 2, "most trials must really be killed mid-run (\(killed))")
         ReliabilityLog.record(suite: "crash", trials: trials, crashes: killed, dataLost: lost)
+    }
+
+    /// Issue 11: a merged reseed killed after every step leaves the old copy with the old
+    /// base or the merged copy with the new base, recorded consistently; the user's edit
+    /// survives every trial, and the next run finishes the job.
+    @Test func killedMergedDeploysKeepTheUsersEditAndAConsistentBase() throws {
+        let seeds = ["A": try cli.makeSeed("a.sqlite", marker: "A", megabytes: 4),
+                     "B": try cli.makeSeed("b.sqlite", marker: "B", megabytes: 4)]
+        func flags(_ marker: String) -> [String] {
+            ["--app", cli.app, "--seed", seeds[marker]!, "--name", "levels.sqlite", "--version", marker, "--merge", "user-wins"]
+        }
+        try FileManager.default.createDirectory(atPath: cli.root + "/config/\(cli.app)", withIntermediateDirectories: true)
+        try Data(#"{"theme": "dark"}"#.utf8).write(to: URL(fileURLWithPath: cli.settingsFile))
+        #expect(try cli.run(["deploy"] + flags("A")).status == 0)
+        // The user's edit: a cell neither seed changes, in a row both seeds have.
+        let edit = try DatabaseQueue(path: cli.workingCopy)
+        try edit.write { try $0.execute(sql: "UPDATE levels SET map = x'0badc0de' WHERE ix = 1") }
+        try edit.close()
+
+        func userEditKept() throws -> Bool {
+            let queue = try DatabaseQueue(path: cli.workingCopy)
+            defer { try? queue.close() }
+            return try queue.read { try Data.fetchOne($0, sql: "SELECT map FROM levels WHERE ix = 1") } == Data([0x0b, 0xad, 0xc0, 0xde])
+        }
+        func baseMatchesRecord() throws -> Bool {
+            let data = try #require(cli.bytes(cli.settingsFile))
+            let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            let entry = ((document["seeddb"] as? [String: Any])?["levels.sqlite"] as? [String: Any]) ?? [:]
+            guard let recorded = entry["base"] as? String else { return true }
+            let digest = try cli.shell("sha256sum '\(cli.workingCopy).base' | cut -d' ' -f1").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            return digest == recorded
+        }
+
+        var current = "A"
+        var lost = 0
+        for (trial, step) in (DeployStep.allCases + DeployStep.allCases).enumerated() {
+            let target = current == "A" ? "B" : "A"
+            let result = try cli.run(["reseed"] + flags(target), environment: ["SEEDDB_TEST_KILL_AFTER": step.rawValue])
+            var failure = check(after: "merged trial \(trial) (kill after \(step.rawValue), status \(result.status))", expecting: [current, target])
+            if failure == nil, try !userEditKept() { failure = "merged trial \(trial): the user's edit is gone" }
+            if failure == nil, try !baseMatchesRecord() { failure = "merged trial \(trial): the base does not match its record" }
+            if let failure {
+                lost += 1
+                Issue.record(Comment(rawValue: failure))
+            }
+            let recovery = try cli.run(["deploy"] + flags(target))
+            #expect(recovery.status == 0, "merged trial \(trial): recovery failed: \(recovery.stderr)")
+            #expect(cli.generation(of: cli.workingCopy) == .generation(target) && cli.temporaryFiles.isEmpty, "merged trial \(trial)")
+            #expect(try userEditKept() && baseMatchesRecord(), "merged trial \(trial): after recovery")
+            current = target
+        }
+        ReliabilityLog.record(suite: "crash (merged deploys)", trials: DeployStep.allCases.count * 2, crashes: DeployStep.allCases.count * 2, dataLost: lost)
     }
 
     /// The invariants after a crash; `nil` when they hold.

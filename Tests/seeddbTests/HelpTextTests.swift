@@ -40,7 +40,9 @@ Describe the seeds with --manifest FILE, or one seed with --app, --seed and
 Exit codes: 0 success, 64 bad usage (also an empty HOME where a default needs
 it), 65 invalid seed or failed integrity check, 66 seed, manifest or working
 copy missing or unreadable, 73 cannot create the working copy or settings, 74
-other I/O error, 75 in use or lock wait timed out, 78 bad manifest.
+other I/O error, 75 in use or lock wait timed out, 78 bad manifest, 130 or 143
+interrupted (SIGINT, SIGTERM; nothing was changed). A name recorded for the
+other location is 64 from flags, 78 from a manifest.
 
 USAGE: seeddb <subcommand>
 
@@ -58,6 +60,8 @@ SUBCOMMANDS:
                           working copy's state.
   verify                  Run PRAGMA integrity_check on each seed and its
                           working copy.
+  conflicts               List the conflicts of each seed's last merge of the
+                          user's changes.
   paths                   Show the settings file and each seed's source and
                           working-copy path.
   maintain                VACUUM (or PRAGMA optimize) each working copy when
@@ -99,6 +103,12 @@ OPTIONS:
                           deploy.
   --preserve <table>      A table holding the user's own data, carried into
                           each new copy (repeatable).
+  --merge <policy>        Merge the user's edits of the seed's rows into each
+                          new seed (default: off). (values: off, seed-wins,
+                          user-wins, fail)
+  --merge-table <table=policy>
+                          One table's merge policy, overriding --merge
+                          (repeatable).
   --system                Use system locations (/var/lib/<app>,
                           /var/cache/<app>) for services and post-install
                           scripts.
@@ -122,10 +132,10 @@ OPTIONS:
                           none, quick, full; default: quick)
   --wait <seconds>        Seconds to wait for another deploy or for apps to
                           release the database. (default: 5.0)
-  --dry-run               Say what would be done, and change nothing.
   --json                  Print one JSON object on standard output.
   -q, --quiet             Print nothing on success; warnings and errors still
                           go to standard error.
+  --dry-run               Say what would be done, and change nothing.
   -h, --help              Show help information.
 
 
@@ -157,6 +167,12 @@ OPTIONS:
                           deploy.
   --preserve <table>      A table holding the user's own data, carried into
                           each new copy (repeatable).
+  --merge <policy>        Merge the user's edits of the seed's rows into each
+                          new seed (default: off). (values: off, seed-wins,
+                          user-wins, fail)
+  --merge-table <table=policy>
+                          One table's merge policy, overriding --merge
+                          (repeatable).
   --system                Use system locations (/var/lib/<app>,
                           /var/cache/<app>) for services and post-install
                           scripts.
@@ -180,10 +196,10 @@ OPTIONS:
                           none, quick, full; default: quick)
   --wait <seconds>        Seconds to wait for another deploy or for apps to
                           release the database. (default: 5.0)
-  --dry-run               Say what would be done, and change nothing.
   --json                  Print one JSON object on standard output.
   -q, --quiet             Print nothing on success; warnings and errors still
                           go to standard error.
+  --dry-run               Say what would be done, and change nothing.
   -h, --help              Show help information.
 
 
@@ -216,6 +232,12 @@ OPTIONS:
                           deploy.
   --preserve <table>      A table holding the user's own data, carried into
                           each new copy (repeatable).
+  --merge <policy>        Merge the user's edits of the seed's rows into each
+                          new seed (default: off). (values: off, seed-wins,
+                          user-wins, fail)
+  --merge-table <table=policy>
+                          One table's merge policy, overriding --merge
+                          (repeatable).
   --system                Use system locations (/var/lib/<app>,
                           /var/cache/<app>) for services and post-install
                           scripts.
@@ -239,10 +261,10 @@ OPTIONS:
                           none, quick, full; default: quick)
   --wait <seconds>        Seconds to wait for another deploy or for apps to
                           release the database. (default: 5.0)
-  --dry-run               Say what would be done, and change nothing.
   --json                  Print one JSON object on standard output.
   -q, --quiet             Print nothing on success; warnings and errors still
                           go to standard error.
+  --dry-run               Say what would be done, and change nothing.
   -h, --help              Show help information.
 
 
@@ -275,6 +297,12 @@ OPTIONS:
                           deploy.
   --preserve <table>      A table holding the user's own data, carried into
                           each new copy (repeatable).
+  --merge <policy>        Merge the user's edits of the seed's rows into each
+                          new seed (default: off). (values: off, seed-wins,
+                          user-wins, fail)
+  --merge-table <table=policy>
+                          One table's merge policy, overriding --merge
+                          (repeatable).
   --system                Use system locations (/var/lib/<app>,
                           /var/cache/<app>) for services and post-install
                           scripts.
@@ -321,6 +349,12 @@ OPTIONS:
                           deploy.
   --preserve <table>      A table holding the user's own data, carried into
                           each new copy (repeatable).
+  --merge <policy>        Merge the user's edits of the seed's rows into each
+                          new seed (default: off). (values: off, seed-wins,
+                          user-wins, fail)
+  --merge-table <table=policy>
+                          One table's merge policy, overriding --merge
+                          (repeatable).
   --system                Use system locations (/var/lib/<app>,
                           /var/cache/<app>) for services and post-install
                           scripts.
@@ -335,6 +369,58 @@ OPTIONS:
   -q, --quiet             Print nothing on success; warnings and errors still
                           go to standard error.
   --verbose               List every problem found, not just the first.
+  -h, --help              Show help information.
+
+
+"""#,
+        "conflicts": #"""
+OVERVIEW: List the conflicts of each seed's last merge of the user's changes.
+
+A merge (a seed with "merge" in its manifest, or --merge) keeps its conflicts
+in <name>.conflicts.json beside the working copy until the next merge: the
+table, the row's key, the column (none for a whole row), the base, user and
+seed values, and which side was kept (none after a refused "fail" merge).
+Changes nothing.
+
+Example:
+  seeddb conflicts --manifest Seeds/v2/seeds.json --json
+
+USAGE: seeddb conflicts <options>
+
+OPTIONS:
+  --manifest <file>       A JSON manifest listing the app's seeds.
+  --app <id>              The app identifier: 1-128 of [A-Za-z0-9._-], not
+                          starting with '.'.
+  --seed <path>           The seed database the app ships.
+  --version <string>      The version the app ships now; any change redeploys.
+                          auto: the seed's SHA-256.
+  --location <data|cache> Where the working copy lives: data (user data, the
+                          default) or cache (regenerable). (values: data, cache)
+  --name <file>           The working copy's file name (default: the seed's
+                          file name).
+  --sha256 <hex>          The seed's expected SHA-256; a mismatch refuses the
+                          deploy.
+  --preserve <table>      A table holding the user's own data, carried into
+                          each new copy (repeatable).
+  --merge <policy>        Merge the user's edits of the seed's rows into each
+                          new seed (default: off). (values: off, seed-wins,
+                          user-wins, fail)
+  --merge-table <table=policy>
+                          One table's merge policy, overriding --merge
+                          (repeatable).
+  --system                Use system locations (/var/lib/<app>,
+                          /var/cache/<app>) for services and post-install
+                          scripts.
+  --root <dir>            With --system: a prefix for every system path, like
+                          dpkg's --instdir.
+  --owner <user[:group]>  Owner of the working copy, its directory, lock and
+                          settings (a service account).
+  --mode <octal>          Mode of the working copy, in octal, at most 0755 and
+                          not group- or world-writable (default 0644 less the
+                          umask).
+  --json                  Print one JSON object on standard output.
+  -q, --quiet             Print nothing on success; warnings and errors still
+                          go to standard error.
   -h, --help              Show help information.
 
 
@@ -366,6 +452,12 @@ OPTIONS:
                           deploy.
   --preserve <table>      A table holding the user's own data, carried into
                           each new copy (repeatable).
+  --merge <policy>        Merge the user's edits of the seed's rows into each
+                          new seed (default: off). (values: off, seed-wins,
+                          user-wins, fail)
+  --merge-table <table=policy>
+                          One table's merge policy, overriding --merge
+                          (repeatable).
   --system                Use system locations (/var/lib/<app>,
                           /var/cache/<app>) for services and post-install
                           scripts.
@@ -411,6 +503,12 @@ OPTIONS:
                           deploy.
   --preserve <table>      A table holding the user's own data, carried into
                           each new copy (repeatable).
+  --merge <policy>        Merge the user's edits of the seed's rows into each
+                          new seed (default: off). (values: off, seed-wins,
+                          user-wins, fail)
+  --merge-table <table=policy>
+                          One table's merge policy, overriding --merge
+                          (repeatable).
   --system                Use system locations (/var/lib/<app>,
                           /var/cache/<app>) for services and post-install
                           scripts.
@@ -423,10 +521,10 @@ OPTIONS:
                           umask).
   --wait <seconds>        Seconds to wait for another deploy or for apps to
                           release the database. (default: 5.0)
-  --dry-run               Say what would be done, and change nothing.
   --json                  Print one JSON object on standard output.
   -q, --quiet             Print nothing on success; warnings and errors still
                           go to standard error.
+  --dry-run               Say what would be done, and change nothing.
   --every <days>          Run only when the last run is at least this many days
                           old (default 7; 0 runs now).
   --policy <vacuum|optimize>
@@ -489,7 +587,7 @@ once they are empty.
 Example:
   seeddb purge --system --app com.example.levels --name levels.sqlite
 
-USAGE: seeddb purge [--manifest <file>] [--app <id>] [--name <file> ...] [--location <data|cache>] [--system] [--root <dir>] [--owner <user[:group]>] [--mode <octal>] [--wait <seconds>] [--dry-run] [--json] [--quiet]
+USAGE: seeddb purge [--manifest <file>] [--app <id>] [--name <file> ...] [--location <data|cache>] [--system] [--root <dir>] [--owner <user[:group]>] [--mode <octal>] [--wait <seconds>] [--json] [--quiet] [--dry-run]
 
 OPTIONS:
   --manifest <file>       A JSON manifest listing the app's seeds.
@@ -510,10 +608,10 @@ OPTIONS:
                           umask).
   --wait <seconds>        Seconds to wait for another deploy or for apps to
                           release the database. (default: 5.0)
-  --dry-run               Say what would be done, and change nothing.
   --json                  Print one JSON object on standard output.
   -q, --quiet             Print nothing on success; warnings and errors still
                           go to standard error.
+  --dry-run               Say what would be removed, and remove nothing.
   -h, --help              Show help information.
 
 

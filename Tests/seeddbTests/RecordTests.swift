@@ -102,4 +102,42 @@ import Testing
         #expect(result.status == 73, "\(result.stderr)")
         #expect(cli.list(directory) == before)
     }
+
+    @Test(arguments: ["levels.sqlite.previous", "levels.sqlite-wal", "levels.sqlite.v3", "levels.sqlite.base", "levels.sqlite.lock"])
+    func aNameEndingWithOneOfSeedDBsSuffixesIsRefused(name: String) throws {
+        let flags = try cli.run(["deploy", "--name", name] + cli.seedFlags(1))
+        #expect(flags.status == 64, "\(name): \(flags.stderr)")
+        let manifest = cli.root + "/seeds.json"
+        try Data("""
+        {"app": "\(cli.app)", "seeds": [{"source": "\(CLIHarness.seeds)/v1/levels.sqlite", "version": "1"},
+                                     {"source": "\(CLIHarness.seeds)/v2/levels.sqlite", "version": "2", "name": "\(name)"}]}
+        """.utf8).write(to: URL(fileURLWithPath: manifest))
+        let result = try cli.run(["deploy", "--manifest", manifest])
+        #expect(result.status == 78, "\(name): \(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: cli.appData))
+    }
+
+    @Test func twoSeedsWithOneNameAreRefusedNamingBoth() throws {
+        let manifest = cli.root + "/seeds.json"
+        try Data("""
+        {"app": "\(cli.app)", "seeds": [{"source": "\(CLIHarness.seeds)/v1/levels.sqlite", "version": "1"},
+                                     {"source": "\(CLIHarness.seeds)/v2/levels.sqlite", "version": "2"}]}
+        """.utf8).write(to: URL(fileURLWithPath: manifest))
+        let result = try cli.run(["deploy", "--manifest", manifest])
+        #expect(result.status == 78)
+        #expect(result.stderr.contains("seeds[0] and seeds[1]"), "\(result.stderr)")
+    }
+
+    @Test func theMergeFlagsAndManifestKeysAreChecked() throws {
+        #expect(try cli.run(["deploy", "--merge", "theirs"] + cli.seedFlags(1)).status == 64)
+        #expect(try cli.run(["deploy", "--merge-table", "levels"] + cli.seedFlags(1)).status == 64)
+        #expect(try cli.run(["deploy", "--merge-table", "levels=mine"] + cli.seedFlags(1)).status == 64)
+        let manifest = cli.root + "/seeds.json"
+        try Data("""
+        {"app": "\(cli.app)", "seeds": [{"source": "\(CLIHarness.seeds)/v1/levels.sqlite", "version": "1", "mergeTables": {"levels": "mine"}}]}
+        """.utf8).write(to: URL(fileURLWithPath: manifest))
+        let result = try cli.run(["deploy", "--manifest", manifest])
+        #expect(result.status == 78)
+        #expect(result.stderr.contains("mergeTables.levels"), "\(result.stderr)")
+    }
 }

@@ -39,8 +39,8 @@ extension DeployExecutor {
             throw SeedDBError(.invalidSeed, "invalid seed \(target.source): its header declares \(declared) bytes but \(copy.size) were read (truncated, or changed while copying)")
         }
         run.staged = StagedCopy(path: temporary, digest: copy.digest, size: copy.size)
-        if target.merge.mergesAnything {
-            try keepPristineCopy(run)
+        if !target.isRollback {
+            try keepPristineCopy(run, evenByCopy: target.merge.mergesAnything)
         }
         if let migrator = deployer.configuration.migrator {
             try SQLiteFile.mapping("cannot run the app's migrations on", temporary) {
@@ -52,13 +52,21 @@ extension DeployExecutor {
         }
     }
 
-    /// Keeps a pristine, read-only copy of the staged seed (a reflink where the file system
-    /// can), to become `<name>.base` once the new copy is recorded.
-    private func keepPristineCopy(_ run: DeployRun) throws(SeedDBError) {
+    /// Keeps a pristine, read-only copy of the staged seed, to become `<name>.base` once the
+    /// new copy is recorded: always where the file system makes it a reflink (free), and by
+    /// a copy only for a seed that merges (elsewhere it would cost a second copy of every
+    /// deploy).
+    private func keepPristineCopy(_ run: DeployRun, evenByCopy: Bool) throws(SeedDBError) {
         let staged = run.staged!
         let (descriptor, pristine) = try FileSystem.createTemporaryFile(in: paths.directory, stem: paths.name.rawValue, permissions: [.ownerRead, .groupRead, .otherRead])
         run.onFailure("the merge base") { () throws(SeedDBError) in try FileSystem.remove(pristine) }
         run.setAside.append(pristine)
+        if !evenByCopy {
+            let cloned = FileSystem.clone(staged.path, into: descriptor)
+            try? descriptor.close()
+            if cloned { run.pristine = (pristine, staged.digest) }
+            return
+        }
         do {
             _ = try descriptor.closeAfter { () throws -> SeedSource.CopyResult in
                 if let owner = files.owner { try FileSystem.setOwner(owner, of: pristine) }
@@ -140,7 +148,8 @@ extension DeployExecutor {
             run.merge = result
             merged = result.carriedTables
         }
-        run.carried = merged + (try TableCarry.carry(target.preservedTables, in: db, logger: deployer.logger))
+        let carried = merged + (try TableCarry.carry(target.preservedTables, in: db, logger: deployer.logger))
+        run.carried = carried.enumerated().filter { carried.firstIndex(of: $0.element) == $0.offset }.map(\.element)
     }
 
     /// The three-way merge of the user's edits into the staged copy, against the merge
@@ -175,7 +184,7 @@ extension DeployExecutor {
         let problem: String?
         if try FileSystem.fileType(at: base) != .regular {
             problem = "is missing"
-        } else if let expected = target.entry.record?.base, try FileDigest.sha256(ofFileAt: base) == expected {
+        } else if let expected = target.entry.base, try FileDigest.sha256(ofFileAt: base) == expected {
             problem = nil
         } else {
             problem = "does not match the recorded seed"
@@ -278,8 +287,8 @@ extension DeployExecutor {
         try FileSystem.syncDirectory(paths.directory)
     }
 
-    /// The merge base follows its generation: the current base becomes `<name>.previous.base`
-    /// when the old copy becomes the previous generation; a dropped previous generation
+    /// The merge base follows its generation: the current base is also named
+    /// `<name>.previous.base` when the old copy becomes the previous generation; a dropped previous generation
     /// takes its base along (a rollback keeps it, to restore it).
     private func keepPreviousBase(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) {
         if (plan.dropsPrevious || plan.keepsPrevious) && !target.isRollback, try FileSystem.fileType(at: paths.previousBase) == .regular {
@@ -289,8 +298,15 @@ extension DeployExecutor {
             run.setAside.append(aside)
         }
         if plan.keepsPrevious, try FileSystem.fileType(at: paths.base) == .regular {
-            try FileSystem.rename(paths.base, to: paths.previousBase)
-            run.onFailure("the merge base") { () throws(SeedDBError) in try FileSystem.rename(paths.previousBase, to: paths.base) }
+            // A second name, not a move: until the record step replaces it, `<name>.base`
+            // stays the base the recorded digest names, so a run killed in between merges
+            // again with it.
+            let link = FileSystem.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "base-link")
+            try FileSystem.link(paths.base, as: link)
+            run.setAside.append(link)
+            try FileSystem.rename(link, to: paths.previousBase)
+            run.setAside.removeAll { $0 == link }
+            run.onFailure("the previous merge base") { () throws(SeedDBError) in try FileSystem.remove(paths.previousBase) }
         }
     }
 
@@ -305,7 +321,7 @@ extension DeployExecutor {
         let staged = run.staged!
         let store = deployer.settings(at: paths)
         let base = target.isRollback ? target.entry.previous?.base : run.pristine?.digest
-        let record = DeployRecord(version: target.version, sha256: staged.digest, size: staged.size, deployedAt: Date().ISO8601Format(), base: base)
+        let record = DeployRecord(version: target.version, sha256: staged.digest, size: staged.size, deployedAt: Date().ISO8601Format())
         if plan.strategy == .swap {
             run.onFailure("the record") { [backup = target.settingsBackup] () throws(SeedDBError) in
                 try store.restore(backup, timeout: deployer.configuration.wait)
@@ -314,7 +330,11 @@ extension DeployExecutor {
         try store.update(timeout: remaining) { table in
             var entry = table[paths.name.rawValue] ?? SettingsEntry()
             entry.record = record
-            if plan.keepsPrevious { entry.previous = target.entry.record }
+            entry.base = base
+            if plan.keepsPrevious {
+                entry.previous = target.entry.record
+                entry.previous?.base = target.entry.base
+            }
             if let memo = run.memo { entry.checked = memo }
             if let digest = target.sourceDigest { entry.source = digest }
             entry.location = target.location

@@ -238,6 +238,15 @@ enum FileSystem {
         return FileOwner(uid: status.userID.rawValue, gid: status.groupID.rawValue)
     }
 
+    /// Makes `destination` share the extents of the file at `source` (`FICLONE`, a reflink),
+    /// when the file system can; writes nothing otherwise.
+    /// - Returns: Whether the clone was made.
+    static func clone(_ source: String, into destination: FileDescriptor) -> Bool {
+        guard let input = try? FileDescriptor.open(FilePath(source), .readOnly, options: [.closeOnExec]) else { return false }
+        defer { try? input.close() }
+        return (try? Syscalls.cloneFile(from: input, to: destination)) != nil
+    }
+
     /// Makes `new` a second name for the file at `existing`.
     static func link(_ existing: String, as new: String) throws(SeedDBError) {
         do {

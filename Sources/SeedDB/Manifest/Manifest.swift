@@ -11,8 +11,9 @@ import SeedDBCore
 ///
 /// `source` is relative to the manifest's folder (or absolute); `source` and `version`
 /// are required, the rest optional. `"preserve": ["progress"]` names tables whose rows
-/// survive a replace or reseed. Unknown keys are errors, so a typo never silently
-/// turns into a default.
+/// survive a replace or reseed; `"merge": "user-wins"` and `"mergeTables": {"levels":
+/// "seed-wins"}` merge the user's edits into each new seed. Unknown keys are errors, so a
+/// typo never silently turns into a default.
 public struct Manifest: Sendable, Hashable {
     /// The most seeds one manifest may list.
     public static let maximumSeeds = 1000
@@ -91,12 +92,13 @@ public struct Manifest: Sendable, Hashable {
         guard !entries.isEmpty || allowingNoSeeds else { throw Self.error("\"seeds\" is empty") }
         guard entries.count <= Self.maximumSeeds else { throw Self.error("\"seeds\" lists more than \(Self.maximumSeeds) seeds") }
         var seeds: [Seed] = []
-        var names: Set<SeedName> = []
+        var names: [SeedName: Int] = [:]
         for (index, entry) in entries.enumerated() {
             let seed = try Self.seed(entry, at: "seeds[\(index)]", app: app, folder: folder)
-            guard names.insert(seed.name).inserted else {
-                throw Self.error("seeds[\(index)]: name \"\(seed.name)\" is used twice")
+            if let first = names[seed.name] {
+                throw Self.error("seeds[\(first)] and seeds[\(index)] both name their working copy \"\(seed.name)\": their files would collide")
             }
+            names[seed.name] = index
             seeds.append(seed)
         }
         self.seeds = seeds
@@ -119,11 +121,18 @@ public struct Manifest: Sendable, Hashable {
             guard let table = table as? String else { throw error("\(location).preserve[\(index)] is not a string") }
             return table
         }
+        let merge = try reader.optionalField("merge") { (text) throws(SeedDBError) in try Self.mergePolicy(text, at: "\(location).merge") }
+        var mergeTables: [String: MergePolicy] = [:]
+        for (table, value) in try reader.optional("mergeTables", as: [String: Any].self) ?? [:] {
+            guard let text = value as? String else { throw error("\(location).mergeTables.\(table) is not a string") }
+            mergeTables[table] = try Self.mergePolicy(text, at: "\(location).mergeTables.\(table)")
+        }
         try reader.finish()
         guard !source.isEmpty else { throw error("\(location).source: it is empty") }
         let path = source.hasPrefix("/") ? source : folder + "/" + source
         do {
-            return try Seed(app: app, source: path, version: version, location: seedLocation ?? .data, name: name, expectedSHA256: sha256, preservedTables: tables)
+            return try Seed(app: app, source: path, version: version, location: seedLocation ?? .data, name: name, expectedSHA256: sha256, preservedTables: tables,
+                            merge: MergePolicies(default: merge ?? .off, tables: mergeTables))
         } catch {
             throw Self.error("\(location): \(error.message)")
         }
@@ -136,6 +145,16 @@ public struct Manifest: Sendable, Hashable {
 
 /// Reads a JSON object's fields by name, remembering which were read so that
 /// ``finish()`` can reject the rest as unknown keys.
+extension Manifest {
+    /// A merge policy named in a manifest.
+    static func mergePolicy(_ text: String, at location: String) throws(SeedDBError) -> MergePolicy {
+        guard let policy = MergePolicy(rawValue: text) else {
+            throw SeedDBError(.invalidManifest, "\(location): \(NameRules.quoted(text)) is not a merge policy (off, seed-wins, user-wins or fail)")
+        }
+        return policy
+    }
+}
+
 private struct ObjectReader {
     private let object: [String: Any]
     private let location: String

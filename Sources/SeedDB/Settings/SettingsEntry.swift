@@ -22,6 +22,10 @@ public struct SettingsEntry: Sendable, Hashable {
     public var checked: ValidationMemo?
     /// The seed file's identity and digest, so `version: auto` hashes it only when it changed.
     public var source: SourceDigest?
+    /// The SHA-256 of `<name>.base`, the pristine seed kept as the next merge's common
+    /// ancestor. Kept apart from ``record``, which a deploy withdraws while it runs: a run
+    /// killed midway still finds the base it can merge with.
+    public var base: SHA256Digest?
     /// Where the working copy lives; `nil` in entries written before locations were
     /// recorded (read as the location whose working copy exists).
     public var location: SeedLocation?
@@ -47,6 +51,11 @@ public struct SettingsEntry: Sendable, Hashable {
             throw ShapeError(field: "entry")
         }
         record = try Self.record(in: object, at: "")
+        if let value = object["base"] {
+            guard let digest = (value as? String).flatMap({ try? SHA256Digest(hex: $0) }) else { throw Self.bad("base") }
+            base = digest
+            record?.base = nil
+        }
         if let previous = object["previous"] {
             guard let previous = previous as? [String: Any], let record = try Self.record(in: previous, at: "previous.") else {
                 throw Self.bad("previous")
@@ -94,6 +103,7 @@ public struct SettingsEntry: Sendable, Hashable {
                 "size": source.identity.size, "modified": source.identity.modifiedNanoseconds, "sha256": source.sha256.hex,
             ] as [String: Any]
         }
+        if let base { object["base"] = base.hex }
         if let location { object["location"] = location.rawValue }
         if let generation { object["generation"] = generation }
         return object
@@ -109,7 +119,7 @@ public struct SettingsEntry: Sendable, Hashable {
         guard let size = integer(object["size"]), size >= 0 else { throw bad(prefix + "size") }
         guard let deployedAt = object["deployedAt"] as? String else { throw bad(prefix + "deployedAt") }
         var base: SHA256Digest?
-        if let value = object["base"] {
+        if !prefix.isEmpty, let value = object["base"] {
             guard let digest = (value as? String).flatMap({ try? SHA256Digest(hex: $0) }) else { throw bad(prefix + "base") }
             base = digest
         }
