@@ -93,7 +93,7 @@ struct UsageError: Error {
     private static func unknownCommand(in arguments: [String]) -> UsageError? {
         guard let first = arguments.first, !first.hasPrefix("-"), first != "help",
               !subcommandNames.contains(first) else { return nil }
-        return UsageError(message: "unknown command `\(first)`\(suggestion(for: first, among: subcommandNames))")
+        return UsageError(message: "unknown command `\(first)`\(suggestion(for: first, among: subcommandNames + ["help"]))")
     }
 
     private static func unknownOption(in arguments: [String]) -> UsageError? {

@@ -60,6 +60,24 @@ import Testing
         try expectError(["rollback"] + cli.seedFlags(1), status: 66, "")
     }
 
+    // MARK: 2. What a killed run left
+
+    @Test func statusMentionsWhatAKilledRunLeft() throws {
+        try cli.run(["deploy"] + cli.seedFlags(1))
+        let leftover = cli.appData + "/.levels.sqlite.seeddb-killed.tmp"
+        _ = FileManager.default.createFile(atPath: leftover, contents: Data("half a copy".utf8))
+        let human = try cli.run(["status"] + cli.seedFlags(1))
+        #expect(human.status == 0)
+        #expect(human.stdout.contains("\n  left by a killed run (the next deploy removes it): \(leftover)\n"), "\(human.stdout)")
+        let json = try cli.run(["status", "--json"] + cli.seedFlags(1))
+        #expect(try json.seeds().first?["leftovers"] as? [String] == [leftover])
+        #expect(FileManager.default.fileExists(atPath: leftover), "status changes nothing")
+
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: leftover))
+        #expect(try cli.run(["status", "--json"] + cli.seedFlags(1)).seeds().first?["leftovers"] == nil)
+    }
+
     // MARK: 3. Progress
 
     @Test func progressFitsTheTerminalWidth() throws {
@@ -284,6 +302,36 @@ import Testing
         try expectError(["deploy"] + cli.seedFlags(1), status: 64, "HOME is not an absolute path",
                         environment: ["HOME": "", "XDG_DATA_HOME": ""])
         #expect(cli.list(cli.root).isEmpty)
+    }
+
+    // MARK: 10, 12. Dry runs say so
+
+    @Test func rollbackPurgeAndMaintainHaveDryRunsThatSaySo() throws {
+        try cli.run(["deploy"] + cli.seedFlags(1))
+        try cli.run(["deploy"] + cli.seedFlags(2))
+        let before = cli.list(cli.appData)
+        let settings = cli.bytes(cli.settingsFile)
+
+        let rollback = try cli.run(["rollback", "--dry-run", "--json"] + cli.seedFlags(2))
+        #expect(rollback.status == 0, "\(rollback.stderr)")
+        #expect(try rollback.json()["dryRun"] as? Bool == true)
+        #expect(try rollback.seeds().first?["action"] as? String == "rolled-back")
+        let human = try cli.run(["rollback", "--dry-run"] + cli.seedFlags(2))
+        #expect(human.stdout.hasPrefix("levels.sqlite: would be rolled-back 2 -> 1"))
+
+        let maintain = try cli.run(["maintain", "--dry-run", "--json", "--every", "0"] + cli.seedFlags(2))
+        #expect(maintain.status == 0, "\(maintain.stderr)")
+        #expect(try maintain.json()["dryRun"] as? Bool == true)
+
+        let purge = try cli.run(["purge", "--dry-run", "--json", "--app", cli.app, "--name", "levels.sqlite"])
+        #expect(purge.status == 0, "\(purge.stderr)")
+        #expect(try purge.json()["dryRun"] as? Bool == true)
+        #expect(try (purge.seeds().first?["removed"] as? [String])?.contains(cli.workingCopy) == true)
+
+        #expect(cli.list(cli.appData) == before)
+        #expect(cli.bytes(cli.settingsFile) == settings)
+        #expect(try cli.levelCount() == 24)
+        #expect(try cli.run(["rollback", "--json"] + cli.seedFlags(2)).json()["dryRun"] == nil)
     }
 
     // MARK: 12. Small things
