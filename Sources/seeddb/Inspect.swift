@@ -28,7 +28,7 @@ extension SeedDBCommand {
                 return try deployer.status(seed)
             })
             for problem in Set(statuses.compactMap(\.settingsProblem)) {
-                Terminal.logger.warning("\(problem) in \(settingsFile); a deploy would set it aside")
+                Terminal.logger.warning("\(problem.warning(in: settingsFile))")
             }
             Printer(output).statuses(statuses, failure: failure)
             try failure?.exit()

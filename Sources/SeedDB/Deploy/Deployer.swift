@@ -110,7 +110,7 @@ public struct Deployer: Sendable {
         let paths = paths(for: seed)
         let observed = try observe(seed, paths: paths)
         if let problem = observed.problem {
-            logger.warning("\(problem) in \(paths.settingsFile); a deploy would set it aside")
+            logger.warning("\(problem.warning(in: paths.settingsFile))")
         }
         let seed = observed.seed
         let plan = DeployPlanner.plan(observed.observation, request(kind))

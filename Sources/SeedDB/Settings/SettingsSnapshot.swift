@@ -10,6 +10,12 @@ public struct SettingsSnapshot: @unchecked Sendable {
         /// A JSON object whose `"seeddb"` value does not have SeedDB's shape.
         case badSeedDBValue(String)
 
+        /// The one warning that reports this problem in the settings file at `path` to
+        /// someone who only looks (`status`, `--dry-run`): nothing is repaired then.
+        public func warning(in path: String) -> String {
+            "\(description) in \(path); a deploy would set it aside"
+        }
+
         public var description: String {
             switch self {
             case .notAnObject(let reason): return "settings file is corrupt (\(reason))"
