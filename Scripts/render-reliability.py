@@ -63,12 +63,15 @@ What each suite does (see `Tests/seeddbTests/`):
   with the app's keys, the recorded version is what the file holds, and the next `deploy`
   finishes the job with no temporary files left. *Crashes survived* counts the runs that
   were really killed mid-run.
+- **crash (merged deploys)**: a `--merge user-wins` reseed killed after every step, twice
+  over, with the user's edit in the working copy: after each kill and after the next run,
+  the edit is there and `<name>.base` matches the digest the settings record.
 - **durability order**: the system calls of a first deploy and an upgrade, recorded with
   strace: temp written, fsynced, renamed, directory fsynced, then the settings likewise.
 - **concurrent deploys** / **readers during reseeds**: 16 racing deploys (one copies), and
   8 reader processes in rollback and WAL mode through 20 reseeds (no error but busy, no mix).
 - **fault**: disk full (tmpfs), read-only target directory, unwritable settings directory,
-  seed vanishing or truncated mid-copy, a symlink, directory or FIFO at the working-copy
+  seed vanishing or truncated after the plan was made, a symlink, directory or FIFO at the working-copy
   path, symlinks planted at temporary names.
 - **bad input**: malformed settings, manifests, seeds, versions and XDG variables.
 - **fuzz**: generated input for the settings and manifest parsers (swift-property-based).

@@ -48,9 +48,7 @@ extension SeedDBCommand {
         var dryRun = false
 
         func run() throws {
-            let (reports, failure) = eachSeed(fromManifest: seeds.manifestOptions.manifest != nil, { () throws(SeedDBError) in
-                (try system.deployer(replace.applied(to: wait.configuration)), try seeds.seeds())
-            }, { (deployer, seed) throws(SeedDBError) in
+            let (reports, failure) = seeds.each(system, configuration: replace.applied(to: wait.configuration), { (deployer, seed) throws(SeedDBError) in
                 try dryRun ? deployer.planRollback(seed) : deployer.rollback(seed)
             })
             Printer(output).deployReports(reports, dryRun: dryRun, failure: failure)
@@ -95,9 +93,7 @@ extension SeedDBCommand {
 
         func run() throws {
             let interval = Duration.seconds((every ?? 7) * 86_400)
-            let (reports, failure) = eachSeed(fromManifest: seeds.manifestOptions.manifest != nil, { () throws(SeedDBError) in
-                (try system.deployer(wait.configuration), try seeds.seeds())
-            }, { (deployer, seed) throws(SeedDBError) in try deployer.maintain(seed, every: interval, policy: policy, dryRun: dryRun) })
+            let (reports, failure) = seeds.each(system, configuration: wait.configuration, { (deployer, seed) throws(SeedDBError) in try deployer.maintain(seed, every: interval, policy: policy, dryRun: dryRun) })
             Printer(output).maintenanceReports(reports, dryRun: dryRun, failure: failure)
             try failure?.exit()
         }
@@ -141,9 +137,7 @@ struct DeployOptions: ParsableArguments {
         var configuration = replace.applied(to: wait.configuration)
         configuration.progress = progress?.callback
         if let progress { configuration.stepStarted = progress.stepStarted(then: configuration.stepStarted) }
-        let (reports, failure) = eachSeed(fromManifest: seeds.manifestOptions.manifest != nil, { () throws(SeedDBError) in
-            (try system.deployer(configuration), try seeds.seeds())
-        }, { (deployer, seed) throws(SeedDBError) in
+        let (reports, failure) = seeds.each(system, configuration: configuration, { (deployer, seed) throws(SeedDBError) in
             if dryRun { return try deployer.plan(seed, force: force) }
             return force ? try deployer.reseed(seed) : try deployer.deploy(seed)
         })

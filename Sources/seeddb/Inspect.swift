@@ -21,9 +21,7 @@ extension SeedDBCommand {
 
         func run() throws {
             var settingsFile = ""
-            let (statuses, failure) = eachSeed(fromManifest: seeds.manifestOptions.manifest != nil, { () throws(SeedDBError) in
-                (try system.deployer(), try seeds.seeds())
-            }, { (deployer, seed) throws(SeedDBError) in
+            let (statuses, failure) = seeds.each(system, { (deployer, seed) throws(SeedDBError) in
                 settingsFile = deployer.paths(for: seed).settingsFile
                 return try deployer.status(seed)
             })
@@ -55,9 +53,7 @@ extension SeedDBCommand {
         @OptionGroup var output: OutputOptions
 
         func run() throws {
-            let (lists, failure) = eachSeed(fromManifest: seeds.manifestOptions.manifest != nil, { () throws(SeedDBError) in
-                (try system.deployer(), try seeds.seeds())
-            }, { (deployer, seed) throws(SeedDBError) in
+            let (lists, failure) = seeds.each(system, { (deployer, seed) throws(SeedDBError) in
                 (name: seed.name, conflicts: try deployer.conflicts(seed))
             })
             Printer(output).conflicts(lists, failure: failure)
@@ -89,9 +85,7 @@ extension SeedDBCommand {
         var verbose = false
 
         func run() throws {
-            let (reports, stopped) = eachSeed(fromManifest: seeds.manifestOptions.manifest != nil, { () throws(SeedDBError) in
-                (try system.deployer(), try seeds.seeds())
-            }, { (deployer, seed) throws(SeedDBError) in try deployer.verify(seed) })
+            let (reports, stopped) = seeds.each(system, { (deployer, seed) throws(SeedDBError) in try deployer.verify(seed) })
             let failure = stopped ?? reports.lazy.compactMap { report in
                 report.failure.map { SeedFailure(seed: report.name, error: $0) }
             }.first
@@ -119,9 +113,7 @@ extension SeedDBCommand {
         @OptionGroup var output: OutputOptions
 
         func run() throws {
-            let (paths, failure) = eachSeed(fromManifest: seeds.manifestOptions.manifest != nil, { () throws(SeedDBError) in
-                (try system.deployer(), try seeds.seeds())
-            }, { (deployer, seed) throws(SeedDBError) in (seed, deployer.paths(for: seed)) })
+            let (paths, failure) = seeds.each(system, { (deployer, seed) throws(SeedDBError) in (seed, deployer.paths(for: seed)) })
             Printer(output).paths(paths, failure: failure)
             try failure?.exit()
         }

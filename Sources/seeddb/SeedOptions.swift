@@ -86,6 +86,19 @@ struct SeedOptions: ParsableArguments {
     }
 }
 
+extension SeedOptions {
+    /// Runs `each` for every seed these options describe, with a deployer for `system`
+    /// and `configuration`, stopping at the first failure (see ``eachSeed(fromManifest:_:_:)``).
+    func each<Report>(
+        _ system: SystemOptions, configuration: DeployConfiguration = DeployConfiguration(),
+        _ each: (Deployer, Seed) throws(SeedDBError) -> Report
+    ) -> (reports: [Report], failure: SeedFailure?) {
+        eachSeed(fromManifest: manifestOptions.manifest != nil, { () throws(SeedDBError) in
+            (try system.deployer(configuration), try seeds())
+        }, each)
+    }
+}
+
 /// How results are printed.
 struct OutputOptions: ParsableArguments {
     @Flag(name: .long, help: "Print one JSON object on standard output.")
