@@ -13,7 +13,7 @@ import Testing
         SeedDBCore.SHA256Digest(bytes: SHA256.hash(data: payload)).hex
     }
 
-    func copy(from input: FileDescriptor, hashing: CopyEngine.Hashing = .source) throws -> (CopyEngine.Result, [UInt8]) {
+    func copy(from input: FileDescriptor, hashing: CopyEngine.Hashing = .source(prefix: [])) throws -> (CopyEngine.Result, [UInt8]) {
         let output = try FileDescriptor.open(FilePath(directory.file("out")), .readWrite, options: [.create, .truncate], permissions: .ownerReadWrite)
         defer { try? output.close() }
         var flushed = false

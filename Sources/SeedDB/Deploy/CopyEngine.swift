@@ -12,7 +12,7 @@ import SystemPackage
 /// 3. `read`/`write` through one buffer, hashing on the way.
 ///
 /// A kernel copy (1 or 2) hashes nothing when the caller knows the source's digest
-/// (``Hashing/none``); otherwise (``Hashing/source``) a second thread hashes the source,
+/// (``Hashing/none``); otherwise (``Hashing/source(prefix:)``) a second thread hashes the source,
 /// range by range as the kernel has copied it (from the page cache it just filled), so the
 /// one read in user space overlaps the copy. The caller checks that the source did not
 /// change meanwhile (``FileIdentity`` before and after) before taking that digest for the
@@ -25,8 +25,9 @@ enum CopyEngine {
         /// Nothing the kernel copies: the caller knows the source's digest. A copy through
         /// user space still hashes the bytes it passes, at no extra read.
         case none
-        /// The source, in the same pass as the copy.
-        case source
+        /// The source, in the same pass as the copy; its first bytes, `prefix`, were
+        /// already read (the header check), so they are not read again.
+        case source(prefix: [UInt8])
     }
 
     /// What a copy produced.
@@ -75,12 +76,12 @@ enum CopyEngine {
                 throw .write(error)
             }
             progress?(size, total)
-            guard hashing == .source else {
+            guard case .source(let prefix) = hashing else {
                 try run(whileHashing)
                 return Result(digest: nil, size: size, kernelMade: true)
             }
             // The clone cost nothing; the one read is the source's, overlapping the flush.
-            let follower = HashFollower(input, mapped: false)
+            let follower = HashFollower(input, mapped: false, prefix: prefix)
             follower.advance(to: size)
             return Result(digest: try follower.digest(after: whileHashing), size: size, kernelMade: true)
         }
@@ -153,7 +154,8 @@ enum CopyEngine {
     /// someone else may truncate it) behind the kernel's copy when `hashing` asks.
     /// - Returns: `nil` when the kernel cannot copy between these files (nothing written).
     private static func kernelCopy(from input: FileDescriptor, to output: FileDescriptor, total: Int64, hashing: Hashing, progress: (@Sendable (Int64, Int64) -> Void)?, whileHashing: Overlap) throws(Failure) -> Result? {
-        let follower = hashing == .source ? HashFollower(input, mapped: false) : nil
+        var follower: HashFollower?
+        if case .source(let prefix) = hashing { follower = HashFollower(input, mapped: false, prefix: prefix) }
         var copied: Int64 = 0
         while true {
             let count: Int
@@ -180,7 +182,7 @@ enum CopyEngine {
     /// Decompresses `input` into `output` through `decoder`, the destination hashed on a
     /// second thread as it lands. Progress counts compressed bytes read.
     static func decompressingCopy(from input: FileDescriptor, to output: FileDescriptor, decoder: inout any ByteStream, total: Int64, progress: (@Sendable (Int64, Int64) -> Void)?, whileHashing: Overlap) throws(Failure) -> Result {
-        let follower = HashFollower(output, mapped: true)
+        let follower = HashFollower(output, mapped: true, prefix: [])
         var written: Int64 = 0
         var consumed: Int64 = 0
         var writeFailure: (any Error)?
@@ -246,11 +248,15 @@ private final class HashFollower: @unchecked Sendable {
     private var result: Result<SeedDBCore.SHA256Digest, CopyEngine.Failure>?
     private let finished = DispatchSemaphore(value: 0)
 
+    private let prefix: [UInt8]
+
     /// - Parameter mapped: Read through a memory map (only a file nobody else can
-    /// truncate: SeedDB's own copy); otherwise `pread`.
-    init(_ descriptor: FileDescriptor, mapped: Bool) {
+    ///   truncate: SeedDB's own copy); otherwise `pread`.
+    /// - Parameter prefix: The file's first bytes, already read: hashed without reading.
+    init(_ descriptor: FileDescriptor, mapped: Bool, prefix: [UInt8]) {
         self.descriptor = descriptor
         self.mapped = mapped
+        self.prefix = prefix
         let thread = Thread { [self] in run() }
         thread.name = "SeedDB.hash"
         thread.start()
@@ -290,12 +296,13 @@ private final class HashFollower: @unchecked Sendable {
 
     private func run() {
         var hasher = SHA256()
-        var hashed: Int64 = 0
+        hasher.update(data: prefix)
+        var hashed = Int64(prefix.count)
         while true {
             condition.lock()
-            while available == hashed && !done { condition.wait() }
+            while available <= hashed && !done { condition.wait() }
             let limit = available
-            let stop = done && available == hashed
+            let stop = done && available <= hashed
             condition.unlock()
             if stop { break }
             do {

@@ -27,7 +27,7 @@ extension DeployExecutor {
                 try FileSystem.apply(files, to: descriptor, path: temporary)
                 // The flush overlaps the end of the hashing.
                 return try source.copy(
-                    to: descriptor, destinationPath: temporary, known: known,
+                    to: descriptor, destinationPath: temporary, known: known, prefix: inspected.prefix,
                     rereads: deployer.configuration.integrity == .full,
                     progress: deployer.configuration.progress
                 ) { () throws(SeedDBError) in
@@ -47,7 +47,7 @@ extension DeployExecutor {
         }
         // The content that passed a check, copied unchanged: its header was read then.
         let checkedBefore = vouched && copy.identity == known?.identity
-        var header = inspected
+        var header = inspected.header
         if header == nil && !checkedBefore { header = SQLiteHeader(try FileSystem.readPrefix(of: temporary, count: SQLiteHeader.length)) }
         if !checkedBefore {
             guard let header else {

@@ -18,6 +18,17 @@ struct SeedSource {
         var identity: FileIdentity?
     }
 
+    /// What ``inspect(readingHeader:)`` found.
+    struct Inspection {
+        /// The header; `nil` for a compressed seed, whose header is known only once it is
+        /// decompressed, or when it was not read.
+        var header: SQLiteHeader?
+        /// The bytes read for the header, and the seed's identity before they were read:
+        /// if the seed still has that identity when it is copied, the hash starts after
+        /// them instead of reading them again.
+        var prefix: (identity: FileIdentity, bytes: [UInt8])?
+    }
+
     /// How the seed file is compressed, from its name.
     var compression: SeedCompression { SeedCompression(path: path) }
 
@@ -25,15 +36,17 @@ struct SeedSource {
     /// readable regular file, starts with an SQLite header, and has no `-wal` holding
     /// frames or `-journal` holding changes that a copy of the file alone would lose.
     ///
-    /// - Returns: The header; `nil` for a compressed seed, whose header is known only
-    ///   once it is decompressed.
+    /// - Returns: The header and the bytes read for it.
     /// - Throws: ``SeedDBError`` `seedUnavailable` (66) or `invalidSeed` (65).
     /// - Parameter readingHeader: Whether to read the header; `false` when the content is
     ///   known to have passed a check already (nothing of the seed is read then).
-    func inspect(readingHeader: Bool = true) throws(SeedDBError) -> SQLiteHeader? {
+    func inspect(readingHeader: Bool = true) throws(SeedDBError) -> Inspection {
         let type: FileType?
+        let identity: FileIdentity
         do {
-            type = try FilePath(path).stat().type
+            let stat = try FilePath(path).stat()
+            type = stat.type
+            identity = FileIdentity(stat)
         } catch .noSuchFileOrDirectory, .notDirectory {
             throw SeedDBError(.seedUnavailable, "seed not found: \(path)")
         } catch {
@@ -42,9 +55,9 @@ struct SeedSource {
         guard type == .regular else {
             throw SeedDBError(.seedUnavailable, "cannot read seed \(path): not a regular file")
         }
-        guard compression == .none else { return nil }
+        guard compression == .none else { return Inspection(header: nil, prefix: nil) }
         try requireNoSidecarChanges()
-        guard readingHeader else { return nil }
+        guard readingHeader else { return Inspection(header: nil, prefix: nil) }
         let prefix: [UInt8]
         do {
             prefix = try FileSystem.readPrefix(of: path, count: SQLiteHeader.length)
@@ -54,7 +67,7 @@ struct SeedSource {
         guard let header = SQLiteHeader(prefix) else {
             throw SeedDBError(.invalidSeed, "invalid seed \(path): not an SQLite 3 database (bad header)")
         }
-        return header
+        return Inspection(header: header, prefix: (identity, prefix))
     }
 
     /// Refuses a seed whose `-wal` or `-journal` holds changes a copy of the file alone
@@ -80,13 +93,14 @@ struct SeedSource {
     ///
     /// - Parameters:
     ///   - known: The seed's digest when it had a given identity (from the settings).
+    ///   - prefix: The seed's first bytes, read by ``inspect(readingHeader:)``.
     ///   - rereads: Read the copy back and check it against the digest (`--integrity full`).
     ///   - whileHashing: Runs once every byte is written, overlapping the end of the
     ///     hashing (the caller flushes the copy there).
     /// - Throws: ``SeedDBError`` `seedUnavailable` when the seed cannot be read,
     ///   `ioFailure`/`cannotCreate` when the destination cannot be written or reads back
     ///   wrong, or what `whileHashing` throws.
-    func copy(to destination: FileDescriptor, destinationPath: String, known: SourceDigest? = nil, rereads: Bool = false, progress: (@Sendable (Int64, Int64) -> Void)?, whileHashing: CopyEngine.Overlap = {}) throws(SeedDBError) -> CopyResult {
+    func copy(to destination: FileDescriptor, destinationPath: String, known: SourceDigest? = nil, prefix: (identity: FileIdentity, bytes: [UInt8])? = nil, rereads: Bool = false, progress: (@Sendable (Int64, Int64) -> Void)?, whileHashing: CopyEngine.Overlap = {}) throws(SeedDBError) -> CopyResult {
         let input: FileDescriptor
         let before: FileIdentity
         do {
@@ -106,7 +120,9 @@ struct SeedSource {
                 return CopyResult(digest: result.digest!, size: result.size, identity: nil)
             }
             let knownDigest = known.flatMap { $0.identity == before ? $0.sha256 : nil }
-            let result = try CopyEngine.copy(from: input, to: destination, total: before.size, hashing: knownDigest == nil ? .source : .none, progress: progress, whileHashing: whileHashing)
+            let read = prefix.flatMap { $0.identity == before ? $0.bytes : nil } ?? []
+            let hashing: CopyEngine.Hashing = knownDigest == nil ? .source(prefix: read) : .none
+            let result = try CopyEngine.copy(from: input, to: destination, total: before.size, hashing: hashing, progress: progress, whileHashing: whileHashing)
             let unchanged: Bool
             do {
                 unchanged = try FileIdentity(input.stat()) == before
