@@ -37,6 +37,12 @@ final class CLIHarness: @unchecked Sendable {
         root = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
     }
 
+    /// A harness rooted at `root` (created), to run on a given file system.
+    init(root: String) {
+        try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        self.root = root
+    }
+
     deinit { try? FileManager.default.removeItem(atPath: root) }
 
     /// The `seeddb` executable next to the test bundle.

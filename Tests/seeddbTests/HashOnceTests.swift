@@ -152,6 +152,66 @@ struct HashOnceTests {
     }
 }
 
+/// The same on a reflink file system: an XFS image, loop-mounted for the suite (root and
+/// `mkfs.xfs` needed), where the copy is a `FICLONE`.
+@Suite(.enabled(if: ReadTrace.isAvailable && ReflinkVolume.isPossible, "needs strace, root and mkfs.xfs"))
+struct ReflinkHashOnceTests {
+    @Test func aKnownSeedIsClonedWithoutReadingItAndANewOneIsReadOnce() throws {
+        let volume = try ReflinkVolume()
+        let cli = CLIHarness(root: volume.mountPoint + "/run")
+        // Given a seed on the reflink volume, deployed once: read exactly once
+        let seed = try cli.makeSeed("big.sqlite", marker: "one", megabytes: 8)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: seed)[.size] as? Int)
+        let flags = ["--app", cli.app, "--seed", seed, "--name", "levels.sqlite", "--version", "1"]
+        var trace = try ReadTrace.run(cli, ["deploy"] + flags)
+        #expect(trace.status == 0, "\(trace.stderr)")
+        #expect(trace.bytesRead { $0 == seed } == size)
+
+        // When it is reseeded and restored, nothing of it is read
+        trace = try ReadTrace.run(cli, ["reseed"] + flags)
+        #expect(trace.status == 0, "\(trace.stderr)")
+        #expect(trace.bytesRead { $0 == seed } == 0)
+        try FileManager.default.removeItem(atPath: cli.contentFile)
+        try FileManager.default.removeItem(atPath: cli.workingCopy)
+        trace = try ReadTrace.run(cli, ["deploy"] + flags)
+        #expect(trace.status == 0, "\(trace.stderr)")
+        #expect(trace.bytesRead { $0 == seed } == 0)
+        #expect(trace.bytesRead { $0.hasPrefix(cli.appData + "/") && $0.contains("levels.sqlite") } == 0)
+
+        // Then the working copy shares the seed's extents
+        let shared = try cli.shell("filefrag -v '\(cli.contentFile)' | grep -c shared")
+        #expect(Int(shared.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0 > 0, "not a clone: \(shared.stdout)")
+        #expect(cli.generation(of: cli.workingCopy) == .generation("one"))
+    }
+}
+
+/// A small XFS image with reflinks, loop-mounted until released.
+final class ReflinkVolume {
+    let image: String
+    let mountPoint: String
+
+    static var isPossible: Bool {
+        getuid() == 0 && ["/sbin/mkfs.xfs", "/usr/sbin/mkfs.xfs"].contains { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    init() throws {
+        var template = Array("/tmp/seeddb-xfs-XXXXXX".utf8CString)
+        let directory = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)) }
+        image = directory + "/volume.img"
+        mountPoint = directory + "/mnt"
+        let result = try CLIHarness().shell("mkdir -p '\(mountPoint)' && truncate -s 512M '\(image)' && mkfs.xfs -q -f -m reflink=1 '\(image)' && mount -o loop '\(image)' '\(mountPoint)'")
+        try #require(result.status == 0, "cannot make the XFS volume: \(result.stderr)")
+    }
+
+    deinit {
+        _ = try? CLIHarness().shell("umount '\(mountPoint)'; rm -rf '\(FileSystemPath.directory(of: image))'")
+    }
+}
+
+enum FileSystemPath {
+    static func directory(of path: String) -> String { String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]) }
+}
+
 /// A run of the built binary under `strace`, and the bytes it read from each file.
 struct ReadTrace {
     var status: Int32
