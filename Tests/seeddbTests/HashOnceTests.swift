@@ -148,6 +148,8 @@ struct HashOnceTests {
         trace = try ReadTrace.run(cli, ["reseed", "--sha256", wrong] + flags(seed))
         #expect(trace.status == 65, "\(trace.stderr)")
         #expect(trace.stderr.contains("expected \(wrong)"))
+        #expect(trace.bytesRead { $0 == seed } == 0, "refused on the remembered digest")
+        #expect(cli.temporaryFiles.isEmpty)
         #expect(cli.generation(of: cli.workingCopy) == .generation("one"))
     }
 }

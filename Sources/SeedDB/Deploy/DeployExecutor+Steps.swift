@@ -19,6 +19,10 @@ extension DeployExecutor {
         let known = target.seedFile?.digest
         let vouched = known.map { target.entry.checked?.sha256 == $0.sha256 } ?? false
         let inspected = try source.inspect(readingHeader: !vouched)
+        if source.compression == .none, let known, known.identity == inspected.identity, let expected = target.expectedSHA256, expected != known.sha256 {
+            // The remembered digest of the seed as it is: refused before anything is copied.
+            throw SeedDBError(.invalidSeed, "invalid seed \(target.source): SHA-256 is \(known.sha256), expected \(expected)")
+        }
         let (descriptor, temporary) = try FileSystem.createTemporaryFile(in: paths.directory, stem: paths.name.rawValue)
         run.onFailure("the staged copy") { () throws(SeedDBError) in try FileSystem.remove(temporary) }
         let copy: SeedSource.CopyResult
@@ -55,6 +59,15 @@ extension DeployExecutor {
             }
             if let declared = header.declaredSize, declared != copy.size {
                 throw SeedDBError(.invalidSeed, "invalid seed \(target.source): its header declares \(declared) bytes but \(copy.size) were read (truncated, or changed while copying)")
+            }
+        }
+        if vouched, copy.digest != known?.sha256, deployer.configuration.integrity != .none {
+            // The seed changed after it was observed: the plan skipped the check for the
+            // content it remembered, not for this one.
+            let full = deployer.configuration.integrity == .full
+            let result = SQLiteFile.check(temporary, access: .immutable, full: full)
+            guard result == "ok" else {
+                throw SeedDBError(.invalidSeed, "invalid seed \(target.source): \(full ? "integrity_check" : "quick_check") failed: \(result)")
             }
         }
         run.staged = StagedCopy(path: temporary, digest: copy.digest, size: copy.size)

@@ -20,6 +20,8 @@ struct SeedSource {
 
     /// What ``inspect(readingHeader:)`` found.
     struct Inspection {
+        /// The seed's identity when it was inspected.
+        var identity: FileIdentity
         /// The header; `nil` for a compressed seed, whose header is known only once it is
         /// decompressed, or when it was not read.
         var header: SQLiteHeader?
@@ -55,9 +57,9 @@ struct SeedSource {
         guard type == .regular else {
             throw SeedDBError(.seedUnavailable, "cannot read seed \(path): not a regular file")
         }
-        guard compression == .none else { return Inspection(header: nil, prefix: nil) }
+        guard compression == .none else { return Inspection(identity: identity, header: nil, prefix: nil) }
         try requireNoSidecarChanges()
-        guard readingHeader else { return Inspection(header: nil, prefix: nil) }
+        guard readingHeader else { return Inspection(identity: identity, header: nil, prefix: nil) }
         let prefix: [UInt8]
         do {
             prefix = try FileSystem.readPrefix(of: path, count: SQLiteHeader.length)
@@ -67,7 +69,7 @@ struct SeedSource {
         guard let header = SQLiteHeader(prefix) else {
             throw SeedDBError(.invalidSeed, "invalid seed \(path): not an SQLite 3 database (bad header)")
         }
-        return Inspection(header: header, prefix: (identity, prefix))
+        return Inspection(identity: identity, header: header, prefix: (identity, prefix))
     }
 
     /// Refuses a seed whose `-wal` or `-journal` holds changes a copy of the file alone
