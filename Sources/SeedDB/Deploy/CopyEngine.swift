@@ -124,10 +124,13 @@ enum CopyEngine {
     ///   copy: only for files nobody else can truncate meanwhile (a mapped page past the
     ///   end of a truncated file faults the process), such as SeedDB's own temporary
     ///   copy. Otherwise `pread` into a buffer.
-    static func feed(_ descriptor: FileDescriptor, from start: Int64, to end: Int64, into hasher: inout SHA256, mapped: Bool) throws(Failure) {
+    /// - Parameter reusing: A buffer of ``mapWindow`` bytes for `pread`, kept by a caller
+    ///   that feeds many ranges (a fresh one is zero-filled by the kernel page by page).
+    static func feed(_ descriptor: FileDescriptor, from start: Int64, to end: Int64, into hasher: inout SHA256, mapped: Bool, reusing reused: UnsafeMutableRawBufferPointer? = nil) throws(Failure) {
         let page = Syscalls.memoryPageSize
-        let buffer = mapped ? nil : UnsafeMutableRawBufferPointer.allocate(byteCount: Int(mapWindow), alignment: Int(page))
-        defer { buffer?.deallocate() }
+        let owned = mapped || reused != nil ? nil : UnsafeMutableRawBufferPointer.allocate(byteCount: Int(mapWindow), alignment: Int(page))
+        defer { owned?.deallocate() }
+        let buffer = mapped ? nil : reused ?? owned
         var offset = start
         while offset < end {
             do {
@@ -295,6 +298,8 @@ private final class HashFollower: @unchecked Sendable {
     }
 
     private func run() {
+        let buffer = mapped ? nil : UnsafeMutableRawBufferPointer.allocate(byteCount: Int(CopyEngine.mapWindow), alignment: Int(Syscalls.memoryPageSize))
+        defer { buffer?.deallocate() }
         var hasher = SHA256()
         hasher.update(data: prefix)
         var hashed = Int64(prefix.count)
@@ -306,7 +311,7 @@ private final class HashFollower: @unchecked Sendable {
             condition.unlock()
             if stop { break }
             do {
-                try CopyEngine.feed(descriptor, from: hashed, to: limit, into: &hasher, mapped: mapped)
+                try CopyEngine.feed(descriptor, from: hashed, to: limit, into: &hasher, mapped: mapped, reusing: buffer)
                 hashed = limit
             } catch {
                 result = .failure(error)
