@@ -50,6 +50,8 @@ struct SeedDBBench {
         if wanted("startup") { try startupInProcess() }
         if wanted("process") { startupProcess() }
         if wanted("throughput") { throughputAndMemory() }
+        if wanted("reseed") { reseedAndRestore(on: scratch, seed: seed1G, label: "scratch file system", reference: "cp", target: 1 / 0.9) }
+        if wanted("reflink") { reflinkFigures() }
         if wanted("hashing") { try hashing() }
         if wanted("compressed") { compressedDeploy() }
         if wanted("live") { liveVersusSwap() }
@@ -102,25 +104,122 @@ struct SeedDBBench {
             ratio: String(format: "%.2f×", spread), target: "within 10 %", met: abs(spread - 1) <= 0.10))
     }
 
-    /// `seeddb deploy` up to date as a whole process, against a Foundation hello world.
+    /// `seeddb deploy` up to date as a whole process, against a Foundation hello world
+    /// built with `-static-stdlib` and the dynamically linked one (both compiled here with
+    /// `swiftc -O`, from `Benchmarks/Hello`).
     mutating func startupProcess() {
         let environment = xdg(scratch + "/process")
         let deploy = [seeddb, "deploy", "--quiet", "--app", "bench", "--seed", seed1M, "--version", "1"]
         _ = Measure.run(deploy, environment: environment)
+        let linkage = Measure.shell("ldd '\(seeddb)' | grep -q libswiftCore").status == 0 ? "dynamic" : "static"
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().path + "/Hello/main.swift"
+        var hellos: [(String, String)] = []
+        for (name, flags) in [("static", "-static-stdlib"), ("dynamic", "")] {
+            let binary = scratch + "/hello-\(name)"
+            if Measure.shell("swiftc -O \(flags) '\(source)' -o '\(binary)'").status == 0 {
+                hellos.append((name, binary))
+            } else {
+                add(Result(
+                    figure: "Startup check as a process, against a \(name) hello world", value: "skipped: swiftc could not build \(source)",
+                    reference: "-", ratio: "-", target: "-", met: nil))
+            }
+        }
         var ours: [Double] = []
-        var reference: [Double] = []
+        var reference: [String: [Double]] = [:]
         for _ in 0..<(runs * 8) {
-            reference.append(Measure.run([hello]).seconds * 1000)
+            for (name, binary) in hellos { reference[name, default: []].append(Measure.run([binary]).seconds * 1000) }
             let run = Measure.run(deploy, environment: environment)
             precondition(run.status == 0, "seeddb deploy failed")
             ours.append(run.seconds * 1000)
         }
         let value = Measure.median(ours)
-        let base = Measure.median(reference)
-        add(Result(
-            figure: "Startup check as a process (`seeddb deploy`, up to date)", value: String(format: "%.2f ms", value),
-            reference: String(format: "Foundation hello world: %.2f ms", base),
-            ratio: String(format: "%.2f×", value / base), target: "≤ 1.5×", met: value / base <= 1.5))
+        for (name, _) in hellos {
+            let base = Measure.median(reference[name]!)
+            add(Result(
+                figure: "Startup check as a process (`seeddb deploy`, up to date, \(linkage) release build), against a \(name) hello world",
+                value: String(format: "%.2f ms", value),
+                reference: String(format: "Foundation hello world, %@: %.2f ms", name == "static" ? "-static-stdlib" : "dynamic", base),
+                ratio: String(format: "%.2f×", value / base), target: name == "static" ? "≤ 1.5×" : "reported",
+                met: name == "static" ? value / base <= 1.5 : nil))
+        }
+    }
+
+    /// `reseed` and restore (the working copy deleted) of a known seed in `directory`,
+    /// against `reference` (`cp` or `cp --reflink=always`) + `sync` of the same seed; and
+    /// on a reflink file system, a first deploy against `openssl dgst -sha256` + the copy.
+    mutating func reseedAndRestore(on directory: String, seed: String, label: String, reference command: String, target: Double, firstDeploy: Bool = false) {
+        let size = Double(Self.fileSize(seed))
+        let environment = xdg(directory + "/reseed")
+        let flags = ["--quiet", "--app", "bench", "--seed", seed, "--version", "1", "--keep-previous", "false"]
+        let copy = directory + "/reference-copy.sqlite"
+        let workingCopy = directory + "/reseed/data/bench/" + FileSystemName.of(seed)
+        var samples: [String: [Double]] = [:]
+        for _ in 0..<max(3, runs - 2) {
+            if firstDeploy {
+                // Fresh directories each time: the seed is new to them, its digest unknown.
+                try? FileManager.default.removeItem(atPath: directory + "/first")
+                _ = Measure.shell("sync")
+                samples["first", default: []].append(Self.timed([seeddb, "deploy", "--integrity", "none"] + flags, environment: xdg(directory + "/first")))
+                try? FileManager.default.removeItem(atPath: directory + "/first")
+                samples["first-ref", default: []].append(self.reference("openssl dgst -sha256 '\(seed)' > /dev/null && \(command) '\(seed)' '\(copy)' && sync '\(copy)'", writing: copy))
+            }
+            if !FileManager.default.fileExists(atPath: workingCopy) {
+                _ = Measure.run([seeddb, "deploy"] + flags, environment: environment)
+            }
+            _ = Measure.shell("sync")
+            samples["reseed", default: []].append(Self.timed([seeddb, "reseed"] + flags, environment: environment))
+            // A cleaner wiped the working copy (its link and the file it points at).
+            if let generation = try? FileManager.default.destinationOfSymbolicLink(atPath: workingCopy) {
+                try? FileManager.default.removeItem(atPath: FileSystemName.directory(of: workingCopy) + "/" + generation)
+            }
+            try? FileManager.default.removeItem(atPath: workingCopy)
+            _ = Measure.shell("sync")
+            samples["restore", default: []].append(Self.timed([seeddb, "deploy"] + flags, environment: environment))
+            samples["ref", default: []].append(self.reference("\(command) '\(seed)' '\(copy)' && sync '\(copy)'", writing: copy))
+        }
+        try? FileManager.default.removeItem(atPath: directory + "/reseed")
+        let base = Measure.median(samples["ref"]!)
+        let ceiling = String(format: "≤ %.2g× the time", target)
+        if firstDeploy {
+            let value = Measure.median(samples["first"]!)
+            let reference = Measure.median(samples["first-ref"]!)
+            add(Result(
+                figure: "First deploy of a 1 GiB seed on \(label), --integrity none", value: String(format: "%.0f ms (%@)", value * 1000, Self.rate(size / value)),
+                reference: String(format: "openssl dgst -sha256 + %@ + sync: %.0f ms", command, reference * 1000),
+                ratio: String(format: "%.2f× the time", value / reference), target: "≤ 1.1× the time", met: value / reference <= 1.1))
+        }
+        for (key, what) in [("reseed", "Reseed"), ("restore", "Restore (working copy deleted)")] {
+            let value = Measure.median(samples[key]!)
+            add(Result(
+                figure: "\(what) of a known 1 GiB seed on \(label)", value: String(format: "%.0f ms (%@)", value * 1000, Self.rate(size / value)),
+                reference: String(format: "%@ + sync: %.0f ms", command, base * 1000),
+                ratio: String(format: "%.2f× the time", value / base), target: ceiling, met: value / base <= target))
+        }
+    }
+
+    /// The reseed, restore and first-deploy rows on an XFS image with reflinks, made and
+    /// loop-mounted here, then unmounted and removed.
+    mutating func reflinkFigures() {
+        let label = "XFS with reflinks (loop image)"
+        func skipped(_ why: String) {
+            for figure in ["First deploy of a 1 GiB seed", "Reseed of a known 1 GiB seed", "Restore (working copy deleted) of a known 1 GiB seed"] {
+                add(Result(figure: "\(figure) on \(label)", value: "skipped: \(why)", reference: "-", ratio: "-", target: "-", met: nil))
+            }
+        }
+        guard getuid() == 0 else { return skipped("not running as root (mount needs it)") }
+        guard Measure.has("mkfs.xfs") else { return skipped("mkfs.xfs is missing (apt-get install -y xfsprogs)") }
+        let image = scratch + "/xfs.img"
+        let mountPoint = scratch + "/xfs"
+        _ = Measure.shell("umount '\(mountPoint)' 2>/dev/null; rm -f '\(image)'; mkdir -p '\(mountPoint)'")
+        guard Measure.shell("truncate -s 4G '\(image)' && mkfs.xfs -q -f -m reflink=1 '\(image)' && mount -o loop '\(image)' '\(mountPoint)'").status == 0 else {
+            return skipped("could not make or loop-mount an XFS image (loop devices unavailable?)")
+        }
+        defer { _ = Measure.shell("umount '\(mountPoint)'; rm -f '\(image)'") }
+        let seed = mountPoint + "/seed-1g.sqlite"
+        guard Measure.shell("cp '\(seed1G)' '\(seed)' && sync").status == 0,
+              Measure.shell("cp --reflink=always '\(seed)' '\(mountPoint)/probe' && rm '\(mountPoint)/probe'").status == 0
+        else { return skipped("the image does not clone files (cp --reflink=always failed)") }
+        reseedAndRestore(on: mountPoint, seed: seed, label: label, reference: "cp --reflink=always", target: 2, firstDeploy: true)
     }
 
     /// A first deploy of 1 GiB (every fsync included), against `cp`+`sync` and
@@ -253,8 +352,8 @@ struct SeedDBBench {
         var text = """
         # Benchmarks
 
-        Produced by `swift build -c release && .build/release/seeddb-bench` (this file is
-        overwritten). Each figure is the median of repeated runs, measured in the same run as
+        Produced by `swift build -c release --static-swift-stdlib && .build/release/seeddb-bench`
+        (this file is overwritten; run as root with `mkfs.xfs` installed for the reflink rows). Each figure is the median of repeated runs, measured in the same run as
         its reference, on the machine below. The machines are shared and noisy: read the
         ratios, not the absolute numbers.
 
@@ -280,6 +379,12 @@ struct SeedDBBench {
           the hash hides behind the flush, where the host caches writes (a `sync` of 1 GiB
           in a fraction of a second) the hash is the longer part. The context row shows
           whether the two cores can really run a copy and a hash side by side.
+        - A seed's digest is remembered by file identity (device, inode, size, modification
+          and change time): a reseed or restore of a known seed hashes nothing, and a kernel
+          copy (`FICLONE`, `copy_file_range`) of an unchanged seed is not read back. A first
+          deploy hashes the seed once, on a second thread that follows the kernel's copy.
+        - The reflink rows run on an XFS image the harness makes (`mkfs.xfs -m reflink=1`),
+          loop-mounted under the scratch directory, and removes after.
         - The 1 GiB seed is generated by the harness (`\(scratch)`), never committed.
 
         """
@@ -298,6 +403,13 @@ struct SeedDBBench {
         precondition(run.status == 0, "seeddb deploy of \(seed) failed")
         try? FileManager.default.removeItem(atPath: directory)
         return run
+    }
+
+    /// Seconds a run of `arguments` takes; it must succeed.
+    static func timed(_ arguments: [String], environment: [String: String]) -> Double {
+        let run = Measure.run(arguments, environment: environment)
+        precondition(run.status == 0, "\(arguments.joined(separator: " ")) failed")
+        return run.seconds
     }
 
     /// Seconds a reference command takes to write `target`, from none and after `sync`;
@@ -363,6 +475,12 @@ struct SeedDBBench {
             }
         }
         try queue.close()
+    }
+
+    /// A path's last component and its directory.
+    enum FileSystemName {
+        static func of(_ path: String) -> String { String(path.split(separator: "/").last ?? "") }
+        static func directory(of path: String) -> String { String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]) }
     }
 
     static func fileSize(_ path: String) -> Int64 {

@@ -13,25 +13,56 @@ import Testing
         SeedDBCore.SHA256Digest(bytes: SHA256.hash(data: payload)).hex
     }
 
-    func copy(from input: FileDescriptor) throws -> (CopyEngine.Result, [UInt8]) {
+    func copy(from input: FileDescriptor, hashing: CopyEngine.Hashing = .source(prefix: [])) throws -> (CopyEngine.Result, [UInt8]) {
         let output = try FileDescriptor.open(FilePath(directory.file("out")), .readWrite, options: [.create, .truncate], permissions: .ownerReadWrite)
         defer { try? output.close() }
         var flushed = false
-        let result = try CopyEngine.copy(from: input, to: output, total: Int64(Self.payload.count), progress: nil) { () throws(SeedDBError) in
+        let result = try CopyEngine.copy(from: input, to: output, total: Int64(Self.payload.count), hashing: hashing, progress: nil) { () throws(SeedDBError) in
             flushed = true
         }
         #expect(flushed, "the overlapped step ran")
         return (result, [UInt8](FileManager.default.contents(atPath: directory.file("out")) ?? Data()))
     }
 
-    @Test func kernelCopyHashesWhatItWrote() throws {
+    @Test func kernelCopyHashesTheSourceInTheSamePass() throws {
         _ = FileManager.default.createFile(atPath: directory.file("in"), contents: Data(Self.payload))
         let input = try FileDescriptor.open(FilePath(directory.file("in")), .readOnly)
         defer { try? input.close() }
         let (result, bytes) = try copy(from: input)
         #expect(result.size == Int64(Self.payload.count))
-        #expect(result.digest.hex == Self.expectedDigest)
+        #expect(result.digest?.hex == Self.expectedDigest)
         #expect(bytes == Self.payload)
+    }
+
+    @Test func kernelCopyOfAKnownSourceHashesNothing() throws {
+        _ = FileManager.default.createFile(atPath: directory.file("in"), contents: Data(Self.payload))
+        let input = try FileDescriptor.open(FilePath(directory.file("in")), .readOnly)
+        defer { try? input.close() }
+        let (result, bytes) = try copy(from: input, hashing: .none)
+        #expect(result.kernelMade)
+        #expect(result.digest == nil)
+        #expect(bytes == Self.payload)
+    }
+
+    @Test func aKnownSeedIsCopiedWithItsRememberedDigest() throws {
+        // Given a seed whose digest is remembered for its identity
+        _ = FileManager.default.createFile(atPath: directory.file("in"), contents: Data(Self.payload))
+        let identity = try FileDigest.identity(ofFileAt: directory.file("in"))
+        let remembered = SourceDigest(identity: identity, sha256: try SeedDBCore.SHA256Digest(hex: String(repeating: "ab", count: 32)))
+        let output = try FileDescriptor.open(FilePath(directory.file("out")), .readWrite, options: [.create, .truncate], permissions: .ownerReadWrite)
+        defer { try? output.close() }
+
+        // When it is copied, the copy takes that digest without reading anything back
+        let copy = try SeedSource(path: directory.file("in")).copy(to: output, destinationPath: directory.file("out"), known: remembered, progress: nil)
+        #expect(copy.digest == remembered.sha256)
+        #expect(copy.identity == identity)
+
+        // and `rereads` (--integrity full) reads it back and finds the difference
+        try output.seek(offset: 0, from: .start)
+        _ = try output.resize(to: 0)
+        #expect(throws: SeedDBError.self) {
+            _ = try SeedSource(path: directory.file("in")).copy(to: output, destinationPath: directory.file("out"), known: remembered, rereads: true, progress: nil)
+        }
     }
 
     @Test func fallsBackToReadAndWriteWhereTheKernelCannotCopy() throws {
@@ -43,9 +74,10 @@ import Testing
             try? writer.close()
         }
         feeder.start()
-        let (result, bytes) = try copy(from: reader)
+        let (result, bytes) = try copy(from: reader, hashing: .none)
         #expect(result.size == Int64(Self.payload.count))
-        #expect(result.digest.hex == Self.expectedDigest)
+        #expect(!result.kernelMade)
+        #expect(result.digest?.hex == Self.expectedDigest, "a copy through user space hashes what it passes")
         #expect(bytes == Self.payload)
     }
 

@@ -29,9 +29,26 @@ final class CLIHarness: @unchecked Sendable {
         }
     }
 
-    private let directory = TemporaryDirectory(prefix: "seeddb-cli")
-    var root: String { directory.path }
+    /// The harness's own temporary directory (`nil` for one rooted elsewhere).
+    private let directory: TemporaryDirectory?
+    let root: String
     let app = "com.example.levels"
+
+    init() {
+        let directory = TemporaryDirectory(prefix: "seeddb-cli")
+        self.directory = directory
+        root = directory.path
+    }
+
+    /// A harness rooted at `root` (created, and removed with the harness), to run on a
+    /// given file system.
+    init(root: String) {
+        try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        directory = nil
+        self.root = root
+    }
+
+    deinit { if directory == nil { try? FileManager.default.removeItem(atPath: root) } }
 
     /// The `seeddb` executable next to the test bundle.
     static let binary: String = {

@@ -3,24 +3,42 @@ import Foundation
 import SeedDBCore
 import SystemPackage
 
-/// Copies a file at disk speed and hashes what was written.
+/// Copies a file at disk speed, hashing at most once.
 ///
 /// In order of preference:
 /// 1. `FICLONE`: on a reflink file system (Btrfs, XFS) the copy shares the source's
-///    extents and costs nothing; the result is then hashed.
-/// 2. `copy_file_range`: the kernel copies without passing the bytes through user space,
-///    while a second thread hashes each range of the destination as it lands (from the
-///    page cache), so hashing overlaps the copy.
+///    extents and costs nothing.
+/// 2. `copy_file_range`: the kernel copies without passing the bytes through user space.
 /// 3. `read`/`write` through one buffer, hashing on the way.
 ///
-/// Memory stays constant, a few MiB of buffers and mapped windows, whatever the file size.
+/// A kernel copy (1 or 2) hashes nothing when the caller knows the source's digest
+/// (``Hashing/none``); otherwise (``Hashing/source(prefix:)``) a second thread hashes the source,
+/// range by range as the kernel has copied it (from the page cache it just filled), so the
+/// one read in user space overlaps the copy. The caller checks that the source did not
+/// change meanwhile (``FileIdentity`` before and after) before taking that digest for the
+/// copy's.
+///
+/// Memory stays constant, a few MiB of buffers, whatever the file size.
 enum CopyEngine {
+    /// What a copy hashes.
+    enum Hashing: Sendable {
+        /// Nothing the kernel copies: the caller knows the source's digest. A copy through
+        /// user space still hashes the bytes it passes, at no extra read.
+        case none
+        /// The source, in the same pass as the copy; its first bytes, `prefix`, were
+        /// already read (the header check), so they are not read again.
+        case source(prefix: [UInt8])
+    }
+
     /// What a copy produced.
     struct Result {
-        /// The SHA-256 of the bytes written.
-        var digest: SeedDBCore.SHA256Digest
+        /// The SHA-256 of the bytes copied; `nil` when a kernel copy was asked not to hash.
+        var digest: SeedDBCore.SHA256Digest?
         /// The number of bytes written.
         var size: Int64
+        /// Whether the kernel made the copy (`FICLONE` or `copy_file_range`): `digest`,
+        /// if any, is then the source's as it was read, not the bytes written.
+        var kernelMade: Bool
     }
 
     /// A failure of the copy, attributed to the side that failed.
@@ -29,7 +47,7 @@ enum CopyEngine {
         case write(any Error)
         /// The compressed input is corrupt or truncated.
         case corrupt(String)
-        /// The work run while the hash finishes (``copy(from:to:total:progress:whileHashing:)``) failed.
+        /// The work run while the hash finishes (``copy(from:to:total:hashing:progress:whileHashing:)``) failed.
         case step(SeedDBError)
     }
 
@@ -46,15 +64,28 @@ enum CopyEngine {
 
     /// Copies `input` (from its start) to `output` (at its current offset, empty).
     ///
+    /// - Parameter hashing: What to hash: see ``Hashing``.
     /// - Parameter whileHashing: Runs once every byte is written, while the hash of the
     ///   last bytes may still be under way (a flush of `output` overlaps the hashing).
-    static func copy(from input: FileDescriptor, to output: FileDescriptor, total: Int64, progress: (@Sendable (Int64, Int64) -> Void)?, whileHashing: Overlap) throws(Failure) -> Result {
+    static func copy(from input: FileDescriptor, to output: FileDescriptor, total: Int64, hashing: Hashing, progress: (@Sendable (Int64, Int64) -> Void)?, whileHashing: Overlap) throws(Failure) -> Result {
         if (try? Syscalls.cloneFile(from: input, to: output)) != nil {
-            progress?(total, total)
-            try run(whileHashing)
-            return Result(digest: try hash(output, upTo: total), size: total)
+            let size: Int64
+            do {
+                size = try output.stat().size
+            } catch {
+                throw .write(error)
+            }
+            progress?(size, total)
+            guard case .source(let prefix) = hashing else {
+                try run(whileHashing)
+                return Result(digest: nil, size: size, kernelMade: true)
+            }
+            // The clone cost nothing; the one read is the source's, overlapping the flush.
+            let follower = HashFollower(input, mapped: false, prefix: prefix)
+            follower.advance(to: size)
+            return Result(digest: try follower.digest(after: whileHashing), size: size, kernelMade: true)
         }
-        if let result = try kernelCopy(from: input, to: output, total: total, progress: progress, whileHashing: whileHashing) {
+        if let result = try kernelCopy(from: input, to: output, total: total, hashing: hashing, progress: progress, whileHashing: whileHashing) {
             return result
         }
         let result = try bufferedCopy(from: input, to: output, total: total, progress: progress)
@@ -93,10 +124,13 @@ enum CopyEngine {
     ///   copy: only for files nobody else can truncate meanwhile (a mapped page past the
     ///   end of a truncated file faults the process), such as SeedDB's own temporary
     ///   copy. Otherwise `pread` into a buffer.
-    static func feed(_ descriptor: FileDescriptor, from start: Int64, to end: Int64, into hasher: inout SHA256, mapped: Bool) throws(Failure) {
+    /// - Parameter reusing: A buffer of ``mapWindow`` bytes for `pread`, kept by a caller
+    ///   that feeds many ranges (a fresh one is zero-filled by the kernel page by page).
+    static func feed(_ descriptor: FileDescriptor, from start: Int64, to end: Int64, into hasher: inout SHA256, mapped: Bool, reusing reused: UnsafeMutableRawBufferPointer? = nil) throws(Failure) {
         let page = Syscalls.memoryPageSize
-        let buffer = mapped ? nil : UnsafeMutableRawBufferPointer.allocate(byteCount: Int(mapWindow), alignment: Int(page))
-        defer { buffer?.deallocate() }
+        let owned = mapped || reused != nil ? nil : UnsafeMutableRawBufferPointer.allocate(byteCount: Int(mapWindow), alignment: Int(page))
+        defer { owned?.deallocate() }
+        let buffer = mapped ? nil : reused ?? owned
         var offset = start
         while offset < end {
             do {
@@ -119,33 +153,39 @@ enum CopyEngine {
         }
     }
 
-    /// `copy_file_range` with the destination hashed on a second thread as it lands.
+    /// `copy_file_range`, with the source hashed on a second thread (`pread`, never mapped:
+    /// someone else may truncate it) behind the kernel's copy when `hashing` asks.
     /// - Returns: `nil` when the kernel cannot copy between these files (nothing written).
-    private static func kernelCopy(from input: FileDescriptor, to output: FileDescriptor, total: Int64, progress: (@Sendable (Int64, Int64) -> Void)?, whileHashing: Overlap) throws(Failure) -> Result? {
-        let follower = HashFollower(output)
+    private static func kernelCopy(from input: FileDescriptor, to output: FileDescriptor, total: Int64, hashing: Hashing, progress: (@Sendable (Int64, Int64) -> Void)?, whileHashing: Overlap) throws(Failure) -> Result? {
+        var follower: HashFollower?
+        if case .source(let prefix) = hashing { follower = HashFollower(input, mapped: false, prefix: prefix) }
         var copied: Int64 = 0
         while true {
             let count: Int
             do {
                 count = try Syscalls.copyFileRange(from: input, to: output, count: kernelChunk)
             } catch {
-                follower.finish()
+                follower?.finish()
                 // Only before the first byte: a fallback must start from the beginning.
                 if copied == 0 && kernelCopyUnsupported.contains(error) { return nil }
                 throw .write(error)
             }
             if count == 0 { break }
             copied += Int64(count)
-            follower.advance(to: copied)
+            follower?.advance(to: copied)
             progress?(copied, total)
         }
-        return Result(digest: try follower.digest(after: whileHashing), size: copied)
+        guard let follower else {
+            try run(whileHashing)
+            return Result(digest: nil, size: copied, kernelMade: true)
+        }
+        return Result(digest: try follower.digest(after: whileHashing), size: copied, kernelMade: true)
     }
 
     /// Decompresses `input` into `output` through `decoder`, the destination hashed on a
     /// second thread as it lands. Progress counts compressed bytes read.
     static func decompressingCopy(from input: FileDescriptor, to output: FileDescriptor, decoder: inout any ByteStream, total: Int64, progress: (@Sendable (Int64, Int64) -> Void)?, whileHashing: Overlap) throws(Failure) -> Result {
-        let follower = HashFollower(output)
+        let follower = HashFollower(output, mapped: true, prefix: [])
         var written: Int64 = 0
         var consumed: Int64 = 0
         var writeFailure: (any Error)?
@@ -172,7 +212,7 @@ enum CopyEngine {
             if let error = error as? CompressionError { throw .corrupt(error.description) }
             throw .read(error)
         }
-        return Result(digest: try follower.digest(after: whileHashing), size: written)
+        return Result(digest: try follower.digest(after: whileHashing), size: written, kernelMade: false)
     }
 
     /// The portable fallback: one buffer, read, hash, write.
@@ -196,22 +236,30 @@ enum CopyEngine {
         } catch {
             throw failure ?? .read(error)
         }
-        return Result(digest: SeedDBCore.SHA256Digest(bytes: hasher.finalize()), size: size)
+        return Result(digest: SeedDBCore.SHA256Digest(bytes: hasher.finalize()), size: size, kernelMade: false)
     }
 }
 
-/// Hashes a file on its own thread, following a writer: it reads only the bytes the
-/// writer has announced with ``advance(to:)``.
+/// Hashes a file on its own thread, following a copy: it reads only the bytes the copy
+/// has announced with ``advance(to:)``.
 private final class HashFollower: @unchecked Sendable {
     private let descriptor: FileDescriptor
+    private let mapped: Bool
     private let condition = NSCondition()
     private var available: Int64 = 0
     private var done = false
     private var result: Result<SeedDBCore.SHA256Digest, CopyEngine.Failure>?
     private let finished = DispatchSemaphore(value: 0)
 
-    init(_ descriptor: FileDescriptor) {
+    private let prefix: [UInt8]
+
+    /// - Parameter mapped: Read through a memory map (only a file nobody else can
+    ///   truncate: SeedDB's own copy); otherwise `pread`.
+    /// - Parameter prefix: The file's first bytes, already read: hashed without reading.
+    init(_ descriptor: FileDescriptor, mapped: Bool, prefix: [UInt8]) {
         self.descriptor = descriptor
+        self.mapped = mapped
+        self.prefix = prefix
         let thread = Thread { [self] in run() }
         thread.name = "SeedDB.hash"
         thread.start()
@@ -250,17 +298,20 @@ private final class HashFollower: @unchecked Sendable {
     }
 
     private func run() {
+        let buffer = mapped ? nil : UnsafeMutableRawBufferPointer.allocate(byteCount: Int(CopyEngine.mapWindow), alignment: Int(Syscalls.memoryPageSize))
+        defer { buffer?.deallocate() }
         var hasher = SHA256()
-        var hashed: Int64 = 0
+        hasher.update(data: prefix)
+        var hashed = Int64(prefix.count)
         while true {
             condition.lock()
-            while available == hashed && !done { condition.wait() }
+            while available <= hashed && !done { condition.wait() }
             let limit = available
-            let stop = done && available == hashed
+            let stop = done && available <= hashed
             condition.unlock()
             if stop { break }
             do {
-                try CopyEngine.feed(descriptor, from: hashed, to: limit, into: &hasher, mapped: true)
+                try CopyEngine.feed(descriptor, from: hashed, to: limit, into: &hasher, mapped: mapped, reusing: buffer)
                 hashed = limit
             } catch {
                 result = .failure(error)

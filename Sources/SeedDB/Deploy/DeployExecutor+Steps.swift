@@ -8,9 +8,21 @@ extension DeployExecutor {
 
     /// `stage`: copies the source into a new temporary file beside the working copy,
     /// checks its header and digest, and flushes it. Undone by removing the file.
+    ///
+    /// A seed whose digest is known for its identity is not read at all when the kernel
+    /// copies it (reflink or `copy_file_range`), nor is the copy, unless the configured
+    /// integrity is `full`; its header is not read either when that content already passed
+    /// a check. Otherwise the seed is hashed in the same pass as the copy, and the run
+    /// remembers the digest for the seed's identity.
     func stage(_ run: DeployRun) throws(SeedDBError) {
         let source = SeedSource(path: target.source)
-        let inspected = try source.inspect()
+        let known = target.seedFile?.digest
+        let vouched = known.map { target.entry.checked?.sha256 == $0.sha256 } ?? false
+        let inspected = try source.inspect(readingHeader: !vouched)
+        if source.compression == .none, let known, known.identity == inspected.identity, let expected = target.expectedSHA256, expected != known.sha256 {
+            // The remembered digest of the seed as it is: refused before anything is copied.
+            throw SeedDBError(.invalidSeed, "invalid seed \(target.source): SHA-256 is \(known.sha256), expected \(expected)")
+        }
         let (descriptor, temporary) = try FileSystem.createTemporaryFile(in: paths.directory, stem: paths.name.rawValue)
         run.onFailure("the staged copy") { () throws(SeedDBError) in try FileSystem.remove(temporary) }
         let copy: SeedSource.CopyResult
@@ -18,7 +30,11 @@ extension DeployExecutor {
             copy = try descriptor.closeAfter { () throws(SeedDBError) -> SeedSource.CopyResult in
                 try FileSystem.apply(files, to: descriptor, path: temporary)
                 // The flush overlaps the end of the hashing.
-                return try source.copy(to: descriptor, destinationPath: temporary, progress: deployer.configuration.progress) { () throws(SeedDBError) in
+                return try source.copy(
+                    to: descriptor, destinationPath: temporary, known: known, prefix: inspected.prefix,
+                    rereads: deployer.configuration.integrity == .full,
+                    progress: deployer.configuration.progress
+                ) { () throws(SeedDBError) in
                     try FileSystem.sync(descriptor, path: temporary)
                 }
             }
@@ -27,16 +43,32 @@ extension DeployExecutor {
         } catch {
             throw SeedDBError.io(error, "cannot write", temporary)
         }
+        if let identity = copy.identity, target.seedFile != nil {
+            target.seedFile?.digest = SourceDigest(identity: identity, sha256: copy.digest)
+        }
         if let expected = target.expectedSHA256, expected != copy.digest {
             throw SeedDBError(.invalidSeed, "invalid seed \(target.source): SHA-256 is \(copy.digest), expected \(expected)")
         }
-        var header = inspected
-        if header == nil { header = SQLiteHeader(try FileSystem.readPrefix(of: temporary, count: SQLiteHeader.length)) }
-        guard let header else {
-            throw SeedDBError(.invalidSeed, "invalid seed \(target.source): not an SQLite 3 database once decompressed (bad header)")
+        // The content that passed a check, copied unchanged: its header was read then.
+        let checkedBefore = vouched && copy.identity == known?.identity
+        var header = inspected.header
+        if header == nil && !checkedBefore { header = SQLiteHeader(try FileSystem.readPrefix(of: temporary, count: SQLiteHeader.length)) }
+        if !checkedBefore {
+            guard let header else {
+                throw SeedDBError(.invalidSeed, "invalid seed \(target.source): not an SQLite 3 database\(source.compression == .none ? "" : " once decompressed") (bad header)")
+            }
+            if let declared = header.declaredSize, declared != copy.size {
+                throw SeedDBError(.invalidSeed, "invalid seed \(target.source): its header declares \(declared) bytes but \(copy.size) were read (truncated, or changed while copying)")
+            }
         }
-        if let declared = header.declaredSize, declared != copy.size {
-            throw SeedDBError(.invalidSeed, "invalid seed \(target.source): its header declares \(declared) bytes but \(copy.size) were read (truncated, or changed while copying)")
+        if vouched, copy.digest != known?.sha256, deployer.configuration.integrity != .none {
+            // The seed changed after it was observed: the plan skipped the check for the
+            // content it remembered, not for this one.
+            let full = deployer.configuration.integrity == .full
+            let result = SQLiteFile.check(temporary, access: .immutable, full: full)
+            guard result == "ok" else {
+                throw SeedDBError(.invalidSeed, "invalid seed \(target.source): \(full ? "integrity_check" : "quick_check") failed: \(result)")
+            }
         }
         run.staged = StagedCopy(path: temporary, digest: copy.digest, size: copy.size)
         if !target.isRollback {

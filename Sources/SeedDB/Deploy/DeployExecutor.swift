@@ -123,8 +123,11 @@ struct DeployTarget {
     var version: SeedVersion
     /// The digest the source must have, when known.
     var expectedSHA256: SHA256Digest?
-    /// The seed file's identity and digest to remember (`version: auto`).
-    var sourceDigest: SourceDigest?
+    /// What the run knows of the seed file (`nil` for a rollback, whose content is not the
+    /// seed): shared with ``DeployExecutor/stage(_:)``, which adds what the copy learnt.
+    var seedFile: SeedFileKnowledge?
+    /// The seed file's identity and digest to remember.
+    var sourceDigest: SourceDigest? { seedFile?.digest }
     /// Tables whose rows survive the replace.
     var preservedTables: [String]
     /// How the user's edits are merged into the new seed (off for a rollback).
@@ -139,6 +142,17 @@ struct DeployTarget {
     var settingsBackup: SettingsStore.Backup
     /// The working copy as the run found it.
     var workingCopy: WorkingCopy
+}
+
+/// The seed file's identity and digest as a run knows them: from the settings or the
+/// version's resolution before the run, from the copy once `stage` made it.
+final class SeedFileKnowledge {
+    /// The digest of the seed file when it had an identity; `nil` while unknown.
+    var digest: SourceDigest?
+
+    init(_ digest: SourceDigest?) {
+        self.digest = digest
+    }
 }
 
 /// How the steps under the writer's lock reach the old copy.

@@ -167,6 +167,8 @@ public struct Deployer: Sendable {
     /// Observes, plans and, when there is work, executes under the deploy lock.
     private func run(_ seed: Seed, _ kind: DeployRequest.Kind) throws(SeedDBError) -> DeployReport {
         let paths = paths(for: seed)
+        // What the quick look hashed (`version: auto`, a new seed) is not hashed again.
+        var hashed: SourceDigest?
         if kind == .deploy {
             // The startup hot path: one settings read and one lstat; no lock, no hashing,
             // no SQLite (with `version: auto`, one stat of the seed).
@@ -178,9 +180,10 @@ public struct Deployer: Sendable {
                 }
                 return report(quick, .unchanged, paths: paths)
             }
+            hashed = quick.sourceDigest
         }
         return try withDeployLock(paths) { (lock, deadline) throws(SeedDBError) in
-            var observed = try observe(seed, paths: paths, lock: lock)
+            var observed = try observe(seed, paths: paths, lock: lock, known: hashed)
             try observed.workingCopy.requireReplaceable()
             var plan = DeployPlanner.plan(observed.observation, request(kind))
             guard plan.action.copies else { return report(observed, .unchanged, paths: paths) }
@@ -207,7 +210,8 @@ public struct Deployer: Sendable {
         var problem: SettingsSnapshot.Problem?
         /// The working copy.
         var workingCopy: WorkingCopy
-        /// The seed file's identity and digest (`version: auto`).
+        /// The seed file's identity and digest, when known (always for `version: auto`;
+        /// for a fixed version, only when the settings remember the seed as it is now).
         var sourceDigest: SourceDigest?
         /// Whether ``sourceDigest`` differs from what the settings remember.
         var isNewDigest: Bool
@@ -222,15 +226,16 @@ public struct Deployer: Sendable {
     ///   - quick: Decode only this seed's entry (the startup check); otherwise every entry
     ///     is checked, so a damaged one is reported.
     ///   - lock: The deploy lock, when held: use is observed only then.
+    ///   - known: A digest of the seed file this run already computed.
     /// - Throws: ``SeedDBError`` `conflictingSeed` when the name is recorded for the other
     ///   location.
-    func observe(_ seed: Seed, paths: SeedPaths, quick: Bool = false, lock: FileLock? = nil) throws(SeedDBError) -> Observed {
+    func observe(_ seed: Seed, paths: SeedPaths, quick: Bool = false, lock: FileLock? = nil, known: SourceDigest? = nil) throws(SeedDBError) -> Observed {
         let store = settings(at: paths)
         let snapshot = quick ? try store.snapshot(only: seed.name) : try store.snapshot()
         let entry = snapshot.entries[seed.name.rawValue] ?? SettingsEntry()
         let workingCopy = try WorkingCopy.inspect(paths)
         try requireSameLocation(seed, entry: entry, workingCopy: workingCopy)
-        let resolved = try resolve(seed, entry: entry, workingCopyExists: workingCopy.exists)
+        let resolved = try resolve(seed, entry: entry, workingCopyExists: workingCopy.exists, lookingAtSeed: !quick, known: known)
         let checked = entry.checked.flatMap { memo in
             resolved.source.map(\.sha256) == memo.sha256 || seed.expectedSHA256 == memo.sha256 ? memo.integrity : nil
         }
@@ -269,7 +274,7 @@ public struct Deployer: Sendable {
     private func target(_ observed: Observed, _ kind: DeployRequest.Kind, paths: SeedPaths) throws(SeedDBError) -> DeployTarget {
         var target = DeployTarget(
             paths: paths, source: observed.seed.source, version: observed.seed.version,
-            expectedSHA256: observed.seed.expectedSHA256, sourceDigest: observed.sourceDigest,
+            expectedSHA256: observed.seed.expectedSHA256, seedFile: SeedFileKnowledge(observed.sourceDigest),
             preservedTables: observed.seed.preservedTables, merge: kind == .rollback ? MergePolicies() : observed.seed.merge,
             isRollback: kind == .rollback, location: observed.seed.location,
             entry: observed.entry, settingsBackup: try settings(at: paths).backup(), workingCopy: observed.workingCopy)
@@ -280,7 +285,7 @@ public struct Deployer: Sendable {
             target.source = paths.previousGeneration
             target.version = previous.version
             target.expectedSHA256 = nil
-            target.sourceDigest = nil
+            target.seedFile = nil
         }
         return target
     }
@@ -289,17 +294,30 @@ public struct Deployer: Sendable {
     struct ResolvedSeed {
         /// The seed, `version: auto` replaced by the content's SHA-256.
         var seed: Seed
-        /// The seed file's identity and digest, for `auto`.
+        /// The seed file's identity and digest, when known.
         var source: SourceDigest?
         /// Whether `source` differs from what the settings remember.
         var isNewDigest: Bool
     }
 
-    /// Resolves `version: auto` to the seed's SHA-256, hashing the seed only when its
-    /// device, inode, size or modification time differ from the ones remembered: the
+    /// Resolves `version: auto` to the seed's SHA-256, and finds what is known of the
+    /// seed file's digest, hashing the seed only for `auto` and only when its device,
+    /// inode, size, modification or change time differ from the ones remembered: the
     /// check stays O(1) on an unchanged seed.
-    func resolve(_ seed: Seed, entry: SettingsEntry, workingCopyExists: Bool) throws(SeedDBError) -> ResolvedSeed {
-        guard seed.version.isAuto else { return ResolvedSeed(seed: seed, source: nil, isNewDigest: false) }
+    ///
+    /// A fixed version needs no digest to decide: its seed is looked at (one `stat`) only
+    /// when `lookingAtSeed` (under the lock, with work to do), and never hashed here; the
+    /// copy hashes it in the same pass when its digest is not known.
+    ///
+    /// - Parameter known: A digest this run already computed, used if the identity matches.
+    func resolve(_ seed: Seed, entry: SettingsEntry, workingCopyExists: Bool, lookingAtSeed: Bool = true, known: SourceDigest? = nil) throws(SeedDBError) -> ResolvedSeed {
+        guard seed.version.isAuto else {
+            guard lookingAtSeed, let identity = try? FileDigest.identity(ofFileAt: seed.source) else {
+                return ResolvedSeed(seed: seed, source: nil, isNewDigest: false)
+            }
+            let remembered = [entry.source, known].lazy.compactMap { $0 }.first { $0.identity == identity }
+            return ResolvedSeed(seed: seed, source: remembered, isNewDigest: false)
+        }
         var resolved = seed
         let identity: FileIdentity
         do {
@@ -314,7 +332,12 @@ public struct Deployer: Sendable {
             resolved.version = try SeedVersion(cached.sha256.hex)
             return ResolvedSeed(seed: resolved, source: cached, isNewDigest: false)
         }
-        let digest = try FileDigest.sha256(ofFileAt: seed.source)
+        let digest: SHA256Digest
+        if let known, known.identity == identity {
+            digest = known.sha256
+        } else {
+            digest = try FileDigest.sha256(ofFileAt: seed.source)
+        }
         resolved.version = try SeedVersion(digest.hex)
         resolved.expectedSHA256 = resolved.expectedSHA256 ?? digest
         return ResolvedSeed(seed: resolved, source: SourceDigest(identity: identity, sha256: digest), isNewDigest: true)

@@ -16,12 +16,11 @@ public enum FileDigest {
         }
     }
 
-    /// The identity (device, inode, size, modification time) of the file at `path`.
+    /// The identity (device, inode, size, modification and change time) of the file at
+    /// `path`, following links as opening it would.
     static func identity(ofFileAt path: String) throws(SeedDBError) -> FileIdentity {
         do {
-            let stat = try FilePath(path).stat()
-            let modified = Int64(stat.st_mtim.tv_sec) * 1_000_000_000 + Int64(stat.st_mtim.tv_nsec)
-            return FileIdentity(device: UInt64(stat.deviceID.rawValue), inode: UInt64(stat.inode.rawValue), size: stat.size, modifiedNanoseconds: modified)
+            return FileIdentity(try FilePath(path).stat())
         } catch .noSuchFileOrDirectory, .notDirectory {
             throw SeedDBError(.seedUnavailable, "seed not found: \(path)")
         } catch {

@@ -12,6 +12,23 @@ struct SeedSource {
         var digest: SeedDBCore.SHA256Digest
         /// The number of bytes written.
         var size: Int64
+        /// The seed's identity, when `digest` is known to be the seed file's own: a plain
+        /// seed whose identity did not change while it was copied. `nil` for a compressed
+        /// seed (the digest is its decompressed content's) or one that changed meanwhile.
+        var identity: FileIdentity?
+    }
+
+    /// What ``inspect(readingHeader:)`` found.
+    struct Inspection {
+        /// The seed's identity when it was inspected.
+        var identity: FileIdentity
+        /// The header; `nil` for a compressed seed, whose header is known only once it is
+        /// decompressed, or when it was not read.
+        var header: SQLiteHeader?
+        /// The bytes read for the header, and the seed's identity before they were read:
+        /// if the seed still has that identity when it is copied, the hash starts after
+        /// them instead of reading them again.
+        var prefix: (identity: FileIdentity, bytes: [UInt8])?
     }
 
     /// How the seed file is compressed, from its name.
@@ -21,13 +38,17 @@ struct SeedSource {
     /// readable regular file, starts with an SQLite header, and has no `-wal` holding
     /// frames or `-journal` holding changes that a copy of the file alone would lose.
     ///
-    /// - Returns: The header; `nil` for a compressed seed, whose header is known only
-    ///   once it is decompressed.
+    /// - Returns: The header and the bytes read for it.
     /// - Throws: ``SeedDBError`` `seedUnavailable` (66) or `invalidSeed` (65).
-    func inspect() throws(SeedDBError) -> SQLiteHeader? {
+    /// - Parameter readingHeader: Whether to read the header; `false` when the content is
+    ///   known to have passed a check already (nothing of the seed is read then).
+    func inspect(readingHeader: Bool = true) throws(SeedDBError) -> Inspection {
         let type: FileType?
+        let identity: FileIdentity
         do {
-            type = try FilePath(path).stat().type
+            let stat = try FilePath(path).stat()
+            type = stat.type
+            identity = FileIdentity(stat)
         } catch .noSuchFileOrDirectory, .notDirectory {
             throw SeedDBError(.seedUnavailable, "seed not found: \(path)")
         } catch {
@@ -36,7 +57,9 @@ struct SeedSource {
         guard type == .regular else {
             throw SeedDBError(.seedUnavailable, "cannot read seed \(path): not a regular file")
         }
-        guard compression == .none else { return nil }
+        guard compression == .none else { return Inspection(identity: identity, header: nil, prefix: nil) }
+        try requireNoSidecarChanges()
+        guard readingHeader else { return Inspection(identity: identity, header: nil, prefix: nil) }
         let prefix: [UInt8]
         do {
             prefix = try FileSystem.readPrefix(of: path, count: SQLiteHeader.length)
@@ -46,6 +69,12 @@ struct SeedSource {
         guard let header = SQLiteHeader(prefix) else {
             throw SeedDBError(.invalidSeed, "invalid seed \(path): not an SQLite 3 database (bad header)")
         }
+        return Inspection(identity: identity, header: header, prefix: (identity, prefix))
+    }
+
+    /// Refuses a seed whose `-wal` or `-journal` holds changes a copy of the file alone
+    /// would lose (two `stat`s, no read).
+    private func requireNoSidecarChanges() throws(SeedDBError) {
         // A WAL header is 32 bytes; anything longer holds frames a file copy would drop.
         if let wal = try FileSystem.status(at: path + "-wal"), wal.size > 32 {
             throw SeedDBError(.invalidSeed, "invalid seed \(path): its -wal sidecar holds \(wal.size) bytes of unapplied frames; checkpoint it (PRAGMA wal_checkpoint(TRUNCATE)) before shipping")
@@ -53,36 +82,70 @@ struct SeedSource {
         if let journal = try FileSystem.status(at: path + "-journal"), journal.size > 0 {
             throw SeedDBError(.invalidSeed, "invalid seed \(path): a -journal sidecar holds an unfinished transaction; open it once with sqlite3 to recover it before shipping")
         }
-        return header
     }
 
-    /// Copies the seed into `destination` at disk speed (see ``CopyEngine``), hashing
-    /// the bytes written.
+    /// Copies the seed into `destination` at disk speed (see ``CopyEngine``), reading it
+    /// at most once in user space.
     ///
-    /// - Parameter whileHashing: Runs once every byte is written, overlapping the end of
-    ///   the hashing (the caller flushes the copy there).
+    /// When `known` is the digest of the seed with the identity it has now, a kernel copy
+    /// reads nothing: if the identity is still the same once the copy is made, the copy
+    /// has that digest. Otherwise the seed is hashed in the same pass as the copy. A seed
+    /// that changed while it was copied gets its copy read back and hashed: the digest is
+    /// then what was written, and is not the seed's (``CopyResult/identity`` is `nil`).
+    ///
+    /// - Parameters:
+    ///   - known: The seed's digest when it had a given identity (from the settings).
+    ///   - prefix: The seed's first bytes, read by ``inspect(readingHeader:)``.
+    ///   - rereads: Read the copy back and check it against the digest (`--integrity full`).
+    ///   - whileHashing: Runs once every byte is written, overlapping the end of the
+    ///     hashing (the caller flushes the copy there).
     /// - Throws: ``SeedDBError`` `seedUnavailable` when the seed cannot be read,
-    ///   `ioFailure`/`cannotCreate` when the destination cannot be written, or what
-    ///   `whileHashing` throws.
-    func copy(to destination: FileDescriptor, destinationPath: String, progress: (@Sendable (Int64, Int64) -> Void)?, whileHashing: CopyEngine.Overlap = {}) throws(SeedDBError) -> CopyResult {
+    ///   `ioFailure`/`cannotCreate` when the destination cannot be written or reads back
+    ///   wrong, or what `whileHashing` throws.
+    func copy(to destination: FileDescriptor, destinationPath: String, known: SourceDigest? = nil, prefix: (identity: FileIdentity, bytes: [UInt8])? = nil, rereads: Bool = false, progress: (@Sendable (Int64, Int64) -> Void)?, whileHashing: CopyEngine.Overlap = {}) throws(SeedDBError) -> CopyResult {
         let input: FileDescriptor
-        let total: Int64
+        let before: FileIdentity
         do {
             input = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
-            total = (try? input.stat().size) ?? 0
         } catch {
             throw SeedDBError(.seedUnavailable, "cannot read seed \(path): \(error)", underlying: error)
         }
         defer { try? input.close() }
         do {
-            let result: CopyEngine.Result
-            if var decoder = try decoder() {
-                result = try CopyEngine.decompressingCopy(from: input, to: destination, decoder: &decoder, total: total, progress: progress, whileHashing: whileHashing)
-            } else {
-                result = try CopyEngine.copy(from: input, to: destination, total: total, progress: progress, whileHashing: whileHashing)
-            }
-            return CopyResult(digest: result.digest, size: result.size)
+            before = FileIdentity(try input.stat())
         } catch {
+            throw SeedDBError(.seedUnavailable, "cannot read seed \(path): \(error)", underlying: error)
+        }
+        do {
+            if var decoder = try decoder() {
+                let result = try CopyEngine.decompressingCopy(from: input, to: destination, decoder: &decoder, total: before.size, progress: progress, whileHashing: whileHashing)
+                return CopyResult(digest: result.digest!, size: result.size, identity: nil)
+            }
+            let knownDigest = known.flatMap { $0.identity == before ? $0.sha256 : nil }
+            let read = prefix.flatMap { $0.identity == before ? $0.bytes : nil } ?? []
+            let hashing: CopyEngine.Hashing = knownDigest == nil ? .source(prefix: read) : .none
+            let result = try CopyEngine.copy(from: input, to: destination, total: before.size, hashing: hashing, progress: progress, whileHashing: whileHashing)
+            let unchanged: Bool
+            do {
+                unchanged = try FileIdentity(input.stat()) == before
+            } catch {
+                throw CopyEngine.Failure.read(error)
+            }
+            guard result.kernelMade else {
+                // Through user space: the digest is of the bytes written, whatever happened.
+                return CopyResult(digest: result.digest!, size: result.size, identity: unchanged ? before : nil)
+            }
+            guard unchanged, let digest = result.digest ?? knownDigest else {
+                return CopyResult(digest: try readBack(destination, destinationPath), size: result.size, identity: nil)
+            }
+            if rereads {
+                let written = try readBack(destination, destinationPath)
+                guard written == digest else {
+                    throw SeedDBError(.ioFailure, "cannot copy seed to \(destinationPath): the copy reads back with SHA-256 \(written), the seed has \(digest)")
+                }
+            }
+            return CopyResult(digest: digest, size: result.size, identity: before)
+        } catch let error as CopyEngine.Failure {
             switch error {
             case .read(let cause):
                 throw SeedDBError(.seedUnavailable, "cannot read seed \(path): \(cause)", underlying: cause)
@@ -93,6 +156,19 @@ struct SeedSource {
             case .step(let error):
                 throw error
             }
+        } catch let error as SeedDBError {
+            throw error
+        } catch {
+            throw SeedDBError(.ioFailure, "cannot copy seed to \(destinationPath): \(error)", underlying: error)
+        }
+    }
+
+    /// The SHA-256 of what was written to `destination`, read back.
+    private func readBack(_ destination: FileDescriptor, _ destinationPath: String) throws(SeedDBError) -> SeedDBCore.SHA256Digest {
+        do {
+            return try CopyEngine.hash(destination, upTo: .max)
+        } catch {
+            throw SeedDBError.io(error, "cannot read back", destinationPath)
         }
     }
 

@@ -8,7 +8,8 @@ import SeedDBCore
 ///  "location": "data", "generation": "levels.sqlite.v2",
 ///  "previous": {"version": "1", "sha256": "…", "size": 8192, "deployedAt": "…"},
 ///  "maintainedAt": "…", "checked": {"sha256": "…", "integrity": "quick"},
-///  "source": {"device": 2049, "inode": 1234, "size": 8192, "modified": 1763769104123456789, "sha256": "…"}}
+///  "source": {"device": 2049, "inode": 1234, "size": 8192, "modified": 1763769104123456789,
+///             "changed": 1763769104123456789, "sha256": "…"}}
 /// ```
 public struct SettingsEntry: Sendable, Hashable {
     /// The deployed version, its digest and size; `nil` while a deploy is under way or
@@ -20,7 +21,9 @@ public struct SettingsEntry: Sendable, Hashable {
     public var maintainedAt: String?
     /// The last seed content that passed validation, so an unchanged seed is not re-checked.
     public var checked: ValidationMemo?
-    /// The seed file's identity and digest, so `version: auto` hashes it only when it changed.
+    /// The seed file's identity and digest, so an unchanged seed is never hashed again
+    /// (whatever its version scheme). An entry written before the change time was part of
+    /// the identity has none here: a cache miss, not a damaged entry.
     public var source: SourceDigest?
     /// The SHA-256 of `<name>.base`, the pristine seed kept as the next merge's common
     /// ancestor. Kept apart from ``record``, which a deploy withdraws while it runs: a run
@@ -79,7 +82,11 @@ public struct SettingsEntry: Sendable, Hashable {
                   let size = Self.integer(source["size"]), let modified = Self.integer(source["modified"]),
                   let digest = (source["sha256"] as? String).flatMap({ try? SHA256Digest(hex: $0) })
             else { throw Self.bad("source") }
-            self.source = SourceDigest(identity: FileIdentity(device: UInt64(device), inode: UInt64(inode), size: size, modifiedNanoseconds: modified), sha256: digest)
+            if let changed = source["changed"] {
+                guard let changed = Self.integer(changed) else { throw Self.bad("source.changed") }
+                let identity = FileIdentity(device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode), size: size, modifiedNanoseconds: modified, changedNanoseconds: changed)
+                self.source = SourceDigest(identity: identity, sha256: digest)
+            }
         }
         if let location = object["location"] {
             guard let location = (location as? String).flatMap(SeedLocation.init(rawValue:)) else { throw Self.bad("location") }
@@ -100,7 +107,8 @@ public struct SettingsEntry: Sendable, Hashable {
         if let source {
             object["source"] = [
                 "device": Int64(bitPattern: source.identity.device), "inode": Int64(bitPattern: source.identity.inode),
-                "size": source.identity.size, "modified": source.identity.modifiedNanoseconds, "sha256": source.sha256.hex,
+                "size": source.identity.size, "modified": source.identity.modifiedNanoseconds,
+                "changed": source.identity.changedNanoseconds, "sha256": source.sha256.hex,
             ] as [String: Any]
         }
         if let base { object["base"] = base.hex }
