@@ -15,7 +15,7 @@ struct BenchCommand: ParsableCommand {
             """)
 
     /// The figures `--only` may name.
-    static let figures = ["startup", "process", "throughput", "hashing", "compressed", "live"]
+    static let figures = ["startup", "process", "throughput", "reseed", "reflink", "hashing", "compressed", "live", "contention", "merge"]
 
     @Option(name: .long, help: ArgumentHelp("Where to build the seeds and working copies.", valueName: "dir"))
     var scratch = "/tmp/seeddb-bench"
@@ -26,7 +26,7 @@ struct BenchCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Runs per figure (at least 3).", valueName: "n"))
     var runs = 5
 
-    @Option(name: .long, help: ArgumentHelp("Only these figures, comma-separated: startup, process, throughput, reseed, reflink, hashing, compressed, live, contention, merge (the file then holds only those).", valueName: "figures"))
+    @Option(name: .long, help: ArgumentHelp("Only these figures, comma-separated: \(figures.joined(separator: ", ")) (the file then holds only those).", valueName: "figures"))
     var only: String?
 
     func validate() throws {
