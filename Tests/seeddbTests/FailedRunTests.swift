@@ -56,13 +56,8 @@ import Testing
 
     @Test func aFullDiskChangesNothing() throws {
         try deployedTwice()
-        let big = cli.root + "/big.sqlite"
-        let queue = try DatabaseQueue(path: big)
-        try queue.write { db in
-            try db.execute(sql: "CREATE TABLE levels(ix INTEGER PRIMARY KEY, background TEXT, map BLOB NOT NULL)")
-            for ix in 1...64 { try db.execute(sql: "INSERT INTO levels VALUES (?, 'x', zeroblob(16384))", arguments: [ix]) }
-        }
-        try queue.close()
+        // A seed larger than the file-size limit the shell sets (RLIMIT_FSIZE, as a full disk).
+        let big = try cli.makeSeed("big.sqlite", marker: "big", megabytes: 1)
         let before = state()
         let result = try cli.shell("ulimit -f 256; exec '\(CLIHarness.binary)' deploy --app \(cli.app) --seed '\(big)' --name levels.sqlite --version big")
         #expect(result.status == 74, "\(result.stderr)")
