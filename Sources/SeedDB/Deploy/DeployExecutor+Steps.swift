@@ -133,7 +133,6 @@ extension DeployExecutor {
     /// when the plan replaces or drops it). Undone by restoring the settings' bytes.
     func withdraw(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) {
         let store = deployer.settings(at: paths)
-        try store.requireWritable(timeout: remaining)
         run.onFailure("the withdrawn record") { [backup = target.settingsBackup] () throws(SeedDBError) in
             try store.restore(backup, timeout: deployer.configuration.wait)
         }

@@ -103,21 +103,6 @@ public struct SettingsStore: Sendable {
         try FileSystem.writeAtomically(Array(bytes) + [0x0A], to: path, permissions: FilePermissions(rawValue: CInterop.Mode(policy.settingsMode)), owner: policy.owner)
     }
 
-    /// Checks, without changing the settings file, that ``update(timeout:_:)`` can write:
-    /// the directory exists (or is created), is safe, and takes a new file. A deploy calls
-    /// this before it swaps anything, so a settings directory it cannot write fails the
-    /// deploy while the working copy is still untouched.
-    public func requireWritable(timeout: Duration) throws(SeedDBError) {
-        let directory = FileSystem.directory(of: path)
-        try FileSystem.createDirectories(directory, mode: policy.directoryMode)
-        try FileSystem.requireSafeForRoot(directory, owner: policy.owner)
-        let lock = try FileLock.acquire(lockPath, kind: .exclusive, timeout: timeout, owner: policy.owner)
-        defer { lock.close() }
-        let (descriptor, probe) = try FileSystem.createTemporaryFile(in: directory, stem: FileSystem.fileName(of: path), permissions: [.ownerReadWrite])
-        try? descriptor.close()
-        try FileSystem.remove(probe)
-    }
-
     /// The settings file as it is now, byte for byte, so a failed run can put it back.
     struct Backup: Sendable {
         /// The file's bytes; `nil` when there was no file.
