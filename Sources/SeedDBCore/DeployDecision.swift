@@ -12,9 +12,12 @@ public enum DeployAction: String, Sendable, CaseIterable {
     case unchanged
     /// The previous generation was restored by `rollback` (never a result of the decision).
     case rolledBack = "rolled-back"
+    /// Left alone: a rollback holds the working copy while the app still ships the
+    /// version it was rolled back from (never a result of the decision).
+    case held
 
     /// Whether this action copies the seed.
-    public var copies: Bool { self != .unchanged }
+    public var copies: Bool { self != .unchanged && self != .held }
 }
 
 /// The state of one seed, as `status` reports it.
@@ -27,6 +30,9 @@ public enum SeedState: String, Sendable, CaseIterable {
     case missing
     /// The recorded version matches and the working copy exists.
     case upToDate = "up-to-date"
+    /// A rollback holds the working copy at the version it restored while the app still
+    /// ships the version it was rolled back from (never a result of the decision).
+    case held
 }
 
 /// The deploy decision: a pure function of the recorded state, the seed's current
@@ -60,7 +66,7 @@ public enum DeployDecision {
         case .notInstalled: return .installed
         case .outdated: return .replaced
         case .missing: return .restored
-        case .upToDate: return .unchanged
+        case .upToDate, .held: return .unchanged
         }
     }
 }

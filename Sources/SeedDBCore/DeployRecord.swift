@@ -11,13 +11,22 @@ public struct DeployRecord: Hashable, Sendable {
     /// For a previous generation: the SHA-256 of its merge base (`<name>.previous.base`),
     /// when one was kept. (The current one is the settings entry's own `base`.)
     public var base: SHA256Digest?
+    /// The names of the tables the deployed content had before anything was carried into
+    /// it (the seed's own tables): a table is the app's only if its seed lacked it. `nil`
+    /// in records written before they were recorded, and for an adopted database.
+    public var seedTables: [String]?
 
     /// Creates a record.
-    public init(version: SeedVersion, sha256: SHA256Digest, size: Int64, deployedAt: String, base: SHA256Digest? = nil) {
+    public init(version: SeedVersion, sha256: SHA256Digest, size: Int64, deployedAt: String, base: SHA256Digest? = nil, seedTables: [String]? = nil) {
         self.version = version
         self.sha256 = sha256
         self.size = size
         self.deployedAt = deployedAt
         self.base = base
+        self.seedTables = seedTables
     }
+
+    /// The version an adopted database is recorded with when it becomes the previous
+    /// generation: what it holds is not known.
+    public static let adoptedVersion = try! SeedVersion("adopted")
 }

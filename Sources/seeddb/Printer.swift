@@ -16,6 +16,8 @@ struct Printer {
                 ("name", report.name.rawValue), ("action", report.action.rawValue),
                 ("from", report.from?.rawValue), ("to", report.to.rawValue), ("workingCopy", report.workingCopy)]
             if let strategy = report.strategy { pairs.append(("strategy", strategy.rawValue)) }
+            if report.adopted { pairs.append(("adopted", true)) }
+            if let held = report.heldFrom { pairs.append(("heldFrom", held.rawValue)) }
             if !report.carried.isEmpty { pairs.append(("carried", report.carried)) }
             if let merge = report.merge {
                 pairs.append(("merge", [("inserted", merge.inserted), ("updated", merge.updated), ("deleted", merge.deleted), ("conflicts", merge.conflicts)] as [(String, Any?)]))
@@ -32,7 +34,11 @@ struct Printer {
                 case (_, let from?): versions = "\(Self.short(from)) -> \(to)"
                 }
                 let how = report.strategy.map { " by \($0.rawValue)" } ?? ""
-                return "\(report.name): \(verb) \(versions)\(how) (\(report.workingCopy))"
+                if report.action == .held, let held = report.heldFrom {
+                    return "\(report.name): held at \(to): rolled back from \(Self.short(held)) (\(report.workingCopy))"
+                }
+                let kept = report.adopted ? "; the database found was kept as the previous generation (seeddb rollback restores it)" : ""
+                return "\(report.name): \(verb) \(versions)\(how) (\(report.workingCopy))\(kept)"
             }
         }
     }
@@ -87,15 +93,17 @@ struct Printer {
                 ("name", status.name.rawValue), ("currentVersion", status.currentVersion.rawValue),
                 ("recordedVersion", status.recordedVersion?.rawValue), ("workingCopy", status.workingCopy),
                 ("exists", status.exists), ("state", status.state.rawValue)]
+            if let held = status.heldFrom { pairs.append(("heldFrom", held.rawValue)) }
+            if let blocked = status.blocked { pairs.append(("blocked", blocked)) }
             if !status.leftovers.isEmpty { pairs.append(("leftovers", status.leftovers)) }
             return pairs
         }], failure: failure) {
             statuses.flatMap { status in [
-                "\(status.name): \(status.state.rawValue)",
+                "\(status.name): \(status.state.rawValue)\(status.state == .held ? status.heldFrom.map { " (rolled back from \(Self.short($0)); a new version or seeddb reseed ends the hold)" } ?? "" : "")",
                 "  current version:  \(Self.short(status.currentVersion))",
                 "  recorded version: \(status.recordedVersion.map(Self.short) ?? "none")",
-                "  working copy:     \(status.workingCopy)\(status.exists ? "" : " (does not exist)")",
-            ] + status.leftovers.map { "  left by a killed run (the next deploy removes it): \($0)" } }
+                "  working copy:     \(status.workingCopy)\(status.blocked.map { " (blocked: it is \($0); deploys refuse to touch it)" } ?? (status.exists ? "" : " (does not exist)"))",
+            ] + status.leftovers.map { "  left by a killed run (the next run that succeeds removes it): \($0)" } }
         }
     }
 

@@ -60,9 +60,9 @@ final class MergeFixture {
         return try queue.read { db in
             var tables: [String: [[MergeValue]]] = [:]
             for name in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND sql NOT LIKE 'CREATE VIRTUAL%'") {
-                let count = try Row.fetchAll(db, sql: "PRAGMA table_info(\(name.quotedDatabaseIdentifier))").count
+                let count = try Row.fetchAll(db, sql: "PRAGMA table_info(\(name.quotedSQLIdentifier))").count
                 let order = (1...count).map(String.init).joined(separator: ", ")
-                tables[name] = try Row.fetchAll(db, sql: "SELECT * FROM \(name.quotedDatabaseIdentifier) ORDER BY \(order)").map { row in
+                tables[name] = try Row.fetchAll(db, sql: "SELECT * FROM \(name.quotedSQLIdentifier) ORDER BY \(order)").map { row in
                     (0..<row.count).map { MergeValue(row[$0] as DatabaseValue) }
                 }
             }

@@ -20,7 +20,10 @@ enum TableCarry {
     /// - Throws: ``SeedDBError`` `invalidSeed` naming the table when a preserved table is
     ///   in neither copy (a typo), or when the rows do not fit the new schema; the new copy
     ///   is then unchanged.
-    static func carry(_ preserve: [String], in db: Database, logger: Logger) throws(SeedDBError) -> [String] {
+    /// - Parameter seedTables: The tables the old copy's seed had, when recorded: a table
+    ///   is the app's only if that seed lacked it (so a table a new seed drops goes). When
+    ///   unknown, a table is the app's if the new seed lacks it.
+    static func carry(_ preserve: [String], seedTables: [String]?, in db: Database, logger: Logger) throws(SeedDBError) -> [String] {
         var current = ""
         do {
             var carried: [String] = []
@@ -31,7 +34,10 @@ enum TableCarry {
                 for table in preserve where !oldNames.contains(table) && !newTables.contains(table) {
                     throw SeedDBError(.invalidSeed, "cannot preserve table \(NameRules.quoted(table)): neither the working copy nor the new seed has it; nothing was replaced")
                 }
-                let created = oldTables.filter { !newTables.contains($0.name) }
+                let seeded = Set(seedTables ?? [])
+                let created = oldTables.filter { table in
+                    seedTables == nil ? !newTables.contains(table.name) : !seeded.contains(table.name) && !preserve.contains(table.name)
+                }
                 let virtual = created.filter(\.isVirtual)
                 for table in virtual {
                     current = table.name
@@ -48,7 +54,7 @@ enum TableCarry {
                 for object in try dependents(of: Set(created.map(\.name)), db: db) {
                     try db.execute(sql: object)
                 }
-                for table in preserve where oldNames.contains(table) && newTables.contains(table) {
+                for table in preserve where oldNames.contains(table) && newTables.contains(table) && !created.contains(where: { $0.name == table }) {
                     current = table
                     try copyRows(of: table, db: db, logger: logger)
                     carried.append(table)
@@ -72,6 +78,11 @@ enum TableCarry {
         var name: String
         var sql: String
         var isVirtual: Bool { sql.uppercased().hasPrefix("CREATE VIRTUAL TABLE") }
+    }
+
+    /// The names of the tables of `schema`, in creation order (`sqlite_*` left out).
+    static func tableNames(in schema: String, db: Database) throws -> [String] {
+        try tables(in: schema, db: db).map(\.name)
     }
 
     private static func tables(in schema: String, db: Database) throws -> [Table] {
@@ -102,13 +113,13 @@ enum TableCarry {
     /// Replaces the rows of `main.<table>` with those of `old.<table>`, columns matched by
     /// name, row ids kept.
     private static func copyRows(of table: String, db: Database, logger: Logger) throws {
-        let quoted = table.quotedDatabaseIdentifier
+        let quoted = table.quotedSQLIdentifier
         let oldColumns = try columns(of: table, in: "old", db: db)
         let newColumns = try columns(of: table, in: "main", db: db)
         for dropped in oldColumns where !newColumns.contains(dropped) {
             logger.warning("table \(NameRules.quoted(table)): column \(NameRules.quoted(dropped)) is gone from the new seed; its values are dropped")
         }
-        var shared = newColumns.filter(oldColumns.contains).map(\.quotedDatabaseIdentifier)
+        var shared = newColumns.filter(oldColumns.contains).map(\.quotedSQLIdentifier)
         if try hasRowID(table, db: db) { shared.insert("rowid", at: 0) }
         let list = shared.joined(separator: ", ")
         try db.execute(sql: "DELETE FROM main.\(quoted)")

@@ -71,7 +71,18 @@ extension DeployExecutor {
             }
         }
         run.staged = StagedCopy(path: temporary, digest: copy.digest, size: copy.size)
-        if !target.isRollback {
+        if target.isRollback {
+            // The previous generation was fenced when it stopped being the working copy.
+            if try GenerationFence.unfence(temporary) {
+                (run.staged!.digest, run.staged!.size) = try FileSystem.digestAndSync(temporary)
+            }
+            run.seedTables = target.entry.previous?.seedTables
+        } else {
+            run.seedTables = try SQLiteFile.mapping("cannot read the tables of", temporary) {
+                let queue = try SQLiteFile.open(temporary, access: .immutable, label: "SeedDB.tables")
+                defer { try? queue.close() }
+                return try queue.read { try TableCarry.tableNames(in: "main", db: $0) }
+            }
             try keepPristineCopy(run, evenByCopy: target.merge.mergesAnything)
         }
         if let migrator = deployer.configuration.migrator {
@@ -129,16 +140,28 @@ extension DeployExecutor {
         run.memo = ValidationMemo(sha256: staged.digest, integrity: level)
     }
 
-    /// `withdraw`: removes the recorded version (and the previous generation's record
-    /// when the plan replaces or drops it). Undone by restoring the settings' bytes.
+    /// `withdraw`: replaces the record by what the run is doing (the version, the
+    /// generation file a swap will install, the record it replaces, the merge base it will
+    /// put in place), so a run killed at any point is finished or undone by the next one
+    /// and no record ever names content the working copy does not hold. The previous
+    /// generation's record stays until `record`. Undone by restoring the settings' bytes.
     func withdraw(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) {
         let store = deployer.settings(at: paths)
+        if plan.strategy == .swap {
+            run.generation = paths.generationName(try target.workingCopy.nextGeneration(recorded: target.entry.generation))
+        }
         run.onFailure("the withdrawn record") { [backup = target.settingsBackup] () throws(SeedDBError) in
             try store.restore(backup, timeout: deployer.configuration.wait)
         }
+        let replacing = target.entry.record ?? target.entry.interrupted?.replacing
+        let interrupted = SettingsEntry.InterruptedRun(
+            version: target.version, generation: run.generation, replacing: replacing,
+            base: run.pristine?.digest, seedTables: run.seedTables, isRollback: target.isRollback)
         try store.update(timeout: remaining) { table in
-            table[paths.name.rawValue]?.record = nil
-            if plan.keepsPrevious || plan.dropsPrevious { table[paths.name.rawValue]?.previous = nil }
+            var entry = table[paths.name.rawValue] ?? SettingsEntry()
+            entry.record = nil
+            entry.interrupted = interrupted
+            table[paths.name.rawValue] = entry
         }
     }
 
@@ -179,7 +202,8 @@ extension DeployExecutor {
             run.merge = result
             merged = result.carriedTables
         }
-        let carried = merged + (try TableCarry.carry(target.preservedTables, in: db, logger: deployer.logger))
+        let oldSeedTables = target.adopted ? nil : (target.entry.record ?? target.entry.interrupted?.replacing)?.seedTables
+        let carried = merged + (try TableCarry.carry(target.preservedTables, seedTables: oldSeedTables, in: db, logger: deployer.logger))
         run.carried = carried.enumerated().filter { carried.firstIndex(of: $0.element) == $0.offset }.map(\.element)
     }
 
@@ -237,17 +261,25 @@ extension DeployExecutor {
     }
 
     /// `install`, by swap, under the writer's lock: the staged copy becomes a new
-    /// generation file, the working copy's link is switched to it atomically, and the old
-    /// content is moved out of the way (so a connection still holding it gets
-    /// `SQLITE_READONLY_DBMOVED` on its next write instead of writing where nobody reads).
+    /// generation file, made durable under its name before the working copy's link is
+    /// switched to it atomically; the old content is fenced (``GenerationFence``), so a
+    /// connection still holding it gets an error on its next write instead of writing
+    /// where nobody reads, and (unless `keep-previous` takes it) moved out of the way.
     /// Undone by switching back.
-    func installBySwap(_ run: DeployRun) throws(SeedDBError) {
+    func installBySwap(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) {
         let workingCopy = target.workingCopy
-        let generation = paths.generationName(workingCopy.nextGeneration(recorded: target.entry.generation))
+        var generation = paths.name.rawValue
+        if let named = run.generation {
+            generation = named
+        } else {
+            generation = paths.generationName(try workingCopy.nextGeneration(recorded: target.entry.generation))
+        }
         let generationPath = paths.inDirectory(generation)
         let staged = run.staged!.path
         try FileSystem.rename(staged, to: generationPath)
         run.onFailure("the new generation file") { () throws(SeedDBError) in try FileSystem.rename(generationPath, to: staged) }
+        // The generation file is durable under its name before any link names it.
+        try FileSystem.syncDirectory(paths.directory)
 
         switch workingCopy.state {
         case .file:
@@ -258,12 +290,12 @@ extension DeployExecutor {
             run.oldContent = hold
             run.setAside.append(hold)
             run.onFailure("the old working copy") { () throws(SeedDBError) in try FileSystem.rename(hold, to: paths.workingCopy) }
-        case .generation(let number):
+        case .generation(let number) where !workingCopy.linkMissing:
             let old = paths.generationName(number)
             run.onFailure("the working copy's link") { () throws(SeedDBError) in
                 try FileSystem.replaceWithLink(paths.workingCopy, to: old, owner: files.owner)
             }
-        case .absent, .foreign:
+        case .generation, .absent, .foreign:
             run.onFailure("the working copy's link") { () throws(SeedDBError) in try FileSystem.remove(paths.workingCopy) }
         }
         try FileSystem.replaceWithLink(paths.workingCopy, to: generation, owner: files.owner)
@@ -272,21 +304,31 @@ extension DeployExecutor {
         run.installed = true
 
         if case .generation(let number) = workingCopy.state {
-            let old = paths.inDirectory(paths.generationName(number))
-            let retired = FileSystem.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "retired")
-            try FileSystem.rename(old, to: retired)
-            run.onFailure("the old generation file") { () throws(SeedDBError) in try FileSystem.rename(retired, to: old) }
-            run.oldContent = retired
-            run.setAside.append(retired)
-            run.setAside += SeedPaths.sqliteSidecars(of: old)
-        } else if workingCopy.state == .file {
-            run.setAside += paths.sqliteSidecars
+            run.oldContent = paths.inDirectory(paths.generationName(number))
         }
+        guard let old = run.oldContent else { return }
+        try GenerationFence.fence(old)
+        run.onFailure("the fence on the old copy") { () throws(SeedDBError) in try GenerationFence.unfence(old) }
+        run.setAside += SeedPaths.sqliteSidecars(of: workingCopy.state == .file ? paths.workingCopy : old)
+        if !plan.keepsPrevious, case .generation = workingCopy.state {
+            try retire(old, run)
+        }
+    }
+
+    /// Moves a generation file that is no longer needed to a temporary name, removed once
+    /// the run succeeded. Undone by renaming back.
+    private func retire(_ old: String, _ run: DeployRun) throws(SeedDBError) {
+        let retired = FileSystem.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "retired")
+        try FileSystem.rename(old, to: retired)
+        run.onFailure("the old generation file") { () throws(SeedDBError) in try FileSystem.rename(retired, to: old) }
+        run.oldContent = retired
+        run.setAside.append(retired)
     }
 
     /// `keep-previous`: the old content becomes `<name>.previous` (by a rename after a
     /// swap, by a snapshot before a live replace); an existing previous generation is set
-    /// aside first. Undone by renaming back.
+    /// aside first. Finishing an interrupted swap, the old generation the record still
+    /// names is the old content. Undone by renaming back.
     func keepPrevious(_ plan: DeployPlan, _ run: DeployRun, scope: WriterScope?) throws(SeedDBError) {
         if plan.dropsPrevious, try FileSystem.fileType(at: paths.previousGeneration) == .regular {
             let aside = FileSystem.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "previous")
@@ -295,6 +337,13 @@ extension DeployExecutor {
             run.setAside.append(aside)
         }
         try keepPreviousBase(plan, run)
+        if plan.finishesInterrupted, let recorded = target.entry.generation, try FileSystem.fileType(at: paths.inDirectory(recorded)) == .regular {
+            let old = paths.inDirectory(recorded)
+            try GenerationFence.fence(old)
+            run.oldContent = old
+            run.setAside += SeedPaths.sqliteSidecars(of: old)
+            if !plan.keepsPrevious { try retire(old, run) }
+        }
         guard plan.keepsPrevious else { return }
         let content: String
         switch scope {
@@ -341,64 +390,132 @@ extension DeployExecutor {
         }
     }
 
-    /// `record`: records the new version (and the previous generation, the check passed,
-    /// the seed's identity, the location and the generation file). After a swap it runs
-    /// under the writer's lock and is undone by restoring the settings' bytes.
+    /// `record`: puts the merge base in place, then records the new version (and the
+    /// previous generation, the check passed, the seed's identity, the location, the
+    /// generation file, the seed's tables, and a rollback's hold) in place of what the run
+    /// was doing. After a swap it runs under the writer's lock and is undone by restoring
+    /// the settings' bytes and the base.
     func record(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) {
-        if plan.strategy == .live, let staged = run.staged {
-            // The backup copied the staged content, carried tables included.
-            (run.staged!.digest, run.staged!.size) = try FileSystem.digestAndSync(staged.path)
-        }
-        let staged = run.staged!
         let store = deployer.settings(at: paths)
-        let base = target.isRollback ? target.entry.previous?.base : run.pristine?.digest
-        let record = DeployRecord(version: target.version, sha256: staged.digest, size: staged.size, deployedAt: Date().ISO8601Format())
+        let interrupted = target.entry.interrupted
+        let content: (digest: SHA256Digest, size: Int64)
+        if plan.finishesInterrupted {
+            // The content an interrupted run installed, as it is now.
+            let path = paths.inDirectory(interrupted?.generation ?? paths.name.rawValue)
+            content = try FileSystem.digestAndSync(path)
+        } else {
+            if plan.strategy == .live, let staged = run.staged {
+                // The backup copied the staged content, carried tables included.
+                (run.staged!.digest, run.staged!.size) = try FileSystem.digestAndSync(staged.path)
+            }
+            content = (run.staged!.digest, run.staged!.size)
+        }
         if plan.strategy == .swap {
             run.onFailure("the record") { [backup = target.settingsBackup] () throws(SeedDBError) in
                 try store.restore(backup, timeout: deployer.configuration.wait)
             }
         }
+        let base = try installBase(plan, run)
+        let replaced = target.entry.record ?? interrupted?.replacing
+        let previous: DeployRecord? = target.adopted
+            ? try adoptedRecord(run)
+            : replaced.map { record in
+                var record = record
+                record.base = target.entry.base
+                return record
+            }
+        let seedTables = plan.finishesInterrupted ? interrupted?.seedTables : run.seedTables
+        let record = DeployRecord(version: target.version, sha256: content.digest, size: content.size, deployedAt: Date().ISO8601Format(), seedTables: seedTables)
         try store.update(timeout: remaining) { table in
             var entry = table[paths.name.rawValue] ?? SettingsEntry()
             entry.record = record
             entry.base = base
+            entry.interrupted = nil
+            entry.heldFrom = target.isRollback ? (replaced?.version ?? entry.heldFrom) : nil
             if plan.keepsPrevious {
-                entry.previous = target.entry.record
-                entry.previous?.base = target.entry.base
+                entry.previous = previous
+            } else if plan.dropsPrevious || target.isRollback {
+                entry.previous = nil
             }
             if let memo = run.memo { entry.checked = memo }
             if let digest = target.sourceDigest { entry.source = digest }
             entry.location = target.location
-            if let generation = run.generation { entry.generation = generation }
+            if let generation = plan.strategy == .swap ? (run.generation ?? interrupted?.generation) : target.entry.generation {
+                entry.generation = generation
+            }
             table[paths.name.rawValue] = entry
         }
-        try installBase(run)
         if let merge = run.merge { writeConflicts(merge.conflicts) }
     }
 
-    /// Puts the merge base that goes with the recorded copy in place, once it is recorded:
-    /// the pristine new seed, or after a rollback the previous generation's base. Without
-    /// merging, an old base would only mislead the next merge, so it goes.
-    private func installBase(_ run: DeployRun) throws(SeedDBError) {
-        if let pristine = run.pristine {
-            try FileSystem.rename(pristine.path, to: paths.base)
-            run.setAside.removeAll { $0 == pristine.path }
-        } else if target.isRollback, try FileSystem.fileType(at: paths.previousBase) == .regular {
-            try FileSystem.rename(paths.previousBase, to: paths.base)
-        } else if !target.merge.mergesAnything {
-            for stale in [paths.base, paths.previousBase] where try FileSystem.fileType(at: stale) != nil {
-                run.setAside.append(stale)
-            }
-        }
+    /// The record of an adopted database as the previous generation: what it holds is
+    /// not known, so it is recorded as version ``DeployRecord/adoptedVersion`` with the
+    /// digest and size of its file.
+    private func adoptedRecord(_ run: DeployRun) throws(SeedDBError) -> DeployRecord? {
+        guard try FileSystem.fileType(at: paths.previousGeneration) == .regular else { return nil }
+        let (digest, size) = try FileSystem.digestAndSync(paths.previousGeneration)
+        return DeployRecord(version: DeployRecord.adoptedVersion, sha256: digest, size: size, deployedAt: Date().ISO8601Format())
     }
 
-    /// `clean-up`: removes what the run set aside, the staged copy's leftovers and the
-    /// generation files a killed run left. Failures are logged, never thrown: the next
-    /// locked run removes whatever is left.
+    /// Puts the merge base that goes with the new copy in place before the record names
+    /// it, durably, so no kill leaves a record and a base that disagree: the pristine new
+    /// seed, or after a rollback the previous generation's base. The old base stays
+    /// reachable for the undo. Without merging, an old base would only mislead the next
+    /// merge, so it goes.
+    ///
+    /// - Returns: The digest the record names as the base.
+    private func installBase(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) -> SHA256Digest? {
+        let interrupted = target.entry.interrupted
+        if plan.finishesInterrupted, !target.isRollback {
+            // The killed run put its base in place, or did not get that far.
+            guard let expected = interrupted?.base, try FileSystem.fileType(at: paths.base) == .regular,
+                  try FileDigest.sha256(ofFileAt: paths.base) == expected
+            else { return target.entry.base }
+            return expected
+        }
+        var source: (path: String, digest: SHA256Digest?)?
+        if let pristine = run.pristine {
+            source = (pristine.path, pristine.digest)
+        } else if target.isRollback, try FileSystem.fileType(at: paths.previousBase) == .regular {
+            source = (paths.previousBase, target.entry.previous?.base)
+        }
+        guard let source else {
+            if !target.merge.mergesAnything {
+                for stale in [paths.base, paths.previousBase] where try FileSystem.fileType(at: stale) != nil {
+                    run.setAside.append(stale)
+                }
+                return nil
+            }
+            return target.entry.base
+        }
+        if try FileSystem.fileType(at: paths.base) == .regular {
+            let hold = FileSystem.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "old-base")
+            try FileSystem.link(paths.base, as: hold)
+            run.setAside.append(hold)
+            run.onFailure("the merge base") { () throws(SeedDBError) in try FileSystem.rename(hold, to: paths.base) }
+        } else {
+            run.onFailure("the merge base") { () throws(SeedDBError) in try FileSystem.remove(paths.base) }
+        }
+        try FileSystem.rename(source.path, to: paths.base)
+        run.setAside.removeAll { $0 == source.path }
+        try FileSystem.syncDirectory(paths.directory)
+        return source.digest
+    }
+
+    /// `clean-up`: removes what the run set aside, and what killed runs left that is
+    /// provably disposable (temporary files and their journals, staged generation files
+    /// never installed). Failures are logged, never thrown: the next run that succeeds
+    /// removes whatever is left.
     func cleanUp(_ run: DeployRun) {
-        if let staged = run.staged, run.generation == nil { run.setAside.append(staged.path) }
-        let current = (try? WorkingCopy.inspect(paths)) ?? target.workingCopy
-        for path in run.setAside + current.strayGenerationFiles() {
+        if let staged = run.staged, !run.installed || run.generation == nil { run.setAside.append(staged.path) }
+        var leftovers: [String] = []
+        if let current = try? WorkingCopy.inspect(paths), let files = try? current.generationFiles() {
+            let observed = DeployObservation(
+                recorded: target.version, recordedGeneration: current.observed.generationNumber,
+                workingCopy: current.observed, generationFiles: files, current: target.version)
+            leftovers = (try? current.leftovers(disposable: observed.disposableGenerations)) ?? []
+        }
+        for path in Set(run.setAside + leftovers).sorted() {
             do {
                 try FileSystem.remove(path)
             } catch {

@@ -35,7 +35,8 @@ struct DeployExecutor {
         deployer.reached(.cleanUp)
         return DeployReport(
             name: target.paths.name, action: plan.action, from: target.entry.record?.version, to: target.version,
-            workingCopy: target.paths.workingCopy, strategy: plan.strategy, carried: run.carried, merge: run.merge?.summary)
+            workingCopy: target.paths.workingCopy, strategy: plan.strategy, carried: run.carried, merge: run.merge?.summary,
+            adopted: plan.adopted)
     }
 
     private func execute(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) {
@@ -105,7 +106,7 @@ struct DeployExecutor {
         case .withdraw: try withdraw(plan, run)
         case .carry: try carry(run, scope: scope)
         case .keepPrevious: try keepPrevious(plan, run, scope: scope)
-        case .install: try installBySwap(run)
+        case .install: try installBySwap(plan, run)
         case .record: try record(plan, run)
         case .cleanUp: return
         }
@@ -134,6 +135,9 @@ struct DeployTarget {
     var merge: MergePolicies
     /// Whether the run restores the previous generation.
     var isRollback: Bool
+    /// Whether the database found at the working-copy path had no matching record: it is
+    /// kept as the previous generation.
+    var adopted: Bool
     /// Where the working copy lives.
     var location: SeedLocation
     /// The settings entry as the run found it under the lock.
@@ -175,8 +179,10 @@ final class DeployRun {
     var pristine: (path: String, digest: SHA256Digest)?
     /// What the three-way merge did.
     var merge: MergeResult?
-    /// The generation file a swap installed.
+    /// The generation file a swap installs (named by `withdraw`).
     var generation: String?
+    /// The tables of the content installed, before anything was carried into it.
+    var seedTables: [String]?
     /// The old content's file after a swap moved it out of the way.
     var oldContent: String?
     /// Whether the new content is in place (past that, an interruption finishes the run).

@@ -20,6 +20,11 @@ public struct DeployReport: Sendable, Hashable {
     public var carried: [String] = []
     /// What the three-way merge of the user's edits did; `nil` when merging is off.
     public var merge: MergeSummary?
+    /// Whether the database found at the working-copy path had no record that matched it
+    /// and was kept as the previous generation.
+    public var adopted: Bool = false
+    /// For ``DeployAction/held``: the version the rollback that holds it restored from.
+    public var heldFrom: SeedVersion?
 }
 
 /// The state of one seed, as `status` reports it.
@@ -38,8 +43,13 @@ public struct SeedStatus: Sendable, Hashable {
     public var state: SeedState
     /// What is wrong with the settings file, if anything (reported, never repaired here).
     public var settingsProblem: SettingsSnapshot.Problem?
-    /// Temporary files a killed run left beside the working copy (the next run that
-    /// takes the deploy lock removes them).
+    /// The version a rollback restored from, while it holds the working copy.
+    public var heldFrom: SeedVersion?
+    /// What is at the working-copy path when it is something SeedDB never replaces (a
+    /// directory, a link it did not make, a link to a file that is gone).
+    public var blocked: String?
+    /// Files a killed run left beside the working copy that SeedDB proved disposable (the
+    /// next run that succeeds removes them): never a database the user may have written.
     public var leftovers: [String] = []
 }
 

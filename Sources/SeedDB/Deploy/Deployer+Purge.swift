@@ -55,7 +55,7 @@ extension Deployer {
         if dryRun {
             let leaving = Set(files + settingsFiles)
             let emptied = directories.filter { directory in
-                FileSystem.entries(of: directory).allSatisfy { leaving.contains(directory + "/" + $0) }
+                ((try? FileSystem.entries(of: directory)) ?? []).allSatisfy { leaving.contains(directory + "/" + $0) }
             }
             return PurgeReport(name: paths.name, removed: files + settingsFiles + emptied)
         }
@@ -99,7 +99,7 @@ extension Deployer {
     /// and the lock file last.
     private func filesToRemove(_ paths: SeedPaths) throws(SeedDBError) -> [String] {
         let name = paths.name.rawValue
-        let owned = FileSystem.entries(of: paths.directory).filter { entry in
+        let owned = try FileSystem.entries(of: paths.directory).filter { entry in
             let base = SeedPaths.sqliteSidecarSuffixes.reduce(entry) { $1.isEmpty || !$0.hasSuffix($1) ? $0 : String($0.dropLast($1.count)) }
             return [name, name + ".previous", name + ".base", name + ".previous.base", name + ".conflicts.json"].contains(base)
                 || paths.generationNumber(of: base) != nil

@@ -70,40 +70,32 @@ public struct Deployer: Sendable {
         try run(seed, .reseed)
     }
 
-    /// Restores the previous generation kept by the last replace and records its version.
-    /// The previous generation is consumed: a second rollback has nothing to restore.
-    /// Preserved tables and the app's own tables are carried from the current copy as on
-    /// any replace.
+    /// Restores the previous generation kept by the last replace and records its version,
+    /// with a hold: while the app still ships the version rolled back from, ``deploy(_:)``
+    /// leaves the working copy alone (``DeployAction/held``). The previous generation is
+    /// consumed: a second rollback has nothing to restore. What the user wrote since the
+    /// replace is carried into the restored content as on any replace: the app's tables,
+    /// preserved tables and, with a merging policy, the user's edits of seeded rows.
     ///
     /// - Throws: ``SeedDBError`` `seedUnavailable` (exit 66) when there is no previous
     ///   generation; otherwise as ``deploy(_:)``.
     @discardableResult
     public func rollback(_ seed: Seed) throws(SeedDBError) -> DeployReport {
-        try requirePrevious(seed)
-        return try run(seed, .rollback)
-    }
-
-    /// Refuses a rollback with nothing to restore, before anything is created.
-    private func requirePrevious(_ seed: Seed) throws(SeedDBError) {
-        let paths = paths(for: seed)
-        let previous = try settings(at: paths).snapshot(only: seed.name).entries[seed.name.rawValue]?.previous
-        guard previous != nil, try FileSystem.fileType(at: paths.previousGeneration) == .regular else {
-            throw SeedDBError(.seedUnavailable, "no previous generation of \(paths.workingCopy) to roll back to")
-        }
+        try run(seed, .rollback)
     }
 
     /// What ``deploy(_:)`` (or ``reseed(_:)`` when `force`) would do, changing nothing.
     ///
-    /// Checks what the run would need to write (the working copy's directory and the
-    /// settings file), so a dry run fails with the same error a real run would.
+    /// Observes and plans exactly as the run does, and checks what the run would need to
+    /// write (the working copy's directory and the settings file), so a dry run fails
+    /// with the same error a real run would.
     public func plan(_ seed: Seed, force: Bool = false) throws(SeedDBError) -> DeployReport {
         try dryRun(seed, force ? .reseed : .deploy)
     }
 
     /// What ``rollback(_:)`` would do, changing nothing.
     public func planRollback(_ seed: Seed) throws(SeedDBError) -> DeployReport {
-        try requirePrevious(seed)
-        return try dryRun(seed, .rollback)
+        try dryRun(seed, .rollback)
     }
 
     private func dryRun(_ seed: Seed, _ kind: DeployRequest.Kind) throws(SeedDBError) -> DeployReport {
@@ -112,49 +104,67 @@ public struct Deployer: Sendable {
         if let problem = observed.problem {
             logger.warning("\(problem.warning(in: paths.settingsFile))")
         }
-        let seed = observed.seed
-        let plan = DeployPlanner.plan(observed.observation, request(kind))
+        let plan = try decide(observed, kind, paths: paths)
         if plan.action.copies {
             try FileSystem.requireWritableDirectory(paths.directory)
             try FileSystem.requireWritableDirectory(paths.settingsDirectory)
+            if kind != .rollback { _ = try SeedSource(path: observed.seed.source).inspect() }
         }
-        let to = kind == .rollback ? observed.entry.previous?.version ?? seed.version : seed.version
-        return DeployReport(
-            name: seed.name, action: plan.action, from: observed.entry.record?.version, to: to,
-            workingCopy: paths.workingCopy, strategy: plan.strategy)
+        return report(observed, plan, kind, paths: paths)
     }
 
     /// The state of `seed`, read without a lock and without changing anything.
     public func status(_ seed: Seed) throws(SeedDBError) -> SeedStatus {
         let paths = paths(for: seed)
         let observed = try observe(seed, paths: paths)
+        let recorded = observed.entry.record?.version
+        var state = DeployDecision.state(recorded: recorded, current: observed.seed.version, workingCopyExists: observed.workingCopy.exists)
+        if let held = observed.entry.heldFrom, held == observed.seed.version, recorded != nil, observed.workingCopy.exists {
+            state = .held
+        }
         return SeedStatus(
-            name: seed.name, currentVersion: observed.seed.version, recordedVersion: observed.entry.record?.version,
+            name: seed.name, currentVersion: observed.seed.version, recordedVersion: recorded,
             workingCopy: paths.workingCopy, exists: observed.workingCopy.exists,
-            state: DeployDecision.state(recorded: observed.entry.record?.version, current: observed.seed.version, workingCopyExists: observed.workingCopy.exists),
-            settingsProblem: observed.problem,
-            leftovers: observed.workingCopy.leftovers())
+            state: state, settingsProblem: observed.problem, heldFrom: observed.entry.heldFrom,
+            blocked: { if case .foreign(let what) = observed.workingCopy.state { return what } else { return nil } }(),
+            leftovers: try observed.workingCopy.leftovers(disposable: observed.observation.disposableGenerations))
     }
 
-    /// Runs `PRAGMA integrity_check` on the seed and on the working copy, and decides what
-    /// the results amount to (``VerifyReport/failure``). A working copy that is gone while
-    /// a version is recorded is ``IntegrityResult/missing``; one never deployed (nothing
-    /// recorded, no file) is ``IntegrityResult/notDeployed``, not a failure.
-    /// A compressed seed is decompressed to a temporary file in `$TMPDIR` to be checked.
+    /// Checks what the seed promises and runs `PRAGMA integrity_check` on the seed and on
+    /// the working copy, changing nothing (no file is created, not even SQLite's `-shm`),
+    /// and decides what the results amount to (``VerifyReport/failure``): a seed whose
+    /// SHA-256 is not the expected one fails as a damaged seed would. A working copy that
+    /// is gone while a version is recorded is ``IntegrityResult/missing``; one never
+    /// deployed (nothing recorded, no file) is ``IntegrityResult/notDeployed``, not a
+    /// failure. A compressed seed is decompressed to a temporary file in `$TMPDIR`.
     public func verify(_ seed: Seed) throws(SeedDBError) -> VerifyReport {
         let source = SeedSource(path: seed.source)
         _ = try source.inspect()
         let paths = paths(for: seed)
-        let workingCopy = try WorkingCopy.inspect(paths)
+        let entry = try settings(at: paths).snapshot(only: seed.name).entries[seed.name.rawValue]
+        let workingCopy = try WorkingCopy.inspect(paths, recordedGeneration: entry?.generation)
         let copyCheck: IntegrityResult
-        if workingCopy.exists {
-            copyCheck = SQLiteFile.integrity(of: paths.workingCopy, access: .shared, full: true)
+        if let content = workingCopy.contentFile {
+            copyCheck = SQLiteFile.integrity(of: content, access: Self.readOnlyAccess(content), full: true)
         } else {
-            let recorded = try settings(at: paths).snapshot(only: seed.name).entries[seed.name.rawValue]?.record
-            copyCheck = recorded == nil ? .notDeployed : .missing
+            copyCheck = entry?.record == nil ? .notDeployed : .missing
         }
-        let seedCheck = try source.withPlainFile { path in SQLiteFile.integrity(of: path, access: .immutable, full: true) }
-        return VerifyReport(name: seed.name, source: seed.source, workingCopyPath: paths.workingCopy, seed: seedCheck, workingCopy: copyCheck)
+        let (seedCheck, digest) = try source.withPlainFile { (path) throws(SeedDBError) in
+            (SQLiteFile.integrity(of: path, access: .immutable, full: true), try FileDigest.sha256(ofFileAt: path))
+        }
+        var report = VerifyReport(name: seed.name, source: seed.source, workingCopyPath: paths.workingCopy, seed: seedCheck, workingCopy: copyCheck)
+        if let expected = seed.expectedSHA256, expected != digest {
+            report.seed = IntegrityResult.damaged(["SHA-256 is \(digest), expected \(expected)"])
+        }
+        return report
+    }
+
+    /// How to read a database without creating anything beside it: `immutable` when it
+    /// has no `-wal` (nothing but the file to read, and nobody else's WAL to honour), an
+    /// ordinary read-only connection otherwise (its sidecars already exist).
+    private static func readOnlyAccess(_ path: String) -> SQLiteFile.Access {
+        let sidecars = ["-wal", "-shm"].map { (try? FileSystem.fileType(at: path + $0)) ?? nil }
+        return sidecars.allSatisfy { $0 == nil } ? .immutable : .shared
     }
 
     // MARK: - Observe, plan, execute
@@ -164,38 +174,75 @@ public struct Deployer: Sendable {
         DeployRequest(kind: kind, strategy: configuration.strategy, keepPrevious: configuration.keepPrevious, integrity: configuration.integrity)
     }
 
+    /// The plan for what was observed, or the refusal as the error the run fails with.
+    func decide(_ observed: Observed, _ kind: DeployRequest.Kind, paths: SeedPaths) throws(SeedDBError) -> DeployPlan {
+        do {
+            return try DeployPlanner.plan(observed.observation, request(kind))
+        } catch {
+            switch error {
+            case .blocked(let what):
+                throw WorkingCopy.blocked(paths, what: what)
+            case .nothingToRollBack:
+                throw SeedDBError(.seedUnavailable, "no previous generation of \(paths.workingCopy) to roll back to")
+            }
+        }
+    }
+
     /// Observes, plans and, when there is work, executes under the deploy lock.
     private func run(_ seed: Seed, _ kind: DeployRequest.Kind) throws(SeedDBError) -> DeployReport {
         let paths = paths(for: seed)
         // What the quick look hashed (`version: auto`, a new seed) is not hashed again.
         var hashed: SourceDigest?
-        if kind == .deploy {
-            // The startup hot path: one settings read and one lstat; no lock, no hashing,
-            // no SQLite (with `version: auto`, one stat of the seed).
-            let quick = try observe(seed, paths: paths, quick: true)
-            if quick.problem == nil, DeployPlanner.plan(quick.observation, request(kind)) == .nothing, quick.workingCopy.leftovers().isEmpty {
-                if quick.isNewDigest {
-                    // Same content under a new identity (touched, copied): remember it.
-                    try settings(at: paths).update(timeout: configuration.wait) { $0[seed.name.rawValue]?.source = quick.sourceDigest }
-                }
-                return report(quick, .unchanged, paths: paths)
+        // The startup hot path: one settings read and one lstat (a readlink for a link);
+        // no lock, no hashing, no SQLite (with `version: auto`, one stat of the seed).
+        let quick = try observe(seed, paths: paths, quick: true)
+        if kind == .deploy, quick.problem == nil, let plan = try? DeployPlanner.plan(quick.observation, request(kind)), !plan.action.copies,
+           try quick.workingCopy.leftovers(disposable: []).isEmpty {
+            if quick.isNewDigest {
+                // Same content under a new identity (touched, copied): remember it.
+                try settings(at: paths).update(timeout: configuration.wait) { $0[seed.name.rawValue]?.source = quick.sourceDigest }
             }
-            hashed = quick.sourceDigest
+            return report(quick, plan, kind, paths: paths)
         }
+        if case .foreign(let what) = quick.workingCopy.state { throw WorkingCopy.blocked(paths, what: what) }
+        if kind == .rollback { _ = try decide(try observe(seed, paths: paths), kind, paths: paths) }
+        hashed = quick.sourceDigest
         return try withDeployLock(paths) { (lock, deadline) throws(SeedDBError) in
-            var observed = try observe(seed, paths: paths, lock: lock, known: hashed)
-            try observed.workingCopy.requireReplaceable()
-            var plan = DeployPlanner.plan(observed.observation, request(kind))
-            guard plan.action.copies else { return report(observed, .unchanged, paths: paths) }
-            let executor = DeployExecutor(deployer: self, target: try target(observed, kind, paths: paths), lock: lock, deadline: deadline)
-            do throws(SeedDBError) {
-                return try executor.run(plan)
-            } catch let error where error.underlying is WriterLock.SwapRefused && configuration.strategy == .auto {
-                // Other connections keep the database busy: the plan is made again, live.
-                logger.debug("\(paths.workingCopy) is in use; replacing it live")
-                observed.observation.usage.connectionsBusy = true
-                plan = DeployPlanner.plan(observed.observation, request(kind))
-                return try executor.run(plan)
+            var finished: DeployReport?
+            // At most twice: an interrupted run is finished first, then what was asked.
+            for _ in 0..<2 {
+                var observed = try observe(seed, paths: paths, lock: lock, known: hashed)
+                var plan = try decide(observed, kind, paths: paths)
+                guard plan.action.copies else {
+                    try removeLeftovers(observed)
+                    return finished ?? report(observed, plan, kind, paths: paths)
+                }
+                let executor = DeployExecutor(deployer: self, target: try target(observed, plan, kind, paths: paths), lock: lock, deadline: deadline)
+                let done: DeployReport
+                do throws(SeedDBError) {
+                    done = try executor.run(plan)
+                } catch let error where error.underlying is WriterLock.SwapRefused && configuration.strategy == .auto {
+                    // Other connections keep the database busy: the plan is made again, live.
+                    logger.debug("\(paths.workingCopy) is in use; replacing it live")
+                    observed.observation.usage.connectionsBusy = true
+                    plan = try decide(observed, kind, paths: paths)
+                    done = try executor.run(plan)
+                }
+                guard plan.finishesInterrupted else { return done }
+                logger.warning("\(paths.workingCopy): finished a run that was interrupted (\(done.action.rawValue) \(done.to))")
+                finished = done
+            }
+            return finished!
+        }
+    }
+
+    /// Removes what the observation proved disposable, in a run that succeeded.
+    func removeLeftovers(_ observed: Observed) throws(SeedDBError) {
+        for leftover in try observed.workingCopy.leftovers(disposable: observed.observation.disposableGenerations) {
+            do {
+                try FileSystem.remove(leftover)
+            } catch {
+                logger.warning("could not remove \(leftover): \(error.message)")
             }
         }
     }
@@ -223,8 +270,9 @@ public struct Deployer: Sendable {
     /// who uses it.
     ///
     /// - Parameters:
-    ///   - quick: Decode only this seed's entry (the startup check); otherwise every entry
-    ///     is checked, so a damaged one is reported.
+    ///   - quick: The startup check: decode only this seed's entry, and look at nothing
+    ///     but the working-copy path; otherwise every entry is checked (so a damaged one
+    ///     is reported) and the directory is listed.
     ///   - lock: The deploy lock, when held: use is observed only then.
     ///   - known: A digest of the seed file this run already computed.
     /// - Throws: ``SeedDBError`` `conflictingSeed` when the name is recorded for the other
@@ -233,16 +281,24 @@ public struct Deployer: Sendable {
         let store = settings(at: paths)
         let snapshot = quick ? try store.snapshot(only: seed.name) : try store.snapshot()
         let entry = snapshot.entries[seed.name.rawValue] ?? SettingsEntry()
-        let workingCopy = try WorkingCopy.inspect(paths)
+        let workingCopy = quick ? try WorkingCopy.inspect(paths) : try WorkingCopy.inspect(paths, recordedGeneration: entry.generation)
         try requireSameLocation(seed, entry: entry, workingCopy: workingCopy)
         let resolved = try resolve(seed, entry: entry, workingCopyExists: workingCopy.exists, lookingAtSeed: !quick, known: known)
         let checked = entry.checked.flatMap { memo in
             resolved.source.map(\.sha256) == memo.sha256 || seed.expectedSHA256 == memo.sha256 ? memo.integrity : nil
         }
+        let interrupted = entry.interrupted.map { run in
+            DeployObservation.Interrupted(
+                version: run.version, generation: run.generation.flatMap(paths.generationNumber(of:)),
+                replacing: run.replacing?.version, isRollback: run.isRollback)
+        }
+        let settingsState: DeployObservation.Settings = snapshot.problem != nil ? .damaged : snapshot.fileExists ? .valid : .missing
         let observation = DeployObservation(
-            recorded: entry.record?.version, previousRecorded: entry.previous != nil,
-            workingCopyExists: workingCopy.exists,
-            previousExists: lock == nil ? false : try FileSystem.fileType(at: paths.previousGeneration) == .regular,
+            settings: settingsState, recorded: entry.record?.version,
+            recordedGeneration: entry.generation.flatMap(paths.generationNumber(of:)),
+            interrupted: interrupted, heldFrom: entry.heldFrom, previousRecorded: entry.previous != nil,
+            workingCopy: workingCopy.observed, generationFiles: quick ? [] : try workingCopy.generationFiles(),
+            previousExists: quick ? false : try FileSystem.fileType(at: paths.previousGeneration) == .regular,
             current: resolved.seed.version, alreadyChecked: checked,
             usage: try lock.map { (lock) throws(SeedDBError) in try workingCopy.usage(lock: lock) } ?? .idle)
         return Observed(
@@ -270,15 +326,20 @@ public struct Deployer: Sendable {
         throw SeedDBError(.conflictingSeed, "working copy \(NameRules.quoted(seed.name.rawValue)) of \(seed.app) is recorded in the \(recorded.rawValue) location, not \(seed.location.rawValue); to move it, purge it from the \(recorded.rawValue) location, then deploy")
     }
 
-    /// The target of a run of `kind`: the seed, or the previous generation for a rollback.
-    private func target(_ observed: Observed, _ kind: DeployRequest.Kind, paths: SeedPaths) throws(SeedDBError) -> DeployTarget {
+    /// The target of a run of `kind`: the seed, or the previous generation for a rollback;
+    /// for a plan that finishes an interrupted run, what that run was installing.
+    private func target(_ observed: Observed, _ plan: DeployPlan, _ kind: DeployRequest.Kind, paths: SeedPaths) throws(SeedDBError) -> DeployTarget {
         var target = DeployTarget(
             paths: paths, source: observed.seed.source, version: observed.seed.version,
             expectedSHA256: observed.seed.expectedSHA256, seedFile: SeedFileKnowledge(observed.sourceDigest),
-            preservedTables: observed.seed.preservedTables, merge: kind == .rollback ? MergePolicies() : observed.seed.merge,
-            isRollback: kind == .rollback, location: observed.seed.location,
+            preservedTables: observed.seed.preservedTables, merge: observed.seed.merge,
+            isRollback: kind == .rollback, adopted: plan.adopted, location: observed.seed.location,
             entry: observed.entry, settingsBackup: try settings(at: paths).backup(), workingCopy: observed.workingCopy)
-        if kind == .rollback {
+        if plan.finishesInterrupted, let interrupted = observed.entry.interrupted {
+            target.version = interrupted.version
+            target.isRollback = interrupted.isRollback
+            target.seedFile = nil
+        } else if kind == .rollback {
             guard let previous = observed.entry.previous else {
                 throw SeedDBError(.seedUnavailable, "no previous generation of \(paths.workingCopy) to roll back to")
             }
@@ -300,7 +361,8 @@ public struct Deployer: Sendable {
         var isNewDigest: Bool
     }
 
-    /// Resolves `version: auto` to the seed's SHA-256, and finds what is known of the
+    /// Resolves `version: auto` to the SHA-256 of the seed's database (decompressed, for a
+    /// compressed seed), and finds what is known of the
     /// seed file's digest, hashing the seed only for `auto` and only when its device,
     /// inode, size, modification or change time differ from the ones remembered: the
     /// check stays O(1) on an unchanged seed.
@@ -336,21 +398,33 @@ public struct Deployer: Sendable {
         if let known, known.identity == identity {
             digest = known.sha256
         } else {
-            digest = try FileDigest.sha256(ofFileAt: seed.source)
+            // The content's digest: the same for a seed shipped plain, `.zst` or `.gz`.
+            digest = try SeedSource(path: seed.source).withPlainFile { (path) throws(SeedDBError) in try FileDigest.sha256(ofFileAt: path) }
         }
         resolved.version = try SeedVersion(digest.hex)
         resolved.expectedSHA256 = resolved.expectedSHA256 ?? digest
         return ResolvedSeed(seed: resolved, source: SourceDigest(identity: identity, sha256: digest), isNewDigest: true)
     }
 
-    private func report(_ observed: Observed, _ action: DeployAction, paths: SeedPaths) -> DeployReport {
-        DeployReport(name: observed.seed.name, action: action, from: observed.entry.record?.version, to: observed.seed.version, workingCopy: paths.workingCopy, strategy: nil)
+    /// The report of a plan that was not executed (nothing to do, held, or a dry run).
+    private func report(_ observed: Observed, _ plan: DeployPlan, _ kind: DeployRequest.Kind, paths: SeedPaths) -> DeployReport {
+        let recorded = observed.entry.record ?? observed.entry.interrupted?.replacing
+        var to = observed.seed.version
+        if plan.finishesInterrupted, let interrupted = observed.entry.interrupted {
+            to = interrupted.version
+        } else if kind == .rollback {
+            to = observed.entry.previous?.version ?? to
+        } else if plan.action == .held || plan.action == .unchanged {
+            to = recorded?.version ?? to
+        }
+        return DeployReport(
+            name: observed.seed.name, action: plan.action, from: recorded?.version, to: to,
+            workingCopy: paths.workingCopy, strategy: plan.strategy, adopted: plan.adopted, heldFrom: plan.action == .held ? observed.entry.heldFrom : nil)
     }
 
     // MARK: - The deploy lock
 
-    /// Runs `body` holding the deploy lock of the working copy at `paths`, after removing
-    /// what killed runs left. When `body` fails, the lock file and the directories this
+    /// Runs `body` holding the deploy lock of the working copy at `paths`. When `body` fails, the lock file and the directories this
     /// call created are removed: a failed run leaves nothing behind.
     func withDeployLock<Result>(_ paths: SeedPaths, _ body: (FileLock, ContinuousClock.Instant) throws(SeedDBError) -> Result) throws(SeedDBError) -> Result {
         let deadline = ContinuousClock().now.advanced(by: configuration.wait)
@@ -362,7 +436,6 @@ public struct Deployer: Sendable {
             if let owner = files.owner { try FileSystem.setOwner(owner, of: paths.directory) }
             let lock = try FileLock.acquire(paths.lockFile, kind: .exclusive, timeout: configuration.wait, owner: files.owner)
             do throws(SeedDBError) {
-                for leftover in try WorkingCopy.inspect(paths).leftovers() { try FileSystem.remove(leftover) }
                 let result = try body(lock, deadline)
                 lock.close()
                 return result

@@ -174,14 +174,14 @@ struct SeedSource {
 
     /// Calls `body` with the path of the seed as a plain database: the seed itself, or
     /// for a compressed seed a decompressed copy in `$TMPDIR`, removed afterwards.
-    func withPlainFile<Result>(_ body: (String) -> Result) throws(SeedDBError) -> Result {
-        guard compression != .none else { return body(path) }
+    func withPlainFile<Result>(_ body: (String) throws(SeedDBError) -> Result) throws(SeedDBError) -> Result {
+        guard compression != .none else { return try body(path) }
         let directory = FileSystem.trimmedTemporaryDirectory()
         let (descriptor, temporary) = try FileSystem.createTemporaryFile(in: directory, stem: FileSystem.fileName(of: path), permissions: [.ownerReadWrite])
         defer { try? FileSystem.remove(temporary) }
         defer { try? descriptor.close() }
         _ = try copy(to: descriptor, destinationPath: temporary, progress: nil)
-        return body(temporary)
+        return try body(temporary)
     }
 
     private func decoder() throws(CopyEngine.Failure) -> (any ByteStream)? {

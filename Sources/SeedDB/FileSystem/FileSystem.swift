@@ -135,17 +135,20 @@ enum FileSystem {
     /// The prefix of every temporary file SeedDB creates for `stem`.
     static func temporaryPrefix(_ stem: String) -> String { "." + stem + ".seeddb-" }
 
-    /// The temporary files a killed run left for `stem` in `directory`.
-    static func staleTemporaryFiles(in directory: String, stem: String) -> [String] {
+    /// The temporary files a killed run left for `stem` in `directory`, with the journals
+    /// SQLite made beside them (`.tmp-journal`, `.tmp-wal`, `.tmp-shm`).
+    static func staleTemporaryFiles(in directory: String, stem: String) throws(SeedDBError) -> [String] {
         let prefix = temporaryPrefix(stem)
-        return entries(of: directory).filter { $0.hasPrefix(prefix) && $0.hasSuffix(".tmp") }.map { directory + "/" + $0 }
+        return try entries(of: directory).filter { name in
+            name.hasPrefix(prefix) && (name.hasSuffix(".tmp") || SeedPaths.sqliteSidecarSuffixes.contains { name.hasSuffix(".tmp" + $0) })
+        }.map { directory + "/" + $0 }
     }
 
     /// Removes the temporary files a crashed run left for `stem` in `directory`.
     ///
     /// Only call this while holding the lock that serialises writers of `stem`.
     static func removeStaleTemporaryFiles(in directory: String, stem: String) throws(SeedDBError) {
-        for path in staleTemporaryFiles(in: directory, stem: stem) {
+        for path in try staleTemporaryFiles(in: directory, stem: stem) {
             try remove(path)
         }
     }
@@ -346,9 +349,15 @@ enum FileSystem {
     /// The last component of `path`.
     static func fileName(of path: String) -> String { PathText.lastComponent(of: path) }
 
-    /// The names in `directory` (none when it cannot be read).
-    static func entries(of directory: String) -> [String] {
-        (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    /// The names in `directory`; none when it does not exist.
+    /// - Throws: ``SeedDBError`` when it exists but cannot be read.
+    static func entries(of directory: String) throws(SeedDBError) -> [String] {
+        do {
+            return try FileManager.default.contentsOfDirectory(atPath: directory)
+        } catch {
+            if try fileType(at: directory) == nil { return [] }
+            throw SeedDBError(.ioFailure, "cannot list directory \(directory): \((error as NSError).localizedDescription)")
+        }
     }
 
     /// The target of the symbolic link at `path`.

@@ -51,7 +51,7 @@ struct MergeCatalog {
 
     /// Reads the catalog of `schema` on `db`.
     static func read(_ db: Database, schema: String) throws -> MergeCatalog {
-        let quotedSchema = schema.quotedDatabaseIdentifier
+        let quotedSchema = schema.quotedSQLIdentifier
         var tables: [String: Table] = [:]
         for row in try Row.fetchAll(db, sql: "PRAGMA \(quotedSchema).table_list") {
             let rowSchema: String = row["schema"]
@@ -72,7 +72,7 @@ struct MergeCatalog {
             }
             var columns: [Column] = []
             if kind != .virtual {
-                for info in try Row.fetchAll(db, sql: "PRAGMA \(quotedSchema).table_xinfo(\(name.quotedDatabaseIdentifier))") {
+                for info in try Row.fetchAll(db, sql: "PRAGMA \(quotedSchema).table_xinfo(\(name.quotedSQLIdentifier))") {
                     let hidden: Int = info["hidden"]
                     columns.append(Column(
                         name: info["name"], type: info["type"] ?? "", notNull: info["notnull"],

@@ -6,7 +6,7 @@ import SeedDBCore
 enum MergeSQL {
     /// `"schema"."name"`.
     static func qualified(_ schema: String, _ name: String) -> String {
-        "\(schema.quotedDatabaseIdentifier).\(name.quotedDatabaseIdentifier)"
+        "\(schema.quotedSQLIdentifier).\(name.quotedSQLIdentifier)"
     }
 
     /// Exact equality of two SQL expressions, as ``MergeValue`` defines it: same storage
@@ -69,7 +69,7 @@ enum MergeSQL {
         skipSpace()
         let prefix = String(decoding: bytes[..<index], as: UTF8.self)
         let rest = String(decoding: bytes[index...], as: UTF8.self)
-        return prefix + schema.quotedDatabaseIdentifier + "." + rest
+        return prefix + schema.quotedSQLIdentifier + "." + rest
     }
 
     /// The `content=` table of an FTS4/FTS5 `CREATE VIRTUAL TABLE` statement: `nil` when

@@ -70,7 +70,7 @@ struct TableMerge {
 
     private mutating func addAppColumns() throws {
         for column in user.columns where seed.column(column.name) == nil && base?.column(column.name) == nil {
-            var definition = "\(column.name.quotedDatabaseIdentifier) \(column.type)"
+            var definition = "\(column.name.quotedSQLIdentifier) \(column.type)"
             if column.notNull { definition += " NOT NULL" }
             if let value = column.defaultSQL { definition += " DEFAULT \(value)" }
             do {
@@ -86,11 +86,11 @@ struct TableMerge {
 
     private func warnAboutDroppedColumns() throws {
         guard let base, let baseSchema = schemas.base else { return }
-        let on = seed.primaryKey.map { "b.\($0.quotedDatabaseIdentifier) = u.\($0.quotedDatabaseIdentifier)" }.joined(separator: " AND ")
-        let firstKey = seed.primaryKey[0].quotedDatabaseIdentifier
+        let on = seed.primaryKey.map { "b.\($0.quotedSQLIdentifier) = u.\($0.quotedSQLIdentifier)" }.joined(separator: " AND ")
+        let firstKey = seed.primaryKey[0].quotedSQLIdentifier
         for column in user.columns where seed.column(column.name) == nil {
             guard let baseColumn = base.column(column.name) else { continue }
-            let u = "u.\(column.name.quotedDatabaseIdentifier)", b = "b.\(baseColumn.name.quotedDatabaseIdentifier)"
+            let u = "u.\(column.name.quotedSQLIdentifier)", b = "b.\(baseColumn.name.quotedSQLIdentifier)"
             let edited = try Bool.fetchOne(db, sql: """
                 SELECT EXISTS (SELECT 1 FROM \(MergeSQL.qualified(schemas.user, user.name)) AS u
                 LEFT JOIN \(MergeSQL.qualified(baseSchema, base.name)) AS b ON \(on)
@@ -108,24 +108,24 @@ struct TableMerge {
         let keyColumns = keys.indices.map { "k\($0)" }.joined(separator: ", ")
         try db.execute(sql: "CREATE TEMP TABLE \(Self.keysTable) (\(keyColumns))")
         let userTable = MergeSQL.qualified(schemas.user, user.name)
-        let select = { (alias: String) in keys.map { "\(alias).\($0.quotedDatabaseIdentifier)" }.joined(separator: ", ") }
-        let notNull = { (alias: String) in keys.map { "\(alias).\($0.quotedDatabaseIdentifier) IS NOT NULL" }.joined(separator: " AND ") }
+        let select = { (alias: String) in keys.map { "\(alias).\($0.quotedSQLIdentifier)" }.joined(separator: ", ") }
+        let notNull = { (alias: String) in keys.map { "\(alias).\($0.quotedSQLIdentifier) IS NOT NULL" }.joined(separator: " AND ") }
         guard let base, let baseSchema = schemas.base else {
             try db.execute(sql: "INSERT INTO temp.\(Self.keysTable) SELECT \(select("u")) FROM \(userTable) AS u WHERE \(notNull("u"))")
             return
         }
         let baseTable = MergeSQL.qualified(baseSchema, base.name)
-        let on = keys.map { "b.\($0.quotedDatabaseIdentifier) = u.\($0.quotedDatabaseIdentifier)" }.joined(separator: " AND ")
+        let on = keys.map { "b.\($0.quotedSQLIdentifier) = u.\($0.quotedSQLIdentifier)" }.joined(separator: " AND ")
         let same = columns.filter(\.inUser).map { column in
-            let u = "u.\(column.name.quotedDatabaseIdentifier)"
-            let b = column.inBase ? "b.\(column.name.quotedDatabaseIdentifier)" : column.userDefault
+            let u = "u.\(column.name.quotedSQLIdentifier)"
+            let b = column.inBase ? "b.\(column.name.quotedSQLIdentifier)" : column.userDefault
             return MergeSQL.same(u, b)
         }
         let differs = same.isEmpty ? "0" : "NOT (\(same.joined(separator: " AND ")))"
         try db.execute(sql: """
             INSERT INTO temp.\(Self.keysTable)
             SELECT \(select("u")) FROM \(userTable) AS u LEFT JOIN \(baseTable) AS b ON \(on)
-            WHERE \(notNull("u")) AND (b.\(keys[0].quotedDatabaseIdentifier) IS NULL OR \(differs))
+            WHERE \(notNull("u")) AND (b.\(keys[0].quotedSQLIdentifier) IS NULL OR \(differs))
             UNION ALL
             SELECT \(select("b")) FROM \(baseTable) AS b
             WHERE \(notNull("b")) AND NOT EXISTS (SELECT 1 FROM \(userTable) AS u WHERE \(on))
@@ -136,27 +136,27 @@ struct TableMerge {
         let count = columns.count
         let names = ["bp", "up", "sp"] + (0..<count).map { "b\($0)" } + (0..<count).map { "u\($0)" } + (0..<count).map { "s\($0)" }
         try db.execute(sql: "CREATE TEMP TABLE \(Self.rowsTable) (\(names.joined(separator: ", ")))")
-        let firstKey = keys[0].quotedDatabaseIdentifier
-        let join = { (alias: String) in keys.indices.map { "\(alias).\(keys[$0].quotedDatabaseIdentifier) = k.k\($0)" }.joined(separator: " AND ") }
+        let firstKey = keys[0].quotedSQLIdentifier
+        let join = { (alias: String) in keys.indices.map { "\(alias).\(keys[$0].quotedSQLIdentifier) = k.k\($0)" }.joined(separator: " AND ") }
         let basePresent = base == nil ? "0" : "b.\(firstKey) IS NOT NULL"
         let seedOwned = { (column: Column) in
-            "CASE WHEN s.\(firstKey) IS NOT NULL THEN s.\(column.name.quotedDatabaseIdentifier) ELSE \(column.seedDefault) END"
+            "CASE WHEN s.\(firstKey) IS NOT NULL THEN s.\(column.name.quotedSQLIdentifier) ELSE \(column.seedDefault) END"
         }
         var expressions = [basePresent, "u.\(firstKey) IS NOT NULL", "s.\(firstKey) IS NOT NULL"]
         for column in columns {
-            let quoted = column.name.quotedDatabaseIdentifier
+            let quoted = column.name.quotedSQLIdentifier
             if base == nil { expressions.append("NULL") }
             else if column.inBase { expressions.append("b.\(quoted)") }
             else if column.inUser { expressions.append(column.userDefault) }
             else { expressions.append(seedOwned(column)) }
         }
         for column in columns {
-            let quoted = column.name.quotedDatabaseIdentifier
+            let quoted = column.name.quotedSQLIdentifier
             if column.inUser { expressions.append("u.\(quoted)") }
             else if column.inBase { expressions.append("CASE WHEN \(basePresent) THEN b.\(quoted) ELSE \(column.seedDefault) END") }
             else { expressions.append(seedOwned(column)) }
         }
-        for column in columns { expressions.append("s.\(column.name.quotedDatabaseIdentifier)") }
+        for column in columns { expressions.append("s.\(column.name.quotedSQLIdentifier)") }
         var from = "temp.\(Self.keysTable) AS k"
         if let base, let baseSchema = schemas.base {
             from += " LEFT JOIN \(MergeSQL.qualified(baseSchema, base.name)) AS b ON \(join("b"))"
@@ -177,8 +177,8 @@ struct TableMerge {
         // is never decoded into Swift and back on its way to the merged copy).
         let rows = "temp.\(Self.rowsTable)"
         let side = { (name: String, index: Int) in "(SELECT \(name)\(index) FROM \(rows) WHERE rowid = ?1)" }
-        let whereKey = keyIndices.map { "\(columns[$0].name.quotedDatabaseIdentifier) = \(side("s", $0))" }.joined(separator: " AND ")
-        let insertSQL = "INSERT INTO \(target) (\(columns.map(\.name.quotedDatabaseIdentifier).joined(separator: ", "))) "
+        let whereKey = keyIndices.map { "\(columns[$0].name.quotedSQLIdentifier) = \(side("s", $0))" }.joined(separator: " AND ")
+        let insertSQL = "INSERT INTO \(target) (\(columns.map(\.name.quotedSQLIdentifier).joined(separator: ", "))) "
             + "SELECT \(columns.indices.map { "u\($0)" }.joined(separator: ", ")) FROM \(rows) WHERE rowid = ?1"
         // Statements are prepared once per table and shape, and not left in the connection's
         // cache, where they would outlive the caller's attached schemas.
@@ -213,7 +213,7 @@ struct TableMerge {
                     if present[2] {
                         let changed = sources.indices.filter { sources[$0] == .user && sides[1]![$0] != sides[2]![$0] }
                         guard !changed.isEmpty else { break }
-                        let set = changed.map { "\(columns[$0].name.quotedDatabaseIdentifier) = \(side("u", $0))" }.joined(separator: ", ")
+                        let set = changed.map { "\(columns[$0].name.quotedSQLIdentifier) = \(side("u", $0))" }.joined(separator: ", ")
                         try statement("UPDATE \(target) SET \(set) WHERE \(whereKey)").execute(arguments: [rowid])
                     } else {
                         try statement(insertSQL).execute(arguments: [rowid])

@@ -20,7 +20,7 @@ extension ThreeWayMerge {
             if let existing {
                 targetColumns = existing.columns
                 for column in table.columns where existing.column(column.name) == nil {
-                    var definition = "\(column.name.quotedDatabaseIdentifier) \(column.type)"
+                    var definition = "\(column.name.quotedSQLIdentifier) \(column.type)"
                     if column.notNull { definition += " NOT NULL" }
                     if let value = column.defaultSQL { definition += " DEFAULT \(value)" }
                     try db.execute(sql: "ALTER TABLE \(destination) ADD COLUMN \(definition)")
@@ -33,17 +33,17 @@ extension ThreeWayMerge {
                 targetColumns = table.columns
             }
             var names = table.columns.filter { column in targetColumns.contains { MergeNames.folded($0.name) == MergeNames.folded(column.name) } }
-                .map(\.name.quotedDatabaseIdentifier)
+                .map(\.name.quotedSQLIdentifier)
             if let rowid = rowidAlias(table) { names.insert(rowid, at: 0) }
             let list = names.joined(separator: ", ")
             try db.execute(sql: "INSERT INTO \(destination) (\(list)) SELECT \(list) FROM \(source)")
             let carried = db.changesCount
             if table.sql?.range(of: "autoincrement", options: .caseInsensitive) != nil,
-               try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(schemas.user.quotedDatabaseIdentifier).sqlite_master WHERE name = 'sqlite_sequence')") == true,
-               try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(schemas.target.quotedDatabaseIdentifier).sqlite_master WHERE name = 'sqlite_sequence')") == true {
-                let sequence = "\(schemas.target.quotedDatabaseIdentifier).sqlite_sequence"
+               try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(schemas.user.quotedSQLIdentifier).sqlite_master WHERE name = 'sqlite_sequence')") == true,
+               try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(schemas.target.quotedSQLIdentifier).sqlite_master WHERE name = 'sqlite_sequence')") == true {
+                let sequence = "\(schemas.target.quotedSQLIdentifier).sqlite_sequence"
                 try db.execute(sql: "DELETE FROM \(sequence) WHERE name = ?", arguments: [table.name])
-                try db.execute(sql: "INSERT INTO \(sequence) (name, seq) SELECT name, seq FROM \(schemas.user.quotedDatabaseIdentifier).sqlite_sequence WHERE name = ?", arguments: [table.name])
+                try db.execute(sql: "INSERT INTO \(sequence) (name, seq) SELECT name, seq FROM \(schemas.user.quotedSQLIdentifier).sqlite_sequence WHERE name = ?", arguments: [table.name])
             }
             return carried
         } catch let error as DatabaseError {
@@ -70,10 +70,10 @@ extension ThreeWayMerge {
             try db.inSavepoint {
                 let destination = MergeSQL.qualified(schemas.target, table.name)
                 if let content = MergeSQL.fullTextContentTable(sql), !content.isEmpty {
-                    try db.execute(sql: "INSERT INTO \(destination) (\(table.name.quotedDatabaseIdentifier)) VALUES ('rebuild')")
+                    try db.execute(sql: "INSERT INTO \(destination) (\(table.name.quotedSQLIdentifier)) VALUES ('rebuild')")
                 } else {
-                    let columns = try Row.fetchAll(db, sql: "PRAGMA \(schemas.user.quotedDatabaseIdentifier).table_xinfo(\(table.name.quotedDatabaseIdentifier))")
-                        .filter { ($0["hidden"] as Int) == 0 }.map { ($0["name"] as String).quotedDatabaseIdentifier }
+                    let columns = try Row.fetchAll(db, sql: "PRAGMA \(schemas.user.quotedSQLIdentifier).table_xinfo(\(table.name.quotedSQLIdentifier))")
+                        .filter { ($0["hidden"] as Int) == 0 }.map { ($0["name"] as String).quotedSQLIdentifier }
                     let list = (["rowid"] + columns).joined(separator: ", ")
                     try db.execute(sql: "INSERT INTO \(destination) (\(list)) SELECT \(list) FROM \(MergeSQL.qualified(schemas.user, table.name))")
                     carried = db.changesCount
@@ -110,7 +110,7 @@ extension ThreeWayMerge {
     /// Warns when the user edited a table the new seed dropped: those edits are lost.
     func warnIfEdited(droppedTable base: MergeCatalog.Table, user: MergeCatalog.Table, db: Database, schemas: MergeSchemas) throws {
         guard let baseSchema = schemas.base else { return }
-        let shared = user.columns.filter { base.column($0.name) != nil }.map(\.name.quotedDatabaseIdentifier).joined(separator: ", ")
+        let shared = user.columns.filter { base.column($0.name) != nil }.map(\.name.quotedSQLIdentifier).joined(separator: ", ")
         let userTable = MergeSQL.qualified(schemas.user, user.name), baseTable = MergeSQL.qualified(baseSchema, base.name)
         let edited = shared.isEmpty ? true : try Bool.fetchOne(db, sql: """
             SELECT EXISTS (SELECT \(shared) FROM \(userTable) EXCEPT SELECT \(shared) FROM \(baseTable))

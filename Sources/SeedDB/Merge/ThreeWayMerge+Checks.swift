@@ -9,7 +9,7 @@ extension ThreeWayMerge {
         for table in seed.tables.values.sorted(by: { $0.name < $1.name }) where table.kind == .virtual {
             guard let sql = table.sql, let content = MergeSQL.fullTextContentTable(sql), !content.isEmpty,
                   changed.contains(MergeNames.folded(content)) else { continue }
-            try db.execute(sql: "INSERT INTO \(MergeSQL.qualified(target, table.name)) (\(table.name.quotedDatabaseIdentifier)) VALUES ('rebuild')")
+            try db.execute(sql: "INSERT INTO \(MergeSQL.qualified(target, table.name)) (\(table.name.quotedSQLIdentifier)) VALUES ('rebuild')")
         }
     }
 
@@ -18,7 +18,7 @@ extension ThreeWayMerge {
     /// - Throws: ``SeedDBError`` `invalidSeed` naming the first violating row's table and
     ///   primary key and the table it points at.
     func checkForeignKeys(db: Database, target: String) throws {
-        let schema = target.quotedDatabaseIdentifier
+        let schema = target.quotedSQLIdentifier
         guard let violation = try Row.fetchOne(db, sql: "PRAGMA \(schema).foreign_key_check") else { return }
         let table: String = violation["table"]
         let parent: String = violation["parent"]
@@ -30,26 +30,26 @@ extension ThreeWayMerge {
 
     /// The primary key of the violating row, as `column=value, …`.
     private func violatingKey(db: Database, target: String, table: String, rowid: Int64?, fkid: Int, parent: String) throws -> String? {
-        let schema = target.quotedDatabaseIdentifier
-        let catalogKey = try Row.fetchAll(db, sql: "PRAGMA \(schema).table_info(\(table.quotedDatabaseIdentifier))")
+        let schema = target.quotedSQLIdentifier
+        let catalogKey = try Row.fetchAll(db, sql: "PRAGMA \(schema).table_info(\(table.quotedSQLIdentifier))")
             .filter { ($0["pk"] as Int) > 0 }.sorted { ($0["pk"] as Int) < ($1["pk"] as Int) }.map { $0["name"] as String }
         let keyColumns = catalogKey.isEmpty ? ["rowid"] : catalogKey
-        let select = keyColumns.map { "c.\($0.quotedDatabaseIdentifier)" }.joined(separator: ", ")
+        let select = keyColumns.map { "c.\($0.quotedSQLIdentifier)" }.joined(separator: ", ")
         let child = MergeSQL.qualified(target, table)
         let row: Row?
         if let rowid {
             row = try Row.fetchOne(db, sql: "SELECT \(select) FROM \(child) AS c WHERE c._rowid_ = ?", arguments: [rowid])
         } else {
-            let references = try Row.fetchAll(db, sql: "PRAGMA \(schema).foreign_key_list(\(table.quotedDatabaseIdentifier))").filter { ($0["id"] as Int) == fkid }
+            let references = try Row.fetchAll(db, sql: "PRAGMA \(schema).foreign_key_list(\(table.quotedSQLIdentifier))").filter { ($0["id"] as Int) == fkid }
             var parentColumns = references.map { $0["to"] as String? }
             if parentColumns.contains(where: { $0 == nil }) {
-                let parentKey = try Row.fetchAll(db, sql: "PRAGMA \(schema).table_info(\(parent.quotedDatabaseIdentifier))")
+                let parentKey = try Row.fetchAll(db, sql: "PRAGMA \(schema).table_info(\(parent.quotedSQLIdentifier))")
                     .filter { ($0["pk"] as Int) > 0 }.sorted { ($0["pk"] as Int) < ($1["pk"] as Int) }.map { $0["name"] as String? }
                 parentColumns = parentKey
             }
             let pairs = zip(references.map { $0["from"] as String }, parentColumns.compactMap { $0 })
-            let notNull = pairs.map { "c.\($0.0.quotedDatabaseIdentifier) IS NOT NULL" }.joined(separator: " AND ")
-            let match = pairs.map { "p.\($0.1.quotedDatabaseIdentifier) = c.\($0.0.quotedDatabaseIdentifier)" }.joined(separator: " AND ")
+            let notNull = pairs.map { "c.\($0.0.quotedSQLIdentifier) IS NOT NULL" }.joined(separator: " AND ")
+            let match = pairs.map { "p.\($0.1.quotedSQLIdentifier) = c.\($0.0.quotedSQLIdentifier)" }.joined(separator: " AND ")
             row = try Row.fetchOne(db, sql: "SELECT \(select) FROM \(child) AS c WHERE \(notNull) AND NOT EXISTS (SELECT 1 FROM \(MergeSQL.qualified(target, parent)) AS p WHERE \(match)) LIMIT 1")
         }
         guard let row else { return nil }

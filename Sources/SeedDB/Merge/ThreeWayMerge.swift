@@ -224,11 +224,11 @@ extension ThreeWayMerge {
     /// handed out again.
     func mergeSequences(of merged: Set<String>, db: Database, schemas: MergeSchemas) throws {
         let exists = { (schema: String) in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(schema.quotedDatabaseIdentifier).sqlite_master WHERE name = 'sqlite_sequence')") ?? false
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(schema.quotedSQLIdentifier).sqlite_master WHERE name = 'sqlite_sequence')") ?? false
         }
         guard !merged.isEmpty, try exists(schemas.user), try exists(schemas.target) else { return }
-        let user = "\(schemas.user.quotedDatabaseIdentifier).sqlite_sequence"
-        let target = "\(schemas.target.quotedDatabaseIdentifier).sqlite_sequence"
+        let user = "\(schemas.user.quotedSQLIdentifier).sqlite_sequence"
+        let target = "\(schemas.target.quotedSQLIdentifier).sqlite_sequence"
         for row in try Row.fetchAll(db, sql: "SELECT name, seq FROM \(user) ORDER BY name") {
             let name: String = row["name"]
             guard merged.contains(MergeNames.folded(name)) else { continue }

@@ -5,7 +5,8 @@ import SeedDBCore
 ///
 /// ```json
 /// {"version": "2", "sha256": "…", "size": 8192, "deployedAt": "…",
-///  "location": "data", "generation": "levels.sqlite.v2",
+///  "location": "data", "generation": "levels.sqlite.v2", "seedTables": ["levels"],
+///  "heldFrom": "3",
 ///  "previous": {"version": "1", "sha256": "…", "size": 8192, "deployedAt": "…"},
 ///  "maintainedAt": "…", "checked": {"sha256": "…", "integrity": "quick"},
 ///  "source": {"device": 2049, "inode": 1234, "size": 8192, "modified": 1763769104123456789,
@@ -34,6 +35,29 @@ public struct SettingsEntry: Sendable, Hashable {
     public var location: SeedLocation?
     /// The generation file the working copy's link pointed at when this was recorded.
     public var generation: String?
+    /// What a run under way (or killed) is doing: written by its `withdraw` step, cleared
+    /// by its `record` step.
+    public var interrupted: InterruptedRun?
+    /// The version a rollback restored from: `deploy` leaves the working copy alone while
+    /// the app ships it. Cleared by any other deploy.
+    public var heldFrom: SeedVersion?
+
+    /// What a run records before it touches the working copy, so a run killed at any
+    /// point can be finished or undone by the next one.
+    public struct InterruptedRun: Sendable, Hashable {
+        /// The version the run installs.
+        public var version: SeedVersion
+        /// The generation file a swap installs (`nil` for a live replace).
+        public var generation: String?
+        /// The record of what the run replaces, to become the previous generation's.
+        public var replacing: DeployRecord?
+        /// The digest of the merge base the run puts in place, if any.
+        public var base: SHA256Digest?
+        /// The tables of the content the run installs, before anything is carried into it.
+        public var seedTables: [String]?
+        /// Whether the run is a rollback.
+        public var isRollback: Bool
+    }
 
     /// Why an entry cannot be decoded: a field is missing or has the wrong type.
     struct ShapeError: Error, CustomStringConvertible {
@@ -96,6 +120,31 @@ public struct SettingsEntry: Sendable, Hashable {
             guard let generation = generation as? String else { throw Self.bad("generation") }
             self.generation = generation
         }
+        if let held = object["heldFrom"] {
+            guard let held = (held as? String).flatMap({ try? SeedVersion($0) }) else { throw Self.bad("heldFrom") }
+            heldFrom = held
+        }
+        if let value = object["interrupted"] {
+            guard let run = value as? [String: Any],
+                  let version = (run["version"] as? String).flatMap({ try? SeedVersion($0) }),
+                  let isRollback = run["rollback"] as? Bool
+            else { throw Self.bad("interrupted") }
+            var replacing: DeployRecord?
+            if let old = run["replacing"] {
+                guard let old = old as? [String: Any], let record = try Self.record(in: old, at: "interrupted.replacing.") else { throw Self.bad("interrupted.replacing") }
+                replacing = record
+            }
+            var base: SHA256Digest?
+            if let value = run["base"] {
+                guard let digest = (value as? String).flatMap({ try? SHA256Digest(hex: $0) }) else { throw Self.bad("interrupted.base") }
+                base = digest
+            }
+            let generation = run["generation"] as? String
+            if run["generation"] != nil && generation == nil { throw Self.bad("interrupted.generation") }
+            let seedTables = run["seedTables"] as? [String]
+            if run["seedTables"] != nil && seedTables == nil { throw Self.bad("interrupted.seedTables") }
+            interrupted = InterruptedRun(version: version, generation: generation, replacing: replacing, base: base, seedTables: seedTables, isRollback: isRollback)
+        }
     }
 
     /// The entry as a JSON object.
@@ -114,6 +163,15 @@ public struct SettingsEntry: Sendable, Hashable {
         if let base { object["base"] = base.hex }
         if let location { object["location"] = location.rawValue }
         if let generation { object["generation"] = generation }
+        if let heldFrom { object["heldFrom"] = heldFrom.rawValue }
+        if let interrupted {
+            var run: [String: Any] = ["version": interrupted.version.rawValue, "rollback": interrupted.isRollback]
+            if let generation = interrupted.generation { run["generation"] = generation }
+            if let replacing = interrupted.replacing { run["replacing"] = Self.jsonObject(of: replacing) }
+            if let base = interrupted.base { run["base"] = base.hex }
+            if let seedTables = interrupted.seedTables { run["seedTables"] = seedTables }
+            object["interrupted"] = run
+        }
         return object
     }
 
@@ -131,12 +189,18 @@ public struct SettingsEntry: Sendable, Hashable {
             guard let digest = (value as? String).flatMap({ try? SHA256Digest(hex: $0) }) else { throw bad(prefix + "base") }
             base = digest
         }
-        return DeployRecord(version: version, sha256: sha256, size: size, deployedAt: deployedAt, base: base)
+        var seedTables: [String]?
+        if let value = object["seedTables"] {
+            guard let names = value as? [String] else { throw bad(prefix + "seedTables") }
+            seedTables = names
+        }
+        return DeployRecord(version: version, sha256: sha256, size: size, deployedAt: deployedAt, base: base, seedTables: seedTables)
     }
 
     private static func jsonObject(of record: DeployRecord) -> [String: Any] {
         var object: [String: Any] = ["version": record.version.rawValue, "sha256": record.sha256.hex, "size": record.size, "deployedAt": record.deployedAt]
         if let base = record.base { object["base"] = base.hex }
+        if let seedTables = record.seedTables { object["seedTables"] = seedTables }
         return object
     }
 

@@ -28,6 +28,8 @@ public struct SettingsSnapshot: @unchecked Sendable {
     public internal(set) var entries: [String: SettingsEntry] = [:]
     /// What is wrong with the file, if anything.
     public internal(set) var problem: Problem?
+    /// Whether there was a settings file to read.
+    public internal(set) var fileExists = false
     /// The app's own top-level keys, kept as they are.
     var appValues: [String: Any] = [:]
 
@@ -40,6 +42,7 @@ public struct SettingsSnapshot: @unchecked Sendable {
     ///   siblings and the app's keys are then left out, and only their container's shape
     ///   is checked.
     init(parsing bytes: [UInt8], only: String? = nil) {
+        fileExists = true
         guard !bytes.isEmpty else {
             problem = .notAnObject("empty file")
             return

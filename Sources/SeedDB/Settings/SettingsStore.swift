@@ -118,7 +118,7 @@ public struct SettingsStore: Sendable {
     /// The damaged files set aside so far.
     private func setAsideCopies() -> Set<String> {
         let prefix = FileSystem.fileName(of: path) + ".corrupt-"
-        return Set(FileSystem.entries(of: FileSystem.directory(of: path)).filter { $0.hasPrefix(prefix) })
+        return Set(((try? FileSystem.entries(of: FileSystem.directory(of: path))) ?? []).filter { $0.hasPrefix(prefix) })
     }
 
     /// Takes a ``Backup`` of the file as it is now.

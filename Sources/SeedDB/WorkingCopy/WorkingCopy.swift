@@ -12,13 +12,14 @@ import SeedDBCore
 struct WorkingCopy {
     /// What is at the working-copy path.
     enum State: Equatable {
-        /// Nothing, or SeedDB's link to a generation file that is gone.
+        /// Nothing.
         case absent
-        /// A regular file (an install made before generations existed).
+        /// A regular file (an install made before generations, or a database put there).
         case file
-        /// SeedDB's link to generation file number `n`.
+        /// SeedDB's link to generation file number `n`, which exists.
         case generation(Int)
-        /// Something SeedDB did not make: never followed, replaced or removed.
+        /// Something SeedDB did not make, or its link to a file that is gone: never
+        /// followed, replaced or removed.
         case foreign(String)
     }
 
@@ -26,10 +27,23 @@ struct WorkingCopy {
     let paths: SeedPaths
     /// What is there.
     let state: State
+    /// Whether the working copy's link is missing and ``state`` is the recorded generation
+    /// file found without it.
+    var linkMissing = false
 
     /// Looks at the working-copy path without following anything but SeedDB's own link.
     static func inspect(_ paths: SeedPaths) throws(SeedDBError) -> WorkingCopy {
         WorkingCopy(paths: paths, state: try state(at: paths))
+    }
+
+    /// Looks at the working-copy path; when nothing is there but the generation file the
+    /// record names is, that file is the working copy whose link was removed.
+    static func inspect(_ paths: SeedPaths, recordedGeneration: String?) throws(SeedDBError) -> WorkingCopy {
+        let found = try inspect(paths)
+        guard found.state == .absent, let recordedGeneration, let number = paths.generationNumber(of: recordedGeneration),
+              try FileSystem.fileType(at: paths.inDirectory(recordedGeneration)) == .regular
+        else { return found }
+        return WorkingCopy(paths: paths, state: .generation(number), linkMissing: true)
     }
 
     private static func state(at paths: SeedPaths) throws(SeedDBError) -> State {
@@ -42,7 +56,7 @@ struct WorkingCopy {
                 return .foreign("a symbolic link SeedDB did not make (to \(NameRules.quoted(target, limit: 80)))")
             }
             switch try FileSystem.fileType(at: paths.inDirectory(target)) {
-            case nil: return .absent
+            case nil: return .foreign("a symbolic link to \(NameRules.quoted(target, limit: 80)), which does not exist")
             case .regular: return .generation(number)
             default: return .foreign("a symbolic link to \(NameRules.quoted(target, limit: 80)), which is not a regular file")
             }
@@ -61,6 +75,16 @@ struct WorkingCopy {
         }
     }
 
+    /// What the planner sees of it.
+    var observed: DeployObservation.WorkingCopy {
+        switch state {
+        case .absent: return .absent
+        case .file: return .file
+        case .generation(let number): return .generation(number)
+        case .foreign(let what): return .blocked(what)
+        }
+    }
+
     /// The file that holds the content: the working copy itself, or its generation file.
     var contentFile: String? {
         switch state {
@@ -70,10 +94,10 @@ struct WorkingCopy {
         }
     }
 
-    /// Refuses to replace something SeedDB did not make.
-    func requireReplaceable() throws(SeedDBError) {
-        guard case .foreign(let what) = state else { return }
-        throw SeedDBError(.cannotCreate, "cannot replace working copy \(paths.workingCopy): it is \(what), not a regular file; remove it and deploy again")
+    /// The error a run that finds something SeedDB did not make at the working-copy path
+    /// fails with: what is there and what to do. Nothing is changed.
+    static func blocked(_ paths: SeedPaths, what: String) -> SeedDBError {
+        SeedDBError(.cannotCreate, "cannot deploy to \(paths.workingCopy): it is \(what), which SeedDB never replaces; nothing was changed; move it away (or restore SeedDB's link to the generation file) and run again")
     }
 
     /// Whether an open ``SeedDatabase`` uses the working copy (the readers byte of
@@ -83,30 +107,43 @@ struct WorkingCopy {
         DeployObservation.Usage(handleOpen: try lock.isHeldElsewhere(.readers))
     }
 
+    /// The generation files in the directory, by number.
+    func generationFiles() throws(SeedDBError) -> [Int] {
+        try FileSystem.entries(of: paths.directory).compactMap(paths.generationNumber(of:)).sorted()
+    }
+
     /// The number the next generation file gets: one more than any generation file in
     /// the directory and than the last one recorded, so a name is not reused.
-    func nextGeneration(recorded: String?) -> Int {
-        let existing = FileSystem.entries(of: paths.directory).compactMap(paths.generationNumber(of:))
-        var highest = max(existing.max() ?? 0, recorded.flatMap(paths.generationNumber(of:)) ?? 0)
+    func nextGeneration(recorded: String?) throws(SeedDBError) -> Int {
+        var highest = max(try generationFiles().max() ?? 0, recorded.flatMap(paths.generationNumber(of:)) ?? 0)
         if case .generation(let current) = state { highest = max(highest, current) }
         return highest + 1
     }
 
-    /// What killed runs left beside the working copy: temporary files and generation
-    /// files the link does not point at. One directory read.
-    func leftovers() -> [String] {
-        FileSystem.staleTemporaryFiles(in: paths.directory, stem: paths.name.rawValue) + strayGenerationFiles()
-    }
-
-    /// Generation files (with their sidecars) that the link does not point at: what a
-    /// crashed run left. Only for runs holding the deploy lock.
-    func strayGenerationFiles() -> [String] {
-        let current: String? = if case .generation(let number) = state { paths.generationName(number) } else { nil }
-        return FileSystem.entries(of: paths.directory).filter { entry in
+    /// What SeedDB may remove beside the working copy: its temporary files (with their
+    /// journals), and the generation files (with their sidecars) the observation proved
+    /// disposable. Never the linked or recorded generation, the previous generation, a
+    /// base, or a generation file that may hold what the user wrote.
+    func leftovers(disposable generations: [Int]) throws(SeedDBError) -> [String] {
+        let temporary = try FileSystem.staleTemporaryFiles(in: paths.directory, stem: paths.name.rawValue)
+            + FileSystem.staleTemporaryFiles(in: paths.directory, stem: FileSystem.fileName(of: paths.conflictsFile))
+        let names = Set(generations.map(paths.generationName))
+        let stray = try FileSystem.entries(of: paths.directory).filter { entry in
             let base = SeedPaths.sqliteSidecarSuffixes.reduce(entry) { name, suffix in
                 name.hasSuffix(suffix) ? String(name.dropLast(suffix.count)) : name
             }
-            return paths.generationNumber(of: base) != nil && base != current
+            return names.contains(base)
         }.map(paths.inDirectory)
+        return temporary.filter { !holdsOnlyCopy($0) } + stray
+    }
+
+    /// Whether `path` is a killed run's second name of a working copy that was a regular
+    /// file (`.old.tmp`) and is now its only name: kept, never removed.
+    private func holdsOnlyCopy(_ path: String) -> Bool {
+        guard path.hasSuffix(".old.tmp") else { return false }
+        guard state == .file, let held = try? FileDigest.identity(ofFileAt: path),
+              let current = try? FileDigest.identity(ofFileAt: paths.workingCopy)
+        else { return true }
+        return held.device != current.device || held.inode != current.inode
     }
 }

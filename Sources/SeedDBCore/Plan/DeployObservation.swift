@@ -1,5 +1,7 @@
-/// What a deploy observed before planning: the recorded state, the seed and the working
-/// copy. Gathered under the deploy lock (and, for the startup check, without it).
+/// What a deploy observed before planning: the settings entry, the seed, what is at the
+/// working-copy path and which of SeedDB's files are beside it. Gathered under the deploy
+/// lock (and, for the startup check, without it). ``DeployPlanner`` decides every
+/// combination; the executor decides none.
 public struct DeployObservation: Sendable, Hashable {
     /// Whether others are using the working copy.
     public struct Usage: Sendable, Hashable {
@@ -24,12 +26,83 @@ public struct DeployObservation: Sendable, Hashable {
         public var inUse: Bool { handleOpen || connectionsBusy }
     }
 
+    /// What is at the working-copy path.
+    public enum WorkingCopy: Sendable, Hashable {
+        /// Nothing.
+        case absent
+        /// A regular file: a database the user may have written (an install made before
+        /// generations, or a file put there by hand).
+        case file
+        /// SeedDB's symbolic link to generation file number `n`, which exists.
+        case generation(Int)
+        /// Something SeedDB never replaces or removes: a directory, a link it did not make,
+        /// a link to a generation file that is gone, a special file. The text says what.
+        case blocked(String)
+
+        /// The generation file SeedDB's link points at, if that is what is there.
+        public var generationNumber: Int? {
+            if case .generation(let number) = self { return number }
+            return nil
+        }
+
+        /// Whether a database is there.
+        public var holdsDatabase: Bool {
+            switch self {
+            case .file, .generation: return true
+            case .absent, .blocked: return false
+            }
+        }
+    }
+
+    /// The state of the settings entry.
+    public enum Settings: Sendable, Hashable {
+        /// The file and the entry were read (the entry may be empty).
+        case valid
+        /// There is no settings file.
+        case missing
+        /// The file could not be read as settings: what it recorded is unknown.
+        case damaged
+    }
+
+    /// What an interrupted run left in the settings entry: its `withdraw` step wrote it,
+    /// its `record` step clears it.
+    public struct Interrupted: Sendable, Hashable {
+        /// The version the run was installing.
+        public var version: SeedVersion
+        /// The generation file the run was installing (a swap); `nil` for a live replace.
+        public var generation: Int?
+        /// The version it replaced (`nil` when nothing was recorded).
+        public var replacing: SeedVersion?
+        /// Whether the run was a rollback.
+        public var isRollback: Bool
+
+        /// Creates the marker.
+        public init(version: SeedVersion, generation: Int?, replacing: SeedVersion?, isRollback: Bool = false) {
+            self.version = version
+            self.generation = generation
+            self.replacing = replacing
+            self.isRollback = isRollback
+        }
+    }
+
+    /// The state of the settings entry.
+    public var settings: Settings
     /// The version the settings record for this working copy; `nil` when none is.
     public var recorded: SeedVersion?
+    /// The generation file the record names (`nil` for an install made before
+    /// generations, or when nothing is recorded).
+    public var recordedGeneration: Int?
+    /// What an interrupted run left, if one did.
+    public var interrupted: Interrupted?
+    /// The version a rollback restored from: `deploy` leaves the working copy alone while
+    /// the app still ships it.
+    public var heldFrom: SeedVersion?
     /// Whether the settings record a previous generation.
     public var previousRecorded: Bool
-    /// Whether the working copy exists (a regular file, or SeedDB's own generation link).
-    public var workingCopyExists: Bool
+    /// What is at the working-copy path.
+    public var workingCopy: WorkingCopy
+    /// The generation files (`<name>.v<N>`) in the directory, by number.
+    public var generationFiles: [Int]
     /// Whether a previous generation file exists beside the working copy.
     public var previousExists: Bool
     /// The version being deployed.
@@ -42,16 +115,62 @@ public struct DeployObservation: Sendable, Hashable {
 
     /// Creates an observation.
     public init(
-        recorded: SeedVersion?, previousRecorded: Bool = false, workingCopyExists: Bool,
-        previousExists: Bool = false, current: SeedVersion, alreadyChecked: IntegrityLevel? = nil,
-        usage: Usage = .idle
+        settings: Settings = .valid, recorded: SeedVersion?, recordedGeneration: Int? = nil,
+        interrupted: Interrupted? = nil, heldFrom: SeedVersion? = nil, previousRecorded: Bool = false,
+        workingCopy: WorkingCopy, generationFiles: [Int] = [], previousExists: Bool = false,
+        current: SeedVersion, alreadyChecked: IntegrityLevel? = nil, usage: Usage = .idle
     ) {
+        self.settings = settings
         self.recorded = recorded
+        self.recordedGeneration = recordedGeneration
+        self.interrupted = interrupted
+        self.heldFrom = heldFrom
         self.previousRecorded = previousRecorded
-        self.workingCopyExists = workingCopyExists
+        self.workingCopy = workingCopy
+        self.generationFiles = generationFiles
         self.previousExists = previousExists
         self.current = current
         self.alreadyChecked = alreadyChecked
         self.usage = usage
+    }
+
+    /// Whether a database is at the working-copy path.
+    public var workingCopyExists: Bool { workingCopy.holdsDatabase }
+
+    /// The generation the working copy's link points at, if it is SeedDB's link.
+    public var linkedGeneration: Int? { workingCopy.generationNumber }
+
+    /// Whether an interrupted swap got as far as switching the link to its new generation.
+    public var interruptedAfterSwitch: Bool {
+        guard let interrupted, let generation = interrupted.generation else { return false }
+        return linkedGeneration == generation && recordedGeneration != generation
+    }
+
+    /// The version the working copy holds as far as the record tells, reading through an
+    /// interrupted run that did not switch the link.
+    public var effectiveRecorded: SeedVersion? {
+        if let interrupted, !interruptedAfterSwitch { return recorded ?? interrupted.replacing }
+        return recorded
+    }
+
+    /// The generation files SeedDB may remove: those no link, record or interrupted run
+    /// names that were never installed. Installs always take a number above the linked
+    /// one, so a file numbered above the link's target that the link does not name is a
+    /// killed run's staged generation. With no link of SeedDB's, nothing is provably
+    /// disposable.
+    public var disposableGenerations: [Int] {
+        guard let linked = linkedGeneration else { return [] }
+        return generationFiles.filter { number in
+            number > linked && number != recordedGeneration
+        }
+    }
+
+    /// Generation files nothing names and that may hold what the user wrote: never
+    /// removed, reported.
+    public var unaccountedGenerations: [Int] {
+        let disposable = Set(disposableGenerations)
+        return generationFiles.filter { number in
+            number != linkedGeneration && number != recordedGeneration && !disposable.contains(number)
+        }
     }
 }

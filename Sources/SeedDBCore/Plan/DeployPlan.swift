@@ -16,6 +16,13 @@ public struct DeployPlan: Sendable, Hashable {
     public var dropsPrevious: Bool
     /// The steps, in order.
     public var steps: [DeployStep]
+    /// Whether the database found at the working-copy path had no record that matches it
+    /// (a damaged or missing settings file, a missing entry): it is kept as the previous
+    /// generation, and the tables the app made in it are carried.
+    public var adopted: Bool = false
+    /// Whether the plan finishes a run that was interrupted after it switched the link:
+    /// the new content is in place, only keeping the old one and the record are left.
+    public var finishesInterrupted: Bool = false
 
     /// The steps that run under the writer's lock on the old working copy: everything that
     /// reads the old copy and everything up to the moment the new content is in place
@@ -30,6 +37,18 @@ public struct DeployPlan: Sendable, Hashable {
 
     /// The plan that does nothing.
     public static let nothing = DeployPlan(action: .unchanged, strategy: nil, integrity: .none, keepsPrevious: false, dropsPrevious: false, steps: [])
+
+    /// The plan that does nothing because a rollback holds the working copy at the version
+    /// it restored while the app still ships the version it was rolled back from.
+    public static let held = DeployPlan(action: .held, strategy: nil, integrity: .none, keepsPrevious: false, dropsPrevious: false, steps: [])
+}
+
+/// Why a run refuses to plan anything: nothing is changed.
+public enum DeployRefusal: Error, Sendable, Hashable {
+    /// Something SeedDB did not make is at the working-copy path (what it is).
+    case blocked(String)
+    /// A rollback with no previous generation on disk.
+    case nothingToRollBack
 }
 
 /// What the caller asks of a run, beside what was observed.
@@ -62,56 +81,3 @@ public struct DeployRequest: Sendable, Hashable {
     }
 }
 
-/// The deploy decision: a pure function from what was observed and what was asked to a
-/// ``DeployPlan``.
-public enum DeployPlanner {
-    /// Plans one run.
-    ///
-    /// - The action follows ``DeployDecision/action(recorded:current:workingCopyExists:force:)``;
-    ///   a rollback is ``DeployAction/rolledBack``.
-    /// - The strategy: a first install is always a swap (there is nothing to be in use);
-    ///   `auto` swaps unless the working copy was seen in use, then goes live.
-    /// - A previous generation is kept when asked and there is a recorded working copy to
-    ///   keep; a rollback consumes the one it restores.
-    /// - The check is skipped when the content already passed one at least as strict.
-    public static func plan(_ observed: DeployObservation, _ request: DeployRequest) -> DeployPlan {
-        let action: DeployAction
-        switch request.kind {
-        case .rollback:
-            action = .rolledBack
-        case .deploy, .reseed:
-            action = DeployDecision.action(
-                recorded: observed.recorded, current: observed.current,
-                workingCopyExists: observed.workingCopyExists, force: request.kind == .reseed)
-        }
-        guard action.copies else { return .nothing }
-
-        let replacing = observed.workingCopyExists
-        let strategy: DeployStrategy
-        switch request.strategy {
-        case _ where !replacing: strategy = .swap
-        case .auto: strategy = observed.usage.inUse ? .live : .swap
-        case .swap, .live: strategy = request.strategy
-        }
-        let keepsPrevious = request.kind != .rollback && request.keepPrevious && replacing && observed.recorded != nil
-        let dropsPrevious = observed.previousExists && (keepsPrevious || request.kind == .rollback || !request.keepPrevious)
-        let integrity = observed.alreadyChecked.map { $0 >= request.integrity } == true ? .none : request.integrity
-
-        var steps: [DeployStep] = [.stage]
-        if integrity != .none { steps.append(.check) }
-        if observed.recorded != nil || observed.previousRecorded { steps.append(.withdraw) }
-        if replacing { steps.append(.carry) }
-        switch strategy {
-        case .swap:
-            steps.append(.install)
-            if keepsPrevious || dropsPrevious { steps.append(.keepPrevious) }
-        default:
-            if keepsPrevious || dropsPrevious { steps.append(.keepPrevious) }
-            steps.append(.install)
-        }
-        steps += [.record, .cleanUp]
-        return DeployPlan(
-            action: action, strategy: strategy, integrity: integrity,
-            keepsPrevious: keepsPrevious, dropsPrevious: dropsPrevious, steps: steps)
-    }
-}

@@ -1,0 +1,93 @@
+/// The deploy decision: a pure function from what was observed and what was asked to a
+/// ``DeployPlan`` or a ``DeployRefusal``. Every state SeedDB can find is decided here;
+/// ARCHITECTURE.md has the table, and `DeployPlannerTests` checks each row.
+public enum DeployPlanner {
+    /// Plans one run.
+    ///
+    /// - Something SeedDB did not make at the working-copy path is refused.
+    /// - A run interrupted after it switched the link is finished first (keep the old
+    ///   content, record); the caller observes again and plans what was asked.
+    /// - A rollback needs a previous generation on disk. A `deploy` of the version a
+    ///   rollback was made from is held.
+    /// - A database with no record that matches it is adopted: replaced, kept as the
+    ///   previous generation, its app tables carried.
+    /// - The action otherwise follows ``DeployDecision/action(recorded:current:workingCopyExists:force:)``,
+    ///   reading through an interrupted run that had not switched the link.
+    /// - The strategy: a first install is always a swap (there is nothing to be in use);
+    ///   `auto` swaps unless the working copy was seen in use, then goes live.
+    /// - A previous generation is kept when asked and there is a working copy to keep
+    ///   (always for an adopted one); a rollback consumes the one it restores.
+    /// - The check is skipped when the content already passed one at least as strict.
+    ///
+    /// - Throws: ``DeployRefusal`` when nothing may be done.
+    public static func plan(_ observed: DeployObservation, _ request: DeployRequest) throws(DeployRefusal) -> DeployPlan {
+        if case .blocked(let what) = observed.workingCopy { throw .blocked(what) }
+        if observed.interruptedAfterSwitch { return finishing(observed, request) }
+        let recorded = observed.effectiveRecorded
+        let adopted = recorded == nil && observed.workingCopyExists && request.kind != .rollback
+        let action: DeployAction
+        switch request.kind {
+        case .rollback:
+            guard observed.previousExists else { throw .nothingToRollBack }
+            action = .rolledBack
+        case .deploy where observed.heldFrom == observed.current && recorded != nil && observed.workingCopyExists:
+            return .held
+        case .deploy where adopted:
+            action = .replaced
+        case .deploy, .reseed:
+            action = DeployDecision.action(
+                recorded: recorded, current: observed.current,
+                workingCopyExists: observed.workingCopyExists, force: request.kind == .reseed)
+        }
+        guard action.copies else { return .nothing }
+
+        let replacing = observed.workingCopyExists
+        let strategy: DeployStrategy
+        switch request.strategy {
+        case _ where !replacing: strategy = .swap
+        case .auto: strategy = observed.usage.inUse ? .live : .swap
+        case .swap, .live: strategy = request.strategy
+        }
+        let keepsPrevious = request.kind != .rollback && replacing && (adopted || (request.keepPrevious && recorded != nil))
+        let dropsPrevious = observed.previousExists && (keepsPrevious || request.kind == .rollback || !request.keepPrevious)
+        let integrity = observed.alreadyChecked.map { $0 >= request.integrity } == true ? .none : request.integrity
+
+        var steps: [DeployStep] = [.stage]
+        if integrity != .none { steps.append(.check) }
+        steps.append(.withdraw)
+        if replacing { steps.append(.carry) }
+        switch strategy {
+        case .swap:
+            steps.append(.install)
+            if keepsPrevious || dropsPrevious { steps.append(.keepPrevious) }
+        default:
+            if keepsPrevious || dropsPrevious { steps.append(.keepPrevious) }
+            steps.append(.install)
+        }
+        steps += [.record, .cleanUp]
+        var plan = DeployPlan(
+            action: action, strategy: strategy, integrity: integrity,
+            keepsPrevious: keepsPrevious, dropsPrevious: dropsPrevious, steps: steps)
+        plan.adopted = adopted
+        return plan
+    }
+
+    /// The plan that finishes a swap interrupted after its link switch: the old
+    /// generation (still named by the record) becomes the previous generation, or is set
+    /// aside by a rollback or with generations off (a rollback also sets aside the previous
+    /// generation it restored), then the record is written.
+    private static func finishing(_ observed: DeployObservation, _ request: DeployRequest) -> DeployPlan {
+        let interrupted = observed.interrupted!
+        let action: DeployAction = interrupted.isRollback ? .rolledBack : interrupted.replacing == nil ? .installed : .replaced
+        let oldGenerationThere = observed.recordedGeneration.map(observed.generationFiles.contains) ?? false
+        let keepsPrevious = !interrupted.isRollback && request.keepPrevious && oldGenerationThere && interrupted.replacing != nil
+        // A rollback consumes the previous generation it restored; a replace that already
+        // moved the old generation to the previous name must keep that file.
+        let dropsPrevious = observed.previousExists && (interrupted.isRollback || (oldGenerationThere && (keepsPrevious || !request.keepPrevious)))
+        var plan = DeployPlan(
+            action: action, strategy: .swap, integrity: .none, keepsPrevious: keepsPrevious, dropsPrevious: dropsPrevious,
+            steps: (oldGenerationThere || dropsPrevious ? [.keepPrevious] : []) + [.record, .cleanUp])
+        plan.finishesInterrupted = true
+        return plan
+    }
+}
