@@ -109,8 +109,47 @@ public struct Deployer: Sendable {
             try FileSystem.requireWritableDirectory(paths.directory)
             try FileSystem.requireWritableDirectory(paths.settingsDirectory)
             if kind != .rollback { _ = try SeedSource(path: observed.seed.source).inspect() }
+            if plan.steps.contains(.carry) { try rehearseMerge(observed, kind, paths: paths) }
         }
         return report(observed, plan, kind, paths: paths)
+    }
+
+    /// For a dry run whose merge could refuse (a `fail` policy): runs the merge on a
+    /// scratch copy of the new content in `$TMPDIR`, removed afterwards, so the dry run
+    /// fails as the run would (65, conflicts). Nothing beside the working copy is written.
+    private func rehearseMerge(_ observed: Observed, _ kind: DeployRequest.Kind, paths: SeedPaths) throws(SeedDBError) {
+        let policies = observed.seed.merge
+        guard policies.default == .fail || policies.tables.values.contains(.fail),
+              let old = observed.workingCopy.contentFile else { return }
+        let source = SeedSource(path: kind == .rollback ? paths.previousGeneration : observed.seed.source)
+        let (descriptor, scratch) = try FileSystem.createTemporaryFile(in: FileSystem.trimmedTemporaryDirectory(), stem: paths.name.rawValue, permissions: [.ownerReadWrite])
+        defer { for file in [scratch] + SeedPaths.sqliteSidecars(of: scratch) { try? FileSystem.remove(file) } }
+        do {
+            _ = try descriptor.closeAfter { () throws(SeedDBError) in try source.copy(to: descriptor, destinationPath: scratch, progress: nil) }
+        } catch let error as SeedDBError {
+            throw error
+        } catch {
+            throw SeedDBError.io(error, "cannot write", scratch)
+        }
+        if kind == .rollback { try GenerationFence.unfence(scratch) }
+        var base: String?
+        if let expected = observed.entry.base, try FileSystem.fileType(at: paths.base) == .regular,
+           try FileDigest.sha256(ofFileAt: paths.base) == expected {
+            base = paths.base
+        }
+        var merge = policies
+        for table in observed.seed.preservedTables { merge.tables[table] = .off }
+        try SQLiteFile.mapping("cannot rehearse the merge into", scratch) {
+            let queue = try SQLiteFile.open(scratch, access: .readWrite, label: "SeedDB.rehearse")
+            defer { try? queue.close() }
+            try queue.writeWithoutTransaction { db in
+                try db.execute(sql: "ATTACH DATABASE ? AS old", arguments: [SQLiteFile.uri(old, query: "mode=ro")])
+                if let base {
+                    try db.execute(sql: "ATTACH DATABASE ? AS seeddb_base", arguments: [SQLiteFile.uri(base, query: "immutable=1")])
+                }
+                _ = try ThreeWayMerge(policies: merge, logger: logger).merge(in: db, base: base == nil ? nil : "seeddb_base", user: "old", into: "main")
+            }
+        }
     }
 
     /// The state of `seed`, read without a lock and without changing anything.

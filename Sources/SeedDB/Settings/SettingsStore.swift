@@ -57,16 +57,23 @@ public struct SettingsStore: Sendable {
         return SettingsSnapshot(parsing: bytes, only: name.rawValue)
     }
 
-    /// The file's bytes, `nil` when it does not exist. A symbolic link is refused, with
-    /// why and what to do: every write renames a new file over the path, which would
-    /// silently replace the link with a file.
+    /// The file's bytes, `nil` when it does not exist (read through a symbolic link).
     private func read() throws(SeedDBError) -> [UInt8]? {
-        do {
-            return try FileSystem.readFile(at: path)
-        } catch {
-            guard (try? FileSystem.fileType(at: path)) == .symbolicLink else { throw error }
-            throw SeedDBError(error.code, "settings file \(path) is a symbolic link, which is refused: every write replaces the file and would silently break the link; replace the link with the file it points to, or set XDG_CONFIG_HOME to the directory that really holds it", underlying: error)
+        try FileSystem.readFile(at: try file())
+    }
+
+    /// The file that holds the settings: ``path``, or when ``path`` is a symbolic link (a
+    /// configuration managed by a dotfile tool), the file it leads to. Writes replace
+    /// that file atomically in its own directory, so the link stays.
+    /// - Throws: ``SeedDBError`` for a loop of links or a link that cannot be read.
+    func file() throws(SeedDBError) -> String {
+        var current = path
+        for _ in 0..<40 {
+            guard try FileSystem.fileType(at: current) == .symbolicLink else { return current }
+            let target = try FileSystem.linkTarget(of: current)
+            current = target.hasPrefix("/") ? target : FileSystem.directory(of: current) + "/" + target
         }
+        throw SeedDBError(.cannotCreate, "settings file \(path) is a loop of symbolic links")
     }
 
     /// Changes SeedDB's entries under the write lock and saves the result atomically.
@@ -80,7 +87,9 @@ public struct SettingsStore: Sendable {
         try FileSystem.requireSafeForRoot(directory, owner: policy.owner)
         let lock = try FileLock.acquire(lockPath, kind: .exclusive, timeout: timeout, owner: policy.owner)
         defer { lock.close() }
-        try FileSystem.removeStaleTemporaryFiles(in: FileSystem.directory(of: path), stem: FileSystem.fileName(of: path))
+        let file = try file()
+        if file != path { try FileSystem.requireSafeForRoot(FileSystem.directory(of: file), owner: policy.owner) }
+        try FileSystem.removeStaleTemporaryFiles(in: FileSystem.directory(of: file), stem: FileSystem.fileName(of: file))
 
         let current = try snapshot()
         if let problem = current.problem {
@@ -100,7 +109,7 @@ public struct SettingsStore: Sendable {
         } catch {
             throw SeedDBError(.ioFailure, "cannot encode settings \(path): \(error.localizedDescription)")
         }
-        try FileSystem.writeAtomically(Array(bytes) + [0x0A], to: path, permissions: FilePermissions(rawValue: CInterop.Mode(policy.settingsMode)), owner: policy.owner)
+        try FileSystem.writeAtomically(Array(bytes) + [0x0A], to: file, permissions: FilePermissions(rawValue: CInterop.Mode(policy.settingsMode)), owner: policy.owner)
     }
 
     /// The settings file as it is now, byte for byte, so a failed run can put it back.
@@ -117,15 +126,16 @@ public struct SettingsStore: Sendable {
 
     /// The damaged files set aside so far.
     private func setAsideCopies() -> Set<String> {
-        let prefix = FileSystem.fileName(of: path) + ".corrupt-"
-        return Set(((try? FileSystem.entries(of: FileSystem.directory(of: path))) ?? []).filter { $0.hasPrefix(prefix) })
+        let file = (try? file()) ?? path
+        let prefix = FileSystem.fileName(of: file) + ".corrupt-"
+        return Set(((try? FileSystem.entries(of: FileSystem.directory(of: file))) ?? []).filter { $0.hasPrefix(prefix) })
     }
 
     /// Takes a ``Backup`` of the file as it is now.
     func backup() throws(SeedDBError) -> Backup {
         let directory = FileSystem.directory(of: path)
         return Backup(
-            bytes: try FileSystem.readFile(at: path),
+            bytes: try read(),
             lockExisted: try FileSystem.fileType(at: lockPath) != nil,
             directoryExisted: try FileSystem.fileType(at: directory) != nil,
             setAside: setAsideCopies())
@@ -142,15 +152,16 @@ public struct SettingsStore: Sendable {
             return
         }
         let lock = try FileLock.acquire(lockPath, kind: .exclusive, timeout: timeout, owner: policy.owner)
+        let file = try file()
         if let bytes = backup.bytes {
-            if try FileSystem.readFile(at: path) != bytes {
-                try FileSystem.writeAtomically(bytes, to: path, permissions: FilePermissions(rawValue: CInterop.Mode(policy.settingsMode)), owner: policy.owner)
+            if try FileSystem.readFile(at: file) != bytes {
+                try FileSystem.writeAtomically(bytes, to: file, permissions: FilePermissions(rawValue: CInterop.Mode(policy.settingsMode)), owner: policy.owner)
             }
             for entry in setAsideCopies().subtracting(backup.setAside) {
-                try? FileSystem.remove(directory + "/" + entry)
+                try? FileSystem.remove(FileSystem.directory(of: file) + "/" + entry)
             }
         } else {
-            try FileSystem.remove(path)
+            try FileSystem.remove(file)
         }
         if backup.lockExisted {
             lock.close()
@@ -162,25 +173,26 @@ public struct SettingsStore: Sendable {
 
     /// Moves (unreadable file) or copies (bad `"seeddb"` value) the current file aside.
     private func setAside(_ problem: SettingsSnapshot.Problem) throws(SeedDBError) {
-        let aside = try asidePath()
+        let file = try file()
+        let aside = try asidePath(file)
         switch problem {
         case .notAnObject:
-            try FileSystem.rename(path, to: aside)
-            try FileSystem.syncDirectory(FileSystem.directory(of: path))
+            try FileSystem.rename(file, to: aside)
+            try FileSystem.syncDirectory(FileSystem.directory(of: file))
         case .badSeedDBValue:
-            guard let bytes = try FileSystem.readFile(at: path) else { return }
+            guard let bytes = try FileSystem.readFile(at: file) else { return }
             try FileSystem.writeAtomically(bytes, to: aside, permissions: [.ownerReadWrite])
         }
         logger.warning("\(problem.description) in \(path); saved it as \(aside) and starting afresh")
     }
 
     /// A free `settings.json.corrupt-<UTC timestamp>` name.
-    private func asidePath() throws(SeedDBError) -> String {
+    private func asidePath(_ file: String) throws(SeedDBError) -> String {
         let stamp = Self.compactTimestamp(Date())
-        var candidate = "\(path).corrupt-\(stamp)"
+        var candidate = "\(file).corrupt-\(stamp)"
         var counter = 1
         while try FileSystem.fileType(at: candidate) != nil {
-            candidate = "\(path).corrupt-\(stamp)-\(counter)"
+            candidate = "\(file).corrupt-\(stamp)-\(counter)"
             counter += 1
         }
         return candidate
