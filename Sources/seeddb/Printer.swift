@@ -103,7 +103,7 @@ struct Printer {
                 "  current version:  \(Self.short(status.currentVersion))",
                 "  recorded version: \(status.recordedVersion.map(Self.short) ?? "none")",
                 "  working copy:     \(status.workingCopy)\(status.blocked.map { " (blocked: it is \($0); deploys refuse to touch it)" } ?? (status.exists ? "" : " (does not exist)"))",
-            ] + status.leftovers.map { "  left by a killed run (the next run that succeeds removes it): \($0)" } }
+            ] + status.leftovers.map { "  left by a killed run (the next deploy removes it): \($0)" } }
         }
     }
 

@@ -53,7 +53,7 @@ final class ProgressBar: @unchecked Sendable {
             case .check: self.phase("checking")
             case .carry: self.phase("carrying tables")
             case .install: self.phase("installing")
-            case .stage, .withdraw, .keepPrevious, .record, .cleanUp: self.endPhase()
+            case .stage, .withdraw, .keepPrevious, .relink, .record, .cleanUp: self.endPhase()
             }
         }
     }

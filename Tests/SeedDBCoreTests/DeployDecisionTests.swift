@@ -34,7 +34,7 @@ import Testing
         #expect(DeployDecision.state(recorded: recorded, current: current, workingCopyExists: row.exists) == row.state)
     }
 
-    @Test func onlyUnchangedSkipsTheCopy() {
-        #expect(DeployAction.allCases.filter { !$0.copies } == [.unchanged])
+    @Test func onlyUnchangedAndHeldSkipTheCopy() {
+        #expect(DeployAction.allCases.filter { !$0.copies } == [.unchanged, .held])
     }
 }

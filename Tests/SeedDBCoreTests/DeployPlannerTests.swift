@@ -1,8 +1,11 @@
 import SeedDBCore
 import Testing
 
-/// The deploy plan, table-driven: every choice (action, strategy, previous generation,
-/// integrity, the steps and which run under the writer's lock) from what was observed.
+/// The deploy plan, table-driven: every state SeedDB can find (settings valid, damaged or
+/// missing; the working copy absent, a file, SeedDB's link, blocked; an interrupted run
+/// before or after its switch; a hold; a previous generation) × every kind of run, to the
+/// action, every choice (strategy, previous generation, integrity, adoption), the steps
+/// and which run under the writer's lock, or to a refusal.
 @Suite struct DeployPlannerTests {
     struct Row: CustomTestStringConvertible, Sendable {
         var label: String
@@ -12,100 +15,201 @@ import Testing
         var strategy: DeployStrategy?
         var keepsPrevious = false
         var dropsPrevious = false
+        var adopted = false
+        var finishes = false
         var integrity: IntegrityLevel = .quick
         var steps: [DeployStep]
         var locked: [DeployStep] = []
         var testDescription: String { label }
     }
 
+    static func version(_ text: String) -> SeedVersion { try! SeedVersion(text) }
+
     static func observed(
-        recorded: String? = "1", current: String = "2", exists: Bool = true, previous: Bool = false,
+        settings: DeployObservation.Settings = .valid, recorded: String? = "1", current: String = "2",
+        workingCopy: DeployObservation.WorkingCopy = .generation(1), recordedGeneration: Int? = 1, generations: [Int]? = nil,
+        previous: Bool = false, interrupted: DeployObservation.Interrupted? = nil, heldFrom: String? = nil,
         checked: IntegrityLevel? = nil, usage: DeployObservation.Usage = .idle
     ) -> DeployObservation {
         DeployObservation(
-            recorded: recorded.map { try! SeedVersion($0) }, previousRecorded: previous, workingCopyExists: exists,
-            previousExists: previous, current: try! SeedVersion(current), alreadyChecked: checked, usage: usage)
+            settings: settings, recorded: recorded.map(version), recordedGeneration: recordedGeneration,
+            interrupted: interrupted, heldFrom: heldFrom.map(version), previousRecorded: previous,
+            workingCopy: workingCopy, generationFiles: generations ?? workingCopy.generationNumber.map { [$0] } ?? [],
+            previousExists: previous, current: version(current), alreadyChecked: checked, usage: usage)
     }
+
+    static let replaceSteps: [DeployStep] = [.stage, .check, .withdraw, .carry, .install, .keepPrevious, .record, .cleanUp]
+    static let swapLocked: [DeployStep] = [.carry, .install, .keepPrevious, .record]
+    static let liveSteps: [DeployStep] = [.stage, .check, .withdraw, .carry, .keepPrevious, .install, .record, .cleanUp]
 
     static let rows: [Row] = [
         Row(label: "up to date: nothing", observed: observed(recorded: "2"), request: DeployRequest(kind: .deploy),
             action: .unchanged, strategy: nil, integrity: .none, steps: []),
-        Row(label: "first install: swap, nothing withdrawn or carried", observed: observed(recorded: nil, exists: false),
+        Row(label: "first install: swap, withdraw names the run, nothing carried",
+            observed: observed(recorded: nil, workingCopy: .absent, recordedGeneration: nil),
             request: DeployRequest(kind: .deploy), action: .installed, strategy: .swap,
-            steps: [.stage, .check, .install, .record, .cleanUp]),
-        Row(label: "first install over a stray file: carry what the app made", observed: observed(recorded: nil, exists: true),
-            request: DeployRequest(kind: .deploy), action: .installed, strategy: .swap,
-            steps: [.stage, .check, .carry, .install, .record, .cleanUp], locked: [.carry, .install, .record]),
+            steps: [.stage, .check, .withdraw, .install, .record, .cleanUp]),
+        Row(label: "a database with no record (settings missing): adopted, kept as previous, its tables carried",
+            observed: observed(settings: .missing, recorded: nil, workingCopy: .file, recordedGeneration: nil),
+            request: DeployRequest(kind: .deploy), action: .replaced, strategy: .swap, keepsPrevious: true, adopted: true,
+            steps: replaceSteps, locked: swapLocked),
+        Row(label: "settings damaged, SeedDB's link found: adopted",
+            observed: observed(settings: .damaged, recorded: nil, recordedGeneration: nil),
+            request: DeployRequest(kind: .deploy), action: .replaced, strategy: .swap, keepsPrevious: true, adopted: true,
+            steps: replaceSteps, locked: swapLocked),
+        Row(label: "adopted even with generations off: the database found is never thrown away",
+            observed: observed(settings: .damaged, recorded: nil, recordedGeneration: nil),
+            request: DeployRequest(kind: .deploy, keepPrevious: false), action: .replaced, strategy: .swap, keepsPrevious: true, adopted: true,
+            steps: replaceSteps, locked: swapLocked),
+        Row(label: "reseed of an adopted database: reseeded, kept",
+            observed: observed(settings: .damaged, recorded: nil, recordedGeneration: nil),
+            request: DeployRequest(kind: .reseed), action: .reseeded, strategy: .swap, keepsPrevious: true, adopted: true,
+            steps: replaceSteps, locked: swapLocked),
         Row(label: "upgrade, idle: swap, keep previous, all under the writer's lock", observed: observed(),
             request: DeployRequest(kind: .deploy), action: .replaced, strategy: .swap, keepsPrevious: true,
-            steps: [.stage, .check, .withdraw, .carry, .install, .keepPrevious, .record, .cleanUp],
-            locked: [.carry, .install, .keepPrevious, .record]),
+            steps: replaceSteps, locked: swapLocked),
         Row(label: "upgrade, a handle open: auto goes live, record after the commit",
             observed: observed(usage: .init(handleOpen: true)), request: DeployRequest(kind: .deploy),
-            action: .replaced, strategy: .live, keepsPrevious: true,
-            steps: [.stage, .check, .withdraw, .carry, .keepPrevious, .install, .record, .cleanUp], locked: [.carry, .keepPrevious]),
+            action: .replaced, strategy: .live, keepsPrevious: true, steps: liveSteps, locked: [.carry, .keepPrevious]),
         Row(label: "upgrade, a swap found connections busy: auto goes live", observed: observed(usage: .init(connectionsBusy: true)),
             request: DeployRequest(kind: .deploy), action: .replaced, strategy: .live, keepsPrevious: true,
-            steps: [.stage, .check, .withdraw, .carry, .keepPrevious, .install, .record, .cleanUp], locked: [.carry, .keepPrevious]),
+            steps: liveSteps, locked: [.carry, .keepPrevious]),
         Row(label: "upgrade, connections busy: swap asked, swap planned (it waits)",
             observed: observed(usage: .init(connectionsBusy: true)), request: DeployRequest(kind: .deploy, strategy: .swap),
-            action: .replaced, strategy: .swap, keepsPrevious: true,
-            steps: [.stage, .check, .withdraw, .carry, .install, .keepPrevious, .record, .cleanUp],
-            locked: [.carry, .install, .keepPrevious, .record]),
+            action: .replaced, strategy: .swap, keepsPrevious: true, steps: replaceSteps, locked: swapLocked),
         Row(label: "live asked while idle: live", observed: observed(), request: DeployRequest(kind: .deploy, strategy: .live),
-            action: .replaced, strategy: .live, keepsPrevious: true,
-            steps: [.stage, .check, .withdraw, .carry, .keepPrevious, .install, .record, .cleanUp], locked: [.carry, .keepPrevious]),
-        Row(label: "live asked, nothing there: swap", observed: observed(recorded: nil, exists: false),
+            action: .replaced, strategy: .live, keepsPrevious: true, steps: liveSteps, locked: [.carry, .keepPrevious]),
+        Row(label: "live asked, nothing there: swap", observed: observed(recorded: nil, workingCopy: .absent, recordedGeneration: nil),
             request: DeployRequest(kind: .deploy, strategy: .live), action: .installed, strategy: .swap,
-            steps: [.stage, .check, .install, .record, .cleanUp]),
-        Row(label: "cache cleared: restore, nothing to keep", observed: observed(recorded: "2", exists: false),
+            steps: [.stage, .check, .withdraw, .install, .record, .cleanUp]),
+        Row(label: "cache cleared: restore, nothing to keep",
+            observed: observed(recorded: "2", workingCopy: .absent, recordedGeneration: nil),
             request: DeployRequest(kind: .deploy), action: .restored, strategy: .swap,
             steps: [.stage, .check, .withdraw, .install, .record, .cleanUp]),
         Row(label: "reseed replaces the previous generation", observed: observed(recorded: "2", previous: true),
             request: DeployRequest(kind: .reseed), action: .reseeded, strategy: .swap, keepsPrevious: true, dropsPrevious: true,
-            steps: [.stage, .check, .withdraw, .carry, .install, .keepPrevious, .record, .cleanUp],
-            locked: [.carry, .install, .keepPrevious, .record]),
+            steps: replaceSteps, locked: swapLocked),
         Row(label: "generations off: the existing previous goes", observed: observed(previous: true),
             request: DeployRequest(kind: .deploy, keepPrevious: false), action: .replaced, strategy: .swap, dropsPrevious: true,
-            steps: [.stage, .check, .withdraw, .carry, .install, .keepPrevious, .record, .cleanUp],
-            locked: [.carry, .install, .keepPrevious, .record]),
+            steps: replaceSteps, locked: swapLocked),
         Row(label: "generations off, none there: no keep-previous step", observed: observed(),
             request: DeployRequest(kind: .deploy, keepPrevious: false), action: .replaced, strategy: .swap,
             steps: [.stage, .check, .withdraw, .carry, .install, .record, .cleanUp], locked: [.carry, .install, .record]),
-        Row(label: "rollback consumes the previous generation", observed: observed(recorded: "2", previous: true),
+        Row(label: "rollback consumes the previous generation and carries the user's tables", observed: observed(recorded: "2", previous: true),
             request: DeployRequest(kind: .rollback), action: .rolledBack, strategy: .swap, dropsPrevious: true,
-            steps: [.stage, .check, .withdraw, .carry, .install, .keepPrevious, .record, .cleanUp],
-            locked: [.carry, .install, .keepPrevious, .record]),
+            steps: replaceSteps, locked: swapLocked),
+        Row(label: "held: the version rolled back from is left alone", observed: observed(recorded: "1", current: "2", heldFrom: "2"),
+            request: DeployRequest(kind: .deploy), action: .held, strategy: nil, integrity: .none, steps: []),
+        Row(label: "held, but a new version ships: replaced", observed: observed(recorded: "1", current: "3", heldFrom: "2"),
+            request: DeployRequest(kind: .deploy), action: .replaced, strategy: .swap, keepsPrevious: true,
+            steps: replaceSteps, locked: swapLocked),
+        Row(label: "held, reseed ends the hold", observed: observed(recorded: "1", current: "2", heldFrom: "2"),
+            request: DeployRequest(kind: .reseed), action: .reseeded, strategy: .swap, keepsPrevious: true,
+            steps: replaceSteps, locked: swapLocked),
+        Row(label: "interrupted before its switch: planned from the record it replaced",
+            observed: observed(recorded: nil, generations: [1, 2], interrupted: .init(version: version("2"), generation: 2, replacing: version("1"))),
+            request: DeployRequest(kind: .deploy), action: .replaced, strategy: .swap, keepsPrevious: true,
+            steps: replaceSteps, locked: swapLocked),
+        Row(label: "interrupted after its switch, old generation still named: finished (keep it, record)",
+            observed: observed(recorded: nil, workingCopy: .generation(2), generations: [1, 2],
+                               interrupted: .init(version: version("2"), generation: 2, replacing: version("1"))),
+            request: DeployRequest(kind: .deploy), action: .replaced, strategy: .swap, keepsPrevious: true, finishes: true,
+            integrity: .none, steps: [.keepPrevious, .record, .cleanUp]),
+        Row(label: "interrupted after it kept the previous: finished (record)",
+            observed: observed(recorded: nil, workingCopy: .generation(2), generations: [2], previous: true,
+                               interrupted: .init(version: version("2"), generation: 2, replacing: version("1"))),
+            request: DeployRequest(kind: .deploy), action: .replaced, strategy: .swap, finishes: true,
+            integrity: .none, steps: [.record, .cleanUp]),
+        Row(label: "interrupted rollback after its switch: finished, the restored previous set aside",
+            observed: observed(recorded: nil, workingCopy: .generation(3), recordedGeneration: 2, generations: [2, 3], previous: true,
+                               interrupted: .init(version: version("1"), generation: 3, replacing: version("2"), isRollback: true)),
+            request: DeployRequest(kind: .rollback), action: .rolledBack, strategy: .swap, dropsPrevious: true, finishes: true,
+            integrity: .none, steps: [.keepPrevious, .record, .cleanUp]),
+        Row(label: "interrupted first install after its switch: finished (record)",
+            observed: observed(recorded: nil, workingCopy: .generation(1), recordedGeneration: nil,
+                               interrupted: .init(version: version("2"), generation: 1, replacing: nil)),
+            request: DeployRequest(kind: .deploy), action: .installed, strategy: .swap, finishes: true,
+            integrity: .none, steps: [.record, .cleanUp]),
+        Row(label: "link removed, recorded generation up to date: the link is put back, nothing copied",
+            observed: DeployObservation(recorded: version("2"), recordedGeneration: 1, workingCopy: .generation(1), linkMissing: true,
+                                        generationFiles: [1], current: version("2")),
+            request: DeployRequest(kind: .deploy), action: .restored, strategy: nil, integrity: .none, steps: [.relink, .cleanUp]),
+        Row(label: "link removed, outdated: replaced, the recorded generation kept as previous",
+            observed: DeployObservation(recorded: version("1"), recordedGeneration: 1, workingCopy: .generation(1), linkMissing: true,
+                                        generationFiles: [1], current: version("2")),
+            request: DeployRequest(kind: .deploy), action: .replaced, strategy: .swap, keepsPrevious: true,
+            steps: replaceSteps, locked: swapLocked),
         Row(label: "content already checked as strictly: no check", observed: observed(checked: .quick),
             request: DeployRequest(kind: .deploy), action: .replaced, strategy: .swap, keepsPrevious: true, integrity: .none,
-            steps: [.stage, .withdraw, .carry, .install, .keepPrevious, .record, .cleanUp],
-            locked: [.carry, .install, .keepPrevious, .record]),
+            steps: [.stage, .withdraw, .carry, .install, .keepPrevious, .record, .cleanUp], locked: swapLocked),
         Row(label: "checked less strictly than asked: full check", observed: observed(checked: .quick),
             request: DeployRequest(kind: .deploy, integrity: .full), action: .replaced, strategy: .swap, keepsPrevious: true,
-            integrity: .full, steps: [.stage, .check, .withdraw, .carry, .install, .keepPrevious, .record, .cleanUp],
-            locked: [.carry, .install, .keepPrevious, .record]),
-        Row(label: "integrity none: no check", observed: observed(recorded: nil, exists: false),
+            integrity: .full, steps: replaceSteps, locked: swapLocked),
+        Row(label: "integrity none: no check", observed: observed(recorded: nil, workingCopy: .absent, recordedGeneration: nil),
             request: DeployRequest(kind: .deploy, integrity: .none), action: .installed, strategy: .swap, integrity: .none,
-            steps: [.stage, .install, .record, .cleanUp]),
+            steps: [.stage, .withdraw, .install, .record, .cleanUp]),
     ]
 
     @Test(arguments: rows)
-    func plans(_ row: Row) {
-        let plan = DeployPlanner.plan(row.observed, row.request)
+    func plans(_ row: Row) throws {
+        let plan = try DeployPlanner.plan(row.observed, row.request)
         #expect(plan.action == row.action)
         #expect(plan.strategy == row.strategy)
         #expect(plan.keepsPrevious == row.keepsPrevious)
         #expect(plan.dropsPrevious == row.dropsPrevious)
+        #expect(plan.adopted == row.adopted)
+        #expect(plan.finishesInterrupted == row.finishes)
         #expect(plan.integrity == row.integrity)
         #expect(plan.steps == row.steps)
         #expect(plan.writerLockedSteps == row.locked)
     }
 
-    @Test func everyPlanEndsByRecordingThenCleaningUp() {
-        for row in Self.rows where row.action.copies {
-            let plan = DeployPlanner.plan(row.observed, row.request)
+    @Test func everyPlanEndsByRecordingThenCleaningUp() throws {
+        for row in Self.rows where row.action.copies && !row.steps.contains(.relink) {
+            let plan = try DeployPlanner.plan(row.observed, row.request)
             #expect(plan.steps.suffix(2) == [.record, .cleanUp], "\(row.label)")
-            #expect(plan.steps.first == .stage, "\(row.label)")
+            #expect(plan.steps.first == (row.finishes ? plan.steps.first : .stage), "\(row.label)")
         }
+    }
+
+    struct Refusal: CustomTestStringConvertible, Sendable {
+        var label: String
+        var observed: DeployObservation
+        var kind: DeployRequest.Kind
+        var refusal: DeployRefusal
+        var testDescription: String { label }
+    }
+
+    static let refusals: [Refusal] = [DeployRequest.Kind.deploy, .reseed, .rollback].flatMap { kind in
+        [
+            Refusal(label: "a directory at the path, \(kind)", observed: observed(workingCopy: .blocked("a directory"), previous: true),
+                    kind: kind, refusal: .blocked("a directory")),
+            Refusal(label: "a foreign link, \(kind)", observed: observed(settings: .damaged, recorded: nil, workingCopy: .blocked("a link"), previous: true),
+                    kind: kind, refusal: .blocked("a link")),
+            Refusal(label: "a dangling link, \(kind)", observed: observed(workingCopy: .blocked("a link to a file that is gone"), previous: true),
+                    kind: kind, refusal: .blocked("a link to a file that is gone")),
+        ]
+    } + [
+        Refusal(label: "rollback with no previous generation on disk", observed: observed(recorded: "2"), kind: .rollback, refusal: .nothingToRollBack),
+    ]
+
+    @Test(arguments: refusals)
+    func refuses(_ row: Refusal) {
+        #expect(throws: row.refusal) { try DeployPlanner.plan(row.observed, DeployRequest(kind: row.kind)) }
+    }
+
+    /// Only a generation numbered above the linked one (a staged file never installed) is
+    /// disposable; the recorded generation, one below the link (the old content of a
+    /// switch), and everything when no link of SeedDB's is there, are not.
+    @Test func onlyNeverInstalledGenerationsAreDisposable() {
+        let killed = Self.observed(recorded: nil, workingCopy: .generation(2), recordedGeneration: 2, generations: [1, 2, 3])
+        #expect(killed.disposableGenerations == [3])
+        #expect(killed.unaccountedGenerations == [1])
+        let recordedKept = Self.observed(workingCopy: .generation(2), recordedGeneration: 3, generations: [2, 3, 4])
+        #expect(recordedKept.disposableGenerations == [4])
+        let noLink = Self.observed(settings: .damaged, recorded: nil, workingCopy: .absent, recordedGeneration: nil, generations: [1, 2])
+        #expect(noLink.disposableGenerations == [])
+        let blocked = Self.observed(workingCopy: .blocked("a directory"), generations: [1, 2])
+        #expect(blocked.disposableGenerations == [])
     }
 }

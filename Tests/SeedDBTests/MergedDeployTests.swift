@@ -111,7 +111,9 @@ import Testing
         #expect(try FileDigest.sha256(ofFileAt: paths.base) == FileDigest.sha256(ofFileAt: v1))
         #expect(!FileManager.default.fileExists(atPath: paths.previousBase))
         try edit("UPDATE levels SET stars = 4 WHERE ix = 1")
-        let report = try deployer.deploy(seed("2", v2, merge: .userWins))
+        // Version 2 is held while the app ships it; the next version merges from the restored base.
+        #expect(try deployer.deploy(seed("2", v2, merge: .userWins)).action == .held)
+        let report = try deployer.deploy(seed("3", v2, merge: .userWins))
         #expect(report.merge?.updated == 1)
         #expect(try rows().first == "1 meadow-hd 4")
     }

@@ -220,17 +220,21 @@ import Testing
         try expectError(["status", "--manifest", folder + "/gone.json"], status: 66, "manifest not found: \(folder)/gone.json is a symbolic link to a missing file")
     }
 
-    @Test func aSymlinkedSettingsFileIsRefusedWithWhy() throws {
+    @Test func aSymlinkedSettingsFileIsReadAndWrittenThroughTheLink() throws {
         try cli.run(["deploy"] + cli.seedFlags(1))
-        let real = cli.root + "/real-settings.json"
+        try FileManager.default.createDirectory(atPath: cli.root + "/dotfiles", withIntermediateDirectories: true)
+        let real = cli.root + "/dotfiles/real-settings.json"
         try FileManager.default.moveItem(atPath: cli.settingsFile, toPath: real)
-        try FileManager.default.createSymbolicLink(atPath: cli.settingsFile, withDestinationPath: real)
-        let before = cli.bytes(real)
-        let line = try expectError(["deploy"] + cli.seedFlags(2), status: 73, "settings file \(cli.settingsFile) is a symbolic link")
-        #expect(line.contains("replace the link with the file it points to"))
-        #expect(cli.bytes(real) == before)
-        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: cli.settingsFile) == real)
-        #expect(try cli.levelCount() == 20)
+        try FileManager.default.createSymbolicLink(atPath: cli.settingsFile, withDestinationPath: "../../dotfiles/real-settings.json")
+        let status = try cli.run(["status", "--json"] + cli.seedFlags(1))
+        #expect(status.status == 0, "\(status.stderr)")
+        #expect(try status.seeds().first?["state"] as? String == "up-to-date")
+        let result = try cli.run(["deploy"] + cli.seedFlags(2))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: cli.settingsFile) == "../../dotfiles/real-settings.json", "the link stays")
+        #expect(cli.settingsEntry(real)?["version"] as? String == "2", "the link's target holds the new record")
+        #expect(cli.list(cli.root + "/dotfiles") == ["real-settings.json"], "no temporary file is left beside the target")
+        #expect(try cli.levelCount() == 24)
     }
 
     // MARK: 7. pack

@@ -64,7 +64,13 @@ import Testing
         let result = try cli.run(["deploy", "--json"] + cli.seedFlags(2))
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: cli.workingCopy) == "levels.sqlite.v2")
-        #expect(cli.bytes(cli.workingCopy + ".previous") == cli.bytes("\(CLIHarness.seeds)/v1/levels.sqlite"))
+        // The old file, fenced (write version 3, change counter advanced): the rest of its
+        // bytes are the seed's.
+        let previous = try #require(cli.bytes(cli.workingCopy + ".previous"))
+        let seed = try #require(cli.bytes("\(CLIHarness.seeds)/v1/levels.sqlite"))
+        let fenceBytes = Set([18] + Array(24..<28) + Array(92..<96))
+        #expect(previous[18] == 3)
+        #expect(previous.count == seed.count && !zip(previous, seed).enumerated().contains { !fenceBytes.contains($0.offset) && $0.element.0 != $0.element.1 })
         #expect(try cli.run(["rollback"] + cli.seedFlags(2)).status == 0)
         #expect(try cli.levelCount() == 20)
     }

@@ -53,14 +53,16 @@ import Testing
         #expect(cli.list(cli.appData) == ["levels.sqlite", "levels.sqlite.lock", "levels.sqlite.previous", cli.generationFile])
     }
 
-    @Test func sidecarsAreRemovedEvenWhenTheWorkingCopyIsGone() throws {
+    @Test func aRemovedLinkIsPutBackWithTheGenerationAndItsWAL() throws {
         try cli.run(["deploy"] + cli.seedFlags(1))
         try crashWhileWriting(journalMode: "wal")
+        let generation = cli.generationFile
         try FileManager.default.removeItem(atPath: cli.workingCopy)
         let result = try cli.run(["deploy", "--json"] + cli.seedFlags(1))
         #expect(try result.seeds().first?["action"] as? String == "restored")
-        #expect(cli.bytes(cli.workingCopy) == seedBytes(1))
-        #expect(cli.list(cli.appData) == ["levels.sqlite", "levels.sqlite.lock", cli.generationFile])
+        #expect(cli.generationFile == generation, "the recorded generation is the working copy again, nothing copied")
+        #expect(cli.list(cli.appData) == ["levels.sqlite", "levels.sqlite.lock", generation, generation + "-shm", generation + "-wal"],
+                "the WAL holding committed rows stays with its database")
     }
 
     @Test func badChecksumLeavesEverythingByteIdentical() throws {
@@ -110,12 +112,16 @@ import Testing
         let dryRun = try cli.run(["deploy", "--dry-run", "--json"] + cli.seedFlags(1))
         #expect(dryRun.status == 0)
         #expect(dryRun.stderr.contains("corrupt"))
-        #expect(try dryRun.seeds().first?["action"] as? String == "installed")
+        #expect(try dryRun.seeds().first?["action"] as? String == "replaced")
+        #expect(try dryRun.seeds().first?["adopted"] as? Bool == true)
         #expect(cli.list(cli.root + "/config/" + cli.app).filter { $0.contains("corrupt") }.isEmpty)
 
         let result = try cli.run(["deploy", "--json"] + cli.seedFlags(1))
         #expect(result.status == 0)
-        #expect(try result.seeds().first?["action"] as? String == "installed")
+        // The database found has no record: adopted, kept as the previous generation.
+        #expect(try result.seeds().first?["action"] as? String == "replaced")
+        #expect(try result.seeds().first?["adopted"] as? Bool == true)
+        #expect(FileManager.default.fileExists(atPath: cli.workingCopy + ".previous"))
         #expect(result.stderr.contains("warning"))
         #expect(result.stderr.split(separator: "\n").count == 1)
         let aside = cli.list(cli.root + "/config/" + cli.app).filter { $0.hasPrefix("settings.json.corrupt-") }

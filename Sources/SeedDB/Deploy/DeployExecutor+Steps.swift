@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SeedDBCore
+import SystemPackage
 
 extension DeployExecutor {
     private var paths: SeedPaths { target.paths }
@@ -14,7 +15,10 @@ extension DeployExecutor {
     /// integrity is `full`; its header is not read either when that content already passed
     /// a check. Otherwise the seed is hashed in the same pass as the copy, and the run
     /// remembers the digest for the seed's identity.
-    func stage(_ run: DeployRun) throws(SeedDBError) {
+    func stage(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) {
+        if plan.strategy == .swap {
+            run.generation = paths.generationName(try target.workingCopy.nextGeneration(recorded: target.entry.generation))
+        }
         let source = SeedSource(path: target.source)
         let known = target.seedFile?.digest
         let vouched = known.map { target.entry.checked?.sha256 == $0.sha256 } ?? false
@@ -78,11 +82,7 @@ extension DeployExecutor {
             }
             run.seedTables = target.entry.previous?.seedTables
         } else {
-            run.seedTables = try SQLiteFile.mapping("cannot read the tables of", temporary) {
-                let queue = try SQLiteFile.open(temporary, access: .immutable, label: "SeedDB.tables")
-                defer { try? queue.close() }
-                return try queue.read { try TableCarry.tableNames(in: "main", db: $0) }
-            }
+            if let memo = target.entry.checked, memo.sha256 == copy.digest { run.seedTables = memo.tables }
             try keepPristineCopy(run, evenByCopy: target.merge.mergesAnything)
         }
         if let migrator = deployer.configuration.migrator {
@@ -101,7 +101,15 @@ extension DeployExecutor {
     /// deploy).
     private func keepPristineCopy(_ run: DeployRun, evenByCopy: Bool) throws(SeedDBError) {
         let staged = run.staged!
-        let (descriptor, pristine) = try FileSystem.createTemporaryFile(in: paths.directory, stem: paths.name.rawValue, permissions: [.ownerRead, .groupRead, .otherRead])
+        // Named after the generation it goes with, so a run killed after its switch is
+        // finished with this base (see ``installBase(_:_:)``).
+        let readOnly: FilePermissions = [.ownerRead, .groupRead, .otherRead]
+        let (descriptor, pristine): (FileDescriptor, String)
+        if let generation = run.generation {
+            (descriptor, pristine) = try FileSystem.createNamedTemporaryFile(in: paths.directory, stem: paths.name.rawValue, name: Self.baseName(generation), permissions: readOnly)
+        } else {
+            (descriptor, pristine) = try FileSystem.createTemporaryFile(in: paths.directory, stem: paths.name.rawValue, permissions: readOnly)
+        }
         run.onFailure("the merge base") { () throws(SeedDBError) in try FileSystem.remove(pristine) }
         run.setAside.append(pristine)
         if !evenByCopy {
@@ -129,15 +137,22 @@ extension DeployExecutor {
     /// (known by digest only now) already passed one at least as strict. Changes nothing.
     func check(_ level: IntegrityLevel, _ run: DeployRun) throws(SeedDBError) {
         let staged = run.staged!
-        if let memo = target.entry.checked, memo.sha256 == staged.digest, memo.integrity >= level {
+        if let memo = target.entry.checked, memo.sha256 == staged.digest, memo.integrity >= level, memo.tables != nil {
             run.memo = memo
+            if !target.isRollback { run.seedTables = memo.tables }
             return
         }
         let result = SQLiteFile.check(staged.path, access: .immutable, full: level == .full)
         guard result == "ok" else {
             throw SeedDBError(.invalidSeed, "invalid seed \(target.source): \(level == .full ? "integrity_check" : "quick_check") failed: \(result)")
         }
-        run.memo = ValidationMemo(sha256: staged.digest, integrity: level)
+        let tables = try SQLiteFile.mapping("cannot read the tables of", staged.path) {
+            let queue = try SQLiteFile.open(staged.path, access: .immutable, label: "SeedDB.tables")
+            defer { try? queue.close() }
+            return try queue.read { try TableCarry.tableNames(in: "main", db: $0) }
+        }
+        if !target.isRollback { run.seedTables = tables }
+        run.memo = ValidationMemo(sha256: staged.digest, integrity: level, tables: tables)
     }
 
     /// `withdraw`: replaces the record by what the run is doing (the version, the
@@ -147,9 +162,6 @@ extension DeployExecutor {
     /// generation's record stays until `record`. Undone by restoring the settings' bytes.
     func withdraw(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) {
         let store = deployer.settings(at: paths)
-        if plan.strategy == .swap {
-            run.generation = paths.generationName(try target.workingCopy.nextGeneration(recorded: target.entry.generation))
-        }
         run.onFailure("the withdrawn record") { [backup = target.settingsBackup] () throws(SeedDBError) in
             try store.restore(backup, timeout: deployer.configuration.wait)
         }
@@ -315,6 +327,19 @@ extension DeployExecutor {
         }
     }
 
+    /// The name of the temporary file the merge base of `generation` is staged in.
+    static func baseName(_ generation: String) -> String { generation + ".base" }
+
+    /// `relink`: puts back the working copy's link to the recorded generation file, found
+    /// without it. Undone by removing the link.
+    func relink(_ run: DeployRun) throws(SeedDBError) {
+        guard let generation = target.entry.generation else { return }
+        run.onFailure("the working copy's link") { () throws(SeedDBError) in try FileSystem.remove(paths.workingCopy) }
+        try FileSystem.replaceWithLink(paths.workingCopy, to: generation, owner: files.owner)
+        try FileSystem.syncDirectory(paths.directory)
+        run.installed = true
+    }
+
     /// Moves a generation file that is no longer needed to a temporary name, removed once
     /// the run succeeded. Undone by renaming back.
     private func retire(_ old: String, _ run: DeployRun) throws(SeedDBError) {
@@ -467,11 +492,22 @@ extension DeployExecutor {
     private func installBase(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) -> SHA256Digest? {
         let interrupted = target.entry.interrupted
         if plan.finishesInterrupted, !target.isRollback {
-            // The killed run put its base in place, or did not get that far.
-            guard let expected = interrupted?.base, try FileSystem.fileType(at: paths.base) == .regular,
-                  try FileDigest.sha256(ofFileAt: paths.base) == expected
-            else { return target.entry.base }
-            return expected
+            // The killed run put its base in place, or left it staged under its
+            // generation's name; otherwise no base matches the record, and none is kept.
+            guard let expected = interrupted?.base else { return nil }
+            if let generation = interrupted?.generation {
+                let staged = FileSystem.namedTemporaryPath(in: paths.directory, stem: paths.name.rawValue, name: Self.baseName(generation))
+                if try FileSystem.fileType(at: staged) == .regular, try FileDigest.sha256(ofFileAt: staged) == expected {
+                    try FileSystem.rename(staged, to: paths.base)
+                    try FileSystem.syncDirectory(paths.directory)
+                    return expected
+                }
+            }
+            if try FileSystem.fileType(at: paths.base) == .regular, try FileDigest.sha256(ofFileAt: paths.base) == expected {
+                return expected
+            }
+            if try FileSystem.fileType(at: paths.base) != nil { run.setAside.append(paths.base) }
+            return nil
         }
         var source: (path: String, digest: SHA256Digest?)?
         if let pristine = run.pristine {

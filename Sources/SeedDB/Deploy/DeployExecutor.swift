@@ -101,12 +101,13 @@ struct DeployExecutor {
         }
         deployer.configuration.stepStarted?(step)
         switch step {
-        case .stage: try stage(run)
+        case .stage: try stage(plan, run)
         case .check: try check(plan.integrity, run)
         case .withdraw: try withdraw(plan, run)
         case .carry: try carry(run, scope: scope)
         case .keepPrevious: try keepPrevious(plan, run, scope: scope)
         case .install: try installBySwap(plan, run)
+        case .relink: try relink(run)
         case .record: try record(plan, run)
         case .cleanUp: return
         }

@@ -157,13 +157,16 @@ public struct Deployer: Sendable {
         let paths = paths(for: seed)
         let observed = try observe(seed, paths: paths)
         let recorded = observed.entry.record?.version
-        var state = DeployDecision.state(recorded: recorded, current: observed.seed.version, workingCopyExists: observed.workingCopy.exists)
-        if let held = observed.entry.heldFrom, held == observed.seed.version, recorded != nil, observed.workingCopy.exists {
+        // What an app opening the path finds: a removed link is a missing working copy
+        // (the next deploy puts it back).
+        let exists = observed.workingCopy.exists && !observed.workingCopy.linkMissing
+        var state = DeployDecision.state(recorded: recorded, current: observed.seed.version, workingCopyExists: exists)
+        if let held = observed.entry.heldFrom, held == observed.seed.version, recorded != nil, exists {
             state = .held
         }
         return SeedStatus(
             name: seed.name, currentVersion: observed.seed.version, recordedVersion: recorded,
-            workingCopy: paths.workingCopy, exists: observed.workingCopy.exists,
+            workingCopy: paths.workingCopy, exists: exists,
             state: state, settingsProblem: observed.problem, heldFrom: observed.entry.heldFrom,
             blocked: { if case .foreign(let what) = observed.workingCopy.state { return what } else { return nil } }(),
             leftovers: try observed.workingCopy.leftovers(disposable: observed.observation.disposableGenerations))
@@ -181,7 +184,7 @@ public struct Deployer: Sendable {
         _ = try source.inspect()
         let paths = paths(for: seed)
         let entry = try settings(at: paths).snapshot(only: seed.name).entries[seed.name.rawValue]
-        let workingCopy = try WorkingCopy.inspect(paths, recordedGeneration: entry?.generation)
+        let workingCopy = try WorkingCopy.inspect(paths)
         let copyCheck: IntegrityResult
         if let content = workingCopy.contentFile {
             copyCheck = SQLiteFile.integrity(of: content, access: Self.readOnlyAccess(content), full: true)
@@ -336,7 +339,7 @@ public struct Deployer: Sendable {
             settings: settingsState, recorded: entry.record?.version,
             recordedGeneration: entry.generation.flatMap(paths.generationNumber(of:)),
             interrupted: interrupted, heldFrom: entry.heldFrom, previousRecorded: entry.previous != nil,
-            workingCopy: workingCopy.observed, generationFiles: quick ? [] : try workingCopy.generationFiles(),
+            workingCopy: workingCopy.observed, linkMissing: workingCopy.linkMissing, generationFiles: quick ? [] : try workingCopy.generationFiles(),
             previousExists: quick ? false : try FileSystem.fileType(at: paths.previousGeneration) == .regular,
             current: resolved.seed.version, alreadyChecked: checked,
             usage: try lock.map { (lock) throws(SeedDBError) in try workingCopy.usage(lock: lock) } ?? .idle)

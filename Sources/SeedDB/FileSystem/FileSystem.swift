@@ -132,6 +132,26 @@ enum FileSystem {
         }
     }
 
+    /// Creates the temporary file `.<stem>.seeddb-<name>.tmp` in `directory` exclusively,
+    /// replacing one a killed run left under that name: for a file a later run must find
+    /// by name (the merge base staged for a generation).
+    static func createNamedTemporaryFile(in directory: String, stem: String, name: String, permissions: FilePermissions) throws(SeedDBError) -> (FileDescriptor, String) {
+        let path = namedTemporaryPath(in: directory, stem: stem, name: name)
+        try remove(path)
+        do {
+            let descriptor = try FileDescriptor.open(
+                FilePath(path), .readWrite, options: [.create, .exclusiveCreate, .noFollow, .closeOnExec], permissions: permissions)
+            return (descriptor, path)
+        } catch {
+            throw SeedDBError.io(error, "cannot create temporary file", path)
+        }
+    }
+
+    /// The path of the temporary file `.<stem>.seeddb-<name>.tmp` in `directory`.
+    static func namedTemporaryPath(in directory: String, stem: String, name: String) -> String {
+        directory + "/" + temporaryPrefix(stem) + name + ".tmp"
+    }
+
     /// The prefix of every temporary file SeedDB creates for `stem`.
     static func temporaryPrefix(_ stem: String) -> String { "." + stem + ".seeddb-" }
 

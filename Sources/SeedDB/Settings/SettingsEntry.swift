@@ -98,7 +98,9 @@ public struct SettingsEntry: Sendable, Hashable {
                   let digest = (checked["sha256"] as? String).flatMap({ try? SHA256Digest(hex: $0) }),
                   let level = (checked["integrity"] as? String).flatMap(IntegrityLevel.init(rawValue:))
             else { throw Self.bad("checked") }
-            self.checked = ValidationMemo(sha256: digest, integrity: level)
+            let tables = checked["tables"] as? [String]
+            if checked["tables"] != nil && tables == nil { throw Self.bad("checked.tables") }
+            self.checked = ValidationMemo(sha256: digest, integrity: level, tables: tables)
         }
         if let source = object["source"] {
             guard let source = source as? [String: Any],
@@ -152,7 +154,11 @@ public struct SettingsEntry: Sendable, Hashable {
         var object = record.map(Self.jsonObject(of:)) ?? [:]
         if let previous { object["previous"] = Self.jsonObject(of: previous) }
         if let maintainedAt { object["maintainedAt"] = maintainedAt }
-        if let checked { object["checked"] = ["sha256": checked.sha256.hex, "integrity": checked.integrity.rawValue] }
+        if let checked {
+            var memo: [String: Any] = ["sha256": checked.sha256.hex, "integrity": checked.integrity.rawValue]
+            if let tables = checked.tables { memo["tables"] = tables }
+            object["checked"] = memo
+        }
         if let source {
             object["source"] = [
                 "device": Int64(bitPattern: source.identity.device), "inode": Int64(bitPattern: source.identity.inode),

@@ -7,4 +7,6 @@ public struct ValidationMemo: Sendable, Hashable {
     public var sha256: SHA256Digest
     /// How thoroughly.
     public var integrity: IntegrityLevel
+    /// The content's tables, listed when it was checked (`nil` in memos written before).
+    public var tables: [String]? = nil
 }

@@ -101,6 +101,9 @@ public struct DeployObservation: Sendable, Hashable {
     public var previousRecorded: Bool
     /// What is at the working-copy path.
     public var workingCopy: WorkingCopy
+    /// Whether the working copy's link is missing, and ``workingCopy`` is the recorded
+    /// generation file found without it.
+    public var linkMissing: Bool
     /// The generation files (`<name>.v<N>`) in the directory, by number.
     public var generationFiles: [Int]
     /// Whether a previous generation file exists beside the working copy.
@@ -117,7 +120,7 @@ public struct DeployObservation: Sendable, Hashable {
     public init(
         settings: Settings = .valid, recorded: SeedVersion?, recordedGeneration: Int? = nil,
         interrupted: Interrupted? = nil, heldFrom: SeedVersion? = nil, previousRecorded: Bool = false,
-        workingCopy: WorkingCopy, generationFiles: [Int] = [], previousExists: Bool = false,
+        workingCopy: WorkingCopy, linkMissing: Bool = false, generationFiles: [Int] = [], previousExists: Bool = false,
         current: SeedVersion, alreadyChecked: IntegrityLevel? = nil, usage: Usage = .idle
     ) {
         self.settings = settings
@@ -127,6 +130,7 @@ public struct DeployObservation: Sendable, Hashable {
         self.heldFrom = heldFrom
         self.previousRecorded = previousRecorded
         self.workingCopy = workingCopy
+        self.linkMissing = linkMissing
         self.generationFiles = generationFiles
         self.previousExists = previousExists
         self.current = current

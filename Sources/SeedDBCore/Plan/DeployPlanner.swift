@@ -7,6 +7,7 @@ public enum DeployPlanner {
     /// - Something SeedDB did not make at the working-copy path is refused.
     /// - A run interrupted after it switched the link is finished first (keep the old
     ///   content, record); the caller observes again and plans what was asked.
+    /// - A removed link to an up-to-date recorded generation is put back (``DeployStep/relink``).
     /// - A rollback needs a previous generation on disk. A `deploy` of the version a
     ///   rollback was made from is held.
     /// - A database with no record that matches it is adopted: replaced, kept as the
@@ -31,7 +32,7 @@ public enum DeployPlanner {
             guard observed.previousExists else { throw .nothingToRollBack }
             action = .rolledBack
         case .deploy where observed.heldFrom == observed.current && recorded != nil && observed.workingCopyExists:
-            return .held
+            return observed.linkMissing ? relinking : .held
         case .deploy where adopted:
             action = .replaced
         case .deploy, .reseed:
@@ -39,7 +40,7 @@ public enum DeployPlanner {
                 recorded: recorded, current: observed.current,
                 workingCopyExists: observed.workingCopyExists, force: request.kind == .reseed)
         }
-        guard action.copies else { return .nothing }
+        guard action.copies else { return observed.linkMissing ? relinking : .nothing }
 
         let replacing = observed.workingCopyExists
         let strategy: DeployStrategy
@@ -71,6 +72,10 @@ public enum DeployPlanner {
         plan.adopted = adopted
         return plan
     }
+
+    /// The plan that puts back a removed link to the recorded generation, which is up to
+    /// date: restored without a copy.
+    private static let relinking = DeployPlan(action: .restored, strategy: nil, integrity: .none, keepsPrevious: false, dropsPrevious: false, steps: [.relink, .cleanUp])
 
     /// The plan that finishes a swap interrupted after its link switch: the old
     /// generation (still named by the record) becomes the previous generation, or is set

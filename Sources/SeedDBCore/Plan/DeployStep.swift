@@ -21,6 +21,9 @@ public enum DeployStep: String, Sendable, CaseIterable {
     /// Put the staged copy in place: by swap (a new generation file and an atomic switch of
     /// the working copy's symbolic link) or live (SQLite's backup API).
     case install
+    /// Put back the working copy's link to the recorded generation file, found without
+    /// it (the link was removed): nothing is copied, nothing the user wrote is lost.
+    case relink
     /// Record the new version in the settings.
     case record
     /// Remove what the run set aside (old generations, sidecars, temporary files). Never

@@ -30,6 +30,7 @@ pause = 1.0 / float(rate)
 log = open(log_path, "a", buffering=1)
 
 DBMOVED = 1032
+READONLY = 8  # the fence on an old generation (see GenerationFence.swift)
 BUSY = 5
 
 
@@ -77,7 +78,7 @@ while not os.path.exists(stop):
                         c.execute("ROLLBACK")
                 except sqlite3.Error:
                     pass
-                if code == DBMOVED:
+                if code in (DBMOVED, READONLY):
                     try:
                         c.close()
                     except sqlite3.Error:
