@@ -78,13 +78,34 @@ What each suite does (see `Tests/seeddbTests/`):
 - **per-request clients**: 2 readers and 2 writers, each opening the database for one
   transaction and closing it (2 ms apart), in rollback-journal and WAL mode, through 30
   alternating `swap` deploys and 30 `auto` deploys. No `SQLITE_CORRUPT`, no `SQLITE_IOERR`,
-  no transaction that sees two versions; writes fail only with `SQLITE_BUSY` or
-  `SQLITE_READONLY_DBMOVED`. *Rows committed* are the writers' (the next deploy replaces them).
+  no transaction that sees two versions; writes fail only with `SQLITE_BUSY`,
+  `SQLITE_READONLY_DBMOVED` or `SQLITE_READONLY` (the fence on the old generation). *Rows committed* are the writers' (the next deploy replaces them).
 - **lost rows**: one long-lived connection commits about 75 rows a second into a preserved
   table and into a table the app created, through 10 `auto` and 10 `live` reseeds: every
   row logged after its commit must be in the final working copy (*rows found*).
 - **carry waits for a writer**: a writer holds a transaction for 3 s; `--wait 10` carries
   its row, `--wait 1` exits 75 naming the table and changes nothing.
+- **hostile states**: 11 starting states (as deployed; the working copy's link removed or
+  replaced by a directory, a regular file, a foreign link, a dangling link; the settings
+  truncated, wrong-typed, missing or a link; a link to a generation the record does not
+  name) × `deploy`, a new version, `reseed`, `rollback`, `status`, `verify` and `purge`,
+  each also with `--dry-run`, with a row the app committed after the upgrade. *Faults
+  injected* counts the runs that refused (exit non-zero): each left the directory listing,
+  the link and the settings bytes identical, and its dry run exited with the same code;
+  after every run that succeeded the row is in the working copy or the previous
+  generation. *Data lost* counts any run that lost the row or changed something while
+  failing.
+- **syscall kills**: each command (install, upgrade, reseed, rollback, merged upgrade,
+  live replace) killed at its *N*th `rename`, `fsync`, `unlink`, `symlink`, `link` and
+  `write` in turn (`strace -e inject=…:signal=KILL:when=N`), then run again: the record,
+  the link, the generation, the previous generation and the base agree, the app's rows and
+  the user's edit are there, nothing SeedDB made is left. *Crashes survived* counts the
+  runs the injection really killed; *data lost* the reruns that did not end in that state.
+- **long-lived writer**: one Python connection opened once, in `delete`, `truncate`,
+  `persist`, `memory`, `off` and `wal` journal mode, commits a row every 20 ms through 10
+  `swap` and 10 `auto` reseeds; a failed write makes it reopen. Every row it logged after
+  its commit must be in the final working copy. (`memory` and `off` writes to the old
+  generation are refused by its fence: `SQLITE_READONLY`.)
 - **refused runs**: `swap`, `live` and `auto` against a held read transaction, an open WAL
   connection and a held write transaction: a run that exits 75 leaves the settings bytes,
   the directory and the recorded version as they were.

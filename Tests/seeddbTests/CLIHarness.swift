@@ -86,6 +86,15 @@ final class CLIHarness: @unchecked Sendable {
         ["--app", app, "--seed", source ?? "\(Self.seeds)/v\(version)/levels.sqlite", "--version", "\(version)"]
     }
 
+    /// A new harness holding a copy of this one's files (`cp -a`: links stay links), to
+    /// start many trials from one state made once.
+    func clone() throws -> CLIHarness {
+        let copy = CLIHarness()
+        let result = try shell("cp -a '\(root)/.' '\(copy.root)/'")
+        #expect(result.status == 0, "\(result.stderr)")
+        return copy
+    }
+
     /// Starts `seeddb arguments` without waiting for it.
     func start(_ arguments: [String], environment extra: [String: String] = [:]) throws -> (Process, Pipe, Pipe) {
         let process = Process()

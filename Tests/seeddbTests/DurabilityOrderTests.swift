@@ -61,4 +61,24 @@ import Testing
         #expect(withdraw != nil && swap != nil && withdraw! < swap!, "the old record is withdrawn before the swap")
         ReliabilityLog.record(suite: "durability order", trials: 2, dataLost: 0)
     }
+
+    /// The generation file and its name are durable before the link names it: the staged
+    /// copy's rename to `levels.sqlite.vN`, then a flush of the directory, then the rename
+    /// of the new link over the working copy (then another flush).
+    @Test(.enabled(if: DurabilityOrderTests.strace != nil, "strace is missing: .ci/run installs it"))
+    func theGenerationIsDurableBeforeTheLinkNamesIt() throws {
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+        for arguments in [["deploy"] + cli.seedFlags(2), ["reseed"] + cli.seedFlags(2), ["rollback"] + cli.seedFlags(2)] {
+            let lines = try trace(arguments)
+            let data = cli.appData
+            let generation = lines.firstIndex { $0.contains("rename") && isTemporary($0, stem: "levels.sqlite") && $0.range(of: "\"\(data)/levels.sqlite.v[0-9]+\"", options: .regularExpression) != nil }
+            let link = lines.firstIndex { $0.contains("rename") && $0.contains(".link.tmp") && $0.contains("\"\(data)/levels.sqlite\"") }
+            guard let generation, let link else {
+                Issue.record("\(arguments[0]): no rename to a generation file or of the link in the trace")
+                continue
+            }
+            let flushes = lines[generation..<link].filter { $0.contains("fsync(") && $0.contains("<\(data)>") }
+            #expect(generation < link && !flushes.isEmpty, "\(arguments[0]): no directory flush between the generation's rename and the link's")
+        }
+    }
 }

@@ -124,18 +124,19 @@ import Testing
     func everyCommandFrom(_ state: State) throws {
         var failures = 0
         var trials = 0
+        let template = try deployed()
         for command in Self.commands {
             // The dry run first, from its own copy of the state.
             var dryStatus: Int32?
             if command.dryRun {
-                let cli = try deployed()
+                let cli = try template.clone()
                 try state.make(cli)
                 let before = snapshot(cli)
                 let dry = try cli.run(command.arguments(cli) + ["--dry-run"])
                 dryStatus = dry.status
                 #expect(snapshot(cli) == before, "\(state.name), \(command.name) --dry-run changed something")
             }
-            let cli = try deployed()
+            let cli = try template.clone()
             try state.make(cli)
             let before = snapshot(cli)
             let result = try cli.run(command.arguments(cli))

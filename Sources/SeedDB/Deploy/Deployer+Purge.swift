@@ -48,6 +48,9 @@ extension Deployer {
         let directories = [paths.directory, paths.settingsDirectory].filter { (try? FileSystem.fileType(at: $0)) == .directory }
 
         // Everything the purge needs, checked before anything is removed.
+        if try FileSystem.fileType(at: paths.workingCopy) == .directory {
+            throw WorkingCopy.blocked(paths, what: "a directory", operation: "purge")
+        }
         if !files.isEmpty { try FileSystem.requireSafeForRoot(paths.directory, owner: configuration.files.owner) }
         if changesSettings {
             try FileSystem.requireWritableDirectory(paths.settingsDirectory, owner: configuration.files.owner)

@@ -382,11 +382,9 @@ public struct Deployer: Sendable {
             target.isRollback = interrupted.isRollback
             target.seedFile = nil
         } else if kind == .rollback {
-            guard let previous = observed.entry.previous else {
-                throw SeedDBError(.seedUnavailable, "no previous generation of \(paths.workingCopy) to roll back to")
-            }
+            // A previous generation on disk whose record was lost is restored all the same.
             target.source = paths.previousGeneration
-            target.version = previous.version
+            target.version = observed.entry.previous?.version ?? DeployRecord.adoptedVersion
             target.expectedSHA256 = nil
             target.seedFile = nil
         }
@@ -455,7 +453,7 @@ public struct Deployer: Sendable {
         if plan.finishesInterrupted, let interrupted = observed.entry.interrupted {
             to = interrupted.version
         } else if kind == .rollback {
-            to = observed.entry.previous?.version ?? to
+            to = observed.entry.previous?.version ?? DeployRecord.adoptedVersion
         } else if plan.action == .held || plan.action == .unchanged {
             to = recorded?.version ?? to
         }

@@ -11,7 +11,8 @@ public enum DeployPlanner {
     /// - A rollback needs a previous generation on disk. A `deploy` of the version a
     ///   rollback was made from is held.
     /// - A database with no record that matches it is adopted: replaced, kept as the
-    ///   previous generation, its app tables carried.
+    ///   previous generation, its app tables carried (a rollback from it too: it becomes
+    ///   the previous generation in place of the one restored).
     /// - The action otherwise follows ``DeployDecision/action(recorded:current:workingCopyExists:force:)``,
     ///   reading through an interrupted run that had not switched the link.
     /// - The strategy: a first install is always a swap (there is nothing to be in use);
@@ -25,7 +26,7 @@ public enum DeployPlanner {
         if case .blocked(let what) = observed.workingCopy { throw .blocked(what) }
         if observed.interruptedAfterSwitch { return finishing(observed, request) }
         let recorded = observed.effectiveRecorded
-        let adopted = recorded == nil && observed.workingCopyExists && request.kind != .rollback
+        let adopted = recorded == nil && observed.workingCopyExists
         let action: DeployAction
         switch request.kind {
         case .rollback:
@@ -49,7 +50,7 @@ public enum DeployPlanner {
         case .auto: strategy = observed.usage.inUse ? .live : .swap
         case .swap, .live: strategy = request.strategy
         }
-        let keepsPrevious = request.kind != .rollback && replacing && (adopted || (request.keepPrevious && recorded != nil))
+        let keepsPrevious = replacing && (adopted || (request.kind != .rollback && request.keepPrevious && recorded != nil))
         let dropsPrevious = observed.previousExists && (keepsPrevious || request.kind == .rollback || !request.keepPrevious)
         let integrity = observed.alreadyChecked.map { $0 >= request.integrity } == true ? .none : request.integrity
 

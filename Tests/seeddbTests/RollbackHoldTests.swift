@@ -1,0 +1,73 @@
+import Foundation
+import GRDB
+import Testing
+
+/// A rollback keeps what the user wrote since the upgrade (the app's tables and, with a
+/// merging policy, edits of seeded rows), and holds: the next `deploy` of the version it
+/// was rolled back from leaves the working copy alone, a new version or `reseed` ends it.
+@Suite(.serialized) struct RollbackHoldTests {
+    let cli = CLIHarness()
+
+    func sql(_ statement: String) throws -> String {
+        let result = try cli.shell("sqlite3 '\(cli.workingCopy)' \"\(statement)\"")
+        #expect(result.status == 0, "\(result.stderr)")
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test func rollbackKeepsRowsWrittenSinceTheUpgradeAndHolds() throws {
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+        _ = try sql("CREATE TABLE notes(id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes VALUES (1, 'before the upgrade');")
+        #expect(try cli.run(["deploy"] + cli.seedFlags(2)).status == 0)
+        _ = try sql("INSERT INTO notes VALUES (2, 'after the upgrade');")
+
+        let rollback = try cli.run(["rollback", "--json"] + cli.seedFlags(2))
+        #expect(rollback.status == 0, "\(rollback.stderr)")
+        let report = try #require(try rollback.seeds().first)
+        #expect(report["action"] as? String == "rolled-back")
+        #expect((report["carried"] as? [String])?.contains("notes") == true, "\(rollback.stdout)")
+        #expect(try sql("SELECT group_concat(id) FROM notes") == "1,2", "the row written since the upgrade is kept")
+        #expect(try cli.levelCount() == 20, "the previous content is back")
+
+        // The app's next start still ships 2: held.
+        let held = try cli.run(["deploy"] + cli.seedFlags(2))
+        #expect(held.status == 0)
+        #expect(held.stdout.hasPrefix("levels.sqlite: held at 1: rolled back from 2"), "\(held.stdout)")
+        let heldJSON = try cli.run(["deploy", "--json"] + cli.seedFlags(2))
+        #expect(try heldJSON.seeds().first?["action"] as? String == "held")
+        #expect(try cli.levelCount() == 20)
+        let status = try cli.run(["status", "--json"] + cli.seedFlags(2))
+        let entry = try #require(try status.seeds().first)
+        #expect(entry["state"] as? String == "held")
+        #expect(entry["heldFrom"] as? String == "2")
+        #expect(try cli.run(["deploy", "--dry-run", "--json"] + cli.seedFlags(2)).seeds().first?["action"] as? String == "held")
+
+        // A new version ends the hold, and the user's rows go along.
+        let upgrade = try cli.run(["deploy", "--json"] + cli.seedFlags(2, source: nil).dropLast(1) + ["3"])
+        #expect(upgrade.status == 0, "\(upgrade.stderr)")
+        #expect(try upgrade.seeds().first?["action"] as? String == "replaced")
+        #expect(try sql("SELECT group_concat(id) FROM notes") == "1,2")
+        #expect(cli.settingsEntry()?["heldFrom"] == nil)
+    }
+
+    @Test func reseedEndsTheHold() throws {
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+        #expect(try cli.run(["deploy"] + cli.seedFlags(2)).status == 0)
+        #expect(try cli.run(["rollback"] + cli.seedFlags(2)).status == 0)
+        let reseed = try cli.run(["reseed", "--json"] + cli.seedFlags(2))
+        #expect(try reseed.seeds().first?["action"] as? String == "reseeded")
+        #expect(try cli.levelCount() == 24)
+        #expect(try cli.run(["status", "--json"] + cli.seedFlags(2)).seeds().first?["state"] as? String == "up-to-date")
+    }
+
+    @Test func rollbackWithUserWinsKeepsEditsOfSeededRows() throws {
+        let merge = ["--merge", "user-wins"]
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1) + merge).status == 0)
+        #expect(try cli.run(["deploy"] + cli.seedFlags(2) + merge).status == 0)
+        // An edit of a row both seeds have, after the upgrade.
+        _ = try sql("UPDATE levels SET map = X'01' WHERE ix = 3;")
+        let rollback = try cli.run(["rollback"] + cli.seedFlags(2) + merge)
+        #expect(rollback.status == 0, "\(rollback.stderr)")
+        #expect(try sql("SELECT hex(map) FROM levels WHERE ix = 3") == "01", "the user's edit is carried into the restored content")
+        #expect(try sql("SELECT background FROM levels WHERE ix = 1") == "forest", "rows the user did not touch are version 1's")
+    }
+}

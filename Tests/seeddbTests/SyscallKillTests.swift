@@ -1,0 +1,166 @@
+import Foundation
+import SeedDB
+import Testing
+
+/// Kills between two system calls: every command (install, upgrade, reseed, rollback,
+/// merged upgrade, live replace) is killed at each of its mutating system calls in turn
+/// (`strace -e inject=SYSCALL:signal=KILL:when=N` for `rename`, `fsync`, `unlink`,
+/// `symlink`, `link` and `write`), then the same command is run again, as a package's
+/// post-install script would be. After the rerun: the job finished, the record, the link,
+/// the generation file, the previous generation and the merge base agree, the user's rows
+/// and edit are there, and nothing SeedDB made is left.
+@Suite(.serialized, .enabled(if: DurabilityOrderTests.strace != nil, "strace is missing: .ci/run installs it"))
+struct SyscallKillTests {
+    /// The system calls killed at, each with the names the kernel may know it by.
+    static let syscalls: [(name: String, variants: [String])] = [
+        ("rename", ["rename", "renameat", "renameat2"]),
+        ("fsync", ["fsync", "fdatasync"]),
+        ("unlink", ["unlink", "unlinkat"]),
+        ("symlink", ["symlink", "symlinkat"]),
+        ("link", ["link", "linkat"]),
+        ("write", ["write", "pwrite64"]),
+    ]
+
+    /// One command and the state it starts from.
+    struct Scenario: CustomTestStringConvertible, Sendable {
+        var name: String
+        /// Makes the starting state.
+        var setUp: @Sendable (CLIHarness) throws -> Void
+        /// The command killed, then run again.
+        var command: @Sendable (CLIHarness) -> [String]
+        /// The version recorded once the command's job is done.
+        var version: String
+        /// Whether the user's edit of seeded row 1 must survive (a merge).
+        var keepsEdit = false
+        /// Whether a previous generation must exist once the job is done.
+        var keepsPrevious = true
+        var testDescription: String { name }
+    }
+
+    static func deploy(_ cli: CLIHarness, _ version: Int, _ extra: [String] = []) throws {
+        let result = try cli.run(["deploy"] + cli.seedFlags(version) + extra)
+        #expect(result.status == 0, "setting up: \(result.stderr)")
+    }
+
+    /// The app's own table with one row, and an edit of a seeded row.
+    static func write(_ cli: CLIHarness, probe: Int) throws {
+        let result = try cli.shell("""
+            sqlite3 '\(cli.workingCopy)' "CREATE TABLE IF NOT EXISTS probe(id INTEGER PRIMARY KEY); INSERT INTO probe VALUES (\(probe)); UPDATE levels SET background = 'edited by the user' WHERE ix = 1;"
+            """)
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    static let merge = ["--merge", "user-wins"]
+
+    static let scenarios: [Scenario] = [
+        Scenario(name: "install", setUp: { _ in }, command: { ["deploy"] + $0.seedFlags(1) }, version: "1", keepsPrevious: false),
+        Scenario(name: "upgrade", setUp: { cli in try deploy(cli, 1); try write(cli, probe: 1) },
+                 command: { ["deploy"] + $0.seedFlags(2) }, version: "2"),
+        Scenario(name: "reseed", setUp: { cli in try deploy(cli, 1); try write(cli, probe: 1) },
+                 command: { ["reseed"] + $0.seedFlags(1) }, version: "1"),
+        Scenario(name: "rollback", setUp: { cli in try deploy(cli, 1); try write(cli, probe: 1); try deploy(cli, 2); try write(cli, probe: 2) },
+                 command: { ["rollback"] + $0.seedFlags(2) }, version: "1", keepsPrevious: false),
+        Scenario(name: "merged upgrade", setUp: { cli in try deploy(cli, 1, merge); try write(cli, probe: 1) },
+                 command: { ["deploy"] + $0.seedFlags(2) + merge }, version: "2", keepsEdit: true),
+        Scenario(name: "live replace", setUp: { cli in try deploy(cli, 1); try write(cli, probe: 1) },
+                 command: { ["deploy", "--strategy", "live"] + $0.seedFlags(2) }, version: "2"),
+    ]
+
+    /// Runs `arguments` under strace; with `kill`, the `when`-th call of that system call
+    /// kills the process. Returns the result and the trace's lines.
+    func traced(_ cli: CLIHarness, _ arguments: [String], kill: (name: String, when: Int)? = nil) throws -> (CLIHarness.Result, [String]) {
+        let output = cli.root + "/trace-\(UUID().uuidString).txt"
+        let quoted = arguments.map { "'\($0)'" }.joined(separator: " ")
+        let names = Self.syscalls.flatMap(\.variants).joined(separator: ",")
+        var options = "-f -qq -o '\(output)' -e trace=\(names)"
+        if let kill {
+            let variants = Self.syscalls.first { $0.name == kill.name }!.variants.joined(separator: ",")
+            options += " -e inject=\(variants):signal=KILL:when=\(kill.when)"
+        }
+        let result = try cli.shell("exec \(DurabilityOrderTests.strace!) \(options) '\(CLIHarness.binary)' \(quoted)")
+        let lines = String(decoding: cli.bytes(output) ?? Data(), as: UTF8.self).split(separator: "\n").map(String.init)
+        try? FileManager.default.removeItem(atPath: output)
+        return (result, lines)
+    }
+
+    /// How many calls of each killed system call a run makes.
+    func counts(_ scenario: Scenario) throws -> [String: Int] {
+        let cli = CLIHarness()
+        try scenario.setUp(cli)
+        let (result, lines) = try traced(cli, scenario.command(cli))
+        #expect(result.status == 0, "\(scenario.name) under strace: \(result.stderr)")
+        var counts: [String: Int] = [:]
+        for (name, variants) in Self.syscalls {
+            counts[name] = lines.filter { line in
+                let call = line.drop { $0.isNumber || $0 == " " }
+                return variants.contains { call.hasPrefix($0 + "(") }
+            }.count
+        }
+        return counts
+    }
+
+    @Test(arguments: scenarios)
+    func killedAtEverySyscallAndRunAgain(_ scenario: Scenario) throws {
+        let counts = try counts(scenario)
+        let template = CLIHarness()
+        try scenario.setUp(template)
+        var trials = 0
+        var killed = 0
+        var failures = 0
+        for (name, _) in Self.syscalls {
+            for when in stride(from: 1, through: counts[name] ?? 0, by: 1) {
+                let cli = try template.clone()
+                let (first, _) = try traced(cli, scenario.command(cli), kill: (name, when))
+                trials += 1
+                if first.status != 0 { killed += 1 }
+                let rerun = try cli.run(scenario.command(cli))
+                let label = "\(scenario.name), killed at \(name) #\(when) (status \(first.status))"
+                let problems = check(cli, scenario, rerun: rerun)
+                if !problems.isEmpty {
+                    failures += 1
+                    Issue.record("\(label): \(problems.joined(separator: "; "))")
+                }
+            }
+        }
+        #expect(killed > 0, "no kill took effect: \(counts)")
+        ReliabilityLog.record(suite: "syscall kills: \(scenario.name)", trials: trials, crashes: killed, dataLost: failures)
+    }
+
+    /// What is wrong with the state a rerun left.
+    func check(_ cli: CLIHarness, _ scenario: Scenario, rerun: CLIHarness.Result) -> [String] {
+        var problems: [String] = []
+        let entry = cli.settingsEntry() ?? [:]
+        // A rollback whose first run recorded has nothing left to roll back: 66 is the job done.
+        let done = rerun.status == 0 || (scenario.name == "rollback" && rerun.status == 66 && entry["heldFrom"] as? String == "2")
+        if !done { problems.append("the rerun exited \(rerun.status): \(rerun.stderr)") }
+        if entry["version"] as? String != scenario.version { problems.append("recorded \(entry["version"] ?? "nothing"), expected \(scenario.version)") }
+        if entry["interrupted"] != nil { problems.append("the record still says a run is under way") }
+        let generation = entry["generation"] as? String
+        let link = try? FileManager.default.destinationOfSymbolicLink(atPath: cli.workingCopy)
+        if link == nil || link != generation { problems.append("the link points at \(link ?? "nothing"), the record names \(generation ?? "nothing")") }
+        let listing = cli.list(cli.appData)
+        if let generation, !listing.contains(generation) { problems.append("the generation file \(generation) is gone") }
+        let strays = listing.filter { $0.hasPrefix("levels.sqlite.v") && !$0.hasPrefix(generation ?? "-") }
+        if !strays.isEmpty { problems.append("generation files left: \(strays)") }
+        let temporary = listing.filter { $0.hasPrefix(".") } + cli.list(cli.root + "/config/" + cli.app).filter { $0.hasPrefix(".") }
+        if !temporary.isEmpty { problems.append("temporary files left: \(temporary)") }
+        let previousRecorded = entry["previous"] != nil
+        let previousOnDisk = listing.contains("levels.sqlite.previous")
+        if previousRecorded != previousOnDisk { problems.append("previous recorded \(previousRecorded), on disk \(previousOnDisk)") }
+        if scenario.keepsPrevious && !previousOnDisk { problems.append("no previous generation to roll back to") }
+        if let base = entry["base"] as? String {
+            let digest = (try? FileDigest.sha256(ofFileAt: cli.appData + "/levels.sqlite.base"))?.hex
+            if digest != base { problems.append("the base's file (\(digest ?? "missing")) is not the recorded base \(base)") }
+        } else if scenario.keepsEdit {
+            problems.append("no merge base recorded")
+        }
+        let probes = (try? cli.shell("sqlite3 '\(cli.workingCopy)' 'SELECT group_concat(id) FROM probe'").stdout) ?? ""
+        let expected = scenario.name == "install" ? "" : scenario.name == "rollback" ? "1,2" : "1"
+        if probes.trimmingCharacters(in: .whitespacesAndNewlines) != expected { problems.append("the app's rows are \(probes.trimmingCharacters(in: .whitespacesAndNewlines)), expected \(expected)") }
+        if scenario.keepsEdit {
+            let name = (try? cli.shell("sqlite3 '\(cli.workingCopy)' 'SELECT background FROM levels WHERE ix = 1'").stdout) ?? ""
+            if !name.hasPrefix("edited by the user") { problems.append("the user's edit is gone: \(name)") }
+        }
+        return problems
+    }
+}

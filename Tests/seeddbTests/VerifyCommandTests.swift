@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+
+/// `verify` checks what the manifest promises (the seed's SHA-256) and writes nothing,
+/// not even SQLite's `-shm` beside a working copy in WAL mode; `version: auto` is the
+/// database's digest whether it ships plain, `.zst` or `.gz`.
+@Suite struct VerifyCommandTests {
+    let cli = CLIHarness()
+
+    @Test func aWrongChecksumFailsNamingBothDigests() throws {
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+        let zeros = String(repeating: "0", count: 64)
+        let result = try cli.run(["verify", "--sha256", zeros] + cli.seedFlags(1))
+        #expect(result.status == 65, "\(result.stdout) \(result.stderr)")
+        let actual = try cli.shell("sha256sum '\(CLIHarness.seeds)/v1/levels.sqlite' | cut -d' ' -f1").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(result.stderr.contains(zeros) && result.stderr.contains(actual), "\(result.stderr)")
+        let right = try cli.run(["verify", "--sha256", actual] + cli.seedFlags(1))
+        #expect(right.status == 0, "\(right.stderr)")
+    }
+
+    @Test func verifyWritesNothingBesideAWALWorkingCopy() throws {
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+        try cli.shell("sqlite3 '\(cli.workingCopy)' 'PRAGMA journal_mode=WAL; CREATE TABLE mine(x); INSERT INTO mine VALUES (1);'")
+        let before = cli.list(cli.appData)
+        let settings = cli.bytes(cli.settingsFile)
+        let result = try cli.run(["verify"] + cli.seedFlags(1))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(cli.list(cli.appData) == before)
+        #expect(cli.bytes(cli.settingsFile) == settings)
+    }
+
+    @Test func versionAutoIsTheDatabasesDigestPlainOrCompressed() throws {
+        let plain = try cli.copySeed(1, to: "t.sqlite")
+        try cli.shell("zstd -q '\(plain)' -o '\(plain).zst' && gzip -k '\(plain)'")
+        var versions: [String] = []
+        for (index, source) in [plain, plain + ".zst", plain + ".gz"].enumerated() {
+            let result = try cli.run(["deploy", "--json", "--app", cli.app + "\(index)", "--seed", source, "--version", "auto", "--name", "t.sqlite"])
+            #expect(result.status == 0, "\(result.stderr)")
+            versions.append(try #require(try result.seeds().first?["to"] as? String))
+        }
+        let digest = try cli.shell("sha256sum '\(plain)' | cut -d' ' -f1").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(versions == [digest, digest, digest])
+    }
+}
