@@ -50,7 +50,7 @@ import Testing
                 try Seed(app: AppIdentifier("com.example.names"), source: source, version: SeedVersion(version),
                          name: SeedName("names.sqlite"), preservedTables: preserve, merge: MergePolicies(default: merge))
             }
-            try deployer.deploy(make(v1, "1"))
+            try deployer.deploy(make(v1, "1", merge: .userWins))
             let working = deployer.paths(for: try make(v1, "1")).workingCopy
             func edit(_ sql: String) throws {
                 let queue = try DatabaseQueue(path: working)
@@ -58,15 +58,19 @@ import Testing
                 try queue.close()
             }
             try edit("INSERT INTO \(t) VALUES (3, 'users'); CREATE TABLE \(appTable.quotedSQLIdentifier) (\(c)); INSERT INTO \(appTable.quotedSQLIdentifier) VALUES (9)")
-
-            let preserved = try deployer.deploy(make(v2, "2", preserve: [table]))
-            #expect(Set(preserved.carried) == [table, appTable])
+            // Merged: the user's row kept, the app's table carried.
+            let upgraded = try deployer.deploy(make(v2, "2", merge: .userWins))
+            #expect(upgraded.carried.contains(appTable))
+            // A conflict on the hostile-named table and column, in the conflicts file.
             try edit("UPDATE \(t) SET v = 'edited' WHERE \(c) = 1")
             let merged = try deployer.deploy(make(v1, "3", merge: .userWins))
-            #expect(merged.carried.contains(appTable))
+            #expect(merged.merge?.conflicts == 1)
             let conflicts = try deployer.conflicts(make(v1, "3"))
             let list = try #require(try JSONSerialization.jsonObject(with: Data(conflicts.utf8)) as? [[String: Any]])
-            #expect(list.allSatisfy { $0["table"] as? String == table }, "\(conflicts)")
+            #expect(list.count == 1 && list.allSatisfy { $0["table"] as? String == table && $0["column"] as? String == "v" }, "\(conflicts)")
+            // Preserved: the user's rows replace the seed's.
+            let preserved = try deployer.deploy(make(v2, "4", preserve: [table]))
+            #expect(Set(preserved.carried) == [table, appTable])
             let queue = try DatabaseQueue(path: working)
             defer { try? queue.close() }
             let (count, carried) = try await queue.read { db in

@@ -6,7 +6,8 @@ import Testing
 /// `memory`, `off` or `wal` mode commits a row into a table of its own every 20 ms while
 /// 10 `reseed --strategy swap` and 10 `reseed` (`auto`) runs go by. It logs each id only
 /// after its commit returned; a failed write makes it reopen (as an app does after an
-/// error). Every logged id must be in the final working copy.
+/// error). Every logged id must be in the final working copy. (In WAL mode a `swap`
+/// refuses, 75, while the connection is open; that changes nothing.)
 @Suite(.serialized) struct JournalModeFenceTests {
     static let writer = """
     import os, sqlite3, sys, time
@@ -55,8 +56,11 @@ import Testing
         var failed: [String] = []
         for run in 0..<20 {
             let strategy = run < 10 ? ["--strategy", "swap"] : []
-            let result = try cli.run(["reseed", "--wait", "10"] + strategy + cli.seedFlags(1))
-            if result.status != 0 { failed.append(result.stderr) }
+            let result = try cli.run(["reseed", "--wait", "2"] + strategy + cli.seedFlags(1))
+            // A swap cannot have a WAL database another connection keeps open: it refuses
+            // (75) and changes nothing, as documented; `auto` then goes live.
+            let refusedSwap = journalMode == "wal" && !strategy.isEmpty && result.status == 75
+            if result.status != 0 && !refusedSwap { failed.append(result.stderr) }
             usleep(60_000)
         }
         _ = FileManager.default.createFile(atPath: stop, contents: nil)

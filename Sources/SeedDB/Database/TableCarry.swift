@@ -35,8 +35,10 @@ enum TableCarry {
                     throw SeedDBError(.invalidSeed, "cannot preserve table \(NameRules.quoted(table)): neither the working copy nor the new seed has it; nothing was replaced")
                 }
                 let seeded = Set(seedTables ?? [])
+                // The app's tables, and the preserved tables the new seed lacks: carried whole.
                 let created = oldTables.filter { table in
-                    seedTables == nil ? !newTables.contains(table.name) : !seeded.contains(table.name) && !preserve.contains(table.name)
+                    let apps = seedTables == nil ? !newTables.contains(table.name) : !seeded.contains(table.name)
+                    return newTables.contains(table.name) ? apps && !preserve.contains(table.name) : apps || preserve.contains(table.name)
                 }
                 let virtual = created.filter(\.isVirtual)
                 for table in virtual {
