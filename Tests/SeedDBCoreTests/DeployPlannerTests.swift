@@ -122,7 +122,7 @@ import Testing
         Row(label: "interrupted after it kept the previous: finished (record)",
             observed: observed(recorded: nil, workingCopy: .generation(2), generations: [2], previous: true,
                                interrupted: .init(version: version("2"), generation: 2, replacing: version("1"))),
-            request: DeployRequest(kind: .deploy), action: .replaced, strategy: .swap, finishes: true,
+            request: DeployRequest(kind: .deploy), action: .replaced, strategy: .swap, keepsPrevious: true, finishes: true,
             integrity: .none, steps: [.record, .cleanUp]),
         Row(label: "interrupted rollback after its switch: finished, the restored previous set aside",
             observed: observed(recorded: nil, workingCopy: .generation(3), recordedGeneration: 2, generations: [2, 3], previous: true,
@@ -213,6 +213,9 @@ import Testing
         #expect(recordedKept.disposableGenerations == [4])
         let noLink = Self.observed(settings: .damaged, recorded: nil, workingCopy: .absent, recordedGeneration: nil, generations: [1, 2])
         #expect(noLink.disposableGenerations == [])
+        let stagedNeverLinked = Self.observed(recorded: nil, workingCopy: .absent, recordedGeneration: nil, generations: [1],
+                                              interrupted: .init(version: Self.version("1"), generation: 1, replacing: nil))
+        #expect(stagedNeverLinked.disposableGenerations == [1])
         let blocked = Self.observed(workingCopy: .blocked("a directory"), generations: [1, 2])
         #expect(blocked.disposableGenerations == [])
     }

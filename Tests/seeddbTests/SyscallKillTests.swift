@@ -113,7 +113,15 @@ struct SyscallKillTests {
                 let (first, _) = try traced(cli, scenario.command(cli), kill: (name, when))
                 trials += 1
                 if first.status != 0 { killed += 1 }
-                let rerun = try cli.run(scenario.command(cli))
+                var rerun = try cli.run(scenario.command(cli))
+                if scenario.name == "rollback" && rerun.status == 66 {
+                    // The killed rollback had recorded (it was cleaning up): nothing is left
+                    // to roll back. The app's next start, a held deploy, removes what the
+                    // kill left.
+                    let held = try cli.run(["deploy", "--json"] + cli.seedFlags(2))
+                    if try held.seeds().first?["action"] as? String != "held" { Issue.record("not held after a finished rollback: \(held.stdout) \(held.stderr)") }
+                    rerun.status = 66
+                }
                 let label = "\(scenario.name), killed at \(name) #\(when) (status \(first.status))"
                 let problems = check(cli, scenario, rerun: rerun)
                 if !problems.isEmpty {

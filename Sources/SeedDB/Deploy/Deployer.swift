@@ -270,6 +270,9 @@ public struct Deployer: Sendable {
                     plan = try decide(observed, kind, paths: paths)
                     done = try executor.run(plan)
                 }
+                // What the observation proved disposable before the run (a killed run's
+                // staged generation, its temporary files) goes once this run has recorded.
+                try removeLeftovers(observed)
                 guard plan.finishesInterrupted else { return done }
                 logger.warning("\(paths.workingCopy): finished a run that was interrupted (\(done.action.rawValue) \(done.to))")
                 finished = done

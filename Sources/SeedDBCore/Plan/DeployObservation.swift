@@ -157,15 +157,18 @@ public struct DeployObservation: Sendable, Hashable {
         return recorded
     }
 
-    /// The generation files SeedDB may remove: those no link, record or interrupted run
-    /// names that were never installed. Installs always take a number above the linked
-    /// one, so a file numbered above the link's target that the link does not name is a
-    /// killed run's staged generation. With no link of SeedDB's, nothing is provably
-    /// disposable.
+    /// The generation files SeedDB may remove: those no link or record names that were
+    /// never installed. Installs always take a number above the linked one, so a file
+    /// numbered above the link's target that the link does not name is a killed run's
+    /// staged generation; so is the generation an interrupted run names that the link does
+    /// not point at. With no link of SeedDB's, nothing else is provably disposable.
     public var disposableGenerations: [Int] {
-        guard let linked = linkedGeneration else { return [] }
+        guard let linked = linkedGeneration else {
+            // No link: only the generation an interrupted run staged and never linked.
+            return generationFiles.filter { $0 == interrupted?.generation && $0 != recordedGeneration }
+        }
         return generationFiles.filter { number in
-            number > linked && number != recordedGeneration
+            number != linked && number != recordedGeneration && (number > linked || number == interrupted?.generation)
         }
     }
 

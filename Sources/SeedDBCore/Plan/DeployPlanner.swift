@@ -86,7 +86,9 @@ public enum DeployPlanner {
         let interrupted = observed.interrupted!
         let action: DeployAction = interrupted.isRollback ? .rolledBack : interrupted.replacing == nil ? .installed : .replaced
         let oldGenerationThere = observed.recordedGeneration.map(observed.generationFiles.contains) ?? false
-        let keepsPrevious = !interrupted.isRollback && request.keepPrevious && oldGenerationThere && interrupted.replacing != nil
+        // The old generation is still named by the record, or already is the previous one.
+        let keepsPrevious = !interrupted.isRollback && request.keepPrevious && interrupted.replacing != nil
+            && (oldGenerationThere || observed.previousExists)
         // A rollback consumes the previous generation it restored; a replace that already
         // moved the old generation to the previous name must keep that file.
         let dropsPrevious = observed.previousExists && (interrupted.isRollback || (oldGenerationThere && (keepsPrevious || !request.keepPrevious)))
