@@ -11,6 +11,9 @@ public struct DeployRecord: Hashable, Sendable {
     /// For a previous generation: the SHA-256 of its merge base (`<name>.previous.base`),
     /// when one was kept. (The current one is the settings entry's own `base`.)
     public var base: SHA256Digest?
+    /// For a previous generation: the signed manifest it came from, if it was verified, so
+    /// a rollback records it again. (The current one is the settings entry's own.)
+    public var signature: SeedSignature?
 
     /// Creates a record.
     public init(version: SeedVersion, sha256: SHA256Digest, size: Int64, deployedAt: String, base: SHA256Digest? = nil) {

@@ -107,8 +107,10 @@ public struct Deployer: Sendable {
     }
 
     private func dryRun(_ seed: Seed, _ kind: DeployRequest.Kind) throws(SeedDBError) -> DeployReport {
-        let paths = paths(for: seed)
-        let observed = try observe(seed, paths: paths)
+        let (vouched, signature) = kind == .rollback ? (seed, nil) : try authenticate(seed)
+        let paths = paths(for: vouched)
+        let observed = try observe(vouched, paths: paths)
+        try requireNoDowngrade(signature, entry: observed.entry, seed: vouched)
         if let problem = observed.problem {
             logger.warning("\(problem.warning(in: paths.settingsFile))")
         }
@@ -133,7 +135,8 @@ public struct Deployer: Sendable {
             workingCopy: paths.workingCopy, exists: observed.workingCopy.exists,
             state: DeployDecision.state(recorded: observed.entry.record?.version, current: observed.seed.version, workingCopyExists: observed.workingCopy.exists),
             settingsProblem: observed.problem,
-            leftovers: observed.workingCopy.leftovers())
+            leftovers: observed.workingCopy.leftovers(),
+            signature: observed.entry.record == nil ? nil : observed.entry.signature)
     }
 
     /// Runs `PRAGMA integrity_check` on the seed and on the working copy, and decides what
@@ -142,6 +145,7 @@ public struct Deployer: Sendable {
     /// recorded, no file) is ``IntegrityResult/notDeployed``, not a failure.
     /// A compressed seed is decompressed to a temporary file in `$TMPDIR` to be checked.
     public func verify(_ seed: Seed) throws(SeedDBError) -> VerifyReport {
+        let signature = try verifySignature(seed)
         let source = SeedSource(path: seed.source)
         _ = try source.inspect()
         let paths = paths(for: seed)
@@ -154,7 +158,7 @@ public struct Deployer: Sendable {
             copyCheck = recorded == nil ? .notDeployed : .missing
         }
         let seedCheck = try source.withPlainFile { path in SQLiteFile.integrity(of: path, access: .immutable, full: true) }
-        return VerifyReport(name: seed.name, source: seed.source, workingCopyPath: paths.workingCopy, seed: seedCheck, workingCopy: copyCheck)
+        return VerifyReport(name: seed.name, source: seed.source, workingCopyPath: paths.workingCopy, seed: seedCheck, workingCopy: copyCheck, signature: signature)
     }
 
     // MARK: - Observe, plan, execute
@@ -166,6 +170,8 @@ public struct Deployer: Sendable {
 
     /// Observes, plans and, when there is work, executes under the deploy lock.
     private func run(_ seed: Seed, _ kind: DeployRequest.Kind) throws(SeedDBError) -> DeployReport {
+        // Before anything is looked at or copied: only what a trusted key signed.
+        let (seed, signature) = kind == .rollback ? (seed, nil) : try authenticate(seed)
         let paths = paths(for: seed)
         // What the quick look hashed (`version: auto`, a new seed) is not hashed again.
         var hashed: SourceDigest?
@@ -173,6 +179,7 @@ public struct Deployer: Sendable {
             // The startup hot path: one settings read and one lstat; no lock, no hashing,
             // no SQLite (with `version: auto`, one stat of the seed).
             let quick = try observe(seed, paths: paths, quick: true)
+            try requireNoDowngrade(signature, entry: quick.entry, seed: seed)
             if quick.problem == nil, DeployPlanner.plan(quick.observation, request(kind)) == .nothing, quick.workingCopy.leftovers().isEmpty {
                 if quick.isNewDigest {
                     // Same content under a new identity (touched, copied): remember it.
@@ -184,10 +191,13 @@ public struct Deployer: Sendable {
         }
         return try withDeployLock(paths) { (lock, deadline) throws(SeedDBError) in
             var observed = try observe(seed, paths: paths, lock: lock, known: hashed)
+            try requireNoDowngrade(signature, entry: observed.entry, seed: seed)
             try observed.workingCopy.requireReplaceable()
             var plan = DeployPlanner.plan(observed.observation, request(kind))
             guard plan.action.copies else { return report(observed, .unchanged, paths: paths) }
-            let executor = DeployExecutor(deployer: self, target: try target(observed, kind, paths: paths), lock: lock, deadline: deadline)
+            var target = try target(observed, kind, paths: paths)
+            (target.signature, target.manifest) = (signature, seed.manifest)
+            let executor = DeployExecutor(deployer: self, target: target, lock: lock, deadline: deadline)
             do throws(SeedDBError) {
                 return try executor.run(plan)
             } catch let error where error.underlying is WriterLock.SwapRefused && configuration.strategy == .auto {

@@ -34,6 +34,10 @@ public struct SettingsEntry: Sendable, Hashable {
     public var location: SeedLocation?
     /// The generation file the working copy's link pointed at when this was recorded.
     public var generation: String?
+    /// The key id and serial of the signed manifest the recorded version came from; `nil`
+    /// when it was not verified. Kept when a deploy withdraws ``record``, so a killed run
+    /// does not forget the serial a later deploy must not go below.
+    public var signature: SeedSignature?
 
     /// Why an entry cannot be decoded: a field is missing or has the wrong type.
     struct ShapeError: Error, CustomStringConvertible {
@@ -96,6 +100,8 @@ public struct SettingsEntry: Sendable, Hashable {
             guard let generation = generation as? String else { throw Self.bad("generation") }
             self.generation = generation
         }
+        signature = try Self.signature(in: object, at: "")
+        if previous != nil { previous?.signature = try Self.signature(in: object["previous"] as? [String: Any] ?? [:], at: "previous.") }
     }
 
     /// The entry as a JSON object.
@@ -114,6 +120,7 @@ public struct SettingsEntry: Sendable, Hashable {
         if let base { object["base"] = base.hex }
         if let location { object["location"] = location.rawValue }
         if let generation { object["generation"] = generation }
+        if let signature { object["signature"] = Self.jsonObject(of: signature) }
         return object
     }
 
@@ -137,6 +144,7 @@ public struct SettingsEntry: Sendable, Hashable {
     private static func jsonObject(of record: DeployRecord) -> [String: Any] {
         var object: [String: Any] = ["version": record.version.rawValue, "sha256": record.sha256.hex, "size": record.size, "deployedAt": record.deployedAt]
         if let base = record.base { object["base"] = base.hex }
+        if let signature = record.signature { object["signature"] = jsonObject(of: signature) }
         return object
     }
 
