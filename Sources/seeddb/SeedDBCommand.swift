@@ -25,7 +25,7 @@ struct SeedDBCommand: ParsableCommand {
         interrupted (SIGINT, SIGTERM; nothing was changed). A name recorded for the other \
         location is 64 from flags, 78 from a manifest.
         """,
-        subcommands: [Deploy.self, Reseed.self, Rollback.self, Status.self, Verify.self, Conflicts.self, Paths.self, Maintain.self, Pack.self, Purge.self]
+        subcommands: [Deploy.self, Reseed.self, Rollback.self, Status.self, Verify.self, Conflicts.self, Paths.self, Maintain.self, Pack.self, Purge.self, Keygen.self, Sign.self]
     )
 
     static func main() {

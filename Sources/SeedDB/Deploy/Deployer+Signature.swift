@@ -86,6 +86,14 @@ extension Deployer {
             remedy: .downgrade)
     }
 
+    /// Checks the signature a deploy of `seed` would check, reading the manifest and its
+    /// signature but not the seed: who signed it and its serial, or `nil` when no key is
+    /// trusted for its app.
+    /// - Throws: ``SeedDBError`` `untrustedSeed` when a deploy would be refused for it.
+    public func checkSignature(_ seed: Seed) throws(SeedDBError) -> SeedSignature? {
+        try authenticate(seed).signature
+    }
+
     /// What `verify` adds for a seed whose app has trusted keys: the signature checked,
     /// and the seed's digest compared with the signed one (`nil` when no key is trusted).
     func verifySignature(_ seed: Seed) throws(SeedDBError) -> SeedSignature? {

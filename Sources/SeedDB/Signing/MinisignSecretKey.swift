@@ -115,6 +115,23 @@ public struct MinisignSecretKey: Sendable {
         return "\(MinisignFile.untrustedPrefix)minisign \(passphrase == nil ? "" : "encrypted ")secret key\n\(MinisignFile.encode(bytes))\n"
     }
 
+    /// Writes the key pair: the public key to `publicPath` (mode 0644) and the secret key
+    /// to `secretPath` (mode 0600), encrypted with `passphrase` unless it is `nil`.
+    ///
+    /// - Throws: ``SeedDBError`` `cannotCreate` when either file exists (a key is never
+    ///   overwritten) or cannot be written.
+    public func save(publicKey publicPath: String, secretKey secretPath: String, passphrase: [UInt8]?) throws(SeedDBError) {
+        for path in [publicPath, secretPath] where try FileSystem.fileType(at: path) != nil {
+            throw SeedDBError(.cannotCreate, "cannot write key \(path): it already exists (a key is never overwritten; move it away first)")
+        }
+        guard publicPath != secretPath else {
+            throw SeedDBError(.invalidArgument, "the public and the secret key cannot both be \(publicPath)")
+        }
+        let secretText = try fileText(passphrase: passphrase)
+        try FileSystem.writeAtomically(Array(secretText.utf8), to: secretPath, permissions: [.ownerReadWrite])
+        try FileSystem.writeAtomically(Array(publicKey.fileText.utf8), to: publicPath, permissions: [.ownerReadWrite, .groupRead, .otherRead])
+    }
+
     /// Signs `message` as `minisign -S` does, with `trustedComment` signed along.
     ///
     /// - Parameter algorithm: ``MinisignSignature/Algorithm/legacy`` (the bytes
