@@ -18,9 +18,11 @@ public struct MinisignKeyID: Hashable, Sendable, CustomStringConvertible {
         return MinisignKeyID((0..<8).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     }
 
-    /// As minisign prints it: the bytes read as a little-endian 64-bit number, in 16
-    /// upper-case hex digits (`minisign public key D762126178BEF898`).
+    /// As minisign prints it (`minisign public key D762126178BEF898`): the bytes read as a
+    /// little-endian 64-bit number, in upper-case hex digits, without leading zeros (minisign
+    /// formats it with `%" PRIX64`, so one key in sixteen shows 15 digits or fewer).
     public var description: String {
-        Hex.encode(bytes.reversed()).uppercased()
+        let value = bytes.reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        return String(value, radix: 16, uppercase: true)
     }
 }
