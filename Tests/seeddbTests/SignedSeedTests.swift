@@ -88,8 +88,10 @@ import Testing
 
     /// Runs `arguments`, expects exit 65 with one line on standard error holding each of
     /// `mentioning`, and nothing changed.
+    /// The case is logged for RELIABILITY.md's tampering table as `tampering` (see
+    /// `Scripts/render-reliability.py`).
     @discardableResult
-    func expectRefused(_ arguments: [String], mentioning: [String], status: Int32 = 65, sourceLocation: SourceLocation = #_sourceLocation) throws -> CLIHarness.Result {
+    func expectRefused(_ arguments: [String], mentioning: [String], tampering: String, status: Int32 = 65, sourceLocation: SourceLocation = #_sourceLocation) throws -> CLIHarness.Result {
         let before = state()
         let result = try cli.run(arguments)
         #expect(result.status == status, "\(result.stderr)", sourceLocation: sourceLocation)
@@ -97,7 +99,10 @@ import Testing
         for text in mentioning {
             #expect(result.stderr.contains(text), "\(result.stderr) lacks \(text)", sourceLocation: sourceLocation)
         }
-        #expect(state() == before, "a refused run changed something", sourceLocation: sourceLocation)
+        let unchanged = state() == before
+        #expect(unchanged, "a refused run changed something", sourceLocation: sourceLocation)
+        let held = unchanged && result.status == status && mentioning.allSatisfy(result.stderr.contains)
+        ReliabilityLog.record(suite: "tampering: \(tampering) (exit \(result.status))", badInputs: 1, dataLost: held ? 0 : 1)
         return result
     }
 
@@ -222,7 +227,7 @@ import Testing
         #expect(try cli.run(["deploy", "--manifest", v2, "--trusted-key", old.publicKey, "--trusted-key", new.publicKey]).status == 0)
         #expect(try statusSignature(v2)?["keyId"] as? String == new.id)
         // The old key dropped: what it signed is no longer trusted.
-        try expectRefused(["reseed", "--manifest", v1, "--trusted-key", new.publicKey], mentioning: [v1, old.id, "not trusted"])
+        try expectRefused(["reseed", "--manifest", v1, "--trusted-key", new.publicKey], mentioning: [v1, old.id, "not trusted"], tampering: "a manifest signed by a key no longer trusted (rotated out)")
     }
 
     // MARK: Refusals: exit 65, nothing changed
@@ -231,9 +236,9 @@ import Testing
         let key = try keygen("release")
         let v2 = try deployedV1(key: key)
         try FileManager.default.removeItem(atPath: v2 + ".minisig")
-        try expectRefused(["deploy", "--manifest", v2, "--trusted-key", key.publicKey], mentioning: [v2, key.id, "no signature"])
+        try expectRefused(["deploy", "--manifest", v2, "--trusted-key", key.publicKey], mentioning: [v2, key.id, "no signature"], tampering: "no signature beside the manifest")
         // A seed described by flags has no signature either.
-        try expectRefused(["deploy", "--trusted-key", key.publicKey] + cli.seedFlags(2), mentioning: ["levels.sqlite", key.id, "not from a signed manifest"])
+        try expectRefused(["deploy", "--trusted-key", key.publicKey] + cli.seedFlags(2), mentioning: ["levels.sqlite", key.id, "not from a signed manifest"], tampering: "a seed given by flags, not from a signed manifest")
     }
 
     @Test func aFlippedByteInTheManifestIsRefused() throws {
@@ -244,7 +249,7 @@ import Testing
         let range = try #require(bytes.range(of: Data(#""version" : "2""#.utf8)))
         bytes[range.upperBound - 2] = UInt8(ascii: "3")
         try bytes.write(to: URL(fileURLWithPath: v2))
-        try expectRefused(["deploy", "--manifest", v2, "--trusted-key", key.publicKey], mentioning: [v2, key.id, "signature does not match"])
+        try expectRefused(["deploy", "--manifest", v2, "--trusted-key", key.publicKey], mentioning: [v2, key.id, "signature does not match"], tampering: "a flipped byte in the manifest (still valid JSON)")
     }
 
     @Test(arguments: [1, 3])
@@ -258,7 +263,8 @@ import Testing
         characters[40] = characters[40] == "A" ? "B" : "A"
         lines[line] = String(characters)
         try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: v2 + ".minisig"))
-        try expectRefused(["deploy", "--manifest", v2, "--trusted-key", key.publicKey], mentioning: [v2, key.id, line == 1 ? "signature does not match" : "trusted comment"])
+        try expectRefused(["deploy", "--manifest", v2, "--trusted-key", key.publicKey], mentioning: [v2, key.id, line == 1 ? "signature does not match" : "trusted comment"],
+                          tampering: line == 1 ? "a flipped byte in the signature" : "a flipped byte in the trusted comment's signature")
     }
 
     @Test func aFlippedByteInTheSeedIsRefused() throws {
@@ -268,7 +274,7 @@ import Testing
         var bytes = try #require(cli.bytes(seed))
         bytes[5000] ^= 0x01
         try bytes.write(to: URL(fileURLWithPath: seed))
-        try expectRefused(["deploy", "--manifest", v2, "--trusted-key", key.publicKey], mentioning: [v2, key.id, "SHA-256"])
+        try expectRefused(["deploy", "--manifest", v2, "--trusted-key", key.publicKey], mentioning: [v2, key.id, "SHA-256"], tampering: "a flipped byte in the seed")
         #expect(cli.temporaryFiles.isEmpty)
         // verify checks the seed against the signed digest too.
         let verify = try cli.run(["verify", "--manifest", v2, "--trusted-key", key.publicKey])
@@ -281,7 +287,7 @@ import Testing
         let stranger = try keygen("stranger")
         let v2 = try deployedV1(key: key)
         try sign(v2, with: stranger.secretKey)
-        try expectRefused(["deploy", "--manifest", v2, "--trusted-key", key.publicKey], mentioning: [v2, stranger.id, "not trusted"])
+        try expectRefused(["deploy", "--manifest", v2, "--trusted-key", key.publicKey], mentioning: [v2, stranger.id, "not trusted"], tampering: "a manifest signed by a key not trusted")
     }
 
     @Test func aLowerSerialIsRefusedUnlessAllowedAndRollbackIsRecorded() throws {
@@ -290,9 +296,9 @@ import Testing
         #expect(try cli.run(["deploy", "--manifest", v2, "--trusted-key", key.publicKey]).status == 0)
         // A replay of the older, validly signed manifest.
         let v1 = cli.root + "/release-1/seeds.json"
-        let refused = try expectRefused(["deploy", "--manifest", v1, "--trusted-key", key.publicKey], mentioning: [v1, key.id, "serial 1", "serial 2", "--allow-downgrade"])
+        let refused = try expectRefused(["deploy", "--manifest", v1, "--trusted-key", key.publicKey], mentioning: [v1, key.id, "serial 1", "serial 2", "--allow-downgrade"], tampering: "a replayed older manifest (lower serial), deploy")
         #expect(refused.stderr.contains("lower"))
-        try expectRefused(["reseed", "--manifest", v1, "--trusted-key", key.publicKey], mentioning: [v1, "serial 1"])
+        try expectRefused(["reseed", "--manifest", v1, "--trusted-key", key.publicKey], mentioning: [v1, "serial 1"], tampering: "a replayed older manifest (lower serial), reseed")
 
         // --allow-downgrade deploys it and records serial 1.
         var result = try cli.run(["deploy", "--manifest", v1, "--trusted-key", key.publicKey, "--allow-downgrade"])
@@ -313,7 +319,7 @@ import Testing
         _ = try deployedV1(key: key)
         let expired = try release(2, serial: 3, expires: "2020-01-01T00:00:00Z", name: "expired")
         try sign(expired, with: key.secretKey)
-        try expectRefused(["deploy", "--manifest", expired, "--trusted-key", key.publicKey], mentioning: [expired, key.id, "expired", "2020-01-01T00:00:00Z"])
+        try expectRefused(["deploy", "--manifest", expired, "--trusted-key", key.publicKey], mentioning: [expired, key.id, "expired", "2020-01-01T00:00:00Z"], tampering: "an expired manifest")
         // Not yet expired: deploys.
         let fresh = try release(2, serial: 3, expires: "2999-01-01", name: "fresh")
         try sign(fresh, with: key.secretKey)
@@ -374,7 +380,9 @@ import Testing
         #expect(result.status == 65, "\(result.stderr)")
         #expect(result.stderr.contains(what == "directory" ? keys : keys + "/release.pub") && result.stderr.contains("non-root"), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1)
-        #expect((cli.list(root + "/var/lib/" + cli.app), cli.bytes(root + "/var/lib/" + cli.app + "/settings.json")) == before)
+        let unchanged = (cli.list(root + "/var/lib/" + cli.app), cli.bytes(root + "/var/lib/" + cli.app + "/settings.json")) == before
+        #expect(unchanged)
+        ReliabilityLog.record(suite: "tampering: a trusted-keys \(what) a non-root user can write, --system as root (exit \(result.status))", badInputs: 1, dataLost: unchanged && result.status == 65 ? 0 : 1)
     }
 
     // MARK: pack --sign, and the demo
