@@ -11,7 +11,7 @@ extension SeedDBCommand {
             States: up-to-date, not-installed (nothing recorded), outdated (the recorded version \
             differs), missing (recorded, but the working copy is gone). A version deployed from \
             a signed manifest shows its key id and serial. With trusted keys, a manifest a \
-            deploy would refuse is refused here too (65). Changes nothing.
+            deploy would refuse is reported with a warning. Changes nothing.
 
             Example:
               seeddb status --manifest Seeds/v2/seeds.json --json
@@ -26,7 +26,12 @@ extension SeedDBCommand {
             var settingsFile = ""
             let (statuses, failure) = seeds.each(system, trust: trust, { (deployer, seed) throws(SeedDBError) in
                 settingsFile = deployer.paths(for: seed).settingsFile
-                _ = try deployer.checkSignature(seed)
+                // A report, not a gate: what a deploy would refuse is a warning here.
+                do throws(SeedDBError) {
+                    _ = try deployer.checkSignature(seed)
+                } catch {
+                    Terminal.logger.warning("\(error.message)")
+                }
                 return try deployer.status(seed)
             })
             for problem in Set(statuses.compactMap(\.settingsProblem)) {

@@ -33,11 +33,11 @@ extension SeedDBCommand {
             do {
                 let secret = try MinisignSecretKey.load(absolute(key)) { () throws(SeedDBError) in try Passphrase.toOpen(key) }
                 let path = absolute(manifest)
-                let (_, signed) = try ManifestSigner.sign(path, with: secret, algorithm: prehash ? .prehashed : .legacy)
+                let (_, signed, written) = try ManifestSigner.sign(path, with: secret, algorithm: prehash ? .prehashed : .legacy)
                 if signed.serial == nil {
                     Terminal.logger.warning("\(manifest) has no \"serial\": it is signed as serial 0, and a deploy cannot tell it from an older release; add \"serial\": N and raise it with each release")
                 }
-                Printer(output).signed(path + ".minisig", keyID: secret.keyID.description, serial: signed.serial ?? 0)
+                Printer(output).signed(written, keyID: secret.keyID.description, serial: signed.serial ?? 0)
             } catch {
                 let failure = SeedFailure(seed: nil, error: error)
                 Printer(output).failed(failure)

@@ -288,7 +288,7 @@ state.
 States: up-to-date, not-installed (nothing recorded), outdated (the recorded
 version differs), missing (recorded, but the working copy is gone). A version
 deployed from a signed manifest shows its key id and serial. With trusted keys,
-a manifest a deploy would refuse is refused here too (65). Changes nothing.
+a manifest a deploy would refuse is reported with a warning. Changes nothing.
 
 Example:
   seeddb status --manifest Seeds/v2/seeds.json --json

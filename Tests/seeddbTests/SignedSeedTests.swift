@@ -237,6 +237,11 @@ import Testing
         let v2 = try deployedV1(key: key)
         try FileManager.default.removeItem(atPath: v2 + ".minisig")
         try expectRefused(["deploy", "--manifest", v2, "--trusted-key", key.publicKey], mentioning: [v2, key.id, "no signature"], tampering: "no signature beside the manifest")
+        // status reports it (a warning), and still shows what is recorded.
+        let status = try cli.run(["status", "--json", "--manifest", v2, "--trusted-key", key.publicKey])
+        #expect(status.status == 0, "\(status.stderr)")
+        #expect(status.stderr.contains("warning") && status.stderr.contains("no signature"), "\(status.stderr)")
+        #expect(Self.fields(try status.seeds().first?["signature"]) == [key.id, "1"])
         // A seed described by flags has no signature either.
         try expectRefused(["deploy", "--trusted-key", key.publicKey] + cli.seedFlags(2), mentioning: ["levels.sqlite", key.id, "not from a signed manifest"], tampering: "a seed given by flags, not from a signed manifest")
     }

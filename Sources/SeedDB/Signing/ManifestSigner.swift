@@ -11,11 +11,12 @@ public enum ManifestSigner {
     ///
     /// - Parameter algorithm: `legacy` (`Ed`, the default: checking needs no libsodium) or
     ///   `prehashed` (`ED`, minisign's default).
-    /// - Returns: The signature and the manifest it signed.
+    /// - Returns: The signature, the manifest it signed, and the signature file's path
+    ///   (beside the file a symbolic link to the manifest points to).
     /// - Throws: ``SeedDBError`` `invalidManifest` (not a manifest, or a seed without
     ///   `sha256`), `seedUnavailable`, `cannotCreate`/`ioFailure`.
     @discardableResult
-    public static func sign(_ path: String, with key: MinisignSecretKey, algorithm: MinisignSignature.Algorithm = .legacy) throws(SeedDBError) -> (signature: MinisignSignature, manifest: Manifest) {
+    public static func sign(_ path: String, with key: MinisignSecretKey, algorithm: MinisignSignature.Algorithm = .legacy) throws(SeedDBError) -> (signature: MinisignSignature, manifest: Manifest, path: String) {
         let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
         guard let bytes = try FileSystem.readFile(at: target) else {
             throw SeedDBError(.seedUnavailable, "manifest not found: \(path)")
@@ -30,6 +31,6 @@ public enum ManifestSigner {
         let comment = "app:\(manifest.app)\tserial:\(manifest.serial ?? 0)\tfile:\(FileSystem.fileName(of: target))"
         let signature = try key.sign(bytes, trustedComment: comment, algorithm: algorithm)
         try FileSystem.writeAtomically(Array(signature.fileText.utf8), to: target + ".minisig", permissions: [.ownerReadWrite, .groupRead, .otherRead])
-        return (signature, manifest)
+        return (signature, manifest, target + ".minisig")
     }
 }
