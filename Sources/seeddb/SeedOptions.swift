@@ -99,7 +99,14 @@ extension SeedOptions {
         eachSeed(fromManifest: manifestOptions.manifest != nil, { () throws(SeedDBError) in
             var configuration = configuration
             configuration.trustedKeys += try trust?.load() ?? []
-            return (try system.deployer(configuration), try seeds())
+            let deployer = try system.deployer(configuration)
+            do throws(SeedDBError) {
+                return (deployer, try seeds())
+            } catch let error where error.code == .invalidManifest && trust != nil {
+                // Bytes no trusted key signed are refused as such (65), even unreadable ones.
+                if let manifest = manifestOptions.manifest { try deployer.requireSignatureOfUnreadableManifest(absolute(manifest)) }
+                throw error
+            }
         }, each)
     }
 }

@@ -255,6 +255,12 @@ import Testing
         bytes[range.upperBound - 2] = UInt8(ascii: "3")
         try bytes.write(to: URL(fileURLWithPath: v2))
         try expectRefused(["deploy", "--manifest", v2, "--trusted-key", key.publicKey], mentioning: [v2, key.id, "signature does not match"], tampering: "a flipped byte in the manifest (still valid JSON)")
+        // A flip that breaks the JSON too: still a bad signature (65), not a bad manifest (78).
+        bytes[range.lowerBound] = UInt8(ascii: "#")
+        try bytes.write(to: URL(fileURLWithPath: v2))
+        try expectRefused(["deploy", "--manifest", v2, "--trusted-key", key.publicKey], mentioning: [v2, key.id, "signature does not match"], tampering: "a flipped byte that breaks the manifest's JSON")
+        // Without a trusted key it is what it is: a bad manifest.
+        #expect(try cli.run(["deploy", "--manifest", v2]).status == 78)
     }
 
     @Test(arguments: [1, 3])

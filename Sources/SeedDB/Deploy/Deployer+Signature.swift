@@ -51,6 +51,23 @@ extension Deployer {
         }
     }
 
+    /// For a manifest that cannot be read as one (its app unknown): refuses it as unsigned
+    /// or badly signed (65) when any key is trusted, for any app, and its signature does
+    /// not verify with one of them; returns when none is trusted or one vouches for the
+    /// bytes (then the manifest's own error stands).
+    /// - Throws: ``SeedDBError`` `untrustedSeed`.
+    public func requireSignatureOfUnreadableManifest(_ path: String) throws(SeedDBError) {
+        var keys = configuration.trustedKeys
+        if let base = configuration.trustedKeysDirectory, try FileSystem.fileType(at: base) == .directory {
+            for name in FileSystem.entries(of: base).sorted() {
+                guard let app = try? AppIdentifier(name) else { continue }
+                keys += try trustedKeys(for: app).filter { !configuration.trustedKeys.contains($0) }
+            }
+        }
+        guard !keys.isEmpty else { return }
+        try SignedManifest.requireSignature(path, trustedKeys: keys)
+    }
+
     /// When keys are trusted for `seed`'s app: the seed as the signed manifest it came
     /// from describes it (its `sha256` becomes the digest the copy checks), with who
     /// signed it; otherwise `seed` unchanged and no signature.

@@ -30,6 +30,34 @@ public struct SignedManifest: Sendable {
     ///   bytes are not a valid manifest, or a seed has no `sha256`), `seedUnavailable`.
     public static func verify(_ path: String, trustedKeys: [MinisignPublicKey], now: Date = Date()) throws(SeedDBError) -> SignedManifest {
         let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        let (bytes, minisig) = try checkSignature(path, target: target, trustedKeys: trustedKeys)
+        let manifest: Manifest
+        do {
+            manifest = try Manifest(parsing: bytes, folder: FileSystem.directory(of: target))
+        } catch {
+            throw SeedDBError(.invalidManifest, "invalid manifest \(path): \(error.message)")
+        }
+        try requireDigests(manifest, path: path)
+        if let expires = manifest.expires, let date = Manifest.date(iso8601: expires), date <= now {
+            throw SeedDBError(.untrustedSeed, "refusing \(path) (key id \(minisig.keyID)): it expired on \(expires)")
+        }
+        var signed = manifest
+        for index in signed.seeds.indices { signed.seeds[index].manifest = path }
+        return SignedManifest(manifest: signed, path: path, signature: SeedSignature(keyID: minisig.keyID.description, serial: manifest.serial ?? 0), minisig: minisig)
+    }
+
+    /// Checks the signature of the manifest file at `path` against `trustedKeys`, without
+    /// reading it as a manifest: bytes that are not even valid JSON are refused as a bad
+    /// signature (65) first, when a key would have to vouch for them.
+    ///
+    /// - Throws: ``SeedDBError`` `untrustedSeed` as ``verify(_:trustedKeys:now:)``,
+    ///   `seedUnavailable`.
+    public static func requireSignature(_ path: String, trustedKeys: [MinisignPublicKey]) throws(SeedDBError) {
+        _ = try checkSignature(path, target: URL(fileURLWithPath: path).resolvingSymlinksInPath().path, trustedKeys: trustedKeys)
+    }
+
+    /// The manifest's bytes and their signature, checked.
+    private static func checkSignature(_ path: String, target: String, trustedKeys: [MinisignPublicKey]) throws(SeedDBError) -> (bytes: [UInt8], signature: MinisignSignature) {
         guard let bytes = try FileSystem.readFile(at: target) else {
             throw SeedDBError(.seedUnavailable, "manifest not found: \(path)")
         }
@@ -52,19 +80,7 @@ public struct SignedManifest: Sendable {
         } catch {
             throw SeedDBError(.untrustedSeed, "refusing \(path) (key id \(minisig.keyID)): \(error)")
         }
-        let manifest: Manifest
-        do {
-            manifest = try Manifest(parsing: bytes, folder: FileSystem.directory(of: target))
-        } catch {
-            throw SeedDBError(.invalidManifest, "invalid manifest \(path): \(error.message)")
-        }
-        try requireDigests(manifest, path: path)
-        if let expires = manifest.expires, let date = Manifest.date(iso8601: expires), date <= now {
-            throw SeedDBError(.untrustedSeed, "refusing \(path) (key id \(minisig.keyID)): it expired on \(expires)")
-        }
-        var signed = manifest
-        for index in signed.seeds.indices { signed.seeds[index].manifest = path }
-        return SignedManifest(manifest: signed, path: path, signature: SeedSignature(keyID: minisig.keyID.description, serial: manifest.serial ?? 0), minisig: minisig)
+        return (bytes, minisig)
     }
 
     /// Refuses a manifest with a seed that has no `sha256`: a signature of a manifest
