@@ -6,7 +6,7 @@
 #   /usr/share/zsh/vendor-completions/_seeddb              } seeddb --generate-completion-script
 #   /usr/share/fish/vendor_completions.d/seeddb.fish       }
 #   /usr/share/doc/seeddb/copyright, changelog.Debian.gz
-# and Depends: computed by dpkg-shlibdeps from the binary. The version is `seeddb --version`.
+# and Depends: computed by dpkg-shlibdeps from the binary, plus libsodium23 (loaded at run time). The version is `seeddb --version`.
 #
 # Usage: Scripts/build-deb.sh OUTDIR      (prints the .deb's path)
 # Needs: Swift, dpkg-dev (dpkg-shlibdeps), binutils (strip). Timestamps come from
@@ -88,6 +88,9 @@ mkdir "$scaffold/debian"
 printf 'Source: seeddb\nMaintainer: %s\n\nPackage: seeddb\nArchitecture: any\n' "$maintainer" > "$scaffold/debian/control"
 depends=$(cd "$scaffold" && dpkg-shlibdeps -O "$seeddb" | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "build-deb.sh: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
+# libsodium is loaded at run time (BLAKE2b and scrypt for minisign's prehashed signatures
+# and secret keys; see Sources/SeedDB/Signing/Sodium.swift): dpkg-shlibdeps cannot see it.
+depends="$depends, libsodium23"
 
 cat > "$stage/DEBIAN/control" <<CONTROL
 Package: seeddb

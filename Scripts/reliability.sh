@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the reliability suites (crash, durability order, concurrency, faults, bad inputs,
-# fuzzing, real clients, hostile states, syscall kills, long-lived writers) and regenerates RELIABILITY.md from their figures.
+# fuzzing, real clients, hostile states, syscall kills, long-lived writers, tampering with signed seeds) and regenerates RELIABILITY.md from their figures.
 # Usage: Scripts/reliability.sh     (as root for the tmpfs and chattr faults; needs strace, python3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,6 +8,6 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 started=$(date +%s)
 SEEDDB_RELIABILITY_LOG="$log" swift test \
-  --filter 'CrashSuiteTests|DurabilityOrderTests|ConcurrencySuiteTests|FaultSuiteTests|BadInputSuiteTests|ParserFuzzTests|RealClientTests|FailedRunTests|HostileStateTests|SyscallKillTests|JournalModeFenceTests'
+  --filter 'CrashSuiteTests|DurabilityOrderTests|ConcurrencySuiteTests|FaultSuiteTests|BadInputSuiteTests|ParserFuzzTests|RealClientTests|FailedRunTests|HostileStateTests|SyscallKillTests|JournalModeFenceTests|SignedSeedTests'
 python3 Scripts/render-reliability.py "$log" "$(( $(date +%s) - started ))" > RELIABILITY.md
 echo "wrote RELIABILITY.md"

@@ -8,8 +8,13 @@ log, seconds = sys.argv[1], sys.argv[2]
 groups = OrderedDict()
 # The real-client suites also log what their client processes saw (see ReliabilityLog.swift).
 clients = OrderedDict()
+# The signed-seed suite logs each tampering case it tried as "tampering: <case> (exit N)".
+tampering = OrderedDict()
 for line in open(log):
     record = json.loads(line)
+    if record["suite"].startswith("tampering: "):
+        case = record["suite"][len("tampering: "):]
+        tampering[case] = tampering.get(case, 0) + record["dataLost"]
     group = record["suite"].split(":")[0]
     total = groups.setdefault(group, {"entries": 0, "trials": 0, "crashes": 0, "faults": 0, "badInputs": 0, "dataLost": 0})
     total["entries"] += 1
@@ -55,6 +60,19 @@ Real clients (Python's `sqlite3` module in separate processes) during deploys an
         found = "–" if seen["rowsFound"] is None else seen["rowsFound"]
         print(f"| {name} | {seen['clients']} | {seen['deploys']} | {seen['refused']} | {seen['transactions']} | "
               f"{seen['mixed']} | {errors_text(seen['errors'])} | {committed} | {found} |")
+if tampering:
+    print("""
+Tampering with signed seeds (`SignedSeedTests`): each case is tried against a working copy
+deployed from a signed manifest, trusting the signer's key. *Result* is what the run did;
+*nothing changed* means the settings bytes, the working copy, its link and the directory
+listings were as before, and the one error line named the manifest, the key id and what failed.
+""")
+    print("| Tampering | Result |")
+    print("|---|---|")
+    for case, lost in tampering.items():
+        name, _, status = case.rpartition(" (")
+        result = f"refused, {status.rstrip(')')}, nothing changed" if lost == 0 else f"NOT HELD ({status.rstrip(')')})"
+        print(f"| {name} | {result} |")
 print("""
 What each suite does (see `Tests/seeddbTests/`):
 - **crash**: 200 `deploy`/`reseed` runs of a 16 MiB seed killed with SIGKILL, after every
@@ -106,6 +124,8 @@ What each suite does (see `Tests/seeddbTests/`):
   `swap` and 10 `auto` reseeds; a failed write makes it reopen. Every row it logged after
   its commit must be in the final working copy. (`memory` and `off` writes to the old
   generation are refused by its fence: `SQLITE_READONLY`.)
+- **tampering**: signed manifests altered (see the table above): every case refused
+  before anything is copied.
 - **refused runs**: `swap`, `live` and `auto` against a held read transaction, an open WAL
   connection and a held write transaction: a run that exits 75 leaves the settings bytes,
   the directory and the recorded version as they were.

@@ -15,6 +15,9 @@ public struct DeployRecord: Hashable, Sendable {
     /// it (the seed's own tables): a table is the app's only if its seed lacked it. `nil`
     /// in records written before they were recorded, and for an adopted database.
     public var seedTables: [String]?
+    /// For a previous generation: the signed manifest it came from, if it was verified, so
+    /// a rollback records it again. (The current one is the settings entry's own.)
+    public var signature: SeedSignature?
 
     /// Creates a record.
     public init(version: SeedVersion, sha256: SHA256Digest, size: Int64, deployedAt: String, base: SHA256Digest? = nil, seedTables: [String]? = nil) {

@@ -27,6 +27,10 @@ public struct SeedDBError: Error, Sendable, CustomStringConvertible {
         /// A seed clashes with what is recorded or with another seed: its name is recorded
         /// for the other location, or two seeds' files would collide.
         case conflictingSeed = "conflicting-seed"
+        /// A manifest is refused by the trusted keys: unsigned, a bad signature, a key not
+        /// trusted, a seed whose digest differs from the signed one, a lower serial than
+        /// the one deployed, an expired manifest, or unsafe trust anchors.
+        case untrustedSeed = "untrusted-seed"
         /// The run was interrupted (SIGINT, SIGTERM) and undid what it had done.
         case interrupted = "interrupted"
     }
@@ -47,6 +51,9 @@ public struct SeedDBError: Error, Sendable, CustomStringConvertible {
         case owner
         /// Name the app, to create a manifest that does not exist (`--app`).
         case app
+        /// Deploy a signed manifest whose serial is lower than the one deployed
+        /// (`--allow-downgrade`).
+        case downgrade
     }
 
     /// Creates an error.

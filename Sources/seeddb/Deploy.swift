@@ -126,6 +126,10 @@ struct DeployOptions: ParsableArguments {
     @OptionGroup var replace: ReplaceOptions
     @OptionGroup var wait: WaitOptions
     @OptionGroup var output: OutputOptions
+    @OptionGroup var trust: TrustOptions
+
+    @Flag(name: .long, help: "Deploy a signed manifest whose serial is lower than the one deployed.")
+    var allowDowngrade = false
 
     @Flag(name: .long, help: "Say what would be done, and change nothing.")
     var dryRun = false
@@ -136,8 +140,9 @@ struct DeployOptions: ParsableArguments {
         let progress = ProgressBar.forTerminal(output)
         var configuration = replace.applied(to: wait.configuration)
         configuration.progress = progress?.callback
+        configuration.allowDowngrade = allowDowngrade
         if let progress { configuration.stepStarted = progress.stepStarted(then: configuration.stepStarted) }
-        let (reports, failure) = seeds.each(system, configuration: configuration, { (deployer, seed) throws(SeedDBError) in
+        let (reports, failure) = seeds.each(system, configuration: configuration, trust: trust, { (deployer, seed) throws(SeedDBError) in
             if dryRun { return try deployer.plan(seed, force: force) }
             return force ? try deployer.reseed(seed) : try deployer.deploy(seed)
         })

@@ -12,6 +12,7 @@ enum ExitStatus {
         case .invalidArgument: return 64      // EX_USAGE
         case .invalidSeed: return 65          // EX_DATAERR
         case .corruptWorkingCopy: return 65   // EX_DATAERR
+        case .untrustedSeed: return 65        // EX_DATAERR: refused by the trusted keys
         case .seedUnavailable: return 66      // EX_NOINPUT
         case .cannotCreate: return 73         // EX_CANTCREAT
         case .ioFailure: return 74            // EX_IOERR
@@ -26,6 +27,7 @@ func remedyHint(_ remedy: SeedDBError.Remedy?) -> String {
     switch remedy {
     case .owner: return " or pass --owner for its owner"
     case .app: return "; give --app to create it"
+    case .downgrade: return "; pass --allow-downgrade to deploy it anyway"
     case nil: return ""
     }
 }

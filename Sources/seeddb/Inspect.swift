@@ -9,7 +9,9 @@ extension SeedDBCommand {
             abstract: "Show each seed's current and recorded version and its working copy's state.",
             discussion: """
             States: up-to-date, not-installed (nothing recorded), outdated (the recorded version \
-            differs), missing (recorded, but the working copy is gone). Changes nothing.
+            differs), missing (recorded, but the working copy is gone). A version deployed from \
+            a signed manifest shows its key id and serial. With trusted keys, a manifest a \
+            deploy would refuse is reported with a warning. Changes nothing.
 
             Example:
               seeddb status --manifest Seeds/v2/seeds.json --json
@@ -18,11 +20,18 @@ extension SeedDBCommand {
         @OptionGroup var seeds: SeedOptions
         @OptionGroup var system: SystemOptions
         @OptionGroup var output: OutputOptions
+        @OptionGroup var trust: TrustOptions
 
         func run() throws {
             var settingsFile = ""
-            let (statuses, failure) = seeds.each(system, { (deployer, seed) throws(SeedDBError) in
+            let (statuses, failure) = seeds.each(system, trust: trust, { (deployer, seed) throws(SeedDBError) in
                 settingsFile = deployer.paths(for: seed).settingsFile
+                // A report, not a gate: what a deploy would refuse is a warning here.
+                do throws(SeedDBError) {
+                    _ = try deployer.checkSignature(seed)
+                } catch {
+                    Terminal.logger.warning("\(error.message)")
+                }
                 return try deployer.status(seed)
             })
             for problem in Set(statuses.compactMap(\.settingsProblem)) {
@@ -68,7 +77,9 @@ extension SeedDBCommand {
             abstract: "Run PRAGMA integrity_check on each seed and its working copy.",
             discussion: """
             Prints one line per seed with the first problem found (all of them with \
-            --verbose, or in --json as lists). Exits 65 when a seed or working copy is \
+            --verbose, or in --json as lists). When keys are trusted (--trusted-key, or \
+            /etc/seeddb/keys/<app> with --system), also checks the manifest's signature and \
+            the seed's SHA-256 against it. Exits 65 when a seed or working copy is \
             damaged, 66 when a working copy recorded as deployed is missing. A working copy \
             never deployed (nothing recorded) is reported as "not deployed" and is not a \
             failure. Changes nothing.
@@ -81,11 +92,13 @@ extension SeedDBCommand {
         @OptionGroup var system: SystemOptions
         @OptionGroup var output: OutputOptions
 
+        @OptionGroup var trust: TrustOptions
+
         @Flag(name: .long, help: "List every problem found, not just the first.")
         var verbose = false
 
         func run() throws {
-            let (reports, stopped) = seeds.each(system, { (deployer, seed) throws(SeedDBError) in try deployer.verify(seed) })
+            let (reports, stopped) = seeds.each(system, trust: trust, { (deployer, seed) throws(SeedDBError) in try deployer.verify(seed) })
             let failure = stopped ?? reports.lazy.compactMap { report in
                 report.failure.map { SeedFailure(seed: report.name, error: $0) }
             }.first

@@ -14,11 +14,14 @@ extension SeedDBCommand {
             compresses it (zstd is the recommended codec: it decompresses about 7x faster than \
             gzip at a similar ratio), and renames it into place. With --manifest, adds or \
             updates that seed's entry (version, sha256 of the database bytes); a new manifest \
-            needs --app. The same scripts and SQLite version give the same bytes.
+            needs --app. With --sign, signs the manifest written (as seeddb sign does); \
+            --serial sets its release number. The same scripts and SQLite version give the \
+            same bytes.
 
             Example:
               seeddb pack Seeds/v2/levels.sql --output Seeds/v2/levels.sqlite --version 2 --manifest Seeds/v2/seeds.json
               seeddb pack schema.sql data.sql --output dist/levels.sqlite.zst --compress zstd --version 3
+              seeddb pack levels.sql --output dist/levels.sqlite --version 3 --manifest dist/seeds.json --serial 3 --sign levels.key
             """)
 
         @Argument(help: ArgumentHelp("SQL scripts, run in order.", valueName: "sql-file"), completion: .file())
@@ -35,10 +38,20 @@ extension SeedDBCommand {
         @Option(name: .long, help: ArgumentHelp("Compress the seed: zstd or gzip (default: from --output's .zst or .gz suffix, else none).", valueName: "zstd|gzip|none"))
         var compress: SeedCompression?
 
+        @Option(name: .long, help: ArgumentHelp("Set the manifest's serial, the release number a signed manifest carries.", valueName: "n"))
+        var serial: UInt64?
+
+        @Option(name: .long, help: ArgumentHelp("Sign the manifest written with this secret key (MANIFEST.minisig; see sign).", valueName: "key-file"), completion: .file())
+        var sign: String?
+
         @OptionGroup var printing: OutputOptions
 
         func validate() throws {
             guard !scripts.isEmpty else { throw ValidationError("give at least one SQL script") }
+            if manifestOptions.manifest == nil {
+                if sign != nil { throw ValidationError("--sign signs the manifest: give --manifest") }
+                if serial != nil { throw ValidationError("--serial is the manifest's: give --manifest") }
+            }
             let suffix = SeedCompression(path: output)
             if let compress, compress != suffix {
                 throw ValidationError(compress == .none
@@ -50,11 +63,22 @@ extension SeedDBCommand {
         func run() throws {
             let output = absolute(self.output)
             let result: Result<SeedPacker.Report, SeedDBError> = Result { () throws(SeedDBError) in
-                let editor = try manifestOptions.manifest.map { (path) throws(SeedDBError) in
+                var editor = try manifestOptions.manifest.map { (path) throws(SeedDBError) in
                     try ManifestEditor(editing: absolute(path), app: manifestOptions.app)
+                }
+                editor?.serial = serial
+                // The key is opened (and its passphrase asked) before anything is built.
+                let key = try sign.map { (path) throws(SeedDBError) in
+                    try MinisignSecretKey.load(absolute(path)) { () throws(SeedDBError) in try Passphrase.toOpen(path) }
                 }
                 let report = try SeedPacker.pack(scripts: scripts.map(absolute), output: output, compression: compress ?? SeedCompression(path: output))
                 try editor?.record(seed: output, version: version, sha256: report.sha256)
+                if let key, let editor {
+                    let signed = try ManifestSigner.sign(editor.path, with: key).manifest
+                    if signed.serial == nil {
+                        Terminal.logger.warning("\(editor.path) has no \"serial\": it is signed as serial 0; give --serial N and raise it with each release")
+                    }
+                }
                 return report
             }
             switch result {

@@ -96,6 +96,7 @@ struct Printer {
             if let held = status.heldFrom { pairs.append(("heldFrom", held.rawValue)) }
             if let blocked = status.blocked { pairs.append(("blocked", blocked)) }
             if !status.leftovers.isEmpty { pairs.append(("leftovers", status.leftovers)) }
+            if let signature = status.signature { pairs.append(("signature", Self.signature(signature))) }
             return pairs
         }], failure: failure) {
             statuses.flatMap { status in [
@@ -103,7 +104,7 @@ struct Printer {
                 "  current version:  \(Self.short(status.currentVersion))",
                 "  recorded version: \(status.recordedVersion.map(Self.short) ?? "none")",
                 "  working copy:     \(status.workingCopy)\(status.blocked.map { " (blocked: it is \($0); deploys refuse to touch it)" } ?? (status.exists ? "" : " (does not exist)"))",
-            ] + status.leftovers.map { "  left by a killed run (the next deploy removes it): \($0)" } }
+            ] + (status.signature.map { ["  signature:        key id \($0.keyID), serial \($0.serial)"] } ?? []) + status.leftovers.map { "  left by a killed run (the next deploy removes it): \($0)" } }
         }
     }
 
@@ -111,11 +112,15 @@ struct Printer {
     /// each file; every problem in the JSON lists (and in the text with `verbose`).
     func verifyReports(_ reports: [VerifyReport], verbose: Bool, failure: SeedFailure? = nil) {
         emit(json: ["seeds": reports.map { report in
-            [("name", report.name.rawValue), ("seed", report.seed.description), ("workingCopy", report.workingCopy.description),
-             ("seedProblems", report.seed.problems), ("workingCopyProblems", report.workingCopy.problems)] as [(String, Any?)]
+            var pairs: [(String, Any?)] = [
+                ("name", report.name.rawValue), ("seed", report.seed.description), ("workingCopy", report.workingCopy.description),
+                ("seedProblems", report.seed.problems), ("workingCopyProblems", report.workingCopy.problems)]
+            if let signature = report.signature { pairs.append(("signature", Self.signature(signature))) }
+            return pairs
         }], failure: failure) {
             reports.flatMap { report in
-                var lines = ["\(report.name): seed \(Self.line(report.seed)); working copy \(Self.line(report.workingCopy))"]
+                let signed = report.signature.map { "; signature ok (key id \($0.keyID), serial \($0.serial))" } ?? ""
+                var lines = ["\(report.name): seed \(Self.line(report.seed)); working copy \(Self.line(report.workingCopy))\(signed)"]
                 if verbose {
                     lines += report.seed.problems.map { "  seed: \($0)" }
                     lines += report.workingCopy.problems.map { "  working copy: \($0)" }
@@ -141,6 +146,31 @@ struct Printer {
                 "  location:     \(seed.location.rawValue)",
                 "  working copy: \(paths.workingCopy)",
             ] }
+        }
+    }
+
+    /// `{"keyId": "<hex>", "serial": N}`.
+    static func signature(_ signature: SeedSignature) -> [(String, Any?)] {
+        [("keyId", signature.keyID), ("serial", signature.serial)]
+    }
+
+    /// `keygen`: the key id and the two files written.
+    func keyPair(keyID: String, publicKey: String, secretKey: String, encrypted: Bool) {
+        emit(json: ["keyId": keyID, "publicKey": publicKey, "secretKey": secretKey, "encrypted": encrypted]) {
+            ["key id \(keyID)", "public key: \(publicKey) (ship it; trust it with --trusted-key or /etc/seeddb/keys/<app>/)",
+             "secret key: \(secretKey) (\(encrypted ? "encrypted with the passphrase" : "NOT encrypted"); keep it secret)"]
+        }
+    }
+
+    /// A command that produced nothing but its failure.
+    func failed(_ failure: SeedFailure) {
+        emit(json: [:], failure: failure) { [] }
+    }
+
+    /// `sign` and `pack --sign`: the signature written.
+    func signed(_ path: String, keyID: String, serial: UInt64) {
+        emit(json: ["signature": path, "keyId": keyID, "serial": serial]) {
+            ["\(path): signed by key id \(keyID), serial \(serial)"]
         }
     }
 
@@ -175,7 +205,7 @@ struct Printer {
                 json["error"] = [("seed", failure.seed?.rawValue), ("code", Int(ExitStatus.code(for: failure.error.code))),
                                  ("message", failure.error.message)] as [(String, Any?)]
             }
-            let order = ["dryRun", "settings", "output", "version", "sha256", "size", "compression", "seeds", "error"]
+            let order = ["dryRun", "settings", "output", "version", "sha256", "size", "compression", "keyId", "publicKey", "secretKey", "encrypted", "signature", "serial", "seeds", "error"]
             Terminal.printOut(JSONText.object(json.sorted { (order.firstIndex(of: $0.key) ?? 99) < (order.firstIndex(of: $1.key) ?? 99) }.map { ($0.key, $0.value) }))
         } else {
             text().forEach(Terminal.printOut)
@@ -196,6 +226,7 @@ enum JSONText {
         case let flag as Bool: return flag ? "true" : "false"
         case let number as Int: return String(number)
         case let number as Int64: return String(number)
+        case let number as UInt64: return String(number)
         case let texts as [String]: return "[" + texts.map(string).joined(separator: ",") + "]"
         case let pairs as [(String, Any?)]: return object(pairs)
         case let raw as RawJSON: return raw.text

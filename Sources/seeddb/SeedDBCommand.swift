@@ -19,13 +19,13 @@ struct SeedDBCommand: ParsableCommand {
         `seeddb --version` prints the version of seeddb.
 
         Exit codes: 0 success, 64 bad usage (also an empty HOME where a default needs it), \
-        65 invalid seed or failed integrity check, 66 seed, manifest or working copy \
-        missing or unreadable, 73 cannot create the working copy or settings, 74 other \
-        I/O error, 75 in use or lock wait timed out, 78 bad manifest, 130 or 143 \
-        interrupted (SIGINT, SIGTERM; nothing was changed). A name recorded for the other \
-        location is 64 from flags, 78 from a manifest.
+        65 invalid seed, failed integrity check or a signature refused, 66 seed, manifest \
+        or working copy missing or unreadable, 73 cannot create the working copy or \
+        settings, 74 other I/O error, 75 in use or lock wait timed out, 78 bad manifest \
+        or key, 130 or 143 interrupted (SIGINT, SIGTERM; nothing was changed). A name \
+        recorded for the other location is 64 from flags, 78 from a manifest.
         """,
-        subcommands: [Deploy.self, Reseed.self, Rollback.self, Status.self, Verify.self, Conflicts.self, Paths.self, Maintain.self, Pack.self, Purge.self]
+        subcommands: [Deploy.self, Reseed.self, Rollback.self, Status.self, Verify.self, Conflicts.self, Paths.self, Maintain.self, Pack.self, Purge.self, Keygen.self, Sign.self]
     )
 
     static func main() {

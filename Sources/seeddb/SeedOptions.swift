@@ -89,12 +89,24 @@ struct SeedOptions: ParsableArguments {
 extension SeedOptions {
     /// Runs `each` for every seed these options describe, with a deployer for `system`
     /// and `configuration`, stopping at the first failure (see ``eachSeed(fromManifest:_:_:)``).
+    ///
+    /// - Parameter trust: `--trusted-key`, whose keys are read here (a bad key file is
+    ///   reported as the run's failure).
     func each<Report>(
-        _ system: SystemOptions, configuration: DeployConfiguration = DeployConfiguration(),
+        _ system: SystemOptions, configuration: DeployConfiguration = DeployConfiguration(), trust: TrustOptions? = nil,
         _ each: (Deployer, Seed) throws(SeedDBError) -> Report
     ) -> (reports: [Report], failure: SeedFailure?) {
         eachSeed(fromManifest: manifestOptions.manifest != nil, { () throws(SeedDBError) in
-            (try system.deployer(configuration), try seeds())
+            var configuration = configuration
+            configuration.trustedKeys += try trust?.load() ?? []
+            let deployer = try system.deployer(configuration)
+            do throws(SeedDBError) {
+                return (deployer, try seeds())
+            } catch let error where error.code == .invalidManifest && trust != nil {
+                // Bytes no trusted key signed are refused as such (65), even unreadable ones.
+                if let manifest = manifestOptions.manifest { try deployer.requireSignatureOfUnreadableManifest(absolute(manifest)) }
+                throw error
+            }
         }, each)
     }
 }
@@ -186,6 +198,12 @@ struct SystemOptions: ParsableArguments {
         }
     }
 
+    /// The system's directory of trusted keys, `/etc/seeddb/keys`, under `root`.
+    static func keysDirectory(root: String?) -> String {
+        let prefix = root.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } ?? ""
+        return prefix + "/etc/seeddb/keys"
+    }
+
     /// An octal mode for a working copy: no set-id or sticky bit, not writable by group
     /// or others (a database anyone can rewrite is a database anyone can corrupt).
     static func parseMode(_ text: String) throws -> UInt16 {
@@ -208,6 +226,8 @@ struct SystemOptions: ParsableArguments {
         configuration.files.owner = owner
         configuration.files.workingCopyMode = mode
         guard system else { return try Deployer(configuration: configuration, logger: Terminal.logger) }
+        // The trust anchors root relies on: /etc/seeddb/keys/<app>/*.pub (under --root).
+        configuration.trustedKeysDirectory = Self.keysDirectory(root: root)
         return Deployer(directories: .system(root: root ?? ""), configuration: configuration, logger: Terminal.logger)
     }
 }

@@ -46,6 +46,27 @@ struct HashOnceTests {
         #expect(cli.generation(of: cli.workingCopy) == .generation("one"))
     }
 
+    @Test func aSignedFirstDeployStillReadsTheSeedOnce() throws {
+        // Given a big seed listed with its sha256 in a manifest SeedDB signed
+        let seed = try cli.makeSeed("big.sqlite", marker: "one", megabytes: 8)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: seed)[.size] as? Int)
+        let (publicKey, secretKey) = (cli.root + "/release.pub", cli.root + "/release.key")
+        #expect(try cli.run(["keygen", "--unencrypted", "--public-key", publicKey, "--secret-key", secretKey]).status == 0)
+        let manifest = cli.root + "/seeds.json"
+        let digest = try cli.shell("sha256sum '\(seed)' | cut -c1-64").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try Data(#"{"app": "\#(cli.app)", "serial": 1, "seeds": [{"source": "big.sqlite", "name": "levels.sqlite", "version": "1", "sha256": "\#(digest)"}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: manifest))
+        #expect(try cli.run(["sign", "--key", secretKey, manifest]).status == 0)
+
+        // When it is deployed trusting the key, the signature check reads the manifest, not the seed
+        let trace = try ReadTrace.run(cli, ["deploy", "--manifest", manifest, "--trusted-key", publicKey])
+        #expect(trace.status == 0, "\(trace.stderr)")
+        let seedBytes = trace.bytesRead { $0 == seed }
+        #expect(seedBytes == size, "read \(seedBytes) bytes of a \(size)-byte seed: one pass, the copy's")
+        #expect((try entry()["signature"] as? [String: Any])?["serial"] as? Int == 1)
+        #expect(cli.generation(of: cli.workingCopy) == .generation("one"))
+    }
+
     @Test func reseedOfAKnownSeedReadsNoByteOfIt() throws {
         // Given a seed deployed once (its digest remembered, its content checked)
         let seed = try cli.makeSeed("big.sqlite", marker: "one", megabytes: 8)

@@ -38,11 +38,11 @@ Describe the seeds with --manifest FILE, or one seed with --app, --seed and
 `seeddb --version` prints the version of seeddb.
 
 Exit codes: 0 success, 64 bad usage (also an empty HOME where a default needs
-it), 65 invalid seed or failed integrity check, 66 seed, manifest or working
-copy missing or unreadable, 73 cannot create the working copy or settings, 74
-other I/O error, 75 in use or lock wait timed out, 78 bad manifest, 130 or 143
-interrupted (SIGINT, SIGTERM; nothing was changed). A name recorded for the
-other location is 64 from flags, 78 from a manifest.
+it), 65 invalid seed, failed integrity check or a signature refused, 66 seed,
+manifest or working copy missing or unreadable, 73 cannot create the working
+copy or settings, 74 other I/O error, 75 in use or lock wait timed out, 78 bad
+manifest or key, 130 or 143 interrupted (SIGINT, SIGTERM; nothing was changed).
+A name recorded for the other location is 64 from flags, 78 from a manifest.
 
 USAGE: seeddb <subcommand>
 
@@ -70,6 +70,10 @@ SUBCOMMANDS:
                           compressed, and record it in a manifest.
   purge                   Remove working copies, their sidecars, previous
                           generations, locks and settings.
+  keygen                  Make a key pair for signing manifests, in minisign's
+                          file formats.
+  sign                    Sign a manifest with a secret key: writes
+                          MANIFEST.minisig beside it.
 
   See 'seeddb help <subcommand>' for detailed help.
 
@@ -135,6 +139,10 @@ OPTIONS:
   --json                  Print one JSON object on standard output.
   -q, --quiet             Print nothing on success; warnings and errors still
                           go to standard error.
+  --trusted-key <file>    A minisign public key whose signed manifests are
+                          trusted (repeatable); then only signed seeds deploy.
+  --allow-downgrade       Deploy a signed manifest whose serial is lower than
+                          the one deployed.
   --dry-run               Say what would be done, and change nothing.
   -h, --help              Show help information.
 
@@ -199,6 +207,10 @@ OPTIONS:
   --json                  Print one JSON object on standard output.
   -q, --quiet             Print nothing on success; warnings and errors still
                           go to standard error.
+  --trusted-key <file>    A minisign public key whose signed manifests are
+                          trusted (repeatable); then only signed seeds deploy.
+  --allow-downgrade       Deploy a signed manifest whose serial is lower than
+                          the one deployed.
   --dry-run               Say what would be done, and change nothing.
   -h, --help              Show help information.
 
@@ -274,8 +286,9 @@ OVERVIEW: Show each seed's current and recorded version and its working copy's
 state.
 
 States: up-to-date, not-installed (nothing recorded), outdated (the recorded
-version differs), missing (recorded, but the working copy is gone). Changes
-nothing.
+version differs), missing (recorded, but the working copy is gone). A version
+deployed from a signed manifest shows its key id and serial. With trusted keys,
+a manifest a deploy would refuse is reported with a warning. Changes nothing.
 
 Example:
   seeddb status --manifest Seeds/v2/seeds.json --json
@@ -316,6 +329,8 @@ OPTIONS:
   --json                  Print one JSON object on standard output.
   -q, --quiet             Print nothing on success; warnings and errors still
                           go to standard error.
+  --trusted-key <file>    A minisign public key whose signed manifests are
+                          trusted (repeatable); then only signed seeds deploy.
   -h, --help              Show help information.
 
 
@@ -324,10 +339,12 @@ OPTIONS:
 OVERVIEW: Run PRAGMA integrity_check on each seed and its working copy.
 
 Prints one line per seed with the first problem found (all of them with
---verbose, or in --json as lists). Exits 65 when a seed or working copy is
-damaged, 66 when a working copy recorded as deployed is missing. A working copy
-never deployed (nothing recorded) is reported as "not deployed" and is not a
-failure. Changes nothing.
+--verbose, or in --json as lists). When keys are trusted (--trusted-key, or
+/etc/seeddb/keys/<app> with --system), also checks the manifest's signature and
+the seed's SHA-256 against it. Exits 65 when a seed or working copy is damaged,
+66 when a working copy recorded as deployed is missing. A working copy never
+deployed (nothing recorded) is reported as "not deployed" and is not a failure.
+Changes nothing.
 
 Example:
   seeddb verify --manifest Seeds/v2/seeds.json
@@ -368,6 +385,8 @@ OPTIONS:
   --json                  Print one JSON object on standard output.
   -q, --quiet             Print nothing on success; warnings and errors still
                           go to standard error.
+  --trusted-key <file>    A minisign public key whose signed manifests are
+                          trusted (repeatable); then only signed seeds deploy.
   --verbose               List every problem found, not just the first.
   -h, --help              Show help information.
 
@@ -544,16 +563,19 @@ its directory if needed), sets journal_mode=DELETE, runs VACUUM and
 quick_check, compresses it (zstd is the recommended codec: it decompresses
 about 7x faster than gzip at a similar ratio), and renames it into place. With
 --manifest, adds or updates that seed's entry (version, sha256 of the database
-bytes); a new manifest needs --app. The same scripts and SQLite version give
-the same bytes.
+bytes); a new manifest needs --app. With --sign, signs the manifest written (as
+seeddb sign does); --serial sets its release number. The same scripts and
+SQLite version give the same bytes.
 
 Example:
   seeddb pack Seeds/v2/levels.sql --output Seeds/v2/levels.sqlite --version 2
 --manifest Seeds/v2/seeds.json
   seeddb pack schema.sql data.sql --output dist/levels.sqlite.zst --compress
 zstd --version 3
+  seeddb pack levels.sql --output dist/levels.sqlite --version 3 --manifest
+dist/seeds.json --serial 3 --sign levels.key
 
-USAGE: seeddb pack <sql-file> ... --output <seed> --version <string> [--manifest <file>] [--app <id>] [--compress <zstd|gzip|none>] [--json] [--quiet]
+USAGE: seeddb pack <sql-file> ... --output <seed> --version <string> [--manifest <file>] [--app <id>] [--compress <zstd|gzip|none>] [--serial <n>] [--sign <key-file>] [--json] [--quiet]
 
 ARGUMENTS:
   <sql-file>              SQL scripts, run in order.
@@ -568,6 +590,10 @@ OPTIONS:
                           Compress the seed: zstd or gzip (default: from
                           --output's .zst or .gz suffix, else none). (values:
                           none, zstd, gzip)
+  --serial <n>            Set the manifest's serial, the release number a
+                          signed manifest carries.
+  --sign <key-file>       Sign the manifest written with this secret key
+                          (MANIFEST.minisig; see sign).
   --json                  Print one JSON object on standard output.
   -q, --quiet             Print nothing on success; warnings and errors still
                           go to standard error.
@@ -612,6 +638,61 @@ OPTIONS:
   -q, --quiet             Print nothing on success; warnings and errors still
                           go to standard error.
   --dry-run               Say what would be removed, and remove nothing.
+  -h, --help              Show help information.
+
+
+"""#,
+        "keygen": #"""
+OVERVIEW: Make a key pair for signing manifests, in minisign's file formats.
+
+Writes the public key (ship it: --trusted-key, or /etc/seeddb/keys/<app>/ for
+--system) and the secret key (mode 0600), encrypted with a passphrase read from
+$SEEDDB_PASSPHRASE or asked twice on the terminal, unless --unencrypted. Never
+overwrites a file. The keys work with minisign, and minisign's keys with
+seeddb.
+
+Example:
+  seeddb keygen --public-key levels.pub --secret-key ~/.minisign/levels.key
+
+USAGE: seeddb keygen --public-key <file> --secret-key <file> [--unencrypted] [--json] [--quiet]
+
+OPTIONS:
+  --public-key <file>     Where to write the public key.
+  --secret-key <file>     Where to write the secret key.
+  --unencrypted           Do not encrypt the secret key (for a key kept in a CI
+                          secret store or a demo).
+  --json                  Print one JSON object on standard output.
+  -q, --quiet             Print nothing on success; warnings and errors still
+                          go to standard error.
+  -h, --help              Show help information.
+
+
+"""#,
+        "sign": #"""
+OVERVIEW: Sign a manifest with a secret key: writes MANIFEST.minisig beside it.
+
+The signature is minisign's (check it with minisign -Vm MANIFEST -p KEY.pub);
+its trusted comment names the app and the manifest's serial. Every seed in the
+manifest must have a sha256 (exit 78 otherwise): the signature covers the seeds
+through them. Raise the manifest's "serial" with each release: a deploy refuses
+a lower serial than it recorded. The passphrase comes from $SEEDDB_PASSPHRASE
+or the terminal.
+
+Example:
+  seeddb sign --key ~/.minisign/levels.key Seeds/v2/seeds.json
+
+USAGE: seeddb sign <manifest> --key <file> [--prehash] [--json] [--quiet]
+
+ARGUMENTS:
+  <manifest>              The manifest to sign.
+
+OPTIONS:
+  --key <file>            The secret key (seeddb keygen's or minisign -G's).
+  --prehash               Sign the manifest's BLAKE2b-512 (minisign's default
+                          "ED" form) instead of its bytes ("Ed").
+  --json                  Print one JSON object on standard output.
+  -q, --quiet             Print nothing on success; warnings and errors still
+                          go to standard error.
   -h, --help              Show help information.
 
 

@@ -227,11 +227,16 @@ import Testing
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(cli.bytes(workingCopy) == cli.bytes("\(CLIHarness.seeds)/v1/levels.sqlite"))
         #expect(try recorded() == "1")
+        // The package ships its public key in /etc/seeddb/keys: the postinst deployed a
+        // signed manifest, and recorded who signed it.
+        #expect(FileManager.default.fileExists(atPath: root + "/etc/seeddb/keys/com.example.levels/levels-demo.pub"))
+        #expect((cli.settingsEntry(settings)?["signature"] as? [String: Any])?["serial"] as? Int == 1)
 
         result = try dpkg("-i '\(debs)/levels-demo_2.0_all.deb'")
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(try cli.levelCount(workingCopy) == 24)
         #expect(try recorded() == "2")
+        #expect((cli.settingsEntry(settings)?["signature"] as? [String: Any])?["serial"] as? Int == 2)
         let upgraded = cli.bytes(workingCopy)
 
         result = try dpkg("-i '\(debs)/levels-demo_2.0_all.deb'")

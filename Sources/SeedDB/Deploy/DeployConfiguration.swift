@@ -45,6 +45,22 @@ public struct DeployConfiguration: Sendable {
     /// Called as the seed is copied, with the bytes copied so far and the total. Default: `nil`.
     public var progress: (@Sendable (_ copied: Int64, _ total: Int64) -> Void)?
 
+    /// Public keys whose signatures are trusted. When any key is trusted for an app (here
+    /// or in ``trustedKeysDirectory``), a deploy refuses (``SeedDBError/Code/untrustedSeed``)
+    /// a seed that is not from a manifest one of them signed, before anything is copied.
+    /// Several keys may be trusted at once, to rotate keys. Default: none.
+    public var trustedKeys: [MinisignPublicKey] = []
+
+    /// A directory of trust anchors: the `*.pub` files in its `<app>` subdirectory are
+    /// trusted for that app besides ``trustedKeys``. They must be root's, as every path
+    /// root relies on (a directory or key a non-root user can write is refused). The CLI
+    /// sets `/etc/seeddb/keys` (under `--root`) in `--system` mode. Default: `nil`.
+    public var trustedKeysDirectory: String?
+
+    /// Deploy a signed manifest whose serial is lower than the one recorded (a deliberate
+    /// downgrade). Default: `false`, such a manifest is refused as a replay.
+    public var allowDowngrade = false
+
     /// The default configuration.
     public init() {}
 }

@@ -25,7 +25,7 @@ extension DeployExecutor {
         let inspected = try source.inspect(readingHeader: !vouched)
         if source.compression == .none, let known, known.identity == inspected.identity, let expected = target.expectedSHA256, expected != known.sha256 {
             // The remembered digest of the seed as it is: refused before anything is copied.
-            throw SeedDBError(.invalidSeed, "invalid seed \(target.source): SHA-256 is \(known.sha256), expected \(expected)")
+            throw target.digestMismatch(known.sha256, expected: expected)
         }
         let (descriptor, temporary) = try FileSystem.createTemporaryFile(in: paths.directory, stem: paths.name.rawValue)
         run.onFailure("the staged copy") { () throws(SeedDBError) in try FileSystem.remove(temporary) }
@@ -51,7 +51,7 @@ extension DeployExecutor {
             target.seedFile?.digest = SourceDigest(identity: identity, sha256: copy.digest)
         }
         if let expected = target.expectedSHA256, expected != copy.digest {
-            throw SeedDBError(.invalidSeed, "invalid seed \(target.source): SHA-256 is \(copy.digest), expected \(expected)")
+            throw target.digestMismatch(copy.digest, expected: expected)
         }
         // The content that passed a check, copied unchanged: its header was read then.
         let checkedBefore = vouched && copy.identity == known?.identity
@@ -459,9 +459,11 @@ extension DeployExecutor {
             entry.heldFrom = target.isRollback ? (replaced?.version ?? entry.heldFrom) : nil
             if plan.keepsPrevious {
                 entry.previous = previous
+                entry.previous?.signature = target.adopted ? nil : target.entry.signature
             } else if plan.dropsPrevious || target.isRollback {
                 entry.previous = nil
             }
+            entry.signature = target.isRollback ? target.entry.previous?.signature : target.signature
             if let memo = run.memo { entry.checked = memo }
             if let digest = target.sourceDigest { entry.source = digest }
             entry.location = target.location

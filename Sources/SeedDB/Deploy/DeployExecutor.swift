@@ -147,6 +147,11 @@ struct DeployTarget {
     var settingsBackup: SettingsStore.Backup
     /// The working copy as the run found it.
     var workingCopy: WorkingCopy
+    /// The signed manifest the seed came from and who signed it, when its app has trusted
+    /// keys (see `Deployer+Signature.swift`); recorded by `record`.
+    var signature: SeedSignature? = nil
+    /// That manifest's path, for the refusal of a seed whose digest differs.
+    var manifest: String? = nil
 }
 
 /// The seed file's identity and digest as a run knows them: from the settings or the

@@ -51,6 +51,9 @@ public struct SeedStatus: Sendable, Hashable {
     /// Files a killed run left beside the working copy that SeedDB proved disposable (the
     /// next run that succeeds removes them): never a database the user may have written.
     public var leftovers: [String] = []
+    /// The key id and serial of the signed manifest the recorded version came from;
+    /// `nil` when nothing is recorded or it was not signed.
+    public var signature: SeedSignature? = nil
 }
 
 /// What `verify` found in one file.
@@ -95,6 +98,9 @@ public struct VerifyReport: Sendable, Hashable {
     public var seed: IntegrityResult
     /// What the working copy's check found.
     public var workingCopy: IntegrityResult
+    /// The signature checked, when the app has trusted keys (see
+    /// ``DeployConfiguration/trustedKeys``); `nil` otherwise.
+    public var signature: SeedSignature? = nil
 
     /// The first failure, as the error a command exits with: a damaged seed
     /// (`invalidSeed`), a damaged working copy (`corruptWorkingCopy`), or a working copy

@@ -99,8 +99,10 @@ public struct Deployer: Sendable {
     }
 
     private func dryRun(_ seed: Seed, _ kind: DeployRequest.Kind) throws(SeedDBError) -> DeployReport {
-        let paths = paths(for: seed)
-        let observed = try observe(seed, paths: paths)
+        let (vouched, signature) = kind == .rollback ? (seed, nil) : try authenticate(seed)
+        let paths = paths(for: vouched)
+        let observed = try observe(vouched, paths: paths)
+        try requireNoDowngrade(signature, entry: observed.entry, seed: vouched)
         if let problem = observed.problem {
             logger.warning("\(problem.warning(in: paths.settingsFile))")
         }
@@ -169,7 +171,8 @@ public struct Deployer: Sendable {
             workingCopy: paths.workingCopy, exists: exists,
             state: state, settingsProblem: observed.problem, heldFrom: observed.entry.heldFrom,
             blocked: { if case .foreign(let what) = observed.workingCopy.state { return what } else { return nil } }(),
-            leftovers: try observed.workingCopy.leftovers(disposable: observed.observation.disposableGenerations))
+            leftovers: try observed.workingCopy.leftovers(disposable: observed.observation.disposableGenerations),
+            signature: observed.entry.record == nil ? nil : observed.entry.signature)
     }
 
     /// Checks what the seed promises and runs `PRAGMA integrity_check` on the seed and on
@@ -180,6 +183,7 @@ public struct Deployer: Sendable {
     /// deployed (nothing recorded, no file) is ``IntegrityResult/notDeployed``, not a
     /// failure. A compressed seed is decompressed to a temporary file in `$TMPDIR`.
     public func verify(_ seed: Seed) throws(SeedDBError) -> VerifyReport {
+        let signature = try verifySignature(seed)
         let source = SeedSource(path: seed.source)
         _ = try source.inspect()
         let paths = paths(for: seed)
@@ -194,7 +198,7 @@ public struct Deployer: Sendable {
         let (seedCheck, digest) = try source.withPlainFile { (path) throws(SeedDBError) in
             (SQLiteFile.integrity(of: path, access: .immutable, full: true), try FileDigest.sha256(ofFileAt: path))
         }
-        var report = VerifyReport(name: seed.name, source: seed.source, workingCopyPath: paths.workingCopy, seed: seedCheck, workingCopy: copyCheck)
+        var report = VerifyReport(name: seed.name, source: seed.source, workingCopyPath: paths.workingCopy, seed: seedCheck, workingCopy: copyCheck, signature: signature)
         if let expected = seed.expectedSHA256, expected != digest {
             report.seed = IntegrityResult.damaged(["SHA-256 is \(digest), expected \(expected)"])
         }
@@ -232,12 +236,15 @@ public struct Deployer: Sendable {
 
     /// Observes, plans and, when there is work, executes under the deploy lock.
     private func run(_ seed: Seed, _ kind: DeployRequest.Kind) throws(SeedDBError) -> DeployReport {
+        // Before anything is looked at or copied: only what a trusted key signed.
+        let (seed, signature) = kind == .rollback ? (seed, nil) : try authenticate(seed)
         let paths = paths(for: seed)
         // What the quick look hashed (`version: auto`, a new seed) is not hashed again.
         var hashed: SourceDigest?
         // The startup hot path: one settings read and one lstat (a readlink for a link);
         // no lock, no hashing, no SQLite (with `version: auto`, one stat of the seed).
         let quick = try observe(seed, paths: paths, quick: true)
+        try requireNoDowngrade(signature, entry: quick.entry, seed: seed)
         if kind == .deploy, quick.problem == nil, let plan = try? DeployPlanner.plan(quick.observation, request(kind)), !plan.action.copies,
            try quick.workingCopy.leftovers(disposable: []).isEmpty {
             if quick.isNewDigest {
@@ -254,12 +261,15 @@ public struct Deployer: Sendable {
             // At most twice: an interrupted run is finished first, then what was asked.
             for _ in 0..<2 {
                 var observed = try observe(seed, paths: paths, lock: lock, known: hashed)
+                try requireNoDowngrade(signature, entry: observed.entry, seed: seed)
                 var plan = try decide(observed, kind, paths: paths)
                 guard plan.action.copies else {
                     try removeLeftovers(observed)
                     return finished ?? report(observed, plan, kind, paths: paths)
                 }
-                let executor = DeployExecutor(deployer: self, target: try target(observed, plan, kind, paths: paths), lock: lock, deadline: deadline)
+                var target = try target(observed, plan, kind, paths: paths)
+                (target.signature, target.manifest) = (signature, seed.manifest)
+                let executor = DeployExecutor(deployer: self, target: target, lock: lock, deadline: deadline)
                 let done: DeployReport
                 do throws(SeedDBError) {
                     done = try executor.run(plan)

@@ -14,6 +14,10 @@ import SeedDBCore
 /// survive a replace or reseed; `"merge": "user-wins"` and `"mergeTables": {"levels":
 /// "seed-wins"}` merge the user's edits into each new seed. Unknown keys are errors, so a
 /// typo never silently turns into a default.
+///
+/// A signed manifest (a minisign signature beside it, `seeds.json.minisig`) also has
+/// `"serial": N`, a non-negative integer the publisher raises with each release, and may
+/// have `"expires": "2027-01-01T00:00:00Z"` (ISO-8601); see ``SignedManifest``.
 public struct Manifest: Sendable, Hashable {
     /// The most seeds one manifest may list.
     public static let maximumSeeds = 1000
@@ -22,6 +26,11 @@ public struct Manifest: Sendable, Hashable {
     public var app: AppIdentifier
     /// The seeds, in manifest order, with sources resolved to paths.
     public var seeds: [Seed]
+    /// The release number a signed manifest carries (`"serial"`); `nil` when absent.
+    public var serial: UInt64?
+    /// When a signed manifest stops being deployable (`"expires"`, ISO-8601, as written);
+    /// `nil` when absent.
+    public var expires: String?
 
     /// Loads and validates the manifest at `path`.
     ///
@@ -57,7 +66,9 @@ public struct Manifest: Sendable, Hashable {
         }
         do {
             let document = try Self.document(bytes)
-            return (try Manifest(document, folder: FileSystem.directory(of: target), allowingNoSeeds: allowingNoSeeds), document)
+            var manifest = try Manifest(document, folder: FileSystem.directory(of: target), allowingNoSeeds: allowingNoSeeds)
+            for index in manifest.seeds.indices { manifest.seeds[index].manifest = path }
+            return (manifest, document)
         } catch {
             throw SeedDBError(.invalidManifest, "invalid manifest \(path): \(error.message)")
         }
@@ -88,6 +99,16 @@ public struct Manifest: Sendable, Hashable {
         var reader = try ObjectReader(document, at: "")
         app = try reader.field("app") { (value: String) throws(SeedDBError) in try AppIdentifier(value) }
         let entries = try reader.require("seeds", as: [Any].self)
+        if let number = try reader.optional("serial", as: NSNumber.self) {
+            guard let serial = Self.serial(number) else { throw Self.error("\"serial\" must be a non-negative integer") }
+            self.serial = serial
+        }
+        expires = try reader.optionalField("expires") { (text) throws(SeedDBError) in
+            guard Self.date(iso8601: text) != nil else {
+                throw SeedDBError(.invalidManifest, "\(NameRules.quoted(text)) is not an ISO-8601 date (2027-01-01 or 2027-01-01T00:00:00Z)")
+            }
+            return text
+        }
         try reader.finish()
         guard !entries.isEmpty || allowingNoSeeds else { throw Self.error("\"seeds\" is empty") }
         guard entries.count <= Self.maximumSeeds else { throw Self.error("\"seeds\" lists more than \(Self.maximumSeeds) seeds") }
@@ -136,6 +157,27 @@ public struct Manifest: Sendable, Hashable {
         } catch {
             throw Self.error("\(location): \(error.message)")
         }
+    }
+
+    /// A JSON number that is a non-negative integer (not a boolean, not a fraction).
+    private static func serial(_ number: NSNumber) -> UInt64? {
+        switch String(cString: number.objCType) {
+        case "c": return nil  // Foundation bridges `true`/`false` to NSNumber with the `char` code.
+        case "d", "f": return UInt64(exactly: number.doubleValue)
+        case "Q": return number.uint64Value
+        default: return number.int64Value >= 0 ? UInt64(number.int64Value) : nil
+        }
+    }
+
+    /// An ISO-8601 date-time (with `Z` or an offset, fractional seconds allowed) or a date
+    /// alone (midnight UTC).
+    static func date(iso8601 text: String) -> Date? {
+        for options: ISO8601DateFormatter.Options in [[.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds], [.withFullDate]] {
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = options
+            if let date = formatter.date(from: text) { return date }
+        }
+        return nil
     }
 
     fileprivate static func error(_ message: String) -> SeedDBError {

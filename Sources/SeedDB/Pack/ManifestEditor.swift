@@ -11,6 +11,8 @@ public struct ManifestEditor {
     public let path: String
     /// The manifest as it will be written: the existing one, or a new one for an app.
     private var document: [String: Any]
+    /// The `serial` to write (`seeddb pack --serial`); `nil` keeps the manifest's own.
+    public var serial: UInt64?
 
     /// Reads the manifest at `path` to edit it. An existing manifest must be valid, though
     /// its `seeds` may be empty (`{"app": "…", "seeds": []}` is the natural starting file);
@@ -53,6 +55,7 @@ public struct ManifestEditor {
         entry["sha256"] = sha256.hex
         if let index { seeds[index] = entry } else { seeds.append(entry) }
         document["seeds"] = seeds
+        if let serial { document["serial"] = NSNumber(value: serial) }
 
         let bytes: Data
         do {

@@ -58,6 +58,10 @@ public struct SettingsEntry: Sendable, Hashable {
         /// Whether the run is a rollback.
         public var isRollback: Bool
     }
+    /// The key id and serial of the signed manifest the recorded version came from; `nil`
+    /// when it was not verified. Kept when a deploy withdraws ``record``, so a killed run
+    /// does not forget the serial a later deploy must not go below.
+    public var signature: SeedSignature?
 
     /// Why an entry cannot be decoded: a field is missing or has the wrong type.
     struct ShapeError: Error, CustomStringConvertible {
@@ -147,6 +151,8 @@ public struct SettingsEntry: Sendable, Hashable {
             if run["seedTables"] != nil && seedTables == nil { throw Self.bad("interrupted.seedTables") }
             interrupted = InterruptedRun(version: version, generation: generation, replacing: replacing, base: base, seedTables: seedTables, isRollback: isRollback)
         }
+        signature = try Self.signature(in: object, at: "")
+        if previous != nil { previous?.signature = try Self.signature(in: object["previous"] as? [String: Any] ?? [:], at: "previous.") }
     }
 
     /// The entry as a JSON object.
@@ -178,6 +184,7 @@ public struct SettingsEntry: Sendable, Hashable {
             if let seedTables = interrupted.seedTables { run["seedTables"] = seedTables }
             object["interrupted"] = run
         }
+        if let signature { object["signature"] = Self.jsonObject(of: signature) }
         return object
     }
 
@@ -207,6 +214,7 @@ public struct SettingsEntry: Sendable, Hashable {
         var object: [String: Any] = ["version": record.version.rawValue, "sha256": record.sha256.hex, "size": record.size, "deployedAt": record.deployedAt]
         if let base = record.base { object["base"] = base.hex }
         if let seedTables = record.seedTables { object["seedTables"] = seedTables }
+        if let signature = record.signature { object["signature"] = jsonObject(of: signature) }
         return object
     }
 
