@@ -103,7 +103,7 @@ struct Printer {
                 "\(status.name): \(status.state.rawValue)\(status.state == .held ? status.heldFrom.map { " (rolled back from \(Self.short($0)); a new version or seeddb reseed ends the hold)" } ?? "" : "")",
                 "  current version:  \(Self.short(status.currentVersion))",
                 "  recorded version: \(status.recordedVersion.map(Self.short) ?? "none")",
-                "  working copy:     \(status.workingCopy)\(status.blocked.map { " (blocked: it is \($0); deploys refuse to touch it)" } ?? (status.exists ? "" : " (does not exist)"))",
+                "  working copy:     \(status.workingCopy)\(status.blocked.map { " (blocked: it is \($0); deploys refuse to touch it)" } ?? (status.exists ? (status.recordedVersion == nil ? " (a database with no record: a deploy keeps it as the previous generation)" : "") : " (does not exist)"))",
             ] + (status.signature.map { ["  signature:        key id \($0.keyID), serial \($0.serial)"] } ?? []) + status.leftovers.map { "  left by a killed run (the next deploy removes it): \($0)" } }
         }
     }

@@ -161,7 +161,7 @@ import Testing
             #expect(found.contains(2), "\(state.name), \(command.name): the row written since the upgrade is gone (\(result.stdout) \(result.stderr))")
             #expect(cli.temporaryFiles.isEmpty, "\(state.name), \(command.name) left \(cli.temporaryFiles)")
         }
-        ReliabilityLog.record(suite: "hostile states: \(state.name)", trials: trials, faults: failures, dataLost: 0)
+        ReliabilityLog.record(suite: "hostile states (\(state.name))", trials: trials, faults: failures, dataLost: 0)
     }
 
     /// A directory where the link was: every command that would write refuses with 73

@@ -131,7 +131,7 @@ struct SyscallKillTests {
             }
         }
         #expect(killed > 0, "no kill took effect: \(counts)")
-        ReliabilityLog.record(suite: "syscall kills: \(scenario.name)", trials: trials, crashes: killed, dataLost: failures)
+        ReliabilityLog.record(suite: "syscall kills (\(scenario.name))", trials: trials, crashes: killed, dataLost: failures)
     }
 
     /// What is wrong with the state a rerun left.
