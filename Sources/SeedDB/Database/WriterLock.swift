@@ -51,7 +51,7 @@ enum WriterLock {
         } catch let error where SQLiteFile.isNotADatabase(error) {
             logger.debug("old working copy \(path) is not a database; replacing it without a lock")
             return try body(nil)
-        } catch let error where error is SwapRefused || SQLiteFile.isBusy(error) {
+        } catch let error where SQLiteFile.isBusy(error) {
             let message = "cannot \(waiting): database in use by another process"
             if patience != nil { throw SeedDBError(.inUse, message, underlying: SwapRefused()) }
             throw SeedDBError(.inUse, message, underlying: error as? DatabaseError)
@@ -63,6 +63,31 @@ enum WriterLock {
             try? queue.close()
         }
         return try body(SQLiteFile.uri(path, query: "immutable=1"))
+    }
+
+    /// Whether a swap could have the old copy at `path` now, seen without changing it and
+    /// without waiting: no `-wal` beside it (SQLite removes it when the last connection of
+    /// a WAL database closes) and no transaction that keeps `BEGIN EXCLUSIVE` out. Asked
+    /// before staging, so a busy database is replaced live without a second copy of the
+    /// seed; a swap still tries for real and refuses if someone turned up in between.
+    static func swapLooksFree(_ path: String) -> Bool {
+        if (try? FileSystem.fileType(at: path + "-wal")) ?? nil != nil { return false }
+        do {
+            let queue = try SQLiteFile.open(path, access: .readWrite, label: "SeedDB.probe")
+            defer { try? queue.close() }
+            try queue.writeWithoutTransaction { db in
+                // A WAL database with no `-wal` has no connection: the swap leaves WAL.
+                guard try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" else { return }
+                try db.execute(sql: "BEGIN EXCLUSIVE")
+                try db.execute(sql: "ROLLBACK")
+            }
+            return true
+        } catch let error where SQLiteFile.isBusy(error) {
+            return false
+        } catch {
+            // Not a database, unreadable: the run itself finds out and says so.
+            return true
+        }
     }
 
     /// Leaves WAL if needed, then `BEGIN EXCLUSIVE`; again if a client turned WAL back on

@@ -5,7 +5,7 @@ import SystemPackage
 
 extension DeployExecutor {
     private var paths: SeedPaths { target.paths }
-    private var files: FilePolicy { deployer.configuration.files }
+    private var files: FilePolicy { context.configuration.files }
 
     /// `stage`: copies the source into a new temporary file beside the working copy,
     /// checks its header and digest, and flushes it. Undone by removing the file.
@@ -36,8 +36,8 @@ extension DeployExecutor {
                 // The flush overlaps the end of the hashing.
                 return try source.copy(
                     to: descriptor, destinationPath: temporary, known: known, prefix: inspected.prefix,
-                    rereads: deployer.configuration.integrity == .full,
-                    progress: deployer.configuration.progress
+                    rereads: context.configuration.integrity == .full,
+                    progress: context.configuration.progress
                 ) { () throws(SeedDBError) in
                     try FileSystem.sync(descriptor, path: temporary)
                 }
@@ -65,10 +65,10 @@ extension DeployExecutor {
                 throw SeedDBError(.invalidSeed, "invalid seed \(target.source): its header declares \(declared) bytes but \(copy.size) were read (truncated, or changed while copying)")
             }
         }
-        if vouched, copy.digest != known?.sha256, deployer.configuration.integrity != .none {
+        if vouched, copy.digest != known?.sha256, context.configuration.integrity != .none {
             // The seed changed after it was observed: the plan skipped the check for the
             // content it remembered, not for this one.
-            let full = deployer.configuration.integrity == .full
+            let full = context.configuration.integrity == .full
             let result = SQLiteFile.check(temporary, access: .immutable, full: full)
             guard result == "ok" else {
                 throw SeedDBError(.invalidSeed, "invalid seed \(target.source): \(full ? "integrity_check" : "quick_check") failed: \(result)")
@@ -85,7 +85,7 @@ extension DeployExecutor {
             if let memo = target.entry.checked, memo.sha256 == copy.digest { run.seedTables = memo.tables }
             try keepPristineCopy(run, evenByCopy: target.merge.mergesAnything)
         }
-        if let migrator = deployer.configuration.migrator {
+        if let migrator = context.configuration.migrator {
             try SQLiteFile.mapping("cannot run the app's migrations on", temporary) {
                 let queue = try SQLiteFile.open(temporary, access: .readWrite, label: "SeedDB.migrate")
                 defer { try? queue.close() }
@@ -161,9 +161,9 @@ extension DeployExecutor {
     /// and no record ever names content the working copy does not hold. The previous
     /// generation's record stays until `record`. Undone by restoring the settings' bytes.
     func withdraw(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) {
-        let store = deployer.settings(at: paths)
+        let store = context.settings
         run.onFailure("the withdrawn record") { [backup = target.settingsBackup] () throws(SeedDBError) in
-            try store.restore(backup, timeout: deployer.configuration.wait)
+            try store.restore(backup, timeout: context.configuration.wait)
         }
         let replacing = target.entry.record ?? target.entry.interrupted?.replacing
         let interrupted = SettingsEntry.InterruptedRun(
@@ -196,7 +196,7 @@ extension DeployExecutor {
             }
         default:
             if !target.preservedTables.isEmpty || target.merge.mergesAnything {
-                deployer.logger.warning("old working copy \(paths.workingCopy) is not a database; nothing was carried from it")
+                context.logger.warning("old working copy \(paths.workingCopy) is not a database; nothing was carried from it")
             }
         }
     }
@@ -215,7 +215,7 @@ extension DeployExecutor {
             merged = result.carriedTables
         }
         let oldSeedTables = target.adopted ? nil : (target.entry.record ?? target.entry.interrupted?.replacing)?.seedTables
-        let carried = merged + (try TableCarry.carry(target.preservedTables, seedTables: oldSeedTables, in: db, logger: deployer.logger))
+        let carried = merged + (try TableCarry.carry(target.preservedTables, seedTables: oldSeedTables, in: db, logger: context.logger))
         run.carried = carried.enumerated().filter { carried.firstIndex(of: $0.element) == $0.offset }.map(\.element)
     }
 
@@ -233,7 +233,7 @@ extension DeployExecutor {
         var policies = target.merge
         for table in target.preservedTables { policies.tables[table] = .off }
         do {
-            return try ThreeWayMerge(policies: policies, logger: deployer.logger)
+            return try ThreeWayMerge(policies: policies, logger: context.logger)
                 .merge(in: db, base: base == nil ? nil : "seeddb_base", user: "old", into: "main")
         } catch {
             if let failure = error.underlying as? MergeFailure {
@@ -257,7 +257,7 @@ extension DeployExecutor {
             problem = "does not match the recorded seed"
         }
         guard let problem else { return base }
-        deployer.logger.warning("merge base \(base) \(problem): the new seed's rows stand this time; the new base is kept so the next upgrade merges")
+        context.logger.warning("merge base \(base) \(problem): the new seed's rows stand this time; the new base is kept so the next upgrade merges")
         return nil
     }
 
@@ -268,7 +268,7 @@ extension DeployExecutor {
         do {
             try FileSystem.writeAtomically(Array(text.utf8), to: paths.conflictsFile, permissions: [.ownerReadWrite, .groupRead, .otherRead], owner: files.owner)
         } catch {
-            deployer.logger.warning("could not write the merge conflicts to \(paths.conflictsFile): \(error.message)")
+            context.logger.warning("could not write the merge conflicts to \(paths.conflictsFile): \(error.message)")
         }
     }
 
@@ -421,7 +421,7 @@ extension DeployExecutor {
     /// was doing. After a swap it runs under the writer's lock and is undone by restoring
     /// the settings' bytes and the base.
     func record(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) {
-        let store = deployer.settings(at: paths)
+        let store = context.settings
         let interrupted = target.entry.interrupted
         let content: (digest: SHA256Digest, size: Int64)
         if plan.finishesInterrupted {
@@ -437,7 +437,7 @@ extension DeployExecutor {
         }
         if plan.strategy == .swap {
             run.onFailure("the record") { [backup = target.settingsBackup] () throws(SeedDBError) in
-                try store.restore(backup, timeout: deployer.configuration.wait)
+                try store.restore(backup, timeout: context.configuration.wait)
             }
         }
         let base = try installBase(plan, run)
@@ -557,7 +557,7 @@ extension DeployExecutor {
             do {
                 try FileSystem.remove(path)
             } catch {
-                deployer.logger.warning("could not remove \(path): \(error.message)")
+                context.logger.warning("could not remove \(path): \(error.message)")
             }
         }
     }

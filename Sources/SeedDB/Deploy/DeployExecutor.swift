@@ -12,8 +12,8 @@ import SeedDBCore
 /// ``DeployPlan/writerLockedSteps``); for a live replace the install is that lock's own
 /// commit. Runs under the deploy lock, which ``Deployer`` holds.
 struct DeployExecutor {
-    /// The deployer whose configuration, settings and logger the run uses.
-    let deployer: Deployer
+    /// What the run needs of its deployer.
+    let context: DeployContext
     /// What the run replaces, and with what.
     let target: DeployTarget
     /// The deploy lock (its readers byte tells whether a `SeedDatabase` is open).
@@ -28,11 +28,11 @@ struct DeployExecutor {
         do {
             try execute(plan, run)
         } catch {
-            run.undo(logger: deployer.logger)
+            run.undo(logger: context.logger)
             throw error
         }
         cleanUp(run)
-        deployer.reached(.cleanUp)
+        context.reached(.cleanUp)
         return DeployReport(
             name: target.paths.name, action: plan.action, from: target.entry.record?.version, to: target.version,
             workingCopy: target.paths.workingCopy, strategy: plan.strategy, carried: run.carried, merge: run.merge?.summary,
@@ -49,7 +49,7 @@ struct DeployExecutor {
                 try underWriterLock(plan, run) { (scope) throws(SeedDBError) in
                     for step in locked { try perform(step, plan, run, scope: scope) }
                 }
-                if plan.strategy == .live { deployer.reached(.install) }
+                if plan.strategy == .live { context.reached(.install) }
                 index += plan.steps[index...].prefix { locked.contains($0) || (plan.strategy == .live && $0 == .install) }.count
                 continue
             }
@@ -67,7 +67,7 @@ struct DeployExecutor {
             do throws(SeedDBError) {
                 try body(scope)
             } catch {
-                run.undo(downTo: mark, logger: deployer.logger)
+                run.undo(downTo: mark, logger: context.logger)
                 throw error
             }
         }
@@ -87,8 +87,8 @@ struct DeployExecutor {
             }
             // `auto` chose a swap because nobody was seen using the copy; if someone turns
             // up, it does not wait: the deployer plans again, live.
-            let patience: Duration? = deployer.configuration.strategy == .auto ? .zero : nil
-            try WriterLock.forSwap(old, waiting: waiting, patience: patience, until: deadline, logger: deployer.logger) { (oldCopy) throws(SeedDBError) in
+            let patience: Duration? = context.configuration.strategy == .auto ? .zero : nil
+            try WriterLock.forSwap(old, waiting: waiting, patience: patience, until: deadline, logger: context.logger) { (oldCopy) throws(SeedDBError) in
                 try guarded(.swap(old: oldCopy))
             }
         }
@@ -96,10 +96,10 @@ struct DeployExecutor {
 
     /// Runs one step, after checking for an interruption, and tells the observers.
     private func perform(_ step: DeployStep, _ plan: DeployPlan, _ run: DeployRun, scope: WriterScope?) throws(SeedDBError) {
-        if !run.installed, deployer.configuration.isInterrupted?() == true {
+        if !run.installed, context.configuration.isInterrupted?() == true {
             throw SeedDBError(.interrupted, "interrupted; nothing was changed")
         }
-        deployer.configuration.stepStarted?(step)
+        context.configuration.stepStarted?(step)
         switch step {
         case .stage: try stage(plan, run)
         case .check: try check(plan.integrity, run)
@@ -111,7 +111,23 @@ struct DeployExecutor {
         case .record: try record(plan, run)
         case .cleanUp: return
         }
-        deployer.reached(step)
+        context.reached(step)
+    }
+}
+
+/// What an executor needs of the ``Deployer`` that runs it, and nothing more: how deploys
+/// behave, where the working copy's record is kept, where warnings go.
+struct DeployContext {
+    /// How deploys behave (strategy, waits, file policy, the step observers).
+    var configuration: DeployConfiguration
+    /// Where warnings and debug traces go.
+    var logger: Logger
+    /// The settings store the working copy is recorded in.
+    var settings: SettingsStore
+
+    /// Tells the configured observer that `step` completed.
+    func reached(_ step: DeployStep) {
+        configuration.stepObserver?(step)
     }
 }
 

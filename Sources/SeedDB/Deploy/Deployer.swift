@@ -269,7 +269,8 @@ public struct Deployer: Sendable {
                 }
                 var target = try target(observed, plan, kind, paths: paths)
                 (target.signature, target.manifest) = (signature, seed.manifest)
-                let executor = DeployExecutor(deployer: self, target: target, lock: lock, deadline: deadline)
+                let context = DeployContext(configuration: configuration, logger: logger, settings: settings(at: paths))
+                let executor = DeployExecutor(context: context, target: target, lock: lock, deadline: deadline)
                 let done: DeployReport
                 do throws(SeedDBError) {
                     done = try executor.run(plan)
@@ -355,10 +356,21 @@ public struct Deployer: Sendable {
             workingCopy: workingCopy.observed, linkMissing: workingCopy.linkMissing, generationFiles: quick ? [] : try workingCopy.generationFiles(),
             previousExists: quick ? false : try FileSystem.fileType(at: paths.previousGeneration) == .regular,
             current: resolved.seed.version, alreadyChecked: checked,
-            usage: try lock.map { (lock) throws(SeedDBError) in try workingCopy.usage(lock: lock) } ?? .idle)
+            usage: try lock.map { (lock) throws(SeedDBError) in try usage(of: workingCopy, lock: lock) } ?? .idle)
         return Observed(
             seed: resolved.seed, entry: entry, problem: snapshot.problem, workingCopy: workingCopy,
             sourceDigest: resolved.source, isNewDigest: resolved.isNewDigest, observation: observation)
+    }
+
+    /// Who uses the working copy, seen under the deploy lock: an open `SeedDatabase`, and
+    /// for `auto`, whether a swap could have the old copy now (so a busy database is
+    /// planned live before the seed is staged).
+    private func usage(of workingCopy: WorkingCopy, lock: FileLock) throws(SeedDBError) -> DeployObservation.Usage {
+        var usage = try workingCopy.usage(lock: lock)
+        if configuration.strategy == .auto, !usage.handleOpen, let old = workingCopy.contentFile {
+            usage.connectionsBusy = !WriterLock.swapLooksFree(old)
+        }
+        return usage
     }
 
     /// Refuses a seed whose name is recorded for the other location: one record per
@@ -500,11 +512,6 @@ public struct Deployer: Sendable {
             for directory in created.reversed() { _ = FileSystem.removeIfEmpty(directory) }
             throw error
         }
-    }
-
-    /// Tells the configured observer that `step` completed.
-    func reached(_ step: DeployStep) {
-        configuration.stepObserver?(step)
     }
 }
 
