@@ -51,7 +51,7 @@ enum WriterLock {
         } catch let error where SQLiteFile.isNotADatabase(error) {
             logger.debug("old working copy \(path) is not a database; replacing it without a lock")
             return try body(nil)
-        } catch let error where SQLiteFile.isBusy(error) {
+        } catch let error where error is SwapRefused || SQLiteFile.isBusy(error) {
             let message = "cannot \(waiting): database in use by another process"
             if patience != nil { throw SeedDBError(.inUse, message, underlying: SwapRefused()) }
             throw SeedDBError(.inUse, message, underlying: error as? DatabaseError)
