@@ -21,7 +21,7 @@ description:
   - In check mode the command runs with C(--dry-run), which changes nothing and reports what
     would be done.
   - With C(--diff), shows each seed's recorded version before and after.
-  - On failure, returns SeedDB's one-line message as O(msg) and its exit code as RV(rc).
+  - On failure, returns SeedDB's one-line message as C(msg) and its exit code as RV(rc).
 options:
   command:
     description:
@@ -130,9 +130,10 @@ attributes:
     support: full
   platform:
     description: SeedDB runs on Linux.
+    support: full
     platforms: posix
 author:
-  - The SeedDB authors
+  - The SeedDB authors (@seeddb)
 '''
 
 EXAMPLES = r'''
