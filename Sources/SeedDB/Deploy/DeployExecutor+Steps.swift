@@ -474,7 +474,7 @@ extension DeployExecutor {
         }
         if let merge = run.merge {
             writeConflicts(merge.conflicts)
-        } else if target.isRollback {
+        } else if target.isRollback, (try? FileSystem.fileType(at: paths.conflictsFile)) != nil {
             // The merge whose conflicts the file lists is the one rolled back.
             try? FileSystem.remove(paths.conflictsFile)
         }
