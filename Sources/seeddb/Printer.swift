@@ -37,8 +37,9 @@ struct Printer {
                 if report.action == .held, let held = report.heldFrom {
                     return "\(report.name): held at \(to): rolled back from \(Self.short(held)) (\(report.workingCopy))"
                 }
+                let merged = report.merge.map { "; merged: " + Self.merged($0, kept: report.conflictsKept) } ?? ""
                 let kept = report.adopted ? "; the database found was kept as the previous generation (seeddb rollback restores it)" : ""
-                return "\(report.name): \(verb) \(versions)\(how) (\(report.workingCopy))\(kept)"
+                return "\(report.name): \(verb) \(versions)\(how)\(merged) (\(report.workingCopy))\(kept)"
             }
         }
     }
@@ -72,19 +73,66 @@ struct Printer {
     }
 
     /// `seeddb conflicts`: each seed's conflicts of its last merge attempt (`conflicts` is
-    /// the JSON array the library keeps).
-    func conflicts(_ seeds: [(name: SeedName, conflicts: String)], failure: SeedFailure? = nil) {
-        emit(json: ["seeds": seeds.map { [("name", $0.name.rawValue), ("conflicts", RawJSON(text: $0.conflicts))] as [(String, Any?)] }], failure: failure) {
+    /// the JSON array the library wrote; `nil` when no merge has run), each with its three
+    /// values (base, user, seed) and the side kept.
+    func conflicts(_ seeds: [(name: SeedName, conflicts: String?)], failure: SeedFailure? = nil) {
+        emit(json: ["seeds": seeds.map { [("name", $0.name.rawValue), ("conflicts", RawJSON(text: $0.conflicts ?? "[]"))] as [(String, Any?)] }], failure: failure) {
             seeds.flatMap { seed -> [String] in
-                let list = (try? JSONSerialization.jsonObject(with: Data(seed.conflicts.utf8))) as? [[String: Any]] ?? []
+                guard let text = seed.conflicts else { return ["\(seed.name): no merge has run"] }
+                let list = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [[String: Any]] ?? []
                 guard !list.isEmpty else { return ["\(seed.name): no conflicts in the last merge"] }
-                return ["\(seed.name): \(list.count) conflict\(list.count == 1 ? "" : "s") in the last merge"] + list.map { conflict in
-                    let key = (conflict["key"] as? [String: Any] ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
-                    let column = (conflict["column"] as? String).map { " column \($0)" } ?? " row"
-                    return "  \(conflict["table"] as? String ?? "?") [\(key)]\(column): kept \(conflict["kept"] as? String ?? "?")"
-                }
+                return ["\(seed.name): \(list.count) conflict\(list.count == 1 ? "" : "s") in the last merge"] + list.map(Self.conflictLine)
             }
         }
+    }
+
+    /// One conflict for people:
+    /// `  levels [ix=2] background: base "cave", user "my cave", seed "cave-hd"; kept the user's`;
+    /// a row conflict shows whole rows (`no row` for the side without it).
+    static func conflictLine(_ conflict: [String: Any]) -> String {
+        let key = (conflict["key"] as? [String: Any] ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\(text($0.value))" }.joined(separator: ",")
+        let column = conflict["column"] as? String
+        let where_ = column.map { " \($0)" } ?? " (whole row)"
+        let values = ["base", "user", "seed"].map { side -> String in
+            let value = conflict[side]
+            let shown = value == nil || value is NSNull ? (column == nil ? "no row" : "NULL") : text(value!)
+            return "\(side) \(shown)"
+        }.joined(separator: ", ")
+        let kept: String
+        switch conflict["kept"] as? String {
+        case "user": kept = "kept the user's"
+        case "seed": kept = "kept the seed's"
+        default: kept = "nothing kept: the merge was refused"
+        }
+        return "  \(conflict["table"] as? String ?? "?") [\(key)]\(where_): \(values); \(kept)"
+    }
+
+    /// A merge's counts for the deploy line: `4 rows updated, 1 inserted, 3 conflicts kept
+    /// the user's (seeddb conflicts)`; `no changes of the user's` when there were none.
+    static func merged(_ merge: MergeSummary, kept: [MergeConflict.Kept]) -> String {
+        var parts: [String] = []
+        for (count, what) in [(merge.updated, "updated"), (merge.inserted, "inserted"), (merge.deleted, "deleted")] where count > 0 {
+            parts.append(parts.isEmpty ? "\(count) row\(count == 1 ? "" : "s") \(what)" : "\(count) \(what)")
+        }
+        if merge.conflicts > 0 {
+            let users = kept.filter { $0 == .user }.count
+            let seeds = kept.filter { $0 == .seed }.count
+            let who: String
+            switch (users, seeds) {
+            case (0, 0): who = ""
+            case (_, 0): who = " kept the user's"
+            case (0, _): who = " kept the seed's"
+            default: who = ": \(users) kept the user's, \(seeds) the seed's"
+            }
+            parts.append("\(merge.conflicts) conflict\(merge.conflicts == 1 ? "" : "s")\(who) (seeddb conflicts)")
+        }
+        return parts.isEmpty ? "no changes of the user's" : parts.joined(separator: ", ")
+    }
+
+    /// A value from the conflicts file as JSON text (strings quoted, rows as objects).
+    private static func text(_ value: Any) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed, .sortedKeys, .withoutEscapingSlashes]) else { return "\(value)" }
+        return String(decoding: data, as: UTF8.self)
     }
 
     func statuses(_ statuses: [SeedStatus], failure: SeedFailure? = nil) {

@@ -396,10 +396,11 @@ OPTIONS:
 OVERVIEW: List the conflicts of each seed's last merge of the user's changes.
 
 A merge (a seed with "merge" in its manifest, or --merge) keeps its conflicts
-in <name>.conflicts.json beside the working copy until the next merge: the
-table, the row's key, the column (none for a whole row), the base, user and
-seed values, and which side was kept (none after a refused "fail" merge).
-Changes nothing.
+in <name>.conflicts.json beside the working copy until the next merge (a
+rollback that does not merge removes it): the table, the row's key, the column
+(none for a whole row), the base, user and seed values, and which side was kept
+(none after a refused "fail" merge). Says "no merge has run" when there is
+none. Changes nothing.
 
 Example:
   seeddb conflicts --manifest Seeds/v2/seeds.json --json

@@ -472,7 +472,12 @@ extension DeployExecutor {
             }
             table[paths.name.rawValue] = entry
         }
-        if let merge = run.merge { writeConflicts(merge.conflicts) }
+        if let merge = run.merge {
+            writeConflicts(merge.conflicts)
+        } else if target.isRollback, (try? FileSystem.fileType(at: paths.conflictsFile)) != nil {
+            // The merge whose conflicts the file lists is the one rolled back.
+            try? FileSystem.remove(paths.conflictsFile)
+        }
     }
 
     /// The record of an adopted database as the previous generation: what it holds is

@@ -36,7 +36,7 @@ struct DeployExecutor {
         return DeployReport(
             name: target.paths.name, action: plan.action, from: target.entry.record?.version, to: target.version,
             workingCopy: target.paths.workingCopy, strategy: plan.strategy, carried: run.carried, merge: run.merge?.summary,
-            adopted: plan.adopted)
+            adopted: plan.adopted, conflictsKept: run.merge?.conflicts.map(\.kept) ?? [])
     }
 
     private func execute(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) {

@@ -25,6 +25,9 @@ public struct DeployReport: Sendable, Hashable {
     public var adopted: Bool = false
     /// For ``DeployAction/held``: the version the rollback that holds it restored from.
     public var heldFrom: SeedVersion?
+    /// The side each conflict of the merge kept, in the order `seeddb conflicts` lists
+    /// them; empty when the merge met none (or none ran).
+    public var conflictsKept: [MergeConflict.Kept] = []
 }
 
 /// The state of one seed, as `status` reports it.

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+/// Issue 19, merges people can read: a deploy that merged says so on its line, and
+/// `seeddb conflicts` shows each conflict's three values and the side kept, says when no
+/// merge has run, and forgets a merge that was rolled back.
+@Suite struct MergeReportTests {
+    let cli = CLIHarness()
+
+    func sql(_ statement: String) throws {
+        let result = try cli.shell("sqlite3 '\(cli.workingCopy)' \"\(statement)\"")
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    /// Installs v1 with `policy`, then makes the user's edits: three backgrounds v2 also
+    /// renames (conflicts), a favourite in a column of the app's own (a clean update) and
+    /// a new level.
+    func deployV1AndEdit(_ policy: String) throws {
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1) + ["--merge", policy]).status == 0)
+        try sql("""
+            UPDATE levels SET background = 'my cave' WHERE ix = 2;
+            UPDATE levels SET background = 'my desert' WHERE ix = 3;
+            UPDATE levels SET background = NULL WHERE ix = 5;
+            ALTER TABLE levels ADD COLUMN favorite INTEGER;
+            UPDATE levels SET favorite = 1 WHERE ix = 6;
+            INSERT INTO levels(ix, background, map) SELECT 100, 'mine', map FROM levels WHERE ix = 1;
+            """)
+    }
+
+    @Test func aMergingDeploySaysWhatItMergedOnItsLine() throws {
+        try deployV1AndEdit("user-wins")
+        let deploy = try cli.run(["deploy"] + cli.seedFlags(2) + ["--merge", "user-wins"])
+        #expect(deploy.status == 0, "\(deploy.stderr)")
+        #expect(deploy.stdout == "levels.sqlite: replaced 1 -> 2 by swap; merged: 4 rows updated, 1 inserted, 3 conflicts kept the user's (seeddb conflicts) (\(cli.workingCopy))\n")
+    }
+
+    @Test func aSeedWinsMergeSaysTheSeedsWereKept() throws {
+        try deployV1AndEdit("seed-wins")
+        let deploy = try cli.run(["deploy"] + cli.seedFlags(2) + ["--merge", "seed-wins"])
+        #expect(deploy.status == 0, "\(deploy.stderr)")
+        #expect(deploy.stdout.contains("replaced 1 -> 2 by swap; merged: 1 row updated, 1 inserted, 3 conflicts kept the seed's (seeddb conflicts) ("), "\(deploy.stdout)")
+    }
+
+    @Test func aMergeWithNothingOfTheUsersSaysSo() throws {
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1) + ["--merge", "user-wins"]).status == 0)
+        let deploy = try cli.run(["deploy"] + cli.seedFlags(2) + ["--merge", "user-wins"])
+        #expect(deploy.stdout == "levels.sqlite: replaced 1 -> 2 by swap; merged: no changes of the user's (\(cli.workingCopy))\n")
+        #expect(try cli.run(["conflicts"] + cli.seedFlags(2)).stdout == "levels.sqlite: no conflicts in the last merge\n")
+    }
+
+    @Test func conflictsShowsTheThreeValuesAndTheSideKept() throws {
+        try deployV1AndEdit("user-wins")
+        #expect(try cli.run(["deploy"] + cli.seedFlags(2) + ["--merge", "user-wins"]).status == 0)
+        let conflicts = try cli.run(["conflicts"] + cli.seedFlags(2))
+        #expect(conflicts.status == 0, "\(conflicts.stderr)")
+        let lines = conflicts.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "levels.sqlite: 3 conflicts in the last merge")
+        #expect(lines.dropFirst().map { $0.replacingOccurrences(of: "  ", with: "") } == [
+            #"levels [ix=2] background: base "cave", user "my cave", seed "cave-hd"; kept the user's"#,
+            #"levels [ix=3] background: base "desert", user "my desert", seed "desert-hd"; kept the user's"#,
+            #"levels [ix=5] background: base "forest", user NULL, seed "meadow-hd"; kept the user's"#,
+        ])
+    }
+
+    @Test func conflictsSaysWhenNoMergeHasRun() throws {
+        #expect(try cli.run(["conflicts"] + cli.seedFlags(1)).stdout == "levels.sqlite: no merge has run\n", "nothing deployed")
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1) + ["--merge", "user-wins"]).status == 0)
+        #expect(try cli.run(["conflicts"] + cli.seedFlags(1)).stdout == "levels.sqlite: no merge has run\n", "a first install merges nothing")
+        #expect(try cli.run(["deploy"] + cli.seedFlags(2)).status == 0)
+        let result = try cli.run(["conflicts"] + cli.seedFlags(2))
+        #expect(result.stdout == "levels.sqlite: no merge has run\n", "merging is off")
+        #expect(try cli.run(["conflicts", "--json"] + cli.seedFlags(2)).stdout == #"{"seeds":[{"name":"levels.sqlite","conflicts":[]}]}"# + "\n")
+    }
+
+    @Test(arguments: [[], ["--merge", "user-wins"]])
+    func aRollbackForgetsTheRolledBackMergesConflicts(rollbackFlags: [String]) throws {
+        try deployV1AndEdit("user-wins")
+        #expect(try cli.run(["deploy"] + cli.seedFlags(2) + ["--merge", "user-wins"]).status == 0)
+        #expect(try cli.run(["conflicts"] + cli.seedFlags(2)).stdout.contains("my cave"))
+
+        let rollback = try cli.run(["rollback"] + cli.seedFlags(2) + rollbackFlags)
+        #expect(rollback.status == 0, "\(rollback.stderr)")
+        let conflicts = try cli.run(["conflicts"] + cli.seedFlags(2))
+        #expect(conflicts.status == 0)
+        #expect(!conflicts.stdout.contains("cave-hd"), "the rolled-back merge's conflicts are gone: \(conflicts.stdout)")
+        #expect(try cli.run(["conflicts", "--json"] + cli.seedFlags(2)).seeds().first?["conflicts"] as? [Any] != nil)
+        if rollbackFlags.isEmpty {
+            #expect(conflicts.stdout == "levels.sqlite: no merge has run\n")
+            #expect(!FileManager.default.fileExists(atPath: cli.workingCopy + ".conflicts.json"))
+        }
+    }
+}

@@ -1,0 +1,376 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+
+# Copyright (c) 2026 The SeedDB authors
+# MIT License (see LICENSE in the SeedDB repository)
+
+from __future__ import absolute_import, division, print_function
+__metaclass__ = type
+
+DOCUMENTATION = r'''
+---
+module: seeddb
+short_description: Deploy versioned SQLite seed databases with seeddb
+version_added: "0.1.0"
+description:
+  - Runs the C(seeddb) command (C(deploy), C(reseed), C(rollback) or C(purge)) with C(--json)
+    and returns the entries it prints, one per seed.
+  - A deploy that finds every working copy up to date changes nothing, so the task reports
+    C(changed) only when a seed's action is other than C(unchanged) (or C(held), a rollback's
+    hold), or when a purge removed something.
+  - In check mode the command runs with C(--dry-run), which changes nothing and reports what
+    would be done.
+  - With C(--diff), shows each seed's recorded version before and after.
+  - On failure, returns SeedDB's one-line message as C(msg) and its exit code as RV(rc).
+options:
+  command:
+    description:
+      - The C(seeddb) subcommand to run.
+      - V(deploy) deploys each seed whose working copy is missing or outdated; V(reseed)
+        replaces each working copy with its seed; V(rollback) restores the working copy the last
+        replace kept; V(purge) removes working copies, their sidecars, previous generations,
+        locks and settings.
+    type: str
+    choices: [deploy, reseed, rollback, purge]
+    default: deploy
+  manifest:
+    description:
+      - A JSON manifest listing the app's seeds (C(--manifest)).
+      - Mutually exclusive with O(app), O(seed) and O(version).
+    type: path
+  app:
+    description:
+      - The app identifier (C(--app)), 1-128 of C([A-Za-z0-9._-]), not starting with C(.).
+    type: str
+  seed:
+    description:
+      - The seed database the app ships (C(--seed)).
+      - Required with O(app) unless O(command=purge), which ignores it.
+    type: path
+  version:
+    description:
+      - The version the app ships now (C(--version)); any change redeploys. V(auto) uses the
+        seed's SHA-256.
+      - Required with O(app) unless O(command=purge), which ignores it.
+    type: str
+  name:
+    description:
+      - The working copy's file name (C(--name)); by default the seed's file name.
+      - With O(command=purge) and O(app), the working copy to purge.
+    type: str
+  location:
+    description:
+      - Where the working copy lives (C(--location)), V(data) (user data, the seeddb default) or
+        V(cache) (regenerable).
+    type: str
+    choices: [data, cache]
+  merge:
+    description:
+      - Merge the user's edits of the seed's rows into each new seed (C(--merge)); seeddb's
+        default is V(off).
+      - Ignored by O(command=purge).
+    type: str
+    choices: ['off', seed-wins, user-wins, fail]
+  strategy:
+    description:
+      - V(swap) (atomic rename, refused while in use), V(live) (through SQLite, while in use)
+        or V(auto) (swap unless in use) (C(--strategy)); seeddb's default is V(auto).
+      - Ignored by O(command=purge).
+    type: str
+    choices: [auto, swap, live]
+  wait:
+    description:
+      - Seconds to wait for another deploy or for apps to release the database (C(--wait));
+        seeddb's default is 5.
+    type: float
+  system:
+    description:
+      - Use system locations (C(/var/lib/<app>), C(/var/cache/<app>)) (C(--system)), for
+        services.
+    type: bool
+    default: false
+  root:
+    description:
+      - With O(system), a prefix for every system path (C(--root)), like dpkg's C(--instdir).
+    type: path
+  owner:
+    description:
+      - Owner of the working copy, its directory, lock and settings, as C(user) or
+        C(user:group) (C(--owner)).
+    type: str
+  mode:
+    description:
+      - Mode of the working copy (C(--mode)), at most C(0755) and not group- or world-writable.
+      - Quote it (V('0644')) so that YAML keeps it a string; an integer is read as the mode's
+        value (YAML's C(0644) is 420) and passed in octal.
+    type: raw
+  trusted_keys:
+    description:
+      - Minisign public keys whose signed manifests are trusted (C(--trusted-key), once each);
+        then only signed seeds deploy.
+      - Ignored by O(command=rollback) and O(command=purge).
+    type: list
+    elements: path
+  executable:
+    description:
+      - The C(seeddb) executable, a path or a name looked up on E(PATH).
+    type: str
+    default: seeddb
+notes:
+  - The working copy's location follows the environment of the user the task runs as
+    (E(XDG_DATA_HOME), E(XDG_CONFIG_HOME), E(XDG_CACHE_HOME), E(HOME)) unless O(system) is set.
+requirements:
+  - seeddb
+attributes:
+  check_mode:
+    description: Runs C(seeddb) with C(--dry-run).
+    support: full
+  diff_mode:
+    description: Shows each seed's recorded version before and after.
+    support: full
+  platform:
+    description: SeedDB runs on Linux.
+    support: full
+    platforms: posix
+author:
+  - The SeedDB authors (@seeddb)
+'''
+
+EXAMPLES = r'''
+- name: Deploy the seeds a package ships, for a service
+  seeddb.seeddb.seeddb:
+    manifest: /usr/share/levels/seeds.json
+    system: true
+    owner: levels
+
+- name: Deploy one seed into the user's data directory, merging the user's edits
+  seeddb.seeddb.seeddb:
+    app: com.example.levels
+    seed: /usr/share/levels/levels.sqlite
+    version: "2"
+    merge: user-wins
+
+- name: Only deploy what a trusted key signed
+  seeddb.seeddb.seeddb:
+    manifest: /usr/share/levels/seeds.json
+    trusted_keys:
+      - /etc/seeddb/levels.pub
+
+- name: Go back to the previous generation
+  seeddb.seeddb.seeddb:
+    command: rollback
+    app: com.example.levels
+    seed: /usr/share/levels/levels.sqlite
+    version: "2"
+
+- name: Remove a working copy and its record
+  seeddb.seeddb.seeddb:
+    command: purge
+    app: com.example.levels
+    name: levels.sqlite
+'''
+
+RETURN = r'''
+seeds:
+  description:
+    - The entries C(seeddb --json) printed, one per seed, as the README's "JSON output"
+      describes them.
+    - For deploy, reseed and rollback, each has C(name), C(action) (V(installed), V(replaced),
+      V(restored), V(reseeded), V(rolled-back), V(held) or V(unchanged)), C(from), C(to) and
+      C(workingCopy), and C(strategy), C(carried) and C(merge) when they apply; for purge,
+      C(name) and C(removed).
+    - On failure, the seeds done before it.
+  returned: always
+  type: list
+  elements: dict
+  sample:
+    - name: levels.sqlite
+      action: replaced
+      from: "1"
+      to: "2"
+      workingCopy: /home/ada/.local/share/com.example.levels/levels.sqlite
+      strategy: swap
+dry_run:
+  description: Whether C(seeddb) ran with C(--dry-run) (check mode), so nothing was changed.
+  returned: always
+  type: bool
+  sample: false
+cmd:
+  description: The command that ran.
+  returned: always
+  type: list
+  elements: str
+  sample: [seeddb, deploy, --manifest, /usr/share/levels/seeds.json, --json]
+rc:
+  description: The exit code of C(seeddb) (see the README's "Exit codes").
+  returned: always
+  type: int
+  sample: 66
+stdout:
+  description: What C(seeddb) printed on standard output, the JSON object.
+  returned: always
+  type: str
+stderr:
+  description: What C(seeddb) printed on standard error, its warnings and error line.
+  returned: always
+  type: str
+error:
+  description: What C(seeddb) reported on failure, the seed (or V(null)), the exit code and the message.
+  returned: failed
+  type: dict
+  sample:
+    seed: levels.sqlite
+    code: 66
+    message: "seed not found: /usr/share/levels/levels.sqlite"
+'''
+
+import json
+
+from ansible.module_utils.basic import AnsibleModule
+
+# Actions after which the working copy is as it was.
+NO_CHANGE = ('unchanged', 'held')
+
+
+def build_command(module, executable):
+    """The seeddb command line for the module's parameters."""
+    params = module.params
+    command = params['command']
+    argv = [executable, command]
+
+    def add(flag, value):
+        if value is not None:
+            argv.extend([flag, value])
+
+    add('--manifest', params['manifest'])
+    add('--app', params['app'])
+    if command != 'purge':
+        add('--seed', params['seed'])
+        add('--version', params['version'])
+    add('--name', params['name'])
+    add('--location', params['location'])
+    if command != 'purge':
+        add('--merge', params['merge'])
+        add('--strategy', params['strategy'])
+    if params['wait'] is not None:
+        add('--wait', '%g' % params['wait'])
+    if params['system']:
+        argv.append('--system')
+    add('--root', params['root'])
+    add('--owner', params['owner'])
+    mode = params['mode']
+    if isinstance(mode, int):
+        mode = '%o' % mode
+    add('--mode', mode)
+    if command in ('deploy', 'reseed'):
+        for key in params['trusted_keys'] or []:
+            add('--trusted-key', key)
+    argv.append('--json')
+    if module.check_mode:
+        argv.append('--dry-run')
+    return argv
+
+
+def is_change(command, entry):
+    """Whether one seed's entry says something was (or would be) changed."""
+    if command == 'purge':
+        return bool(entry.get('removed'))
+    return entry.get('action') not in NO_CHANGE
+
+
+def version_text(version):
+    return 'none' if version is None else version
+
+
+def diff_of(command, seeds):
+    """Each seed's recorded version before and after, one line per seed."""
+    before, after = [], []
+    for entry in seeds:
+        name = entry.get('name', '?')
+        if command == 'purge':
+            before.append('%s: %s\n' % (name, 'deployed' if entry.get('removed') else 'none'))
+            after.append('%s: none\n' % name)
+        else:
+            before.append('%s: %s\n' % (name, version_text(entry.get('from'))))
+            after.append('%s: %s\n' % (name, version_text(entry.get('to'))))
+    return {'before': ''.join(before), 'after': ''.join(after)}
+
+
+def failure_message(output, stderr, rc):
+    """SeedDB's one-line message: from the JSON's error, else its last line on stderr."""
+    error = output.get('error') if isinstance(output, dict) else None
+    if isinstance(error, dict) and error.get('message'):
+        return error['message']
+    lines = [line.strip() for line in (stderr or '').splitlines() if line.strip()]
+    if lines:
+        line = lines[-1]
+        prefix = 'seeddb: error: '
+        return line[len(prefix):] if line.startswith(prefix) else line
+    return 'seeddb exited with code %d' % rc
+
+
+def main():
+    module = AnsibleModule(
+        argument_spec=dict(
+            command=dict(type='str', default='deploy', choices=['deploy', 'reseed', 'rollback', 'purge']),
+            manifest=dict(type='path'),
+            app=dict(type='str'),
+            seed=dict(type='path'),
+            version=dict(type='str'),
+            name=dict(type='str'),
+            location=dict(type='str', choices=['data', 'cache']),
+            merge=dict(type='str', choices=['off', 'seed-wins', 'user-wins', 'fail']),
+            strategy=dict(type='str', choices=['auto', 'swap', 'live']),
+            wait=dict(type='float'),
+            system=dict(type='bool', default=False),
+            root=dict(type='path'),
+            owner=dict(type='str'),
+            mode=dict(type='raw'),
+            trusted_keys=dict(type='list', elements='path', no_log=False),
+            executable=dict(type='str', default='seeddb'),
+        ),
+        mutually_exclusive=[('manifest', 'app'), ('manifest', 'seed'), ('manifest', 'version')],
+        required_one_of=[('manifest', 'app')],
+        supports_check_mode=True,
+    )
+    params = module.params
+    command = params['command']
+    if params['app'] is not None and command != 'purge':
+        missing = [key for key in ('seed', 'version') if params[key] is None]
+        if missing:
+            module.fail_json(msg='app requires %s with command %s' % (' and '.join(missing), command))
+    if params['app'] is not None and command == 'purge' and params['name'] is None:
+        module.fail_json(msg='app requires name with command purge')
+
+    executable = params['executable']
+    if '/' not in executable:
+        executable = module.get_bin_path(executable, required=True)
+    argv = build_command(module, executable)
+
+    rc, stdout, stderr = module.run_command(argv)
+    try:
+        output = json.loads(stdout) if stdout.strip() else {}
+    except ValueError:
+        output = {}
+    if not isinstance(output, dict):
+        output = {}
+    seeds = output.get('seeds') or []
+    result = dict(
+        changed=False, seeds=seeds, dry_run=bool(output.get('dryRun', module.check_mode)),
+        cmd=argv, rc=rc, stdout=stdout, stderr=stderr,
+    )
+
+    result['changed'] = any(is_change(command, entry) for entry in seeds)
+    if rc != 0:
+        if 'error' in output:
+            result['error'] = output['error']
+        result['msg'] = failure_message(output, stderr, rc)
+        module.fail_json(**result)
+
+    if module._diff:
+        result['diff'] = diff_of(command, seeds)
+    module.exit_json(**result)
+
+
+if __name__ == '__main__':
+    main()
