@@ -27,7 +27,7 @@ enum GenerationFence {
     /// on Linux that also drops the process's POSIX locks on the file, harmless here
     /// because the fence is in place before they go.
     static func fence(_ path: String) throws(SeedDBError) {
-        try rewriteHeader(path) { header in
+        _ = try rewriteHeader(path) { header in
             guard header[18] == 1 else { return false }
             header[18] = fencedWriteVersion
             let counter = (UInt32(header[24]) << 24 | UInt32(header[25]) << 16 | UInt32(header[26]) << 8 | UInt32(header[27])) &+ 1

@@ -66,12 +66,13 @@ enum WriterLock {
     }
 
     /// Whether a swap could have the old copy at `path` now, seen without changing it and
-    /// without waiting: no `-wal` beside it (SQLite removes it when the last connection of
-    /// a WAL database closes) and no transaction that keeps `BEGIN EXCLUSIVE` out. Asked
-    /// before staging, so a busy database is replaced live without a second copy of the
-    /// seed; a swap still tries for real and refuses if someone turned up in between.
+    /// without waiting: no transaction keeps `BEGIN EXCLUSIVE` out. Asked before staging,
+    /// so a database held busy is replaced live without a second copy of the seed. A WAL
+    /// database with a `-wal` is not probed (opening it would replay a crashed writer's
+    /// frames, and only leaving WAL tells whether connections hold it): the swap tries for
+    /// real and, if connections keep it, the run plans again, live.
     static func swapLooksFree(_ path: String) -> Bool {
-        if (try? FileSystem.fileType(at: path + "-wal")) ?? nil != nil { return false }
+        if (try? FileSystem.fileType(at: path + "-wal")) ?? nil != nil { return true }
         do {
             let queue = try SQLiteFile.open(path, access: .readWrite, label: "SeedDB.probe")
             defer { try? queue.close() }
