@@ -2,9 +2,11 @@
 public struct Seed: Hashable, Sendable {
     /// The app the seed belongs to; names its directories.
     public var app: AppIdentifier
-    /// The path of the seed file the app ships.
+    /// The path of the seed file the app ships; empty for a seed known by its working
+    /// copy alone.
     public var source: String
-    /// The version the app ships now.
+    /// The version the app ships now; ``SeedVersion/unspecified`` for a seed known by
+    /// its working copy alone.
     public var version: SeedVersion
     /// Data (default) or cache directory.
     public var location: SeedLocation
@@ -53,9 +55,46 @@ public struct Seed: Hashable, Sendable {
         if let name {
             self.name = name
         } else {
-            self.name = try SeedName(SeedCompression(path: source).stripping(PathText.lastComponent(of: source)))
+            self.name = try Self.defaultName(forSource: source)
         }
         self.expectedSHA256 = expectedSHA256
+        self.preservedTables = try Self.checked(preservedTables: preservedTables)
+        self.merge = merge
+    }
+
+    /// A seed known by its working copy alone, for the work that never reads the seed
+    /// file: a rollback, the conflicts of the last merge, maintenance, purging. Its
+    /// ``source`` is empty and its ``version`` is ``SeedVersion/unspecified``.
+    ///
+    /// - Parameters:
+    ///   - preservedTables: Tables whose rows a rollback carries into the restored copy.
+    ///   - merge: How a rollback merges the user's edits into the restored copy.
+    /// - Throws: ``SeedDBError`` (`invalidArgument`) for an invalid preserved table.
+    public init(
+        app: AppIdentifier,
+        workingCopy name: SeedName,
+        location: SeedLocation = .data,
+        preservedTables: [String] = [],
+        merge: MergePolicies = MergePolicies()
+    ) throws(SeedDBError) {
+        self.app = app
+        self.source = ""
+        self.version = .unspecified
+        self.location = location
+        self.name = name
+        self.preservedTables = try Self.checked(preservedTables: preservedTables)
+        self.merge = merge
+    }
+
+    /// The working copy's default name for `source`: its last path component, without a
+    /// `.zst` or `.gz` suffix.
+    /// - Throws: ``SeedDBError`` (`invalidArgument`) when that is not a valid ``SeedName``.
+    public static func defaultName(forSource source: String) throws(SeedDBError) -> SeedName {
+        try SeedName(SeedCompression(path: source).stripping(PathText.lastComponent(of: source)))
+    }
+
+    /// `preservedTables`, each a valid table name, none twice.
+    private static func checked(preservedTables: [String]) throws(SeedDBError) -> [String] {
         for table in preservedTables {
             guard !table.isEmpty, table.utf8.count <= 128, !NameRules.hasControlCharacter(table), !table.lowercased().hasPrefix("sqlite_") else {
                 throw SeedDBError(.invalidArgument, "invalid preserved table \(NameRules.quoted(table)): 1-128 characters, no control characters, not an sqlite_ table")
@@ -64,7 +103,6 @@ public struct Seed: Hashable, Sendable {
         guard Set(preservedTables).count == preservedTables.count else {
             throw SeedDBError(.invalidArgument, "invalid preserved tables: a table is listed twice")
         }
-        self.preservedTables = preservedTables
-        self.merge = merge
+        return preservedTables
     }
 }

@@ -27,6 +27,15 @@ public struct SeedVersion: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { rawValue }
 
+    /// No version: the one of a seed known by its working copy alone
+    /// (``Seed/init(app:workingCopy:location:preservedTables:merge:)``). Empty, so it
+    /// never equals a version a seed ships or a record holds.
+    public static let unspecified = SeedVersion(unchecked: "")
+
+    private init(unchecked rawValue: String) {
+        self.rawValue = rawValue
+    }
+
     /// `"auto"`: the version is the seed's SHA-256, so any change of content redeploys.
     public static let auto = try! SeedVersion("auto")
 

@@ -19,9 +19,9 @@ extension SeedDBCommand {
             same bytes.
 
             Example:
-              seeddb pack Seeds/v2/levels.sql --output Seeds/v2/levels.sqlite --version 2 --manifest Seeds/v2/seeds.json
-              seeddb pack schema.sql data.sql --output dist/levels.sqlite.zst --compress zstd --version 3
-              seeddb pack levels.sql --output dist/levels.sqlite --version 3 --manifest dist/seeds.json --serial 3 --sign levels.key
+              seeddb pack v2.sql --output levels.sqlite --version 2 --manifest seeds.json
+              seeddb pack schema.sql data.sql --output levels.sqlite.zst --version 3
+              seeddb pack v3.sql --output v3.db --version 3 --manifest m.json --sign k.key
             """)
 
         @Argument(help: ArgumentHelp("SQL scripts, run in order.", valueName: "sql-file"), completion: .file())
@@ -115,6 +115,7 @@ extension SeedDBCommand {
         var location: SeedLocation = .data
 
         @OptionGroup var system: SystemOptions
+        @OptionGroup var ownership: OwnershipOptions
         @OptionGroup var wait: WaitOptions
         @OptionGroup var output: OutputOptions
 
@@ -129,18 +130,21 @@ extension SeedDBCommand {
             guard manifestOptions.app != nil, !name.isEmpty else { throw ValidationError("give --manifest FILE, or --app ID and --name FILE") }
         }
 
-        /// What to purge: the manifest's seeds (loaded once), or the names given for the app.
+        /// What to purge: the manifest's seeds (loaded once), or the names given for the
+        /// app, each once.
         private func targets() throws(SeedDBError) -> [(AppIdentifier, SeedName, SeedLocation)] {
             if let manifest = try manifestOptions.loadManifest() {
                 return manifest.seeds.map { ($0.app, $0.name, $0.location) }
             }
             guard let app = manifestOptions.app else { return [] }
-            return name.map { (app, $0, location) }
+            var named: Set<SeedName> = []
+            return name.filter { named.insert($0).inserted }.map { (app, $0, location) }
         }
 
         func run() throws {
+            Interruption.install()
             let (reports, failure) = eachItem({ () throws(SeedDBError) in
-                (try system.deployer(wait.configuration), try targets())
+                (try system.deployer(DeployConfiguration(system, ownership: ownership, wait: wait)), try targets())
             }, name: \.1, { (deployer, target) throws(SeedDBError) in try deployer.purge(app: target.0, name: target.1, location: target.2, dryRun: dryRun) })
             Printer(output).purgeReports(reports, dryRun: dryRun, failure: failure)
             try failure?.exit()

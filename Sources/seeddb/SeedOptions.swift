@@ -16,25 +16,32 @@ struct ManifestOptions: ParsableArguments {
     }
 }
 
-/// How the seeds to work on are described: a manifest, or flags for one seed.
-struct SeedOptions: ParsableArguments {
-    @OptionGroup var manifestOptions: ManifestOptions
-
+/// `--seed` and `--version`: the seed file a command reads, with the version it ships.
+struct SeedFileOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The seed database the app ships.", valueName: "path"), completion: .file())
     var seed: String?
 
     @Option(name: .long, help: ArgumentHelp("The version the app ships now; any change redeploys. auto: the seed's SHA-256.", valueName: "string"), transform: { (text) throws(SeedDBError) in try SeedVersion(text) })
     var version: SeedVersion?
 
+    /// The flags given, by name, for the refusal of flags beside `--manifest`.
+    var given: [(String, Bool)] { [("--seed", seed != nil), ("--version", version != nil)] }
+}
+
+/// `--location` and `--name`: which working copy, when the seeds come from flags.
+struct WorkingCopyOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Where the working copy lives: data (user data, the default) or cache (regenerable).", valueName: "data|cache"))
     var location: SeedLocation?
 
     @Option(name: .long, help: ArgumentHelp("The working copy's file name (default: the seed's file name).", valueName: "file"), transform: { (text) throws(SeedDBError) in try SeedName(text) })
     var name: SeedName?
 
-    @Option(name: .long, help: ArgumentHelp("The seed's expected SHA-256; a mismatch refuses the deploy.", valueName: "hex"), transform: { (text) throws(SeedDBError) in try SHA256Digest(hex: text) })
-    var sha256: SHA256Digest?
+    /// The flags given, by name, for the refusal of flags beside `--manifest`.
+    var given: [(String, Bool)] { [("--location", location != nil), ("--name", name != nil)] }
+}
 
+/// `--preserve`, `--merge` and `--merge-table`: what a replace carries from the old copy.
+struct CarryOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("A table holding the user's own data, carried into each new copy (repeatable).", valueName: "table"))
     var preserve: [String] = []
 
@@ -44,20 +51,43 @@ struct SeedOptions: ParsableArguments {
     @Option(name: .customLong("merge-table"), help: ArgumentHelp("One table's merge policy, overriding --merge (repeatable).", valueName: "table=policy"), transform: TableMergePolicy.init(parsing:))
     var mergeTable: [TableMergePolicy] = []
 
-    mutating func validate() throws {
-        let app = manifestOptions.app
+    /// The flags given, by name, for the refusal of flags beside `--manifest`.
+    var given: [(String, Bool)] {
+        [("--preserve", !preserve.isEmpty), ("--merge", merge != nil), ("--merge-table", !mergeTable.isEmpty)]
+    }
+
+    /// The merge policies these flags set.
+    var policies: MergePolicies {
+        MergePolicies(default: merge ?? .off, tables: Dictionary(mergeTable.map { ($0.table, $0.policy) }) { $1 })
+    }
+}
+
+/// The options that describe the seeds a command works on: a manifest, or flags for one
+/// seed. Each command's group declares only the flags it uses.
+protocol SeedSelection: ParsableArguments {
+    /// `--manifest` and `--app`.
+    var manifestOptions: ManifestOptions { get }
+    /// The one seed the flags describe (called when there is no manifest, after `validate`).
+    func flagSeed() throws(SeedDBError) -> Seed
+}
+
+extension SeedSelection {
+    /// The seeds to work on, loading the manifest if one was given.
+    func seeds() throws(SeedDBError) -> [Seed] {
+        if let manifest = try manifestOptions.loadManifest() {
+            return manifest.seeds
+        }
+        return [try flagSeed()]
+    }
+
+    /// Refuses `given` flags beside `--manifest`, and checks the one seed the flags describe.
+    func validate(flags given: [(String, Bool)]) throws {
         if manifestOptions.manifest != nil {
-            let extra = [("--app", app != nil), ("--seed", seed != nil), ("--version", version != nil), ("--location", location != nil), ("--name", name != nil), ("--sha256", sha256 != nil), ("--preserve", !preserve.isEmpty),
-                         ("--merge", merge != nil), ("--merge-table", !mergeTable.isEmpty)]
-                .filter(\.1).map(\.0)
+            let extra = ([("--app", manifestOptions.app != nil)] + given).filter(\.1).map(\.0)
             guard extra.isEmpty else {
                 throw ValidationError("--manifest cannot be combined with \(extra.joined(separator: ", "))")
             }
             return
-        }
-        let missing = [("--app", app == nil), ("--seed", seed == nil), ("--version", version == nil)].filter(\.1).map(\.0)
-        guard missing.isEmpty else {
-            throw ValidationError("give --manifest FILE, or \(missing.joined(separator: ", ")) (with --app, --seed and --version)")
         }
         do {
             _ = try flagSeed()
@@ -66,38 +96,19 @@ struct SeedOptions: ParsableArguments {
         }
     }
 
-    /// The seed the flags describe.
-    private func flagSeed() throws(SeedDBError) -> Seed {
-        guard let app = manifestOptions.app, let seed, let version else {
-            throw SeedDBError(.invalidArgument, "give --manifest FILE, or --app, --seed and --version")
-        }
-        return try Seed(
-            app: app, source: absolute(seed), version: version, location: location ?? .data,
-            name: name, expectedSHA256: sha256, preservedTables: preserve,
-            merge: MergePolicies(default: merge ?? .off, tables: Dictionary(mergeTable.map { ($0.table, $0.policy) }) { $1 }))
-    }
-
-    /// The seeds to work on, loading the manifest if one was given.
-    func seeds() throws(SeedDBError) -> [Seed] {
-        if let manifest = try manifestOptions.loadManifest() {
-            return manifest.seeds
-        }
-        return [try flagSeed()]
-    }
-}
-
-extension SeedOptions {
     /// Runs `each` for every seed these options describe, with a deployer for `system`
     /// and `configuration`, stopping at the first failure (see ``eachSeed(fromManifest:_:_:)``).
     ///
-    /// - Parameter trust: `--trusted-key`, whose keys are read here (a bad key file is
-    ///   reported as the run's failure).
+    /// - Parameters:
+    ///   - configuration: Default: the one `system` alone sets.
+    ///   - trust: `--trusted-key`, whose keys are read here (a bad key file is reported
+    ///     as the run's failure).
     func each<Report>(
-        _ system: SystemOptions, configuration: DeployConfiguration = DeployConfiguration(), trust: TrustOptions? = nil,
+        _ system: SystemOptions, configuration: DeployConfiguration? = nil, trust: TrustOptions? = nil,
         _ each: (Deployer, Seed) throws(SeedDBError) -> Report
     ) -> (reports: [Report], failure: SeedFailure?) {
         eachSeed(fromManifest: manifestOptions.manifest != nil, { () throws(SeedDBError) in
-            var configuration = configuration
+            var configuration = configuration ?? DeployConfiguration(system)
             configuration.trustedKeys += try trust?.load() ?? []
             let deployer = try system.deployer(configuration)
             do throws(SeedDBError) {
@@ -108,6 +119,108 @@ extension SeedOptions {
                 throw error
             }
         }, each)
+    }
+}
+
+/// A seed described by `--app`, `--seed` and `--version`.
+private func seedFromFlags(
+    _ manifestOptions: ManifestOptions, _ file: SeedFileOptions, _ workingCopy: WorkingCopyOptions, sha256: SHA256Digest? = nil, carry: CarryOptions? = nil
+) throws(SeedDBError) -> Seed {
+    guard let app = manifestOptions.app, let source = file.seed, let version = file.version else {
+        let missing = [("--app", manifestOptions.app == nil), ("--seed", file.seed == nil), ("--version", file.version == nil)].filter(\.1).map(\.0)
+        throw SeedDBError(.invalidArgument, "give --manifest FILE, or \(missing.joined(separator: ", ")) (with --app, --seed and --version)")
+    }
+    return try Seed(
+        app: app, source: absolute(source), version: version, location: workingCopy.location ?? .data,
+        name: workingCopy.name, expectedSHA256: sha256, preservedTables: carry?.preserve ?? [],
+        merge: carry?.policies ?? MergePolicies())
+}
+
+/// How `deploy` and `reseed` describe the seeds: a manifest, or every flag of one seed.
+struct SeedOptions: SeedSelection {
+    @OptionGroup var manifestOptions: ManifestOptions
+    @OptionGroup var file: SeedFileOptions
+    @OptionGroup var workingCopy: WorkingCopyOptions
+
+    @Option(name: .long, help: ArgumentHelp("The seed's expected SHA-256; a mismatch refuses the deploy.", valueName: "hex"), transform: { (text) throws(SeedDBError) in try SHA256Digest(hex: text) })
+    var sha256: SHA256Digest?
+
+    @OptionGroup var carry: CarryOptions
+
+    func validate() throws {
+        try validate(flags: file.given + workingCopy.given + [("--sha256", sha256 != nil)] + carry.given)
+    }
+
+    func flagSeed() throws(SeedDBError) -> Seed {
+        try seedFromFlags(manifestOptions, file, workingCopy, sha256: sha256, carry: carry)
+    }
+}
+
+/// How `status`, `verify` and `paths` describe the seeds: they read the seed file and its
+/// version, and carry nothing.
+struct SeedFileSelection: SeedSelection {
+    @OptionGroup var manifestOptions: ManifestOptions
+    @OptionGroup var file: SeedFileOptions
+    @OptionGroup var workingCopy: WorkingCopyOptions
+
+    func validate() throws {
+        try validate(flags: file.given + workingCopy.given)
+    }
+
+    func flagSeed() throws(SeedDBError) -> Seed {
+        try seedFromFlags(manifestOptions, file, workingCopy)
+    }
+}
+
+/// How `conflicts` and `maintain` describe the seeds: by working copy alone (`--app`
+/// and `--name`), since they never read the seed file. `--seed` and `--version` are
+/// still accepted, unlisted, for scripts that pass a deploy's flags: `--seed` then names
+/// the working copy as it does for `deploy`, and `--version` is ignored.
+struct WorkingCopySelection: SeedSelection {
+    @OptionGroup var manifestOptions: ManifestOptions
+    @OptionGroup var workingCopy: WorkingCopyOptions
+
+    @Option(name: .long, help: .hidden, completion: .file())
+    var seed: String?
+
+    @Option(name: .long, help: .hidden, transform: { (text) throws(SeedDBError) in try SeedVersion(text) })
+    var version: SeedVersion?
+
+    func validate() throws {
+        try validate(flags: [("--seed", seed != nil), ("--version", version != nil)] + workingCopy.given)
+    }
+
+    func flagSeed() throws(SeedDBError) -> Seed {
+        try flagSeed(carrying: nil)
+    }
+
+    /// The working copy the flags name, with what a rollback carries.
+    func flagSeed(carrying carry: CarryOptions?) throws(SeedDBError) -> Seed {
+        var name = workingCopy.name
+        if name == nil, let seed { name = try Seed.defaultName(forSource: seed) }
+        guard let app = manifestOptions.app, let name else {
+            throw SeedDBError(.invalidArgument, "give --manifest FILE, or --app ID and --name FILE")
+        }
+        return try Seed(
+            app: app, workingCopy: name, location: workingCopy.location ?? .data,
+            preservedTables: carry?.preserve ?? [], merge: carry?.policies ?? MergePolicies())
+    }
+}
+
+/// How `rollback` describes the seeds: by working copy alone, with what it carries into
+/// the restored content.
+struct RollbackSelection: SeedSelection {
+    @OptionGroup var target: WorkingCopySelection
+    @OptionGroup var carry: CarryOptions
+
+    var manifestOptions: ManifestOptions { target.manifestOptions }
+
+    func validate() throws {
+        try validate(flags: carry.given)
+    }
+
+    func flagSeed() throws(SeedDBError) -> Seed {
+        try target.flagSeed(carrying: carry)
     }
 }
 
@@ -137,16 +250,6 @@ struct WaitOptions: ParsableArguments {
         }
     }
 
-    /// The library configuration these options set, with the test-only fault hook.
-    var configuration: DeployConfiguration {
-        var configuration = DeployConfiguration()
-        configuration.wait = .milliseconds(Int64(wait * 1000))
-        configuration.stepObserver = FaultInjection.observerFromEnvironment()
-        configuration.stepStarted = FaultInjection.startObserverFromEnvironment()
-        Interruption.install()
-        configuration.isInterrupted = { Interruption.signal != nil }
-        return configuration
-    }
 }
 
 /// How `deploy`, `reseed` and `rollback` replace a working copy.
@@ -154,40 +257,21 @@ struct ReplaceOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("swap (atomic rename, refused while in use), live (through SQLite, while in use) or auto (swap unless in use).", valueName: "auto|swap|live"))
     var strategy: DeployStrategy = .auto
 
-    @Option(name: .long, help: ArgumentHelp("Keep the replaced copy as the previous generation, for rollback.", valueName: "true|false"))
-    var keepPrevious = true
-
     @Option(name: .long, help: ArgumentHelp("Check the seed before swapping it in: none, quick (quick_check) or full (integrity_check).", valueName: "none|quick|full"))
     var integrity: IntegrityLevel = .quick
-
-    /// `base` with these options applied.
-    func applied(to base: DeployConfiguration) -> DeployConfiguration {
-        var configuration = base
-        configuration.strategy = strategy
-        configuration.keepPrevious = keepPrevious
-        configuration.integrity = integrity
-        return configuration
-    }
 }
 
 extension DeployStrategy: ExpressibleByArgument {}
 extension IntegrityLevel: ExpressibleByArgument {}
 extension MaintenancePolicy: ExpressibleByArgument {}
 
-/// Where working copies and settings live (the user's XDG directories, or the system's)
-/// and who owns them.
+/// Where working copies and settings live: the user's XDG directories, or the system's.
 struct SystemOptions: ParsableArguments {
     @Flag(name: .long, help: "Use system locations (/var/lib/<app>, /var/cache/<app>) for services and post-install scripts.")
     var system = false
 
     @Option(name: .long, help: ArgumentHelp("With --system: a prefix for every system path, like dpkg's --instdir.", valueName: "dir"))
     var root: String?
-
-    @Option(name: .long, help: ArgumentHelp("Owner of the working copy, its directory, lock and settings (a service account).", valueName: "user[:group]"), transform: { (text) throws(SeedDBError) in try FileOwner(parsing: text) })
-    var owner: FileOwner?
-
-    @Option(name: .long, help: ArgumentHelp("Mode of the working copy, in octal, at most 0755 and not group- or world-writable (default 0644 less the umask).", valueName: "octal"), transform: SystemOptions.parseMode)
-    var mode: UInt16?
 
     func validate() throws {
         if root != nil && !system {
@@ -204,6 +288,22 @@ struct SystemOptions: ParsableArguments {
         return prefix + "/etc/seeddb/keys"
     }
 
+    /// A deployer for these locations with `configuration` (see
+    /// ``DeployConfiguration/init(_:ownership:wait:replace:)``).
+    func deployer(_ configuration: DeployConfiguration) throws(SeedDBError) -> Deployer {
+        guard system else { return try Deployer(configuration: configuration, logger: Terminal.logger) }
+        return Deployer(directories: .system(root: root ?? ""), configuration: configuration, logger: Terminal.logger)
+    }
+}
+
+/// `--owner` and `--mode`, for the commands that create or rewrite what they own.
+struct OwnershipOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Owner of the working copy, its directory, lock and settings (a service account).", valueName: "user[:group]"), transform: { (text) throws(SeedDBError) in try FileOwner(parsing: text) })
+    var owner: FileOwner?
+
+    @Option(name: .long, help: ArgumentHelp("Mode of the working copy, in octal, at most 0755 and not group- or world-writable (default 0644 less the umask).", valueName: "octal"), transform: OwnershipOptions.parseMode)
+    var mode: UInt16?
+
     /// An octal mode for a working copy: no set-id or sticky bit, not writable by group
     /// or others (a database anyone can rewrite is a database anyone can corrupt).
     static func parseMode(_ text: String) throws -> UInt16 {
@@ -217,18 +317,6 @@ struct SystemOptions: ParsableArguments {
             throw ValidationError("a mode that lets the group or others write is refused")
         }
         return mode
-    }
-
-    /// A deployer for these locations with `configuration`, its file policy set here.
-    func deployer(_ configuration: DeployConfiguration = DeployConfiguration()) throws(SeedDBError) -> Deployer {
-        var configuration = configuration
-        configuration.files = system ? .system : .user
-        configuration.files.owner = owner
-        configuration.files.workingCopyMode = mode
-        guard system else { return try Deployer(configuration: configuration, logger: Terminal.logger) }
-        // The trust anchors root relies on: /etc/seeddb/keys/<app>/*.pub (under --root).
-        configuration.trustedKeysDirectory = Self.keysDirectory(root: root)
-        return Deployer(directories: .system(root: root ?? ""), configuration: configuration, logger: Terminal.logger)
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SeedDB
 
 /// Usage errors the way git and cargo print them: `seeddb: error: <one line>`, exit 64.
 ///
@@ -25,25 +26,70 @@ struct UsageError: Error {
     }
 
     /// swift-argument-parser's `The value 'x' is invalid for '--mode <octal>': why` as
-    /// `invalid --mode 'x': why`, or as `why (--app)` when the reason already starts
-    /// `invalid … "x"` (SeedDB's own messages do).
+    /// `invalid --mode "x": why`, or as `why (--app)` when the reason already starts
+    /// `invalid … "x"` (SeedDB's own messages do). Without a reason, the valid values are
+    /// named from the option's placeholder (`--keep-previous <true|false>`: `expected true
+    /// or false`). Its other messages quote options and arguments in backticks, as
+    /// SeedDB's own do.
     static func rephrased(_ message: String) -> String {
         let head = "the value '"
-        guard message.hasPrefix(head), let valueEnd = message.range(of: "' is invalid for '") else { return message }
-        let value = message[message.index(message.startIndex, offsetBy: head.count)..<valueEnd.lowerBound]
+        guard message.hasPrefix(head), let valueEnd = message.range(of: "' is invalid for '") else {
+            return backticked(message)
+        }
+        let value = String(message[message.index(message.startIndex, offsetBy: head.count)..<valueEnd.lowerBound])
         let afterValue = message[valueEnd.upperBound...]
         guard let optionEnd = afterValue.range(of: "'") else { return message }
-        let option = afterValue[..<optionEnd.lowerBound].split(separator: " ").first.map(String.init) ?? ""
+        let words = afterValue[..<optionEnd.lowerBound].split(separator: " ").map(String.init)
+        let option = words.first ?? ""
         var reason = String(afterValue[optionEnd.upperBound...])
         if reason.hasPrefix(": ") {
             reason.removeFirst(2)
+            if reason.hasPrefix("invalid \(option) ") { return reason }
             if reason.hasPrefix("invalid ") { return "\(reason) (\(option))" }
         } else if reason.hasPrefix(". Please provide one of ") {
-            reason = "expected one of " + reason.dropFirst(". Please provide one of ".count).replacingOccurrences(of: "'", with: "").trimmingCharacters(in: CharacterSet(charactersIn: "."))
+            let list = reason.dropFirst(". Please provide one of ".count).replacingOccurrences(of: "'", with: "")
+                .trimmingCharacters(in: CharacterSet(charactersIn: ".")).replacingOccurrences(of: " and ", with: ", ").replacingOccurrences(of: " or ", with: ", ")
+            reason = expected(choices: list.components(separatedBy: ", "))
         } else {
-            reason = ""
+            reason = words.count > 1 ? expected(placeholder: words[1]) : ""
         }
-        return "invalid \(option) '\(value)'" + (reason.isEmpty ? "" : ": " + reason)
+        return "invalid \(option) \(NameRules.quoted(value))" + (reason.isEmpty ? "" : ": " + reason)
+    }
+
+    /// What a value of an option with `placeholder` (`<data|cache>`, `<seconds>`) must be.
+    private static func expected(placeholder: String) -> String {
+        let name = placeholder.trimmingCharacters(in: CharacterSet(charactersIn: "<>"))
+        let choices = name.split(separator: "|").map(String.init)
+        if choices.count > 1 { return expected(choices: choices) }
+        switch name {
+        case "seconds", "days": return "expected a number of \(name)"
+        case "n": return "expected a whole number"
+        default: return "expected \(name)"
+        }
+    }
+
+    /// `expected a, b or c`.
+    private static func expected(choices: [String]) -> String {
+        guard let last = choices.last, choices.count > 1 else { return "expected " + choices.joined() }
+        return "expected " + choices.dropLast().joined(separator: ", ") + " or " + last
+    }
+
+    /// `missing value for '--wait <seconds>'` as `missing value for \`--wait <seconds>\``.
+    private static func backticked(_ message: String) -> String {
+        var result = ""
+        var open = false
+        for (index, character) in zip(message.indices, message) {
+            // An apostrophe inside a word (`seed's`) is not a quote.
+            let inWord = index > message.startIndex && message[message.index(before: index)].isLetter
+                && message.index(after: index) < message.endIndex && message[message.index(after: index)].isLetter
+            if character == "'" && !inWord {
+                result.append("`")
+                open.toggle()
+            } else {
+                result.append(character)
+            }
+        }
+        return open ? message : result
     }
 
     /// Refuses `seeddb help NAME` for a NAME that is no subcommand (swift-argument-parser
@@ -98,56 +144,56 @@ struct UsageError: Error {
 
     private static func unknownOption(in arguments: [String]) -> UsageError? {
         guard let name = subcommand(in: arguments) else { return nil }
-        let known = longOptionNames(of: name) + ["help"]
+        let known = optionNames(of: name)
+        let longs = known.long + ["help"]
+        var takesValue = false
         for word in arguments.dropFirst() {
             if word == "--" { break }
-            guard word.hasPrefix("--"), word.count > 2 else { continue }
-            let option = String(word.dropFirst(2).prefix { $0 != "=" })
-            guard !known.contains(option) else { continue }
-            let hint = suggestion(for: "--" + option, among: known.map { "--" + $0 })
-            return UsageError(message: "unknown option `--\(option)`\(hint)")
+            defer { takesValue = word.hasPrefix("--") && !word.contains("=") && known.takingValues.contains(String(word.dropFirst(2))) }
+            guard !takesValue else { continue }
+            if word.hasPrefix("--"), word.count > 2 {
+                let option = String(word.dropFirst(2).prefix { $0 != "=" })
+                guard !longs.contains(option) else { continue }
+                let hint = suggestion(for: "--" + option, among: longs.map { "--" + $0 })
+                return UsageError(message: "unknown option `--\(option)`\(hint)")
+            }
+            if word.hasPrefix("-"), !word.hasPrefix("--"), word.count > 1, Double(word) == nil,
+               let letter = word.dropFirst().first(where: { !(known.short + ["h"]).contains(String($0)) }) {
+                return UsageError(message: "unknown option `-\(letter)`")
+            }
         }
         return nil
     }
 
-    /// The long option names of subcommand `name`, from swift-argument-parser's own
-    /// description of the command tree.
-    private static func longOptionNames(of name: String) -> [String] {
+    /// The option names of subcommand `name`, from swift-argument-parser's own description
+    /// of the command tree: long and short names, and the long names that take a value.
+    private static func optionNames(of name: String) -> (long: [String], short: [String], takingValues: [String]) {
         guard let data = SeedDBCommand._dumpHelp().data(using: .utf8),
               let tool = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               let root = tool["command"] as? [String: Any],
               let commands = root["subcommands"] as? [[String: Any]],
               let command = commands.first(where: { $0["commandName"] as? String == name }),
-              let arguments = command["arguments"] as? [[String: Any]] else { return [] }
-        return arguments.flatMap { argument in
-            (argument["names"] as? [[String: Any]] ?? []).compactMap { name in
-                name["kind"] as? String == "long" ? name["name"] as? String : nil
+              let arguments = command["arguments"] as? [[String: Any]] else { return ([], [], []) }
+        var names: (long: [String], short: [String], takingValues: [String]) = ([], [], [])
+        for argument in arguments {
+            for entry in argument["names"] as? [[String: Any]] ?? [] {
+                guard let option = entry["name"] as? String else { continue }
+                switch entry["kind"] as? String {
+                case "long":
+                    names.long.append(option)
+                    if argument["kind"] as? String == "option" { names.takingValues.append(option) }
+                case "short": names.short.append(option)
+                default: break
+                }
             }
         }
+        return names
     }
 
     /// `; did you mean \`x\`?` for the closest of `candidates` within a small edit
     /// distance, else nothing.
     static func suggestion(for word: String, among candidates: [String]) -> String {
-        let scored = candidates.map { ($0, editDistance(word, $0)) }.filter { $0.1 <= max(2, word.count / 3) }
-        guard let best = scored.min(by: { $0.1 < $1.1 }) else { return "" }
-        return "; did you mean `\(best.0)`?"
-    }
-
-    /// The Levenshtein distance between `a` and `b`.
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        guard !a.isEmpty else { return b.count }
-        guard !b.isEmpty else { return a.count }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
+        Spelling.closest(to: word, among: candidates).map { "; did you mean `\($0)`?" } ?? ""
     }
 
     /// swift-argument-parser's message as one line, starting lower-case like SeedDB's own.

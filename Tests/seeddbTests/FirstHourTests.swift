@@ -294,8 +294,8 @@ import Testing
     }
 
     @Test func unsafeModesAreUsageErrors() throws {
-        try expectError(["deploy", "--mode", "0777"] + cli.seedFlags(1), status: 64, "invalid --mode '0777': a mode that lets the group or others write is refused")
-        try expectError(["deploy", "--mode", "4755"] + cli.seedFlags(1), status: 64, "invalid --mode '4755': set-user-ID")
+        try expectError(["deploy", "--mode", "0777"] + cli.seedFlags(1), status: 64, #"invalid --mode "0777": a mode that lets the group or others write is refused"#)
+        try expectError(["deploy", "--mode", "4755"] + cli.seedFlags(1), status: 64, #"invalid --mode "4755": set-user-ID"#)
         try expectError(["deploy", "--mode", "0664"] + cli.seedFlags(1), status: 64, "--mode")
         try expectError(["deploy", "--mode", "rw"] + cli.seedFlags(1), status: 64, "octal")
         #expect(cli.list(cli.root).isEmpty)

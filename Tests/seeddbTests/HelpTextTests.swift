@@ -25,6 +25,31 @@ import Testing
         #expect(listed.count == HelpTextTests.expected.count - 1)
     }
 
+    @Test(arguments: ["status", "verify", "paths", "conflicts"])
+    func inspectingCommandsListNoOptionTheyDoNotUse(_ command: String) throws {
+        let help = try cli.run([command, "--help"], environment: ["COLUMNS": "80"]).stdout
+        for option in ["--merge", "--preserve", "--owner", "--mode", "--sha256"] {
+            #expect(!help.contains(option + " "), "\(command) --help lists \(option)")
+            let given = try cli.run([command, option, "x"] + cli.seedFlags(1))
+            #expect(given.status == 64 && given.stderr.contains("unknown option `\(option)`"), "\(command) \(option): \(given.stderr)")
+        }
+    }
+
+    @Test func rollbackHelpDoesNotSayAVersionChangeRedeploys() throws {
+        let help = try cli.run(["rollback", "--help"], environment: ["COLUMNS": "80"]).stdout
+        #expect(!help.contains("redeploys"))
+        #expect(!help.contains("--seed") && !help.contains("--version"))
+    }
+
+    @Test(arguments: HelpTextTests.expected.keys.sorted())
+    func examplesAreNeverWrapped(_ command: String) throws {
+        let help = try cli.run((command.isEmpty ? [] : [command]) + ["--help"], environment: ["COLUMNS": "80"]).stdout
+        let example = help.components(separatedBy: "\n").drop { $0 != "Example:" }.dropFirst().prefix { !$0.isEmpty }
+        for line in example {
+            #expect(line.hasPrefix("  seeddb "), "a wrapped example line in \(command) --help: \(line)")
+        }
+    }
+
     static let expected: [String: String] = [
         "": #"""
 OVERVIEW: Deploy versioned SQLite seed databases safely and fast.
@@ -86,8 +111,7 @@ the working copy exists. Otherwise copies the seed next to the working copy,
 checks it, swaps it in atomically and records the new version.
 
 Example:
-  seeddb deploy --app com.example.levels --seed /usr/share/levels/levels.sqlite
---version 2
+  seeddb deploy --app com.example.levels --seed levels.sqlite --version 2
   seeddb deploy --manifest /usr/share/levels/seeds.json --json
 
 USAGE: seeddb deploy <options>
@@ -127,13 +151,13 @@ OPTIONS:
                           swap (atomic rename, refused while in use), live
                           (through SQLite, while in use) or auto (swap unless
                           in use). (values: auto, swap, live; default: auto)
-  --keep-previous <true|false>
-                          Keep the replaced copy as the previous generation,
-                          for rollback. (default: true)
   --integrity <none|quick|full>
                           Check the seed before swapping it in: none, quick
                           (quick_check) or full (integrity_check). (values:
                           none, quick, full; default: quick)
+  --keep-previous <true|false>
+                          Keep the replaced copy as the previous generation,
+                          for rollback. (default: true)
   --wait <seconds>        Seconds to wait for another deploy or for apps to
                           release the database. (default: 5.0)
   --json                  Print one JSON object on standard output.
@@ -155,8 +179,7 @@ Runs the same safe steps as deploy. The working copy's current content is
 replaced.
 
 Example:
-  seeddb reseed --app com.example.levels --seed /usr/share/levels/levels.sqlite
---version 2
+  seeddb reseed --app com.example.levels --seed levels.sqlite --version 2
 
 USAGE: seeddb reseed <options>
 
@@ -195,13 +218,13 @@ OPTIONS:
                           swap (atomic rename, refused while in use), live
                           (through SQLite, while in use) or auto (swap unless
                           in use). (values: auto, swap, live; default: auto)
-  --keep-previous <true|false>
-                          Keep the replaced copy as the previous generation,
-                          for rollback. (default: true)
   --integrity <none|quick|full>
                           Check the seed before swapping it in: none, quick
                           (quick_check) or full (integrity_check). (values:
                           none, quick, full; default: quick)
+  --keep-previous <true|false>
+                          Keep the replaced copy as the previous generation,
+                          for rollback. (default: true)
   --wait <seconds>        Seconds to wait for another deploy or for apps to
                           release the database. (default: 5.0)
   --json                  Print one JSON object on standard output.
@@ -221,10 +244,15 @@ OVERVIEW: Restore the working copy the last replace kept, and record its
 version.
 
 Each replace keeps the old working copy as one previous generation (unless
---keep-previous false). Rollback swaps it back in atomically (or live, while
-the database is in use) and consumes it. Exits 66 when there is none.
+deploy --keep-previous false). Rollback swaps it back in atomically (or live,
+while the database is in use) and consumes it; exits 66 when there is none.
+What the user wrote since is carried into the restored copy: the app's own
+tables, the --preserve tables and, with --merge, the user's edits. The version
+rolled back from is then held: deploy leaves the copy alone until the app ships
+another version, or reseed. Needs only the app and the working copy's name.
 
 Example:
+  seeddb rollback --app com.example.levels --name levels.sqlite
   seeddb rollback --manifest /usr/share/levels/seeds.json
 
 USAGE: seeddb rollback <options>
@@ -233,15 +261,10 @@ OPTIONS:
   --manifest <file>       A JSON manifest listing the app's seeds.
   --app <id>              The app identifier: 1-128 of [A-Za-z0-9._-], not
                           starting with '.'.
-  --seed <path>           The seed database the app ships.
-  --version <string>      The version the app ships now; any change redeploys.
-                          auto: the seed's SHA-256.
   --location <data|cache> Where the working copy lives: data (user data, the
                           default) or cache (regenerable). (values: data, cache)
   --name <file>           The working copy's file name (default: the seed's
                           file name).
-  --sha256 <hex>          The seed's expected SHA-256; a mismatch refuses the
-                          deploy.
   --preserve <table>      A table holding the user's own data, carried into
                           each new copy (repeatable).
   --merge <policy>        Merge the user's edits of the seed's rows into each
@@ -264,9 +287,6 @@ OPTIONS:
                           swap (atomic rename, refused while in use), live
                           (through SQLite, while in use) or auto (swap unless
                           in use). (values: auto, swap, live; default: auto)
-  --keep-previous <true|false>
-                          Keep the replaced copy as the previous generation,
-                          for rollback. (default: true)
   --integrity <none|quick|full>
                           Check the seed before swapping it in: none, quick
                           (quick_check) or full (integrity_check). (values:
@@ -293,7 +313,7 @@ a manifest a deploy would refuse is reported with a warning. Changes nothing.
 Example:
   seeddb status --manifest Seeds/v2/seeds.json --json
 
-USAGE: seeddb status <options>
+USAGE: seeddb status [--manifest <file>] [--app <id>] [--seed <path>] [--version <string>] [--location <data|cache>] [--name <file>] [--system] [--root <dir>] [--json] [--quiet] [--trusted-key <file> ...]
 
 OPTIONS:
   --manifest <file>       A JSON manifest listing the app's seeds.
@@ -306,26 +326,11 @@ OPTIONS:
                           default) or cache (regenerable). (values: data, cache)
   --name <file>           The working copy's file name (default: the seed's
                           file name).
-  --sha256 <hex>          The seed's expected SHA-256; a mismatch refuses the
-                          deploy.
-  --preserve <table>      A table holding the user's own data, carried into
-                          each new copy (repeatable).
-  --merge <policy>        Merge the user's edits of the seed's rows into each
-                          new seed (default: off). (values: off, seed-wins,
-                          user-wins, fail)
-  --merge-table <table=policy>
-                          One table's merge policy, overriding --merge
-                          (repeatable).
   --system                Use system locations (/var/lib/<app>,
                           /var/cache/<app>) for services and post-install
                           scripts.
   --root <dir>            With --system: a prefix for every system path, like
                           dpkg's --instdir.
-  --owner <user[:group]>  Owner of the working copy, its directory, lock and
-                          settings (a service account).
-  --mode <octal>          Mode of the working copy, in octal, at most 0755 and
-                          not group- or world-writable (default 0644 less the
-                          umask).
   --json                  Print one JSON object on standard output.
   -q, --quiet             Print nothing on success; warnings and errors still
                           go to standard error.
@@ -349,7 +354,7 @@ Changes nothing.
 Example:
   seeddb verify --manifest Seeds/v2/seeds.json
 
-USAGE: seeddb verify <options>
+USAGE: seeddb verify [--manifest <file>] [--app <id>] [--seed <path>] [--version <string>] [--location <data|cache>] [--name <file>] [--system] [--root <dir>] [--json] [--quiet] [--trusted-key <file> ...] [--verbose]
 
 OPTIONS:
   --manifest <file>       A JSON manifest listing the app's seeds.
@@ -362,26 +367,11 @@ OPTIONS:
                           default) or cache (regenerable). (values: data, cache)
   --name <file>           The working copy's file name (default: the seed's
                           file name).
-  --sha256 <hex>          The seed's expected SHA-256; a mismatch refuses the
-                          deploy.
-  --preserve <table>      A table holding the user's own data, carried into
-                          each new copy (repeatable).
-  --merge <policy>        Merge the user's edits of the seed's rows into each
-                          new seed (default: off). (values: off, seed-wins,
-                          user-wins, fail)
-  --merge-table <table=policy>
-                          One table's merge policy, overriding --merge
-                          (repeatable).
   --system                Use system locations (/var/lib/<app>,
                           /var/cache/<app>) for services and post-install
                           scripts.
   --root <dir>            With --system: a prefix for every system path, like
                           dpkg's --instdir.
-  --owner <user[:group]>  Owner of the working copy, its directory, lock and
-                          settings (a service account).
-  --mode <octal>          Mode of the working copy, in octal, at most 0755 and
-                          not group- or world-writable (default 0644 less the
-                          umask).
   --json                  Print one JSON object on standard output.
   -q, --quiet             Print nothing on success; warnings and errors still
                           go to standard error.
@@ -404,40 +394,23 @@ none. Changes nothing.
 
 Example:
   seeddb conflicts --manifest Seeds/v2/seeds.json --json
+  seeddb conflicts --app com.example.levels --name levels.sqlite
 
-USAGE: seeddb conflicts <options>
+USAGE: seeddb conflicts [--manifest <file>] [--app <id>] [--location <data|cache>] [--name <file>] [--system] [--root <dir>] [--json] [--quiet]
 
 OPTIONS:
   --manifest <file>       A JSON manifest listing the app's seeds.
   --app <id>              The app identifier: 1-128 of [A-Za-z0-9._-], not
                           starting with '.'.
-  --seed <path>           The seed database the app ships.
-  --version <string>      The version the app ships now; any change redeploys.
-                          auto: the seed's SHA-256.
   --location <data|cache> Where the working copy lives: data (user data, the
                           default) or cache (regenerable). (values: data, cache)
   --name <file>           The working copy's file name (default: the seed's
                           file name).
-  --sha256 <hex>          The seed's expected SHA-256; a mismatch refuses the
-                          deploy.
-  --preserve <table>      A table holding the user's own data, carried into
-                          each new copy (repeatable).
-  --merge <policy>        Merge the user's edits of the seed's rows into each
-                          new seed (default: off). (values: off, seed-wins,
-                          user-wins, fail)
-  --merge-table <table=policy>
-                          One table's merge policy, overriding --merge
-                          (repeatable).
   --system                Use system locations (/var/lib/<app>,
                           /var/cache/<app>) for services and post-install
                           scripts.
   --root <dir>            With --system: a prefix for every system path, like
                           dpkg's --instdir.
-  --owner <user[:group]>  Owner of the working copy, its directory, lock and
-                          settings (a service account).
-  --mode <octal>          Mode of the working copy, in octal, at most 0755 and
-                          not group- or world-writable (default 0644 less the
-                          umask).
   --json                  Print one JSON object on standard output.
   -q, --quiet             Print nothing on success; warnings and errors still
                           go to standard error.
@@ -455,7 +428,7 @@ Directory spec says (unset, empty or relative values fall back to
 Example:
   seeddb paths --app com.example.levels --seed levels.sqlite --version 1 --json
 
-USAGE: seeddb paths <options>
+USAGE: seeddb paths [--manifest <file>] [--app <id>] [--seed <path>] [--version <string>] [--location <data|cache>] [--name <file>] [--system] [--root <dir>] [--json] [--quiet]
 
 OPTIONS:
   --manifest <file>       A JSON manifest listing the app's seeds.
@@ -468,26 +441,11 @@ OPTIONS:
                           default) or cache (regenerable). (values: data, cache)
   --name <file>           The working copy's file name (default: the seed's
                           file name).
-  --sha256 <hex>          The seed's expected SHA-256; a mismatch refuses the
-                          deploy.
-  --preserve <table>      A table holding the user's own data, carried into
-                          each new copy (repeatable).
-  --merge <policy>        Merge the user's edits of the seed's rows into each
-                          new seed (default: off). (values: off, seed-wins,
-                          user-wins, fail)
-  --merge-table <table=policy>
-                          One table's merge policy, overriding --merge
-                          (repeatable).
   --system                Use system locations (/var/lib/<app>,
                           /var/cache/<app>) for services and post-install
                           scripts.
   --root <dir>            With --system: a prefix for every system path, like
                           dpkg's --instdir.
-  --owner <user[:group]>  Owner of the working copy, its directory, lock and
-                          settings (a service account).
-  --mode <octal>          Mode of the working copy, in octal, at most 0755 and
-                          not group- or world-writable (default 0644 less the
-                          umask).
   --json                  Print one JSON object on standard output.
   -q, --quiet             Print nothing on success; warnings and errors still
                           go to standard error.
@@ -505,6 +463,7 @@ then exits 75.
 
 Example:
   seeddb maintain --manifest /usr/share/levels/seeds.json --every 7
+  seeddb maintain --app com.example.levels --name levels.sqlite --every 0
 
 USAGE: seeddb maintain <options>
 
@@ -512,23 +471,10 @@ OPTIONS:
   --manifest <file>       A JSON manifest listing the app's seeds.
   --app <id>              The app identifier: 1-128 of [A-Za-z0-9._-], not
                           starting with '.'.
-  --seed <path>           The seed database the app ships.
-  --version <string>      The version the app ships now; any change redeploys.
-                          auto: the seed's SHA-256.
   --location <data|cache> Where the working copy lives: data (user data, the
                           default) or cache (regenerable). (values: data, cache)
   --name <file>           The working copy's file name (default: the seed's
                           file name).
-  --sha256 <hex>          The seed's expected SHA-256; a mismatch refuses the
-                          deploy.
-  --preserve <table>      A table holding the user's own data, carried into
-                          each new copy (repeatable).
-  --merge <policy>        Merge the user's edits of the seed's rows into each
-                          new seed (default: off). (values: off, seed-wins,
-                          user-wins, fail)
-  --merge-table <table=policy>
-                          One table's merge policy, overriding --merge
-                          (repeatable).
   --system                Use system locations (/var/lib/<app>,
                           /var/cache/<app>) for services and post-install
                           scripts.
@@ -569,12 +515,9 @@ seeddb sign does); --serial sets its release number. The same scripts and
 SQLite version give the same bytes.
 
 Example:
-  seeddb pack Seeds/v2/levels.sql --output Seeds/v2/levels.sqlite --version 2
---manifest Seeds/v2/seeds.json
-  seeddb pack schema.sql data.sql --output dist/levels.sqlite.zst --compress
-zstd --version 3
-  seeddb pack levels.sql --output dist/levels.sqlite --version 3 --manifest
-dist/seeds.json --serial 3 --sign levels.key
+  seeddb pack v2.sql --output levels.sqlite --version 2 --manifest seeds.json
+  seeddb pack schema.sql data.sql --output levels.sqlite.zst --version 3
+  seeddb pack v3.sql --output v3.db --version 3 --manifest m.json --sign k.key
 
 USAGE: seeddb pack <sql-file> ... --output <seed> --version <string> [--manifest <file>] [--app <id>] [--compress <zstd|gzip|none>] [--serial <n>] [--sign <key-file>] [--json] [--quiet]
 

@@ -10,12 +10,20 @@ import Testing
     @Test func aWrongChecksumFailsNamingBothDigests() throws {
         #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
         let zeros = String(repeating: "0", count: 64)
-        let result = try cli.run(["verify", "--sha256", zeros] + cli.seedFlags(1))
+        let result = try cli.run(["verify", "--manifest", try manifest(sha256: zeros)])
         #expect(result.status == 65, "\(result.stdout) \(result.stderr)")
         let actual = try cli.shell("sha256sum '\(CLIHarness.seeds)/v1/levels.sqlite' | cut -d' ' -f1").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(result.stderr.contains(zeros) && result.stderr.contains(actual), "\(result.stderr)")
-        let right = try cli.run(["verify", "--sha256", actual] + cli.seedFlags(1))
+        let right = try cli.run(["verify", "--manifest", try manifest(sha256: actual)])
         #expect(right.status == 0, "\(right.stderr)")
+    }
+
+    /// A manifest for the demo seed 1 promising `sha256`.
+    private func manifest(sha256: String) throws -> String {
+        let path = cli.root + "/seeds.json"
+        let text = #"{"app": "\#(cli.app)", "seeds": [{"source": "\#(CLIHarness.seeds)/v1/levels.sqlite", "version": "1", "sha256": "\#(sha256)"}]}"#
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
     }
 
     @Test func verifyWritesNothingBesideAWALWorkingCopy() throws {

@@ -142,11 +142,15 @@ public struct Manifest: Sendable, Hashable {
             guard let table = table as? String else { throw error("\(location).preserve[\(index)] is not a string") }
             return table
         }
-        let merge = try reader.optionalField("merge") { (text) throws(SeedDBError) in try Self.mergePolicy(text, at: "\(location).merge") }
+        let merge = try reader.optionalField("merge", Self.mergePolicy)
         var mergeTables: [String: MergePolicy] = [:]
         for (table, value) in try reader.optional("mergeTables", as: [String: Any].self) ?? [:] {
             guard let text = value as? String else { throw error("\(location).mergeTables.\(table) is not a string") }
-            mergeTables[table] = try Self.mergePolicy(text, at: "\(location).mergeTables.\(table)")
+            do {
+                mergeTables[table] = try Self.mergePolicy(text)
+            } catch {
+                throw Self.error("\(location).mergeTables.\(table): \(error.message)")
+            }
         }
         try reader.finish()
         guard !source.isEmpty else { throw error("\(location).source: it is empty") }
@@ -188,10 +192,10 @@ public struct Manifest: Sendable, Hashable {
 /// Reads a JSON object's fields by name, remembering which were read so that
 /// ``finish()`` can reject the rest as unknown keys.
 extension Manifest {
-    /// A merge policy named in a manifest.
-    static func mergePolicy(_ text: String, at location: String) throws(SeedDBError) -> MergePolicy {
+    /// A merge policy named in a manifest (the caller names where).
+    static func mergePolicy(_ text: String) throws(SeedDBError) -> MergePolicy {
         guard let policy = MergePolicy(rawValue: text) else {
-            throw SeedDBError(.invalidManifest, "\(location): \(NameRules.quoted(text)) is not a merge policy (off, seed-wins, user-wins or fail)")
+            throw SeedDBError(.invalidManifest, "\(NameRules.quoted(text)) is not a merge policy (off, seed-wins, user-wins or fail)")
         }
         return policy
     }
@@ -216,9 +220,25 @@ private struct ObjectReader {
 
     mutating func require<Value>(_ key: String, as type: Value.Type) throws(SeedDBError) -> Value {
         guard let value = try optional(key, as: type) else {
+            // A misspelt key is the mistake to name, not the key it should have been.
+            if let misspelt = unknownKeys.first(where: { Spelling.closest(to: $0, among: [key]) != nil }) {
+                throw unknown(misspelt, suggesting: key)
+            }
             throw Manifest.error("missing key \(path(key))")
         }
         return value
+    }
+
+    /// The keys present that nothing has read (yet), in order.
+    private var unknownKeys: [String] {
+        object.keys.sorted().filter { !read.contains($0) }
+    }
+
+    /// `unknown key "versoin" in seeds[0]; did you mean "version"?`
+    private func unknown(_ key: String, suggesting suggestion: String?) -> SeedDBError {
+        let place = location.isEmpty ? "" : " in \(location)"
+        let hint = suggestion.map { "; did you mean \(NameRules.quoted($0))?" } ?? ""
+        return Manifest.error("unknown key \(NameRules.quoted(key))\(place)\(hint)")
     }
 
     mutating func optional<Value>(_ key: String, as type: Value.Type) throws(SeedDBError) -> Value? {
@@ -248,9 +268,10 @@ private struct ObjectReader {
         }
     }
 
+    /// Refuses a key nothing read, suggesting the known key it may be a misspelling of.
     func finish() throws(SeedDBError) {
-        if let unknown = object.keys.sorted().first(where: { !read.contains($0) }) {
-            throw Manifest.error("unknown key \(path(unknown))")
+        if let key = unknownKeys.first {
+            throw unknown(key, suggesting: Spelling.closest(to: key, among: read.sorted()))
         }
     }
 }

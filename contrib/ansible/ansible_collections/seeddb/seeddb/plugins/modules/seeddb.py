@@ -45,18 +45,22 @@ options:
   seed:
     description:
       - The seed database the app ships (C(--seed)).
-      - Required with O(app) unless O(command=purge), which ignores it.
+      - Required with O(app) for O(command=deploy) and O(command=reseed). O(command=rollback)
+        needs only O(app) and O(name) (or this, which then names the working copy);
+        O(command=purge) ignores it.
     type: path
   version:
     description:
       - The version the app ships now (C(--version)); any change redeploys. V(auto) uses the
         seed's SHA-256.
-      - Required with O(app) unless O(command=purge), which ignores it.
+      - Required with O(app) for O(command=deploy) and O(command=reseed); ignored by
+        O(command=rollback) and O(command=purge).
     type: str
   name:
     description:
       - The working copy's file name (C(--name)); by default the seed's file name.
-      - With O(command=purge) and O(app), the working copy to purge.
+      - With O(command=rollback) or O(command=purge) and O(app), the working copy to roll back
+        or purge.
     type: str
   location:
     description:
@@ -244,9 +248,11 @@ def build_command(module, executable):
 
     add('--manifest', params['manifest'])
     add('--app', params['app'])
-    if command != 'purge':
+    if command in ('deploy', 'reseed'):
         add('--seed', params['seed'])
         add('--version', params['version'])
+    elif command == 'rollback' and params['name'] is None:
+        add('--seed', params['seed'])
     add('--name', params['name'])
     add('--location', params['location'])
     if command != 'purge':
@@ -335,10 +341,12 @@ def main():
     )
     params = module.params
     command = params['command']
-    if params['app'] is not None and command != 'purge':
+    if params['app'] is not None and command in ('deploy', 'reseed'):
         missing = [key for key in ('seed', 'version') if params[key] is None]
         if missing:
             module.fail_json(msg='app requires %s with command %s' % (' and '.join(missing), command))
+    if params['app'] is not None and command == 'rollback' and params['name'] is None and params['seed'] is None:
+        module.fail_json(msg='app requires name with command rollback')
     if params['app'] is not None and command == 'purge' and params['name'] is None:
         module.fail_json(msg='app requires name with command purge')
 

@@ -1,0 +1,44 @@
+import ArgumentParser
+import SeedDB
+
+extension SeedDBCommand {
+    /// `seeddb status`: what is recorded and what is on disk, per seed.
+    struct Status: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "status",
+            abstract: "Show each seed's current and recorded version and its working copy's state.",
+            discussion: """
+            States: up-to-date, not-installed (nothing recorded), outdated (the recorded version \
+            differs), missing (recorded, but the working copy is gone). A version deployed from \
+            a signed manifest shows its key id and serial. With trusted keys, a manifest a \
+            deploy would refuse is reported with a warning. Changes nothing.
+
+            Example:
+              seeddb status --manifest Seeds/v2/seeds.json --json
+            """)
+
+        @OptionGroup var seeds: SeedFileSelection
+        @OptionGroup var system: SystemOptions
+        @OptionGroup var output: OutputOptions
+        @OptionGroup var trust: TrustOptions
+
+        func run() throws {
+            var settingsFile = ""
+            let (statuses, failure) = seeds.each(system, trust: trust, { (deployer, seed) throws(SeedDBError) in
+                settingsFile = deployer.paths(for: seed).settingsFile
+                // A report, not a gate: what a deploy would refuse is a warning here.
+                do throws(SeedDBError) {
+                    _ = try deployer.checkSignature(seed)
+                } catch {
+                    Terminal.logger.warning("\(error.message)")
+                }
+                return try deployer.status(seed)
+            })
+            for problem in Set(statuses.compactMap(\.settingsProblem)) {
+                Terminal.logger.warning("\(problem.warning(in: settingsFile))")
+            }
+            Printer(output).statuses(statuses, failure: failure)
+            try failure?.exit()
+        }
+    }
+}
