@@ -151,12 +151,3 @@ extension SeedDBCommand {
         }
     }
 }
-
-extension SeedCompression: ExpressibleByArgument {}
-extension SeedLocation: ExpressibleByArgument {}
-
-/// `path` made absolute against the current directory.
-func absolute(_ path: String) -> String {
-    guard !path.isEmpty, !path.hasPrefix("/") else { return path }
-    return FileManager.default.currentDirectoryPath + "/" + path
-}

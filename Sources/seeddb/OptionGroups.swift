@@ -62,168 +62,6 @@ struct CarryOptions: ParsableArguments {
     }
 }
 
-/// The options that describe the seeds a command works on: a manifest, or flags for one
-/// seed. Each command's group declares only the flags it uses.
-protocol SeedSelection: ParsableArguments {
-    /// `--manifest` and `--app`.
-    var manifestOptions: ManifestOptions { get }
-    /// The one seed the flags describe (called when there is no manifest, after `validate`).
-    func flagSeed() throws(SeedDBError) -> Seed
-}
-
-extension SeedSelection {
-    /// The seeds to work on, loading the manifest if one was given.
-    func seeds() throws(SeedDBError) -> [Seed] {
-        if let manifest = try manifestOptions.loadManifest() {
-            return manifest.seeds
-        }
-        return [try flagSeed()]
-    }
-
-    /// Refuses `given` flags beside `--manifest`, and checks the one seed the flags describe.
-    func validate(flags given: [(String, Bool)]) throws {
-        if manifestOptions.manifest != nil {
-            let extra = ([("--app", manifestOptions.app != nil)] + given).filter(\.1).map(\.0)
-            guard extra.isEmpty else {
-                throw ValidationError("--manifest cannot be combined with \(extra.joined(separator: ", "))")
-            }
-            return
-        }
-        do {
-            _ = try flagSeed()
-        } catch {
-            throw ValidationError(error.message)
-        }
-    }
-
-    /// Runs `each` for every seed these options describe, with a deployer for `system`
-    /// and `configuration`, stopping at the first failure (see ``eachSeed(fromManifest:_:_:)``).
-    ///
-    /// - Parameters:
-    ///   - configuration: Default: the one `system` alone sets.
-    ///   - trust: `--trusted-key`, whose keys are read here (a bad key file is reported
-    ///     as the run's failure).
-    func each<Report>(
-        _ system: SystemOptions, configuration: DeployConfiguration? = nil, trust: TrustOptions? = nil,
-        _ each: (Deployer, Seed) throws(SeedDBError) -> Report
-    ) -> (reports: [Report], failure: SeedFailure?) {
-        eachSeed(fromManifest: manifestOptions.manifest != nil, { () throws(SeedDBError) in
-            var configuration = configuration ?? DeployConfiguration(system)
-            configuration.trustedKeys += try trust?.load() ?? []
-            let deployer = try system.deployer(configuration)
-            do throws(SeedDBError) {
-                return (deployer, try seeds())
-            } catch let error where error.code == .invalidManifest && trust != nil {
-                // Bytes no trusted key signed are refused as such (65), even unreadable ones.
-                if let manifest = manifestOptions.manifest { try deployer.requireSignatureOfUnreadableManifest(absolute(manifest)) }
-                throw error
-            }
-        }, each)
-    }
-}
-
-/// A seed described by `--app`, `--seed` and `--version`.
-private func seedFromFlags(
-    _ manifestOptions: ManifestOptions, _ file: SeedFileOptions, _ workingCopy: WorkingCopyOptions, sha256: SHA256Digest? = nil, carry: CarryOptions? = nil
-) throws(SeedDBError) -> Seed {
-    guard let app = manifestOptions.app, let source = file.seed, let version = file.version else {
-        let missing = [("--app", manifestOptions.app == nil), ("--seed", file.seed == nil), ("--version", file.version == nil)].filter(\.1).map(\.0)
-        throw SeedDBError(.invalidArgument, "give --manifest FILE, or \(missing.joined(separator: ", ")) (with --app, --seed and --version)")
-    }
-    return try Seed(
-        app: app, source: absolute(source), version: version, location: workingCopy.location ?? .data,
-        name: workingCopy.name, expectedSHA256: sha256, preservedTables: carry?.preserve ?? [],
-        merge: carry?.policies ?? MergePolicies())
-}
-
-/// How `deploy` and `reseed` describe the seeds: a manifest, or every flag of one seed.
-struct SeedOptions: SeedSelection {
-    @OptionGroup var manifestOptions: ManifestOptions
-    @OptionGroup var file: SeedFileOptions
-    @OptionGroup var workingCopy: WorkingCopyOptions
-
-    @Option(name: .long, help: ArgumentHelp("The seed's expected SHA-256; a mismatch refuses the deploy.", valueName: "hex"), transform: { (text) throws(SeedDBError) in try SHA256Digest(hex: text) })
-    var sha256: SHA256Digest?
-
-    @OptionGroup var carry: CarryOptions
-
-    func validate() throws {
-        try validate(flags: file.given + workingCopy.given + [("--sha256", sha256 != nil)] + carry.given)
-    }
-
-    func flagSeed() throws(SeedDBError) -> Seed {
-        try seedFromFlags(manifestOptions, file, workingCopy, sha256: sha256, carry: carry)
-    }
-}
-
-/// How `status`, `verify` and `paths` describe the seeds: they read the seed file and its
-/// version, and carry nothing.
-struct SeedFileSelection: SeedSelection {
-    @OptionGroup var manifestOptions: ManifestOptions
-    @OptionGroup var file: SeedFileOptions
-    @OptionGroup var workingCopy: WorkingCopyOptions
-
-    func validate() throws {
-        try validate(flags: file.given + workingCopy.given)
-    }
-
-    func flagSeed() throws(SeedDBError) -> Seed {
-        try seedFromFlags(manifestOptions, file, workingCopy)
-    }
-}
-
-/// How `conflicts` and `maintain` describe the seeds: by working copy alone (`--app`
-/// and `--name`), since they never read the seed file. `--seed` and `--version` are
-/// still accepted, unlisted, for scripts that pass a deploy's flags: `--seed` then names
-/// the working copy as it does for `deploy`, and `--version` is ignored.
-struct WorkingCopySelection: SeedSelection {
-    @OptionGroup var manifestOptions: ManifestOptions
-    @OptionGroup var workingCopy: WorkingCopyOptions
-
-    @Option(name: .long, help: .hidden, completion: .file())
-    var seed: String?
-
-    @Option(name: .long, help: .hidden, transform: { (text) throws(SeedDBError) in try SeedVersion(text) })
-    var version: SeedVersion?
-
-    func validate() throws {
-        try validate(flags: [("--seed", seed != nil), ("--version", version != nil)] + workingCopy.given)
-    }
-
-    func flagSeed() throws(SeedDBError) -> Seed {
-        try flagSeed(carrying: nil)
-    }
-
-    /// The working copy the flags name, with what a rollback carries.
-    func flagSeed(carrying carry: CarryOptions?) throws(SeedDBError) -> Seed {
-        var name = workingCopy.name
-        if name == nil, let seed { name = try Seed.defaultName(forSource: seed) }
-        guard let app = manifestOptions.app, let name else {
-            throw SeedDBError(.invalidArgument, "give --manifest FILE, or --app ID and --name FILE")
-        }
-        return try Seed(
-            app: app, workingCopy: name, location: workingCopy.location ?? .data,
-            preservedTables: carry?.preserve ?? [], merge: carry?.policies ?? MergePolicies())
-    }
-}
-
-/// How `rollback` describes the seeds: by working copy alone, with what it carries into
-/// the restored content.
-struct RollbackSelection: SeedSelection {
-    @OptionGroup var target: WorkingCopySelection
-    @OptionGroup var carry: CarryOptions
-
-    var manifestOptions: ManifestOptions { target.manifestOptions }
-
-    func validate() throws {
-        try validate(flags: carry.given)
-    }
-
-    func flagSeed() throws(SeedDBError) -> Seed {
-        try target.flagSeed(carrying: carry)
-    }
-}
-
 /// How results are printed.
 struct OutputOptions: ParsableArguments {
     @Flag(name: .long, help: "Print one JSON object on standard output.")
@@ -264,6 +102,8 @@ struct ReplaceOptions: ParsableArguments {
 extension DeployStrategy: ExpressibleByArgument {}
 extension IntegrityLevel: ExpressibleByArgument {}
 extension MaintenancePolicy: ExpressibleByArgument {}
+extension SeedCompression: ExpressibleByArgument {}
+extension SeedLocation: ExpressibleByArgument {}
 
 /// Where working copies and settings live: the user's XDG directories, or the system's.
 struct SystemOptions: ParsableArguments {
@@ -341,4 +181,10 @@ struct TableMergePolicy {
         table = String(text[..<equals])
         self.policy = policy
     }
+}
+
+/// `path` made absolute against the current directory.
+func absolute(_ path: String) -> String {
+    guard !path.isEmpty, !path.hasPrefix("/") else { return path }
+    return FileManager.default.currentDirectoryPath + "/" + path
 }
