@@ -8,14 +8,9 @@ extension DeployConfiguration {
     /// a signal the command has ``Interruption/install()``ed, and the test-only fault
     /// hooks are read from the environment.
     init(_ system: SystemOptions, ownership: OwnershipOptions? = nil, wait: WaitOptions? = nil, replace: ReplaceOptions? = nil) {
-        self.init()
-        files = system.system ? .system : .user
+        self.init(system: system.system, root: system.root)
         files.owner = ownership?.owner
         files.workingCopyMode = ownership?.mode
-        if system.system {
-            // The trust anchors root relies on: /etc/seeddb/keys/<app>/*.pub (under --root).
-            trustedKeysDirectory = SystemOptions.keysDirectory(root: system.root)
-        }
         if let replace {
             strategy = replace.strategy
             integrity = replace.integrity
@@ -25,6 +20,16 @@ extension DeployConfiguration {
             stepObserver = FaultInjection.observerFromEnvironment()
             stepStarted = FaultInjection.startObserverFromEnvironment()
             isInterrupted = { Interruption.signal != nil }
+        }
+    }
+
+    /// The configuration of `--system` and `--root` alone (see ``SystemOptions``).
+    init(system: Bool, root: String?) {
+        self.init()
+        files = system ? .system : .user
+        if system {
+            // The trust anchors root relies on: /etc/seeddb/keys/<app>/*.pub (under --root).
+            trustedKeysDirectory = SystemOptions.keysDirectory(root: root)
         }
     }
 }

@@ -131,6 +131,11 @@ struct SystemOptions: ParsableArguments {
     /// A deployer for these locations with `configuration` (see
     /// ``DeployConfiguration/init(_:ownership:wait:replace:)``).
     func deployer(_ configuration: DeployConfiguration) throws(SeedDBError) -> Deployer {
+        try Self.deployer(system: system, root: root, configuration)
+    }
+
+    /// A deployer for the locations `--system` and `--root` name.
+    static func deployer(system: Bool, root: String?, _ configuration: DeployConfiguration) throws(SeedDBError) -> Deployer {
         guard system else { return try Deployer(configuration: configuration, logger: Terminal.logger) }
         return Deployer(directories: .system(root: root ?? ""), configuration: configuration, logger: Terminal.logger)
     }

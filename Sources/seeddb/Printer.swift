@@ -3,10 +3,18 @@ import SeedDB
 
 /// Prints results as text for people, or as one JSON object with `--json`.
 struct Printer {
-    let output: OutputOptions
+    /// One JSON object instead of lines.
+    let json: Bool
+    /// Nothing on success.
+    let quiet: Bool
+
+    init(json: Bool, quiet: Bool) {
+        self.json = json
+        self.quiet = quiet
+    }
 
     init(_ output: OutputOptions) {
-        self.output = output
+        self.init(json: output.json, quiet: output.quiet)
     }
 
     /// `deploy`, `reseed`, `rollback` (and their dry runs).
@@ -245,8 +253,8 @@ struct Printer {
     /// `error`, last. A dry run adds `"dryRun": true`; a failure adds
     /// `"error": {"seed", "code", "message"}` after what was done before it.
     private func emit(json: [String: Any], dryRun: Bool = false, failure: SeedFailure? = nil, text: () -> [String]) {
-        if output.quiet { return }
-        if output.json {
+        if quiet { return }
+        if self.json {
             var json = json
             if dryRun { json["dryRun"] = true }
             if let failure {

@@ -39,6 +39,9 @@ struct SeedDBCommand: ParsableCommand {
             Terminal.printOut(SeedDBVersion.current)
             return
         }
+        // The startup check of an app's launcher or a service: answered before the parser
+        // builds its model, when it can be (everything else goes on to the parser).
+        if let upToDate = UpToDateDeploy(arguments), upToDate.answer() { return }
         do {
             try UsageError.checkHelpRequest(arguments)
             var command = try parseAsRoot(arguments)

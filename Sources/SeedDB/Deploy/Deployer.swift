@@ -234,6 +234,31 @@ public struct Deployer: Sendable {
         }
     }
 
+    /// The report of a ``deploy(_:)`` of `seed` that has nothing to do, found the way the
+    /// startup check finds it (one settings read and one `lstat`; no lock, no hashing, no
+    /// SQLite) and changing nothing; `nil` when the deploy has work to do, or something
+    /// to remember (a seed file touched since its digest was taken). ``deploy(_:)``
+    /// returns the same report. For a caller that answers "up to date" itself and hands
+    /// everything else to ``deploy(_:)``, as `seeddb`'s startup does.
+    ///
+    /// - Throws: ``SeedDBError`` as ``deploy(_:)`` would before it looks at the lock.
+    public func upToDateReport(_ seed: Seed) throws(SeedDBError) -> DeployReport? {
+        let (seed, signature) = try authenticate(seed)
+        let paths = paths(for: seed)
+        let quick = try observe(seed, paths: paths, quick: true)
+        try requireNoDowngrade(signature, entry: quick.entry, seed: seed)
+        guard !quick.isNewDigest, let plan = try upToDatePlan(quick) else { return nil }
+        return report(quick, plan, .deploy, paths: paths)
+    }
+
+    /// The plan of a `deploy` the quick look finds nothing to copy for, or `nil` when it
+    /// cannot tell (a damaged settings file, leftovers of a killed run to clean up).
+    private func upToDatePlan(_ quick: Observed) throws(SeedDBError) -> DeployPlan? {
+        guard quick.problem == nil, let plan = try? DeployPlanner.plan(quick.observation, request(.deploy)), !plan.action.copies,
+              try quick.workingCopy.leftovers(disposable: []).isEmpty else { return nil }
+        return plan
+    }
+
     /// Observes, plans and, when there is work, executes under the deploy lock.
     private func run(_ seed: Seed, _ kind: DeployRequest.Kind) throws(SeedDBError) -> DeployReport {
         // Before anything is looked at or copied: only what a trusted key signed.
@@ -245,8 +270,7 @@ public struct Deployer: Sendable {
         // no lock, no hashing, no SQLite (with `version: auto`, one stat of the seed).
         let quick = try observe(seed, paths: paths, quick: true)
         try requireNoDowngrade(signature, entry: quick.entry, seed: seed)
-        if kind == .deploy, quick.problem == nil, let plan = try? DeployPlanner.plan(quick.observation, request(kind)), !plan.action.copies,
-           try quick.workingCopy.leftovers(disposable: []).isEmpty {
+        if kind == .deploy, let plan = try upToDatePlan(quick) {
             if quick.isNewDigest {
                 // Same content under a new identity (touched, copied): remember it.
                 try settings(at: paths).update(timeout: configuration.wait) { $0[seed.name.rawValue]?.source = quick.sourceDigest }

@@ -1,0 +1,96 @@
+import SeedDB
+
+/// The up-to-date `deploy`, answered before swift-argument-parser builds its model (which
+/// costs more than the check itself: BENCHMARKS.md).
+///
+/// It recognises exactly the invocations it can answer, and answers only when every seed
+/// is up to date, printing what the full command prints. Anything else (another command
+/// or option, an option given twice or as `--option=value`, a value that looks like an
+/// option, a seed with work to do, any error) is handed to the full parser untouched, so
+/// every message, exit code and help text stays the full command's.
+struct UpToDateDeploy {
+    /// `--manifest FILE`.
+    var manifest: String?
+    /// `--app`, `--seed`, `--version`, `--location` and `--name`.
+    var flags: [String: String] = [:]
+    /// `--system`.
+    var system = false
+    /// `--root DIR`.
+    var root: String?
+    /// `--json`.
+    var json = false
+    /// `--quiet` or `-q`.
+    var quiet = false
+
+    /// The options it takes a value of, and the flags it knows.
+    private static let valueOptions: Set<String> = ["--manifest", "--app", "--seed", "--version", "--location", "--name", "--root"]
+    private static let flagOptions: Set<String> = ["--system", "--json", "--quiet", "-q"]
+
+    /// The invocation `arguments` (without the program name), when it is a `deploy` this
+    /// path can answer.
+    init?(_ arguments: [String]) {
+        guard arguments.first == "deploy" else { return nil }
+        var seen: Set<String> = []
+        var index = 1
+        while index < arguments.count {
+            let word = arguments[index]
+            guard seen.insert(word == "-q" ? "--quiet" : word).inserted else { return nil }
+            if Self.flagOptions.contains(word) {
+                switch word {
+                case "--system": system = true
+                case "--json": json = true
+                default: quiet = true
+                }
+                index += 1
+                continue
+            }
+            guard Self.valueOptions.contains(word), index + 1 < arguments.count else { return nil }
+            let value = arguments[index + 1]
+            guard !value.isEmpty, !value.hasPrefix("-") else { return nil }
+            switch word {
+            case "--manifest": manifest = value
+            case "--root": root = value
+            default: flags[word] = value
+            }
+            index += 2
+        }
+        // The combinations the full parser accepts; it reports the others.
+        guard !(json && quiet), root == nil || (system && root!.hasPrefix("/")) else { return nil }
+        if manifest != nil {
+            guard flags.isEmpty else { return nil }
+        } else {
+            guard flags["--app"] != nil, flags["--seed"] != nil, flags["--version"] != nil else { return nil }
+        }
+    }
+
+    /// Prints the reports and returns `true` when every seed is up to date; otherwise
+    /// prints nothing, changes nothing and returns `false`.
+    func answer() -> Bool {
+        guard let reports = try? upToDateReports() else { return false }
+        Printer(json: json, quiet: quiet).deployReports(reports, dryRun: false)
+        return true
+    }
+
+    private func upToDateReports() throws(SeedDBError) -> [DeployReport]? {
+        let deployer = try SystemOptions.deployer(system: system, root: root, DeployConfiguration(system: system, root: root))
+        var reports: [DeployReport] = []
+        for seed in try seeds() {
+            guard let report = try deployer.upToDateReport(seed) else { return nil }
+            reports.append(report)
+        }
+        return reports
+    }
+
+    private func seeds() throws(SeedDBError) -> [Seed] {
+        if let manifest { return try Manifest.load(absolute(manifest)).seeds }
+        guard let app = flags["--app"], let source = flags["--seed"], let version = flags["--version"] else { return [] }
+        var location = SeedLocation.data
+        if let text = flags["--location"] {
+            guard let parsed = SeedLocation(rawValue: text) else { throw SeedDBError(.invalidArgument, "invalid --location") }
+            location = parsed
+        }
+        return [try Seed(
+            app: AppIdentifier(app), source: absolute(source), version: SeedVersion(version), location: location,
+            name: flags["--name"].map { (name) throws(SeedDBError) in try SeedName(name) })]
+    }
+}
