@@ -90,24 +90,12 @@ public enum NameRules {
         text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
     }
 
-    /// A printable, shortened rendering of untrusted text for messages: in double quotes,
-    /// with the escapes C and JSON use (`\t`, `\n`, `\r`, `\"`, `\\`), and `\xNN` for
-    /// any other control character; `…` when cut at `limit` characters.
+    /// A printable, shortened rendering of untrusted text for messages: a JSON string
+    /// literal (`\t`, `\n`, `\r`, `\"`, `\\`, and `\u001b` for any other control
+    /// character), with `…` when cut at `limit` characters.
     public static func quoted(_ text: String, limit: Int = 40) -> String {
-        var escaped = ""
-        for scalar in text.unicodeScalars.prefix(limit) {
-            switch scalar {
-            case "\t": escaped += "\\t"
-            case "\n": escaped += "\\n"
-            case "\r": escaped += "\\r"
-            case "\"": escaped += "\\\""
-            case "\\": escaped += "\\\\"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                let hex = String(scalar.value, radix: 16, uppercase: false)
-                escaped += "\\x" + (hex.count < 2 ? "0" + hex : hex)
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return "\"\(escaped)\"" + (text.unicodeScalars.count > limit ? "…" : "")
+        var kept = String.UnicodeScalarView()
+        kept.append(contentsOf: text.unicodeScalars.prefix(limit))
+        return MergeJSON.string(String(kept)) + (text.unicodeScalars.count > limit ? "…" : "")
     }
 }
