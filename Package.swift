@@ -70,11 +70,15 @@ let package = Package(
         ),
         // The reference for the whole-process startup figure: a Foundation hello world.
         .executableTarget(name: "bench-hello", path: "Benchmarks/Hello"),
+        // What every test target shares: temporary directories, the demo seeds, the
+        // reliability log (as swift-argument-parser's ArgumentParserTestHelpers).
+        .target(name: "SeedDBTestSupport", path: "Tests/SeedDBTestSupport"),
         .testTarget(name: "SeedDBCoreTests", dependencies: ["SeedDBCore"]),
         .testTarget(
             name: "SeedDBTests",
             dependencies: [
                 "SeedDB",
+                "SeedDBTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
@@ -85,6 +89,7 @@ let package = Package(
                 "seeddb",
                 "levels-demo",
                 "SeedDB",
+                "SeedDBTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             // Python clients the real-client suite runs as separate processes, by path.

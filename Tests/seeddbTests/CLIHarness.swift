@@ -1,3 +1,4 @@
+@_exported import SeedDBTestSupport
 import Foundation
 import GRDB
 import Testing

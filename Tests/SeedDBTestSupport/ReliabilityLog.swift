@@ -2,7 +2,7 @@ import Foundation
 
 /// Figures for RELIABILITY.md: with `SEEDDB_RELIABILITY_LOG=<file>` set (as
 /// `Scripts/reliability.sh` does), each suite appends one JSON line to that file.
-enum ReliabilityLog {
+public enum ReliabilityLog {
     /// Appends one line of figures.
     ///
     /// - Parameters:
@@ -18,7 +18,7 @@ enum ReliabilityLog {
     ///   - mixed: Transactions that saw two versions at once.
     ///   - rowsCommitted: Rows the clients logged after their commit returned.
     ///   - rowsFound: How many of those the final working copy holds.
-    static func record(
+    public static func record(
         suite: String, trials: Int = 0, crashes: Int = 0, faults: Int = 0, badInputs: Int = 0, dataLost: Int,
         clients: Int? = nil, deploys: Int = 0, refused: Int = 0, errors: [String: Int] = [:],
         transactions: Int = 0, mixed: Int = 0, rowsCommitted: Int? = nil, rowsFound: Int? = nil
