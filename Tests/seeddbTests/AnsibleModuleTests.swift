@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 19: the Ansible module `seeddb.seeddb.seeddb` (`contrib/ansible`), run by a real
+/// The Ansible module `seeddb.seeddb.seeddb` (`contrib/ansible`), run by a real
 /// `ansible-playbook` against localhost with the built `seeddb`.
 @Suite(.serialized, .enabled(if: AnsibleCore.python3 != nil, "python3 is missing: .ci/run installs it"))
 struct AnsibleModuleTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 6, durability order: the system calls of a deploy, recorded with strace, happen
+/// The system calls of a deploy, recorded with strace, happen
 /// in the order that makes a crash at any point safe.
 @Suite struct DurabilityOrderTests {
     let cli = CLIHarness()

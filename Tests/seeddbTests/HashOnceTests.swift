@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Testing
 
-/// Issue 13: a seed's digest is computed at most once per file identity, a reseed or a
+/// A seed's digest is computed at most once per file identity, a reseed or a
 /// restore of a known seed reads none of its bytes (nor the copy's) in user space, and a
 /// first deploy reads the seed once.
 ///

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 19, merges people can read: a deploy that merged says so on its line, and
+/// A deploy that merged says so on its line, and
 /// `seeddb conflicts` shows each conflict's three values and the side kept, says when no
 /// merge has run, and forgets a merge that was rolled back.
 @Suite struct MergeReportTests {

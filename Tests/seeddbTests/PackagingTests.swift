@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Testing
 
-/// Issue 5: system mode, seed authoring, compressed seeds, the Debian package, shell niceties.
+/// System mode, seed authoring, compressed seeds, the Debian package, shell niceties.
 @Suite struct PackagingTests {
     let cli = CLIHarness()
 

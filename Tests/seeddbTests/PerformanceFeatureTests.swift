@@ -3,7 +3,7 @@ import GRDB
 @testable import seeddb
 import Testing
 
-/// Issue 4's features (not its speed: that lives in the benchmark harness).
+/// The performance features (not their speed: that lives in the benchmark harness).
 @Suite struct PerformanceFeatureTests {
     let cli = CLIHarness()
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 10: one record per working copy, purge all or nothing, generations that come and
+/// One record per working copy, purge all or nothing, generations that come and
 /// go as they should.
 @Suite struct RecordTests {
     let cli = CLIHarness()

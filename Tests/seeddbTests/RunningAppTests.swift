@@ -4,7 +4,7 @@ import Logging
 import SeedDB
 import Testing
 
-/// Issue 3: live reseeds, the app-side handle, preserved tables, rollback, maintenance.
+/// Live reseeds, the app-side handle, preserved tables, rollback, maintenance.
 @Suite struct RunningAppTests {
     let cli = CLIHarness()
 

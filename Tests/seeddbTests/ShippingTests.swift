@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 12: seeddb itself ships. Zstandard without a build-time `-dev` package, the
+/// Seeddb itself ships. Zstandard without a build-time `-dev` package, the
 /// self-contained release binary and its `.deb` (built by `Scripts/build-deb.sh`, which CI
 /// runs before the tests and names in `SEEDDB_DEB`), the service unit, completion and man page.
 @Suite struct ShippingTests {

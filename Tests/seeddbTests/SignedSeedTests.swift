@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Issue 18: signed seeds. A manifest signed (minisign's format) by a trusted key deploys;
+/// Signed seeds. A manifest signed (minisign's format) by a trusted key deploys;
 /// anything else is refused before a byte is copied (exit 65, one line naming the manifest,
 /// the key id and what failed, nothing changed); a lower serial than the one deployed is a
 /// downgrade or a replay and is refused unless `--allow-downgrade`.

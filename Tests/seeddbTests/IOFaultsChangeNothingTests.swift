@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 
-/// Issue 6, fault suite: each fault gives its documented exit code and one line, leaves
+/// Each fault gives its documented exit code and one line, leaves
 /// the working copy and the settings byte-identical, and the next run after the fault is
 /// removed succeeds.
-@Suite(.serialized) struct FaultSuiteTests {
+@Suite(.serialized) struct IOFaultsChangeNothingTests {
     let cli = CLIHarness()
 
     static var isRoot: Bool { geteuid() == 0 }
@@ -53,7 +53,7 @@ import Testing
         ReliabilityLog.record(suite: "fault: \(name)", faults: 1, dataLost: intact ? 0 : 1)
     }
 
-    @Test(.enabled(if: FaultSuiteTests.canMountTmpfs, "mounting a small tmpfs needs root and a sandbox that allows it; ExitCodeTests covers RLIMIT_FSIZE"))
+    @Test(.enabled(if: IOFaultsChangeNothingTests.canMountTmpfs, "mounting a small tmpfs needs root and a sandbox that allows it; ExitCodeTests covers RLIMIT_FSIZE"))
     func diskFull() throws {
         let data = cli.root + "/data"
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
@@ -69,7 +69,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: FaultSuiteTests.canMakeImmutable, "chattr +i needs root and a file system that supports it"))
+    @Test(.enabled(if: IOFaultsChangeNothingTests.canMakeImmutable, "chattr +i needs root and a file system that supports it"))
     func readOnlyTargetDirectory() throws {
         #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
         #expect(try cli.shell("chattr +i '\(cli.appData)'").status == 0)
@@ -79,7 +79,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: FaultSuiteTests.canMakeImmutable, "chattr +i needs root and a file system that supports it"))
+    @Test(.enabled(if: IOFaultsChangeNothingTests.canMakeImmutable, "chattr +i needs root and a file system that supports it"))
     func unwritableSettingsDirectory() throws {
         let config = cli.root + "/config/\(cli.app)"
         // A first install: nothing recorded, so no withdrawal would have failed first.

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// Issue 6, concurrency suite: real processes racing each other.
-@Suite(.serialized) struct ConcurrencySuiteTests {
+/// Real processes racing each other.
+@Suite(.serialized) struct ConcurrentRunsTests {
     let cli = CLIHarness()
 
     @Test func sixteenConcurrentDeploysCopyOnce() throws {

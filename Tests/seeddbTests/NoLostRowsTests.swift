@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Testing
 
-/// Issue 10: clients nobody on the project wrote (Python's `sqlite3` module, in real
+/// Clients nobody on the project wrote (Python's `sqlite3` module, in real
 /// processes) reading and writing while deploys and reseeds run. What they must never
 /// see: a malformed or unreadable database (`SQLITE_CORRUPT`, `SQLITE_IOERR`), a
 /// transaction mixing two versions, a committed row gone after a reseed, or a refused run
@@ -10,7 +10,7 @@ import Testing
 ///
 /// The clients are the scripts in `Clients/`; each logs every event to its own file,
 /// which these tests read back. Figures go to RELIABILITY.md through ``ReliabilityLog``.
-@Suite(.serialized) struct RealClientTests {
+@Suite(.serialized) struct NoLostRowsTests {
     let cli = CLIHarness()
 
     /// The client scripts, beside this file.
@@ -177,7 +177,7 @@ import Testing
             _ = FileManager.default.createFile(atPath: log + ".stderr", contents: nil)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", RealClientTests.clients + "/" + script] + arguments.map {
+            process.arguments = ["python3", NoLostRowsTests.clients + "/" + script] + arguments.map {
                 $0 == "{stop}" ? stopFile : $0 == "{log}" ? log : $0
             }
             let output = Pipe()
@@ -216,7 +216,7 @@ import Testing
         init(_ mode: String, on path: String, seconds: Double) throws {
             process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", RealClientTests.clients + "/holder.py", mode, path, "\(seconds)"]
+            process.arguments = ["python3", NoLostRowsTests.clients + "/holder.py", mode, path, "\(seconds)"]
             input = Pipe()
             output = Pipe()
             process.standardInput = input

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 
-/// Issue 6, bad-input suite: malformed settings, manifests, seeds, versions and XDG
+/// Malformed settings, manifests, seeds, versions and XDG
 /// variables. Each gives a clear one-line error and its exit code, or the documented
 /// recovery; never a crash, a hang, or a changed working copy.
-@Suite struct BadInputSuiteTests {
+@Suite struct BadInputIsRefusedTests {
     /// One malformed input: how to plant it, what to run, which exit codes are right.
     struct Case: Sendable, CustomTestStringConvertible {
         var name: String

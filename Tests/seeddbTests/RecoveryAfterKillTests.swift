@@ -3,11 +3,11 @@ import GRDB
 import SeedDB
 import Testing
 
-/// Issue 6, crash suite: `deploy` and `reseed` killed with SIGKILL after every named step
+/// `deploy` and `reseed` killed with SIGKILL after every named step
 /// and at random times; after each kill the working copy is the complete old or new
 /// database, the settings are valid with the app's keys, the recorded version is what the
 /// file holds, and the next deploy finishes the job and leaves no temporary files.
-@Suite(.serialized) struct CrashSuiteTests {
+@Suite(.serialized) struct RecoveryAfterKillTests {
     let cli = CLIHarness()
 
     /// A small deterministic generator, so a failing trial can be replayed.

@@ -10,7 +10,7 @@ import Testing
 /// the generation file, the previous generation and the merge base agree, the user's rows
 /// and edit are there, and nothing SeedDB made is left.
 @Suite(.serialized, .enabled(if: DurabilityOrderTests.strace != nil, "strace is missing: .ci/run installs it"))
-struct SyscallKillTests {
+struct RecoveryAfterSyscallKillTests {
     /// The system calls killed at, each with the names the kernel may know it by.
     static let syscalls: [(name: String, variants: [String])] = [
         ("rename", ["rename", "renameat", "renameat2"]),

@@ -2,9 +2,9 @@ import Foundation
 import GRDB
 import Testing
 
-/// Issue 9: for every step that can fail, a run that exits non-zero leaves the settings
+/// For every step that can fail, a run that exits non-zero leaves the settings
 /// file byte for byte, the working copy and the directory listings exactly as they were.
-@Suite(.serialized) struct FailedRunTests {
+@Suite(.serialized) struct FailedRunChangesNothingTests {
     let cli = CLIHarness()
 
     /// Everything a failed run must leave as it found it.
@@ -64,7 +64,7 @@ import Testing
         #expect(state() == before)
     }
 
-    @Test(.enabled(if: FaultSuiteTests.canMakeImmutable, "chattr +i needs root and a file system that supports it"))
+    @Test(.enabled(if: IOFaultsChangeNothingTests.canMakeImmutable, "chattr +i needs root and a file system that supports it"))
     func anUnwritableDirectoryChangesNothing() throws {
         try deployedTwice()
         #expect(try cli.shell("chattr +i '\(cli.appData)'").status == 0)
@@ -72,7 +72,7 @@ import Testing
         try expectNothingChanged(["reseed"] + cli.seedFlags(1), status: 73)
     }
 
-    @Test(.enabled(if: FaultSuiteTests.canMakeImmutable, "chattr +i needs root and a file system that supports it"))
+    @Test(.enabled(if: IOFaultsChangeNothingTests.canMakeImmutable, "chattr +i needs root and a file system that supports it"))
     func unwritableSettingsChangeNothing() throws {
         try deployedTwice()
         let settings = cli.root + "/config/" + cli.app
