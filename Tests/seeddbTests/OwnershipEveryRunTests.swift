@@ -26,7 +26,7 @@ import Testing
         // Then it stays `unchanged`, says what it repaired on stderr, and the files are as asked
         #expect(repaired.status == 0, "\(repaired.stderr)")
         #expect(try repaired.seeds().first?["action"] as? String == "unchanged")
-        #expect(repaired.stderr.contains("mode 0644 -> 0640") && repaired.stderr.contains("restored the owner and mode"), "\(repaired.stderr)")
+        #expect(repaired.stderr.contains("mode 0644 -> 0640") && repaired.stderr.contains("owner and mode set as asked"), "\(repaired.stderr)")
         #expect(try attributes(content).mode == 0o640)
         #expect(try attributes(content).owner == "nobody")
         #expect(try attributes(directory + "/settings.json").owner == "nobody")

@@ -41,7 +41,7 @@ extension Deployer {
                 try FileSystem.setOwner(owner, of: paths.settingsFile)
             }
         }
-        logger.warning("\(paths.workingCopy): \(drift): restored the owner and mode asked for")
+        logger.warning("\(paths.workingCopy): owner and mode set as asked: \(drift)")
     }
 }
 
