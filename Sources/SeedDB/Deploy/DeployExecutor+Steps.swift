@@ -402,19 +402,17 @@ extension DeployExecutor {
         guard let kept = try FileSystem.status(at: content),
               let installed = try WorkingCopy.inspect(paths).contentFile.flatMap({ (path) throws(SeedDBError) in try FileSystem.status(at: path) })
         else { return }
-        let keptMode = UInt16(kept.permissions.rawValue & 0o7777)
-        let keptOwner = FileOwner(uid: kept.userID.rawValue, gid: kept.groupID.rawValue)
-        let mode = files.workingCopyMode ?? UInt16(installed.permissions.rawValue & 0o7777)
-        let owner = files.owner ?? (Syscalls.isRoot ? FileOwner(uid: installed.userID.rawValue, gid: installed.groupID.rawValue) : keptOwner)
+        let (keptMode, keptOwner) = (kept.permissionBits, kept.owner)
+        let mode = files.workingCopyMode ?? installed.permissionBits
+        let owner = files.owner ?? (Syscalls.isRoot ? installed.owner : keptOwner)
         guard mode != keptMode || owner != keptOwner else { return }
+        run.onFailure("the old content's owner and mode") { () throws(SeedDBError) in
+            try FileSystem.setMode(keptMode, owner: owner == keptOwner ? nil : keptOwner, of: content)
+        }
         do {
             try FileSystem.setMode(mode, owner: owner == keptOwner ? nil : owner, of: content)
         } catch {
             context.logger.warning("the previous generation \(paths.previousGeneration) keeps its own owner and mode: \(error.message)")
-            return
-        }
-        run.onFailure("the old content's owner and mode") { () throws(SeedDBError) in
-            try FileSystem.setMode(keptMode, owner: owner == keptOwner ? nil : keptOwner, of: content)
         }
     }
 

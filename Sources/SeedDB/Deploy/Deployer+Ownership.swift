@@ -9,13 +9,11 @@ extension Deployer {
         let files = configuration.files
         guard files.asksForOwnership, let path, let status = try FileSystem.status(at: path) else { return nil }
         var drift: [String] = []
-        let mode = UInt16(status.permissions.rawValue & 0o7777)
-        if let wanted = files.workingCopyMode, mode != wanted {
-            drift.append("mode \(FilePolicy.octal(mode)) -> \(FilePolicy.octal(wanted))")
+        if let wanted = files.workingCopyMode, status.permissionBits != wanted {
+            drift.append("mode \(FilePolicy.octal(status.permissionBits)) -> \(FilePolicy.octal(wanted))")
         }
-        let (uid, gid) = (status.userID.rawValue, status.groupID.rawValue)
-        if let owner = files.owner, uid != owner.uid || gid != owner.gid {
-            drift.append("owner \(uid):\(gid) -> \(owner.uid):\(owner.gid)")
+        if let owner = files.owner, status.owner != owner {
+            drift.append("owner \(status.owner.uid):\(status.owner.gid) -> \(owner.uid):\(owner.gid)")
         }
         return drift.isEmpty ? nil : drift.joined(separator: ", ")
     }

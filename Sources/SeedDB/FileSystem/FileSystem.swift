@@ -270,7 +270,7 @@ enum FileSystem {
     /// non-root user's (a service account's, as `--owner` made it); otherwise `nil`.
     static func nonRootOwner(of path: String) -> FileOwner? {
         guard Syscalls.isRoot, let status = try? FilePath(path).stat(), status.type == .directory, status.userID.rawValue != 0 else { return nil }
-        return FileOwner(uid: status.userID.rawValue, gid: status.groupID.rawValue)
+        return status.owner
     }
 
     /// Makes `destination` share the extents of the file at `source` (`FICLONE`, a reflink),
