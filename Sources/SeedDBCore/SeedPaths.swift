@@ -26,8 +26,8 @@ public struct SeedPaths: Hashable, Sendable {
         directory = directories.base(for: location) + "/" + app.rawValue
         self.name = name
         workingCopy = directory + "/" + name.rawValue
-        settingsDirectory = directories.configHome + "/" + app.rawValue
-        settingsFile = settingsDirectory + "/settings.json"
+        settingsDirectory = directories.settingsDirectory(of: app)
+        settingsFile = directories.settingsFile(of: app)
     }
 
     /// Derives the paths of `seed` under `directories`.

@@ -49,6 +49,17 @@ public struct XDGDirectories: Hashable, Sendable {
         return XDGDirectories(dataHome: prefix + "/var/lib", cacheHome: prefix + "/var/cache", configHome: prefix + "/var/lib")
     }
 
+    /// The directory of `app`'s settings store (`<configHome>/<app>`), shared by its data
+    /// and cache working copies.
+    public func settingsDirectory(of app: AppIdentifier) -> String {
+        configHome + "/" + app.rawValue
+    }
+
+    /// `app`'s settings store (`<configHome>/<app>/settings.json`).
+    public func settingsFile(of app: AppIdentifier) -> String {
+        settingsDirectory(of: app) + "/settings.json"
+    }
+
     /// The base directory of `location`.
     public func base(for location: SeedLocation) -> String {
         switch location {

@@ -38,5 +38,26 @@ struct DeployOptions: ParsableArguments {
         progress?.finish()
         Printer(output).deployReports(reports, dryRun: dryRun, failure: failure)
         try failure?.exit()
+        warnAboutOrphans()
+    }
+
+    /// After a deploy from a manifest, the warning about what it no longer lists.
+    private func warnAboutOrphans() {
+        guard let path = seeds.manifestOptions.manifest, let manifest = try? seeds.manifestOptions.loadManifest(),
+              let deployer = try? system.deployer(DeployConfiguration(system)) else { return }
+        OrphanWarning.print(for: manifest, at: path, deployer: deployer, system: system.system, root: system.root)
+    }
+}
+
+/// After a deploy from a manifest, one warning naming what the app's settings record
+/// that the manifest no longer lists, and the command that removes it. Flags describe one
+/// seed and say nothing about the others; a failure to look is no failure of the deploy.
+enum OrphanWarning {
+    /// Prints the warning, if there are orphans.
+    static func print(for manifest: Manifest, at path: String, deployer: Deployer, system: Bool, root: String?) {
+        guard let orphans = try? deployer.orphans(of: manifest), !orphans.isEmpty else { return }
+        let names = orphans.map { "\($0.name) (\($0.location.rawValue))" }.joined(separator: ", ")
+        let locations = (system ? " --system" : "") + (root.map { " --root \($0)" } ?? "")
+        Terminal.printLabelled("warning", "\(manifest.app) records working copies its manifest no longer lists: \(names); `seeddb purge --orphans --manifest \(path)\(locations)` removes them")
     }
 }

@@ -66,23 +66,31 @@ struct UpToDateDeploy {
     /// Prints the reports and returns `true` when every seed is up to date; otherwise
     /// prints nothing, changes nothing and returns `false`.
     func answer() -> Bool {
-        guard let reports = try? upToDateReports() else { return false }
-        Printer(json: json, quiet: quiet).deployReports(reports, dryRun: false)
-        return true
+        do throws(SeedDBError) {
+            let deployer = try SystemOptions.deployer(system: system, root: root, DeployConfiguration(system: system, root: root))
+            let loaded = try manifest.map { (path) throws(SeedDBError) in try Manifest.load(absolute(path)) }
+            let seeds = if let loaded { loaded.seeds } else { try flagSeeds() }
+            guard let reports = try upToDateReports(deployer, seeds: seeds) else { return false }
+            Printer(json: json, quiet: quiet).deployReports(reports, dryRun: false)
+            if let loaded, let manifest {
+                OrphanWarning.print(for: loaded, at: manifest, deployer: deployer, system: system, root: root)
+            }
+            return true
+        } catch {
+            return false
+        }
     }
 
-    private func upToDateReports() throws(SeedDBError) -> [DeployReport]? {
-        let deployer = try SystemOptions.deployer(system: system, root: root, DeployConfiguration(system: system, root: root))
+    private func upToDateReports(_ deployer: Deployer, seeds: [Seed]) throws(SeedDBError) -> [DeployReport]? {
         var reports: [DeployReport] = []
-        for seed in try seeds() {
+        for seed in seeds {
             guard let report = try deployer.upToDateReport(seed) else { return nil }
             reports.append(report)
         }
         return reports
     }
 
-    private func seeds() throws(SeedDBError) -> [Seed] {
-        if let manifest { return try Manifest.load(absolute(manifest)).seeds }
+    private func flagSeeds() throws(SeedDBError) -> [Seed] {
         guard let app = flags["--app"], let source = flags["--seed"], let version = flags["--version"] else { return [] }
         var location = SeedLocation.data
         if let text = flags["--location"] {

@@ -552,12 +552,15 @@ and settings.
 For a package's postrm purge, when the seeds themselves are already gone: give
 the app and the working-copy names (or a manifest, if it still exists). The
 settings file is removed once it holds nothing else, and the app's directories
-once they are empty.
+once they are empty. With --orphans, purges instead the working copies recorded
+for the manifest's app that the manifest no longer lists (a renamed seed file),
+and leaves its seeds alone.
 
 Example:
   seeddb purge --system --app com.example.levels --name levels.sqlite
+  seeddb purge --orphans --manifest /usr/share/levels/seeds.json --dry-run
 
-USAGE: seeddb purge [--manifest <file>] [--app <id>] [--name <file> ...] [--location <data|cache>] [--system] [--root <dir>] [--owner <user[:group]>] [--mode <octal>] [--wait <seconds>] [--json] [--quiet] [--dry-run]
+USAGE: seeddb purge <options>
 
 OPTIONS:
   --manifest <file>       A JSON manifest listing the app's seeds.
@@ -582,6 +585,8 @@ OPTIONS:
   -q, --quiet             Print nothing on success; warnings and errors still
                           go to standard error.
   --dry-run               Say what would be removed, and remove nothing.
+  --orphans               Purge what is recorded for the manifest's app but no
+                          longer in it (with --manifest).
   -h, --help              Show help information.
 
 

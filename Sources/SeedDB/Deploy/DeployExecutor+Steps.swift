@@ -386,10 +386,34 @@ extension DeployExecutor {
             guard let old = run.oldContent else { return }
             content = old
         }
+        try giveWorkingCopyOwnership(to: content, run)
         try FileSystem.rename(content, to: paths.previousGeneration)
         run.setAside.removeAll { $0 == content }
         run.onFailure("the new previous generation") { () throws(SeedDBError) in try FileSystem.rename(paths.previousGeneration, to: content) }
         try FileSystem.syncDirectory(paths.directory)
+    }
+
+    /// The previous generation gets the working copy's mode and owner: `--mode` and
+    /// `--owner` when given, otherwise the mode of the content now installed (and, as
+    /// root, its owner), so an adopted database or a generation made under another mode
+    /// does not keep its own. Undone by giving it back its own. A file this process may
+    /// not change (another user's, adopted) keeps its own, with a warning.
+    private func giveWorkingCopyOwnership(to content: String, _ run: DeployRun) throws(SeedDBError) {
+        guard let kept = try FileSystem.status(at: content),
+              let installed = try WorkingCopy.inspect(paths).contentFile.flatMap({ (path) throws(SeedDBError) in try FileSystem.status(at: path) })
+        else { return }
+        let (keptMode, keptOwner) = (kept.permissionBits, kept.owner)
+        let mode = files.workingCopyMode ?? installed.permissionBits
+        let owner = files.owner ?? (Syscalls.isRoot ? installed.owner : keptOwner)
+        guard mode != keptMode || owner != keptOwner else { return }
+        run.onFailure("the old content's owner and mode") { () throws(SeedDBError) in
+            try FileSystem.setMode(keptMode, owner: owner == keptOwner ? nil : keptOwner, of: content)
+        }
+        do {
+            try FileSystem.setMode(mode, owner: owner == keptOwner ? nil : owner, of: content)
+        } catch {
+            context.logger.warning("the previous generation \(paths.previousGeneration) keeps its own owner and mode: \(error.message)")
+        }
     }
 
     /// The merge base follows its generation: the current base is also named

@@ -46,7 +46,7 @@ extension Deployer {
             try FileSystem.requireSafeForRoot(path, owner: nil, sticky: sticky)
         } catch {
             let status = try? FileSystem.status(at: path)
-            let facts = status.map { " (owner uid \($0.userID.rawValue), mode \(String($0.permissions.rawValue & 0o7777, radix: 8)))" } ?? ""
+            let facts = status.map { " (owner uid \($0.userID.rawValue), mode \(String($0.permissionBits, radix: 8)))" } ?? ""
             throw SeedDBError(.untrustedSeed, "refusing the trusted keys in \(path) as root: it can be written by a non-root user\(facts); make it root's and not group- or world-writable")
         }
     }

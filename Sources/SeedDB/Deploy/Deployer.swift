@@ -264,8 +264,6 @@ public struct Deployer: Sendable {
         // Before anything is looked at or copied: only what a trusted key signed.
         let (seed, signature) = kind == .rollback ? (seed, nil) : try authenticate(seed)
         let paths = paths(for: seed)
-        // What the quick look hashed (`version: auto`, a new seed) is not hashed again.
-        var hashed: SourceDigest?
         // The startup hot path: one settings read and one lstat (a readlink for a link);
         // no lock, no hashing, no SQLite (with `version: auto`, one stat of the seed).
         let quick = try observe(seed, paths: paths, quick: true)
@@ -275,12 +273,23 @@ public struct Deployer: Sendable {
                 // Same content under a new identity (touched, copied): remember it.
                 try settings(at: paths).update(timeout: configuration.wait) { $0[seed.name.rawValue]?.source = quick.sourceDigest }
             }
+            // `--owner`/`--mode`: one more lstat, of the content file, and a repair if it drifted.
+            try repairOwnership(paths, contentFile: quick.workingCopy.contentFile)
             return report(quick, plan, kind, paths: paths)
         }
         if case .foreign(let what) = quick.workingCopy.state { throw WorkingCopy.blocked(paths, what: what) }
         if kind == .rollback { _ = try decide(try observe(seed, paths: paths), kind, paths: paths) }
-        hashed = quick.sourceDigest
-        return try withDeployLock(paths) { (lock, deadline) throws(SeedDBError) in
+        // What the quick look hashed (`version: auto`, a new seed) is not hashed again.
+        let done = try locked(seed, kind, signature: signature, paths: paths, hashed: quick.sourceDigest)
+        // A live replace keeps the working copy's file, and a run with nothing to copy its content.
+        if configuration.files.asksForOwnership { try repairOwnership(paths, contentFile: try WorkingCopy.inspect(paths).contentFile) }
+        return done
+    }
+
+    /// The part of a run with work to do: under the deploy lock, observe, plan, execute
+    /// (and first finish an interrupted run).
+    private func locked(_ seed: Seed, _ kind: DeployRequest.Kind, signature: SeedSignature?, paths: SeedPaths, hashed: SourceDigest?) throws(SeedDBError) -> DeployReport {
+        try withDeployLock(paths) { (lock, deadline) throws(SeedDBError) in
             var finished: DeployReport?
             // At most twice: an interrupted run is finished first, then what was asked.
             for _ in 0..<2 {

@@ -1,4 +1,5 @@
 import SeedDBCore
+import SystemPackage
 
 /// Who owns the files a deploy creates, for a service account (`--owner USER[:GROUP]`).
 public struct FileOwner: Sendable, Hashable {
@@ -32,4 +33,11 @@ public struct FileOwner: Sendable, Hashable {
             gid = group
         }
     }
+}
+
+extension Stat {
+    /// The file's owner and group.
+    var owner: FileOwner { FileOwner(uid: userID.rawValue, gid: groupID.rawValue) }
+    /// The file's permission bits, set-id and sticky bits included (what `chmod` sets).
+    var permissionBits: UInt16 { UInt16(permissions.rawValue & 0o7777) }
 }

@@ -209,6 +209,18 @@ enum FileSystem {
         }
     }
 
+    /// Sets the permission bits of the file at `path` to `mode` and gives it to `owner`,
+    /// each only when given. The owner is set with `lchown`: a symbolic link is given
+    /// itself, never its target (`mode` is for regular files only).
+    static func setMode(_ mode: UInt16?, owner: FileOwner?, of path: String) throws(SeedDBError) {
+        do {
+            if let mode { try Syscalls.chmod(path, mode: mode_t(mode)) }
+            if let owner { try Syscalls.lchown(path, uid: owner.uid, gid: owner.gid) }
+        } catch {
+            throw SeedDBError.io(error, "cannot set the owner or mode of", path)
+        }
+    }
+
     /// Sets the owner and mode of an open file, as a ``FilePolicy`` asks for the working copy.
     static func apply(_ policy: FilePolicy, to descriptor: FileDescriptor, path: String) throws(SeedDBError) {
         do {
@@ -258,7 +270,7 @@ enum FileSystem {
     /// non-root user's (a service account's, as `--owner` made it); otherwise `nil`.
     static func nonRootOwner(of path: String) -> FileOwner? {
         guard Syscalls.isRoot, let status = try? FilePath(path).stat(), status.type == .directory, status.userID.rawValue != 0 else { return nil }
-        return FileOwner(uid: status.userID.rawValue, gid: status.groupID.rawValue)
+        return status.owner
     }
 
     /// Makes `destination` share the extents of the file at `source` (`FICLONE`, a reflink),
