@@ -142,6 +142,46 @@ struct SeedDBBench {
                 ratio: String(format: "%.2f×", value / base), target: name == "static" ? "≤ 1.5×" : "reported",
                 met: name == "static" ? value / base <= 1.5 : nil))
         }
+        if let staticHello = hellos.first(where: { $0.0 == "static" })?.1 {
+            startupInstructions(deploy: deploy, environment: environment, hello: staticHello)
+            binarySize(hello: staticHello)
+        }
+    }
+
+    /// The up-to-date `deploy` in instructions, which stay the same on a loaded machine,
+    /// against the static hello world: `valgrind --tool=callgrind`, on stripped copies
+    /// (valgrind cannot read the debug information a release build carries).
+    mutating func startupInstructions(deploy: [String], environment: [String: String], hello: String) {
+        guard Measure.has("valgrind") else { return }
+        func instructions(_ arguments: [String]) -> Double? {
+            let stripped = scratch + "/stripped-" + FileSystemName.of(arguments[0])
+            guard Measure.shell("strip -o '\(stripped)' '\(arguments[0])'").status == 0 else { return nil }
+            let report = scratch + "/callgrind.txt"
+            let command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", "--log-file=\(report)", stripped] + arguments.dropFirst()
+            guard Measure.run(command, environment: environment).status == 0,
+                  let text = try? String(contentsOfFile: report, encoding: .utf8),
+                  let line = text.split(separator: "\n").first(where: { $0.contains("refs:") }) else { return nil }
+            return Double(line.split(separator: ":").last!.filter(\.isNumber))
+        }
+        guard let ours = instructions(deploy), let base = instructions([hello]) else { return }
+        add(Result(
+            figure: "Startup check as a process (`seeddb deploy`, up to date), in instructions (callgrind), against the static hello world",
+            value: String(format: "%.1f M", ours / 1e6), reference: String(format: "Foundation hello world, -static-stdlib: %.1f M", base / 1e6),
+            ratio: String(format: "%.2f×", ours / base), target: "≤ 1.5×", met: ours / base <= 1.5))
+    }
+
+    /// The stripped size of `seeddb` as packaged, against the static hello world.
+    mutating func binarySize(hello: String) {
+        func strippedSize(_ binary: String) -> Double? {
+            let stripped = scratch + "/stripped-size"
+            guard Measure.shell("strip -o '\(stripped)' '\(binary)'").status == 0 else { return nil }
+            return Double(Self.fileSize(stripped))
+        }
+        guard let ours = strippedSize(seeddb), let base = strippedSize(hello) else { return }
+        add(Result(
+            figure: "Size of the stripped `seeddb` (as packaged)", value: String(format: "%.1f MB", ours / 1e6),
+            reference: String(format: "Foundation hello world, -static-stdlib: %.1f MB", base / 1e6),
+            ratio: String(format: "%.2f×", ours / base), target: "≤ 25 MB", met: ours <= 25e6))
     }
 
     /// `reseed` and restore (the working copy deleted) of a known seed in `directory`,
