@@ -13,8 +13,10 @@ extension SeedDBCommand {
             its directory if needed), sets journal_mode=DELETE, runs VACUUM and quick_check, \
             compresses it (zstd is the recommended codec: it decompresses about 7x faster than \
             gzip at a similar ratio), and renames it into place. With --manifest, adds or \
-            updates that seed's entry (version, sha256 of the database bytes); a new manifest \
-            needs --app. With --sign, signs the manifest written (as seeddb sign does); \
+            updates that seed's entry (version, sha256 of the database bytes, and --location); \
+            a new manifest needs --app. A pack that fails leaves nothing behind: no output, no \
+            directory it created, the manifest and its signature as they were. With --sign, \
+            signs the manifest written (as seeddb sign does); \
             --serial sets its release number. The same scripts and SQLite version give the \
             same bytes.
 
@@ -35,6 +37,9 @@ extension SeedDBCommand {
 
         @OptionGroup var manifestOptions: ManifestOptions
 
+        @Option(name: .long, help: ArgumentHelp("The manifest entry's location: data (the default, no key written) or cache.", valueName: "data|cache"))
+        var location: SeedLocation?
+
         @Option(name: .long, help: ArgumentHelp("Compress the seed: zstd or gzip (default: from --output's .zst or .gz suffix, else none).", valueName: "zstd|gzip|none"))
         var compress: SeedCompression?
 
@@ -51,6 +56,7 @@ extension SeedDBCommand {
             if manifestOptions.manifest == nil {
                 if sign != nil { throw ValidationError("--sign signs the manifest: give --manifest") }
                 if serial != nil { throw ValidationError("--serial is the manifest's: give --manifest") }
+                if location != nil { throw ValidationError("--location is the manifest entry's: give --manifest") }
             }
             let suffix = SeedCompression(path: output)
             if let compress, compress != suffix {
@@ -71,15 +77,18 @@ extension SeedDBCommand {
                 let key = try sign.map { (path) throws(SeedDBError) in
                     try MinisignSecretKey.load(absolute(path)) { () throws(SeedDBError) in try Passphrase.toOpen(path) }
                 }
-                let report = try SeedPacker.pack(scripts: scripts.map(absolute), output: output, compression: compress ?? SeedCompression(path: output))
-                try editor?.record(seed: output, version: version, sha256: report.sha256)
-                if let key, let editor {
-                    let signed = try ManifestSigner.sign(editor.path, with: key).manifest
-                    if signed.serial == nil {
-                        Terminal.logger.warning("\(editor.path) has no \"serial\": it is signed as serial 0; give --serial N and raise it with each release")
+                let pack = { () throws(SeedDBError) -> SeedPacker.Report in
+                    // All or nothing: the manifest and its signature are written before the
+                    // seed is renamed into place, and put back if anything fails.
+                    try SeedPacker.pack(scripts: scripts.map(absolute), output: output, compression: compress ?? SeedCompression(path: output)) { (report) throws(SeedDBError) in
+                        try editor?.record(seed: output, version: version, sha256: report.sha256, location: location)
+                        if let key, let editor, try ManifestSigner.sign(editor.path, with: key).manifest.serial == nil {
+                            Terminal.logger.warning("\(editor.path) has no \"serial\": it is signed as serial 0; give --serial N and raise it with each release")
+                        }
                     }
                 }
-                return report
+                guard let editor else { return try pack() }
+                return try editor.restoringOnFailure(pack)
             }
             switch result {
             case .success(let report):

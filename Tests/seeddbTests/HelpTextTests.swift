@@ -510,16 +510,18 @@ its directory if needed), sets journal_mode=DELETE, runs VACUUM and
 quick_check, compresses it (zstd is the recommended codec: it decompresses
 about 7x faster than gzip at a similar ratio), and renames it into place. With
 --manifest, adds or updates that seed's entry (version, sha256 of the database
-bytes); a new manifest needs --app. With --sign, signs the manifest written (as
-seeddb sign does); --serial sets its release number. The same scripts and
-SQLite version give the same bytes.
+bytes, and --location); a new manifest needs --app. A pack that fails leaves
+nothing behind: no output, no directory it created, the manifest and its
+signature as they were. With --sign, signs the manifest written (as seeddb sign
+does); --serial sets its release number. The same scripts and SQLite version
+give the same bytes.
 
 Example:
   seeddb pack v2.sql --output levels.sqlite --version 2 --manifest seeds.json
   seeddb pack schema.sql data.sql --output levels.sqlite.zst --version 3
   seeddb pack v3.sql --output v3.db --version 3 --manifest m.json --sign k.key
 
-USAGE: seeddb pack <sql-file> ... --output <seed> --version <string> [--manifest <file>] [--app <id>] [--compress <zstd|gzip|none>] [--serial <n>] [--sign <key-file>] [--json] [--quiet]
+USAGE: seeddb pack <sql-file> ... --output <seed> --version <string> [--manifest <file>] [--app <id>] [--location <data|cache>] [--compress <zstd|gzip|none>] [--serial <n>] [--sign <key-file>] [--json] [--quiet]
 
 ARGUMENTS:
   <sql-file>              SQL scripts, run in order.
@@ -530,6 +532,8 @@ OPTIONS:
   --manifest <file>       A JSON manifest listing the app's seeds.
   --app <id>              The app identifier: 1-128 of [A-Za-z0-9._-], not
                           starting with '.'.
+  --location <data|cache> The manifest entry's location: data (the default, no
+                          key written) or cache. (values: data, cache)
   --compress <zstd|gzip|none>
                           Compress the seed: zstd or gzip (default: from
                           --output's .zst or .gz suffix, else none). (values:

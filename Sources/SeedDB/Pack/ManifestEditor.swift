@@ -34,14 +34,17 @@ public struct ManifestEditor {
         }
     }
 
-    /// Records `version` and `sha256` for the seed at `seed` and writes the manifest.
+    /// Records `version` and `sha256` (and `location`, when given) for the seed at `seed`
+    /// and writes the manifest.
     ///
     /// The entry whose `source` resolves to `seed` is updated; otherwise one is appended,
     /// with `source` relative to the manifest's folder when `seed` lies inside it.
     ///
+    /// - Parameter location: The entry's `"location"`: `cache` is written, `data` (the
+    ///   default) removes the key; `nil` leaves the entry's own.
     /// - Throws: ``SeedDBError`` `invalidManifest` (the result is not a valid manifest),
     ///   `cannotCreate`/`ioFailure` (it cannot be written).
-    public func record(seed: String, version: SeedVersion, sha256: SHA256Digest) throws(SeedDBError) {
+    public func record(seed: String, version: SeedVersion, sha256: SHA256Digest, location: SeedLocation? = nil) throws(SeedDBError) {
         let folder = FileSystem.directory(of: path)
         var document = self.document
         var seeds = document["seeds"] as? [[String: Any]] ?? []
@@ -53,6 +56,11 @@ public struct ManifestEditor {
         var entry = index.map { seeds[$0] } ?? ["source": relative]
         entry["version"] = version.rawValue
         entry["sha256"] = sha256.hex
+        switch location {
+        case .cache: entry["location"] = SeedLocation.cache.rawValue
+        case .data: entry["location"] = nil
+        case nil: break
+        }
         if let index { seeds[index] = entry } else { seeds.append(entry) }
         document["seeds"] = seeds
         if let serial { document["serial"] = NSNumber(value: serial) }
@@ -69,5 +77,25 @@ public struct ManifestEditor {
             throw SeedDBError(.invalidManifest, "invalid manifest \(path) after the update: \(error.message)")
         }
         try FileSystem.writeAtomically(Array(bytes) + [0x0A], to: path, permissions: [.ownerReadWrite, .groupRead, .otherRead])
+    }
+
+    /// Runs `body`, which writes the manifest (and its signature); when it throws, puts
+    /// back the manifest and `<manifest>.minisig` as they were (removing the ones that did
+    /// not exist), so a failed `seeddb pack` leaves them byte for byte.
+    public func restoringOnFailure<Result>(_ body: () throws(SeedDBError) -> Result) throws(SeedDBError) -> Result {
+        let files = [path, path + ".minisig"]
+        let before = try files.map { (file) throws(SeedDBError) in try FileSystem.readFile(at: file) }
+        do {
+            return try body()
+        } catch {
+            for (file, bytes) in zip(files, before) {
+                if let bytes {
+                    try? FileSystem.writeAtomically(bytes, to: file, permissions: [.ownerReadWrite, .groupRead, .otherRead])
+                } else {
+                    try? FileSystem.remove(file)
+                }
+            }
+            throw error
+        }
     }
 }

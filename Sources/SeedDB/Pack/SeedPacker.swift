@@ -26,11 +26,18 @@ public enum SeedPacker {
     /// A missing output directory is created (with its missing parents, mode 0755), and
     /// removed again if the pack fails.
     ///
+    /// `beforeInstall` runs once the database is built and checked, before it is renamed
+    /// into place (`seeddb pack` records and signs the manifest there): when it throws,
+    /// nothing is installed and the pack fails with its error.
+    ///
     /// - Throws: ``SeedDBError`` `invalidArgument` (`output` is one of the scripts),
     ///   `seedUnavailable` (a script cannot be read), `invalidSeed` (a script fails, or the
     ///   result fails its check), `cannotCreate`/`ioFailure` (the output cannot be
     ///   written). Nothing is left behind on failure.
-    public static func pack(scripts: [String], output: String, compression: SeedCompression) throws(SeedDBError) -> Report {
+    public static func pack(
+        scripts: [String], output: String, compression: SeedCompression,
+        beforeInstall: (Report) throws(SeedDBError) -> Void = { _ in }
+    ) throws(SeedDBError) -> Report {
         if let script = scripts.first(where: { isSameFile($0, output) }) {
             throw SeedDBError(.invalidArgument, "the output is one of the input scripts (\(script)): packing would overwrite it")
         }
@@ -43,14 +50,16 @@ public enum SeedPacker {
         let directory = FileSystem.directory(of: output)
         let created = try createMissingDirectories(directory)
         do {
-            return try pack(sources, output: output, compression: compression)
+            return try pack(sources, output: output, compression: compression, beforeInstall: beforeInstall)
         } catch {
             for path in created.reversed() { _ = FileSystem.removeIfEmpty(path) }
             throw error
         }
     }
 
-    private static func pack(_ sources: [(String, String)], output: String, compression: SeedCompression) throws(SeedDBError) -> Report {
+    private static func pack(
+        _ sources: [(String, String)], output: String, compression: SeedCompression, beforeInstall: (Report) throws(SeedDBError) -> Void
+    ) throws(SeedDBError) -> Report {
         let directory = FileSystem.directory(of: output)
         let stem = FileSystem.fileName(of: output)
         let (descriptor, database) = try FileSystem.createTemporaryFile(in: directory, stem: stem)
@@ -58,17 +67,20 @@ public enum SeedPacker {
         defer { try? FileSystem.remove(database) }
         try build(database, from: sources)
         let (sha256, size) = try FileSystem.digestAndSync(database)
+        let report = Report(output: output, sha256: sha256, size: size, compression: compression)
 
         if let encoder = try encoder(for: compression) {
             let (compressed, compressedPath) = try FileSystem.createTemporaryFile(in: directory, stem: stem)
             defer { try? FileSystem.remove(compressedPath) }
             try compress(database, into: compressed, path: compressedPath, encoder: encoder)
+            try beforeInstall(report)
             try FileSystem.rename(compressedPath, to: output)
         } else {
+            try beforeInstall(report)
             try FileSystem.rename(database, to: output)
         }
         try FileSystem.syncDirectory(directory)
-        return Report(output: output, sha256: sha256, size: size, compression: compression)
+        return report
     }
 
     /// Whether `a` and `b` name the same file: the same path once standardized, or the
