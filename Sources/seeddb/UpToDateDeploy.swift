@@ -55,7 +55,7 @@ struct UpToDateDeploy {
             index += 2
         }
         // The combinations the full parser accepts; it reports the others.
-        guard !(json && quiet), root == nil || (system && root!.hasPrefix("/")) else { return nil }
+        guard !(json && quiet), root.map({ system && $0.hasPrefix("/") }) ?? true else { return nil }
         if manifest != nil {
             guard flags.isEmpty else { return nil }
         } else {

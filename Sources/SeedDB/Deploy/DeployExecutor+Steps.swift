@@ -20,7 +20,7 @@ extension DeployExecutor {
             run.generation = paths.generationName(try target.workingCopy.nextGeneration(recorded: target.entry.generation))
         }
         let source = SeedSource(path: target.source)
-        let known = target.seedFile?.digest
+        let known = target.knownSourceDigest
         let vouched = known.map { target.entry.checked?.sha256 == $0.sha256 } ?? false
         let inspected = try source.inspect(readingHeader: !vouched)
         if source.compression == .none, let known, known.identity == inspected.identity, let expected = target.expectedSHA256, expected != known.sha256 {
@@ -47,8 +47,8 @@ extension DeployExecutor {
         } catch {
             throw SeedDBError.io(error, "cannot write", temporary)
         }
-        if let identity = copy.identity, target.seedFile != nil {
-            target.seedFile?.digest = SourceDigest(identity: identity, sha256: copy.digest)
+        if target.contentIsTheSeed {
+            run.sourceDigest = copy.identity.map { SourceDigest(identity: $0, sha256: copy.digest) } ?? known
         }
         if let expected = target.expectedSHA256, expected != copy.digest {
             throw target.digestMismatch(copy.digest, expected: expected)
@@ -77,13 +77,11 @@ extension DeployExecutor {
         run.staged = StagedCopy(path: temporary, digest: copy.digest, size: copy.size)
         if target.isRollback {
             // The previous generation was fenced when it stopped being the working copy.
-            if try GenerationFence.unfence(temporary) {
-                (run.staged!.digest, run.staged!.size) = try FileSystem.digestAndSync(temporary)
-            }
+            if try GenerationFence.unfence(temporary) { try run.rehashStaged() }
             run.seedTables = target.entry.previous?.seedTables
         } else {
             if let memo = target.entry.checked, memo.sha256 == copy.digest { run.seedTables = memo.tables }
-            try keepPristineCopy(run, evenByCopy: target.merge.mergesAnything)
+            try keepPristineCopy(run, of: try run.staged(for: .stage), evenByCopy: target.merge.mergesAnything)
         }
         if let migrator = context.configuration.migrator {
             try SQLiteFile.mapping("cannot run the app's migrations on", temporary) {
@@ -91,7 +89,7 @@ extension DeployExecutor {
                 defer { try? queue.close() }
                 try migrator.migrate(queue)
             }
-            (run.staged!.digest, run.staged!.size) = try FileSystem.digestAndSync(temporary)
+            try run.rehashStaged()
         }
     }
 
@@ -99,8 +97,7 @@ extension DeployExecutor {
     /// new copy is recorded: always where the file system makes it a reflink (free), and by
     /// a copy only for a seed that merges (elsewhere it would cost a second copy of every
     /// deploy).
-    private func keepPristineCopy(_ run: DeployRun, evenByCopy: Bool) throws(SeedDBError) {
-        let staged = run.staged!
+    private func keepPristineCopy(_ run: DeployRun, of staged: StagedCopy, evenByCopy: Bool) throws(SeedDBError) {
         // Named after the generation it goes with, so a run killed after its switch is
         // finished with this base (see ``installBase(_:_:)``).
         let readOnly: FilePermissions = [.ownerRead, .groupRead, .otherRead]
@@ -136,7 +133,7 @@ extension DeployExecutor {
     /// `check`: runs the plan's integrity check on the staged copy, unless its content
     /// (known by digest only now) already passed one at least as strict. Changes nothing.
     func check(_ level: IntegrityLevel, _ run: DeployRun) throws(SeedDBError) {
-        let staged = run.staged!
+        let staged = try run.staged(for: .check)
         if let memo = target.entry.checked, memo.sha256 == staged.digest, memo.integrity >= level, memo.tables != nil {
             run.memo = memo
             if !target.isRollback { run.seedTables = memo.tables }
@@ -185,15 +182,13 @@ extension DeployExecutor {
         case .live(let db, let old?):
             try carry(into: db, old: old, run)
         case .swap(let old?):
-            let staged = run.staged!.path
+            let staged = try run.staged(for: .carry).path
             try SQLiteFile.mapping("cannot carry tables into", staged) {
                 let queue = try SQLiteFile.open(staged, access: .readWrite, label: "SeedDB.carry")
                 defer { try? queue.close() }
                 try queue.writeWithoutTransaction { db in try carry(into: db, old: old, run) }
             }
-            if !run.carried.isEmpty || run.merge != nil {
-                (run.staged!.digest, run.staged!.size) = try FileSystem.digestAndSync(staged)
-            }
+            if !run.carried.isEmpty || run.merge != nil { try run.rehashStaged() }
         default:
             if !target.preservedTables.isEmpty || target.merge.mergesAnything {
                 context.logger.warning("old working copy \(paths.workingCopy) is not a database; nothing was carried from it")
@@ -287,7 +282,7 @@ extension DeployExecutor {
             generation = paths.generationName(try workingCopy.nextGeneration(recorded: target.entry.generation))
         }
         let generationPath = paths.inDirectory(generation)
-        let staged = run.staged!.path
+        let staged = try run.staged(for: .install).path
         try FileSystem.rename(staged, to: generationPath)
         run.onFailure("the new generation file") { () throws(SeedDBError) in try FileSystem.rename(generationPath, to: staged) }
         // The generation file is durable under its name before any link names it.
@@ -453,11 +448,10 @@ extension DeployExecutor {
             let path = paths.inDirectory(interrupted?.generation ?? paths.name.rawValue)
             content = try FileSystem.digestAndSync(path)
         } else {
-            if plan.strategy == .live, let staged = run.staged {
-                // The backup copied the staged content, carried tables included.
-                (run.staged!.digest, run.staged!.size) = try FileSystem.digestAndSync(staged.path)
-            }
-            content = (run.staged!.digest, run.staged!.size)
+            // After a live replace, the backup copied the staged content, carried tables included.
+            if plan.strategy == .live { try run.rehashStaged() }
+            let staged = try run.staged(for: .record)
+            content = (staged.digest, staged.size)
         }
         if plan.strategy == .swap {
             run.onFailure("the record") { [backup = target.settingsBackup] () throws(SeedDBError) in
@@ -489,7 +483,7 @@ extension DeployExecutor {
             }
             entry.signature = target.isRollback ? target.entry.previous?.signature : target.signature
             if let memo = run.memo { entry.checked = memo }
-            if let digest = target.sourceDigest { entry.source = digest }
+            if let digest = run.sourceDigest { entry.source = digest }
             entry.location = target.location
             if let generation = plan.strategy == .swap ? (run.generation ?? interrupted?.generation) : target.entry.generation {
                 entry.generation = generation

@@ -77,7 +77,7 @@ struct DeployExecutor {
             : "carry table\(target.preservedTables.count == 1 ? "" : "s") \(tables) from \(target.paths.workingCopy)"
         switch plan.strategy {
         case .live:
-            try WriterLock.forLive(old, staged: run.staged!.path, waiting: waiting, until: deadline) { (db, oldCopy) throws(SeedDBError) in
+            try WriterLock.forLive(old, staged: try run.staged(for: .install).path, waiting: waiting, until: deadline) { (db, oldCopy) throws(SeedDBError) in
                 try guarded(.live(staged: db, old: oldCopy))
             }
             run.installed = true
@@ -141,11 +141,13 @@ struct DeployTarget {
     var version: SeedVersion
     /// The digest the source must have, when known.
     var expectedSHA256: SHA256Digest?
-    /// What the run knows of the seed file (`nil` for a rollback, whose content is not the
-    /// seed): shared with ``DeployExecutor/stage(_:)``, which adds what the copy learnt.
-    var seedFile: SeedFileKnowledge?
-    /// The seed file's identity and digest to remember.
-    var sourceDigest: SourceDigest? { seedFile?.digest }
+    /// Whether the content deployed is the seed file (not for a rollback, whose content is
+    /// the previous generation, nor for finishing an interrupted run): then the run
+    /// remembers the seed file's identity and digest.
+    var contentIsTheSeed: Bool
+    /// The seed file's identity and digest as known before the run (from the settings or
+    /// the version's resolution); ``DeployRun/sourceDigest`` adds what the copy learnt.
+    var knownSourceDigest: SourceDigest?
     /// Tables whose rows survive the replace.
     var preservedTables: [String]
     /// How the user's edits are merged into the new seed (off for a rollback).
@@ -170,17 +172,6 @@ struct DeployTarget {
     var manifest: String? = nil
 }
 
-/// The seed file's identity and digest as a run knows them: from the settings or the
-/// version's resolution before the run, from the copy once `stage` made it.
-final class SeedFileKnowledge {
-    /// The digest of the seed file when it had an identity; `nil` while unknown.
-    var digest: SourceDigest?
-
-    init(_ digest: SourceDigest?) {
-        self.digest = digest
-    }
-}
-
 /// How the steps under the writer's lock reach the old copy.
 enum WriterScope {
     /// A swap: the old copy to attach (`nil` when it is not a database).
@@ -191,8 +182,10 @@ enum WriterScope {
 
 /// The state of one run: what the steps produced, and how to undo them.
 final class DeployRun {
-    /// The staged copy, once staged.
+    /// The staged copy, once staged (see ``staged(for:)``).
     var staged: StagedCopy?
+    /// The seed file's identity and digest to remember, once `stage` copied the seed.
+    var sourceDigest: SourceDigest?
     /// The check the staged content passed, to remember.
     var memo: ValidationMemo?
     /// The tables carried.
@@ -212,6 +205,24 @@ final class DeployRun {
     /// Files to remove once the run succeeded.
     var setAside: [String] = []
     private var undoStack: [(String, () throws(SeedDBError) -> Void)] = []
+
+    /// The staged copy, for `step`, which comes after `stage`: the planner puts `stage`
+    /// first in every plan that copies, and a plan that does not copy has no step that
+    /// needs one.
+    /// - Throws: ``SeedDBError`` `ioFailure` when the plan broke that rule.
+    func staged(for step: DeployStep) throws(SeedDBError) -> StagedCopy {
+        guard let staged else {
+            throw SeedDBError(.ioFailure, "cannot \(step.rawValue): the plan staged no copy")
+        }
+        return staged
+    }
+
+    /// Flushes and hashes the staged copy again, after something wrote into it.
+    func rehashStaged() throws(SeedDBError) {
+        guard var copy = staged else { return }
+        (copy.digest, copy.size) = try FileSystem.digestAndSync(copy.path)
+        staged = copy
+    }
 
     /// How many undo actions are registered.
     var undoCount: Int { undoStack.count }

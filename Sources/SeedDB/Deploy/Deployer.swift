@@ -431,20 +431,22 @@ public struct Deployer: Sendable {
     private func target(_ observed: Observed, _ plan: DeployPlan, _ kind: DeployRequest.Kind, paths: SeedPaths) throws(SeedDBError) -> DeployTarget {
         var target = DeployTarget(
             paths: paths, source: observed.seed.source, version: observed.seed.version,
-            expectedSHA256: observed.seed.expectedSHA256, seedFile: SeedFileKnowledge(observed.sourceDigest),
+            expectedSHA256: observed.seed.expectedSHA256, contentIsTheSeed: true, knownSourceDigest: observed.sourceDigest,
             preservedTables: observed.seed.preservedTables, merge: observed.seed.merge,
             isRollback: kind == .rollback, adopted: plan.adopted, location: observed.seed.location,
             entry: observed.entry, settingsBackup: try settings(at: paths).backup(), workingCopy: observed.workingCopy)
         if plan.finishesInterrupted, let interrupted = observed.entry.interrupted {
             target.version = interrupted.version
             target.isRollback = interrupted.isRollback
-            target.seedFile = nil
+            target.contentIsTheSeed = false
+            target.knownSourceDigest = nil
         } else if kind == .rollback {
             // A previous generation on disk whose record was lost is restored all the same.
             target.source = paths.previousGeneration
             target.version = observed.entry.previous?.version ?? DeployRecord.adoptedVersion
             target.expectedSHA256 = nil
-            target.seedFile = nil
+            target.contentIsTheSeed = false
+            target.knownSourceDigest = nil
         }
         return target
     }

@@ -24,7 +24,7 @@ public enum DeployPlanner {
     /// - Throws: ``DeployRefusal`` when nothing may be done.
     public static func plan(_ observed: DeployObservation, _ request: DeployRequest) throws(DeployRefusal) -> DeployPlan {
         if case .blocked(let what) = observed.workingCopy { throw .blocked(what) }
-        if observed.interruptedAfterSwitch { return finishing(observed, request) }
+        if observed.interruptedAfterSwitch, let interrupted = observed.interrupted { return finishing(observed, interrupted, request) }
         let recorded = observed.effectiveRecorded
         let adopted = recorded == nil && observed.workingCopyExists
         let action: DeployAction
@@ -82,8 +82,7 @@ public enum DeployPlanner {
     /// generation (still named by the record) becomes the previous generation, or is set
     /// aside by a rollback or with generations off (a rollback also sets aside the previous
     /// generation it restored), then the record is written.
-    private static func finishing(_ observed: DeployObservation, _ request: DeployRequest) -> DeployPlan {
-        let interrupted = observed.interrupted!
+    private static func finishing(_ observed: DeployObservation, _ interrupted: DeployObservation.Interrupted, _ request: DeployRequest) -> DeployPlan {
         let action: DeployAction = interrupted.isRollback ? .rolledBack : interrupted.replacing == nil ? .installed : .replaced
         let oldGenerationThere = observed.recordedGeneration.map(observed.generationFiles.contains) ?? false
         // The old generation is still named by the record, or already is the previous one.
