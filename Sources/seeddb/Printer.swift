@@ -28,7 +28,9 @@ struct Printer {
             if let held = report.heldFrom { pairs.append(("heldFrom", held.rawValue)) }
             if !report.carried.isEmpty { pairs.append(("carried", report.carried)) }
             if let merge = report.merge {
-                pairs.append(("merge", [("inserted", merge.inserted), ("updated", merge.updated), ("deleted", merge.deleted), ("conflicts", merge.conflicts)] as [(String, Any?)]))
+                var counts: [(String, Any?)] = [("inserted", merge.inserted), ("updated", merge.updated), ("deleted", merge.deleted), ("conflicts", merge.conflicts)]
+                if merge.withoutBase { counts.append(("withoutBase", true)) }
+                pairs.append(("merge", counts))
             }
             return pairs
         }], dryRun: dryRun, failure: failure) {
@@ -45,7 +47,7 @@ struct Printer {
                 if report.action == .held, let held = report.heldFrom {
                     return "\(report.name): held at \(to): rolled back from \(Self.short(held)) (\(report.workingCopy))"
                 }
-                let merged = report.merge.map { "; merged: " + Self.merged($0, kept: report.conflictsKept) } ?? ""
+                let merged = report.merge.map { "; merged\($0.withoutBase ? " without a base" : ""): " + Self.merged($0, kept: report.conflictsKept) } ?? ""
                 let kept = report.adopted ? "; the database found was kept as the previous generation (seeddb rollback restores it)" : ""
                 return "\(report.name): \(verb) \(versions)\(how)\(merged) (\(report.workingCopy))\(kept)"
             }
@@ -102,8 +104,8 @@ struct Printer {
         let column = conflict["column"] as? String
         let where_ = column.map { " \($0)" } ?? " (whole row)"
         let values = ["base", "user", "seed"].map { side -> String in
-            let value = conflict[side]
-            let shown = value == nil || value is NSNull ? (column == nil ? "no row" : "NULL") : text(value!)
+            guard let value = conflict[side] else { return "\(side) (absent)" }
+            let shown = value is NSNull ? (column == nil ? "no row" : "NULL") : text(value)
             return "\(side) \(shown)"
         }.joined(separator: ", ")
         let kept: String

@@ -158,3 +158,39 @@ import Testing
         #expect(outcome.row == .seed)
     }
 }
+
+/// The decision without a merge base: nothing the user's copy holds is lost.
+@Suite struct MergeRowWithoutBaseTests {
+    let user: [MergeValue] = [.integer(1), .text("mine"), .integer(3)]
+    let seed: [MergeValue] = [.integer(1), .text("seed"), .integer(3)]
+
+    @Test func aRowOnlyTheUserHasStaysUnlessTheMergeRefuses() {
+        for policy in [MergePolicy.userWins, .seedWins] {
+            let outcome = RowMerge.resolveWithoutBase(user: user, seed: nil, policy: policy)
+            #expect(outcome.row == .cells([.user, .user, .user]) && outcome.effect == .inserted && outcome.conflicts.isEmpty)
+        }
+        let refused = RowMerge.resolveWithoutBase(user: user, seed: nil, policy: .fail)
+        #expect(refused.conflicts == [RowMergeOutcome.Conflict(column: nil, kept: .none)])
+    }
+
+    @Test func eachCellThatDiffersIsAConflictThePolicyResolves() {
+        let userWins = RowMerge.resolveWithoutBase(user: user, seed: seed, policy: .userWins)
+        #expect(userWins.row == .cells([.seed, .user, .seed]) && userWins.effect == .updated)
+        #expect(userWins.conflicts == [RowMergeOutcome.Conflict(column: 1, kept: .user)])
+        let seedWins = RowMerge.resolveWithoutBase(user: user, seed: seed, policy: .seedWins)
+        #expect(seedWins.row == .seed && seedWins.effect == nil)
+        #expect(seedWins.conflicts == [RowMergeOutcome.Conflict(column: 1, kept: .seed)])
+    }
+
+    @Test func theSeedsRowsAndMergingOffStand() {
+        #expect(RowMerge.resolveWithoutBase(user: nil, seed: seed, policy: .userWins).row == .seed)
+        #expect(RowMerge.resolveWithoutBase(user: user, seed: seed, policy: .off) == RowMergeOutcome(row: .seed))
+        #expect(RowMerge.resolveWithoutBase(user: user, seed: user, policy: .fail).conflicts.isEmpty)
+    }
+
+    @Test func aConflictsJSONLeavesOutASideWithoutTheColumn() {
+        let conflict = MergeConflict(table: "t", key: [MergeField("id", .integer(1))], column: "note",
+                                     base: .noColumn, user: .value(.text("x")), seed: .noColumn, kept: .user)
+        #expect(conflict.json == #"{"table":"t","key":{"id":1},"column":"note","user":"x","kept":"user"}"#)
+    }
+}

@@ -346,17 +346,27 @@ import Testing
         #expect(error.message.contains("player='bob', level=3"))
     }
 
-    @Test func withoutBaseTheSeedsRowsStandAndTheAppsTablesAreCarried() throws {
+    /// Without a base nothing tells what the user changed: every row of the user's copy
+    /// stays, each cell that differs from the seed is a conflict the policy resolves, the
+    /// seed's other rows come in (a row the user deleted comes back), the app's tables are
+    /// carried.
+    @Test func withoutBaseNothingOfTheUsersIsLost() throws {
         let fixture = try MergeFixture(
             shared: Self.levels + "CREATE TABLE favorites (level_id INTEGER PRIMARY KEY);",
             user: Self.userEdits + "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes VALUES (1, 'n'); INSERT INTO favorites VALUES (2);",
             seed: Self.seedEdits)
+        let seedRows = try fixture.rows("SELECT * FROM levels WHERE id IN (3, 5) ORDER BY id", in: fixture.seed)
+        let userRows = try fixture.rows("SELECT * FROM levels ORDER BY id", in: fixture.user)
         let result = try fixture.merge(MergePolicies(default: .userWins), withBase: false)
-        #expect(try fixture.dump()["levels"] == fixture.dump(fixture.seed)["levels"])
+        let merged = try fixture.rows("SELECT * FROM levels ORDER BY id")
+        #expect(Set(merged.map { "\($0)" }) == Set((userRows + seedRows).map { "\($0)" }))
         #expect(try fixture.rows("SELECT * FROM notes") == [[.integer(1), .text("n")]])
         #expect(try fixture.rows("SELECT * FROM favorites") == [[.integer(2)]])
         #expect(result.carriedTables == ["favorites", "notes"])
-        #expect(result.summary == MergeSummary())
+        var expected = MergeSummary(inserted: 3, updated: 4, deleted: 0, conflicts: 5)
+        expected.withoutBase = true
+        #expect(result.summary == expected)
+        #expect(result.conflicts.allSatisfy { $0.base == .noColumn && $0.kept == .user })
     }
 
     @Test func withoutBaseFailRefuses() throws {

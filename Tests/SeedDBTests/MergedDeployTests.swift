@@ -88,7 +88,7 @@ import Testing
         #expect(conflicts.contains("\"kept\":\"none\""), "\(conflicts)")
     }
 
-    @Test func aMissingBaseLetsTheSeedStandAndKeepsTheNewBase() throws {
+    @Test func aMissingBaseMergesWithoutOneAndKeepsTheNewBase() throws {
         let v1 = try makeSeed("v1.sqlite", Self.levelsV1)
         let v2 = try makeSeed("v2.sqlite", Self.levelsV2)
         try deployer.deploy(seed("1", v1, merge: .userWins))
@@ -96,7 +96,8 @@ import Testing
         try FileManager.default.removeItem(atPath: paths.base)
         let report = try deployer.deploy(seed("2", v2, merge: .userWins))
         #expect(report.carried.contains("notes"))
-        #expect(try rows().first == "1 meadow-hd 0", "the seed's rows stand without a base")
+        #expect(try rows().first == "1 meadow 3", "without a base, the user's cells that differ win under user-wins")
+        #expect(report.merge?.withoutBase == true)
         #expect(logs.messages.contains { $0.contains(paths.base) && $0.contains("missing") }, "\(logs.messages)")
         #expect(FileManager.default.fileExists(atPath: paths.base), "the new base is kept so the next upgrade merges")
     }

@@ -239,8 +239,9 @@ extension DeployExecutor {
     }
 
     /// `<name>.base` when it is there and its digest is the one recorded; otherwise `nil`,
-    /// with a warning: the seed's rows stand this time, and the new base is kept so the
-    /// next upgrade merges.
+    /// with a warning: the merge runs without a base (nothing the user's copy holds is
+    /// lost; cells that differ from the new seed are conflicts), and the new base is kept
+    /// so the next upgrade merges against it.
     private func usableBase() throws(SeedDBError) -> String? {
         let base = paths.base
         let problem: String?
@@ -252,7 +253,7 @@ extension DeployExecutor {
             problem = "does not match the recorded seed"
         }
         guard let problem else { return base }
-        context.logger.warning("merge base \(base) \(problem): the new seed's rows stand this time; the new base is kept so the next upgrade merges")
+        context.logger.warning("merge base \(base) \(problem): merging without a base (the user's rows are kept, cells that differ from the new seed are conflicts); the new base is kept for the next upgrade")
         return nil
     }
 

@@ -24,6 +24,8 @@ struct TableMerge {
         var name: String
         var inBase: Bool
         var inUser: Bool
+        /// Whether the new seed has it (not a column the app added).
+        var inSeed: Bool
         /// The default as the app declares it (working copy), as an expression.
         var userDefault: String
         /// The default as the new seed declares it, as an expression.
@@ -50,10 +52,12 @@ struct TableMerge {
     private static let rowsTable = "seeddb_merge_rows"
 
     mutating func run() throws -> Outcome {
+        let seedColumns = Set(seed.columns.map { MergeNames.folded($0.name) })
         try addAppColumns()
         try warnAboutDroppedColumns()
         let columns = seed.columns.map { column in
             Column(name: column.name, inBase: base?.column(column.name) != nil, inUser: user.column(column.name) != nil,
+                   inSeed: seedColumns.contains(MergeNames.folded(column.name)),
                    userDefault: MergeSQL.defaultExpression(user.column(column.name) ?? column),
                    seedDefault: MergeSQL.defaultExpression(column))
         }
@@ -194,7 +198,9 @@ struct TableMerge {
             let rowid: Int64 = row[0]
             let present: [Bool] = (0..<3).map { (row[1 + $0] as Int64?) == 1 }
             let sides = (0..<3).map { side in present[side] ? (0..<count).map { MergeValue(row[4 + side * count + $0] as DatabaseValue) } : nil }
-            let decision = RowMerge.resolve(base: sides[0], user: sides[1], seed: sides[2], policy: policy)
+            let decision = base == nil
+                ? RowMerge.resolveWithoutBase(user: sides[1], seed: sides[2], policy: policy)
+                : RowMerge.resolve(base: sides[0], user: sides[1], seed: sides[2], policy: policy)
             outcome.summary.add(decision)
             let keySide = present[1] ? 1 : (present[0] ? 0 : 2)
             let key = keyIndices.map { MergeField(columns[$0].name, sides[keySide]![$0]) }
@@ -228,12 +234,23 @@ struct TableMerge {
         return outcome
     }
 
+    /// The conflict as `seeddb conflicts` shows it: each side with only the columns it has
+    /// (no base side at all in a merge without one).
     private func describe(_ conflict: RowMergeOutcome.Conflict, key: [MergeField], columns: [Column], sides: [[MergeValue]?]) -> MergeConflict {
+        let has: [(Column) -> Bool] = [{ [base] in base != nil && $0.inBase }, \.inUser, \.inSeed]
         let side: (Int) -> MergeConflict.Side
         if let index = conflict.column {
-            side = { sides[$0].map { .value($0[index]) } ?? .absent }
+            side = { number in
+                guard has[number](columns[index]) else { return .noColumn }
+                return sides[number].map { .value($0[index]) } ?? .absent
+            }
         } else {
-            side = { sides[$0].map { values in .row(columns.indices.map { MergeField(columns[$0].name, values[$0]) }) } ?? .absent }
+            side = { number in
+                guard number != 0 || base != nil else { return .noColumn }
+                return sides[number].map { values in
+                    .row(columns.indices.filter { has[number](columns[$0]) }.map { MergeField(columns[$0].name, values[$0]) })
+                } ?? .absent
+            }
         }
         return MergeConflict(table: name, key: key, column: conflict.column.map { columns[$0].name },
                              base: side(0), user: side(1), seed: side(2), kept: conflict.kept)

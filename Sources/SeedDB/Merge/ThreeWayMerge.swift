@@ -104,9 +104,6 @@ public struct ThreeWayMerge: Sendable {
 
     private func run(_ db: Database, base: String?, user: String, target: String) throws -> MergeResult {
         let schemas = MergeSchemas(base: base, user: user, target: target)
-        if base == nil, policies.default == .fail || policies.tables.values.contains(.fail) {
-            throw SeedDBError(.invalidSeed, "no merge base to merge the user's changes with, and the merge policy is \"fail\"; nothing was changed")
-        }
         let baseCatalog = try base.map { try MergeCatalog.read(db, schema: $0) }
         let userCatalog = try MergeCatalog.read(db, schema: user)
         let seedCatalog = try MergeCatalog.read(db, schema: target)
@@ -114,6 +111,7 @@ public struct ThreeWayMerge: Sendable {
         let actions = try plan(db, base: baseCatalog, user: userCatalog, seed: seedCatalog, schemas: schemas)
 
         var result = MergeResult()
+        result.summary.withoutBase = base == nil
         let merged = Set(actions.filter { if case .merge = $0.action { true } else { false } }.map { MergeNames.folded($0.name) })
         result.unmergedTables = try actions.filter { $0.action == .seedStands(warn: true) }.map(\.name)
             .filter { !followsMergedTable(seedCatalog.table($0), merged: merged, seed: seedCatalog) }
@@ -159,7 +157,8 @@ public struct ThreeWayMerge: Sendable {
             try rebuildFullTextIndexes(seed: seedCatalog, changed: changedTables, db: db, target: target)
             if result.conflicts.contains(where: { $0.kept == .none }) {
                 let failure = MergeFailure(conflicts: result.conflicts, summary: result.summary)
-                throw SeedDBError(.invalidSeed, "merge conflict under policy \"fail\" in \(failure.conflicts[0].location): the user and the new seed changed it differently; nothing was changed", underlying: failure)
+                let count = failure.conflicts.count
+                throw SeedDBError(.invalidSeed, "merge refused under policy \"fail\": \(count) conflict\(count == 1 ? "" : "s") (the first: \(failure.conflicts[0].location)); `seeddb conflicts` lists them all; nothing was changed", underlying: failure)
             }
             try checkForeignKeys(db: db, target: target)
             return .commit

@@ -17,15 +17,20 @@ public struct MergeConflict: Sendable, Hashable {
     public enum Side: Sendable, Hashable {
         /// The side has no such row.
         case absent
+        /// The side has no such column (or, in a merge without a base, there is no base):
+        /// the conflict's JSON leaves the side out rather than show a `null` nobody wrote.
+        case noColumn
         /// The cell's value (a cell conflict).
         case value(MergeValue)
-        /// The whole row, column by column (a row conflict).
+        /// The whole row, column by column (a row conflict): only the columns the side has.
         case row([MergeField])
 
-        /// JSON: a value, an object of column to value, or `null` when absent.
-        public var json: String {
+        /// JSON: a value, an object of column to value, `null` when the row is absent;
+        /// `nil` when the side is left out (``noColumn``).
+        public var json: String? {
             switch self {
             case .absent: return "null"
+            case .noColumn: return nil
             case .value(let value): return value.json
             case .row(let fields): return MergeConflict.object(fields)
             }
@@ -60,10 +65,12 @@ public struct MergeConflict: Sendable, Hashable {
     }
 
     /// The conflict as one JSON object:
-    /// `{"table":…,"key":{"<pk column>":value},"column":… or null,"base":…,"user":…,"seed":…,"kept":"user"|"seed"|"none"}`.
+    /// `{"table":…,"key":{"<pk column>":value},"column":… or null,"base":…,"user":…,"seed":…,"kept":"user"|"seed"|"none"}`;
+    /// a side without the conflict's column is left out.
     public var json: String {
-        "{\"table\":\(MergeJSON.string(table)),\"key\":\(MergeConflict.object(key)),\"column\":\(column.map(MergeJSON.string) ?? "null"),"
-            + "\"base\":\(base.json),\"user\":\(user.json),\"seed\":\(seed.json),\"kept\":\"\(kept.rawValue)\"}"
+        let sides = [("base", base), ("user", user), ("seed", seed)].compactMap { name, side in side.json.map { "\"\(name)\":\($0)," } }
+        return "{\"table\":\(MergeJSON.string(table)),\"key\":\(MergeConflict.object(key)),\"column\":\(column.map(MergeJSON.string) ?? "null"),"
+            + sides.joined() + "\"kept\":\"\(kept.rawValue)\"}"
     }
 
     /// A one-line rendering for messages: `table "t", key (id=3), column "name"`.

@@ -16,6 +16,10 @@ public struct MergeSummary: Sendable, Hashable {
     public var deleted: Int
     /// Conflicts, cell or row.
     public var conflicts: Int
+    /// Whether the merge had no base (merging turned on in a later release, a base that
+    /// was lost): a row only the user's copy has stays, a cell that differs from the new
+    /// seed is a conflict.
+    public var withoutBase = false
 
     /// Creates a summary.
     public init(inserted: Int = 0, updated: Int = 0, deleted: Int = 0, conflicts: Int = 0) {
@@ -38,12 +42,16 @@ public struct MergeSummary: Sendable, Hashable {
 
     /// The sum of two summaries.
     public static func + (lhs: MergeSummary, rhs: MergeSummary) -> MergeSummary {
-        MergeSummary(inserted: lhs.inserted + rhs.inserted, updated: lhs.updated + rhs.updated,
-                     deleted: lhs.deleted + rhs.deleted, conflicts: lhs.conflicts + rhs.conflicts)
+        var sum = MergeSummary(inserted: lhs.inserted + rhs.inserted, updated: lhs.updated + rhs.updated,
+                               deleted: lhs.deleted + rhs.deleted, conflicts: lhs.conflicts + rhs.conflicts)
+        sum.withoutBase = lhs.withoutBase || rhs.withoutBase
+        return sum
     }
 
-    /// `{"inserted":N,"updated":N,"deleted":N,"conflicts":N}`.
+    /// `{"inserted":N,"updated":N,"deleted":N,"conflicts":N}`, with `"withoutBase":true`
+    /// after a merge without a base.
     public var json: String {
-        "{\"inserted\":\(inserted),\"updated\":\(updated),\"deleted\":\(deleted),\"conflicts\":\(conflicts)}"
+        "{\"inserted\":\(inserted),\"updated\":\(updated),\"deleted\":\(deleted),\"conflicts\":\(conflicts)"
+            + (withoutBase ? ",\"withoutBase\":true}" : "}")
     }
 }

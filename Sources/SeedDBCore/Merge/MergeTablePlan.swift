@@ -6,8 +6,9 @@ public enum MergeTablePlan {
     ///   is every table the new seed lacks.
     /// - A table the app created on both sides (not in the base) is carried when the seed's
     ///   table is empty, else merged with an empty base when it has a primary key.
-    /// - With no base, the seed's rows stand everywhere else (a seed table that is empty
-    ///   takes the user's rows, so an app table created by a migration keeps them).
+    /// - With no base, a table with a primary key is merged without one (a row only the
+    ///   user's copy has stays, cells that differ are conflicts); a seed table that is
+    ///   empty takes the user's rows, so an app table created by a migration keeps them.
     /// - Tables with no primary key, virtual and shadow tables, `sqlite_*` tables: the
     ///   seed's version stands, with a warning unless the table's policy is `off`.
     ///
@@ -28,8 +29,9 @@ public enum MergeTablePlan {
             return .seedStands(warn: named && policy != .off && hasBase)
         }
         if !hasBase || facts.base == nil {
+            // No base (merging turned on in a later release, a lost base, a table new in
+            // this seed): merged without one, so nothing the user's copy holds is lost.
             if facts.seedIsEmpty { return .carry }
-            if !hasBase { return .seedStands(warn: false) }
             return facts.hasPrimaryKey && policy != .off ? .merge(withBase: false) : .seedStands(warn: policy != .off)
         }
         guard policy != .off else { return .seedStands(warn: false) }

@@ -66,6 +66,42 @@ public enum RowMerge {
         }
     }
 
+    /// Decides one row when there is no merge base (merging turned on in a later release,
+    /// a base that was lost): nothing tells what the user changed, so nothing the user's
+    /// copy holds is lost.
+    ///
+    /// | user | new seed | result |
+    /// |---|---|---|
+    /// | none | row or none | the seed's |
+    /// | row | none | the user's row (a row conflict under ``MergePolicy/fail``) |
+    /// | row | row | equal cells stand; each cell that differs is a conflict the policy resolves |
+    ///
+    /// - Parameters:
+    ///   - user: The row in the working copy, or `nil`.
+    ///   - seed: The row in the new seed, or `nil`.
+    ///   - policy: The table's merge policy.
+    public static func resolveWithoutBase(user: [MergeValue]?, seed: [MergeValue]?, policy: MergePolicy) -> RowMergeOutcome {
+        guard policy != .off, let user else { return RowMergeOutcome(row: .seed) }
+        let kept = policy.keptSide
+        guard let seed else {
+            // The user inserted it, or the seed dropped it: no base tells which, so it stays.
+            if kept == .none { return RowMergeOutcome(row: .seed, conflicts: [RowMergeOutcome.Conflict(column: nil, kept: kept)]) }
+            return RowMergeOutcome(row: .cells(Array(repeating: .user, count: user.count)), effect: .inserted)
+        }
+        var sources: [MergeSource] = []
+        var conflicts: [RowMergeOutcome.Conflict] = []
+        for index in seed.indices {
+            if user[index] == seed[index] {
+                sources.append(.seed)
+            } else {
+                conflicts.append(RowMergeOutcome.Conflict(column: index, kept: kept))
+                sources.append(kept == .user ? .user : .seed)
+            }
+        }
+        let applied = sources.contains(.user)
+        return RowMergeOutcome(row: applied ? .cells(sources) : .seed, effect: applied ? .updated : nil, conflicts: conflicts)
+    }
+
     private static func resolveCells(base: [MergeValue], user: [MergeValue], seed: [MergeValue], kept: MergeConflict.Kept) -> RowMergeOutcome {
         var sources: [MergeSource] = []
         sources.reserveCapacity(seed.count)

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+/// Merging turned on in a later release (no merge base yet) never loses a row the user
+/// inserted: rows only in the user's copy stay (conflicts under `fail`), cells that differ
+/// from the new seed are conflicts the policy resolves, and the line says the merge had
+/// no base. A conflict's JSON shows only the columns each side has.
+@Suite struct MergeWithoutBaseTests {
+    let cli = CLIHarness()
+
+    private func sql(_ statement: String) throws -> String {
+        let result = try cli.shell("sqlite3 '\(cli.workingCopy)' \"\(statement)\"")
+        #expect(result.status == 0, "\(result.stderr)")
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// v1 deployed without merging (no base kept), then the user's edits: a background v2
+    /// also changes, a new level, and a column of the app's own.
+    private func deployV1WithoutMergingAndEdit() throws {
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: cli.appData + "/levels.sqlite.base"))
+        _ = try sql("""
+            UPDATE levels SET background = 'my cave' WHERE ix = 2;
+            INSERT INTO levels(ix, background, map) SELECT 100, 'mine', map FROM levels WHERE ix = 1;
+            ALTER TABLE levels ADD COLUMN favorite INTEGER;
+            UPDATE levels SET favorite = 1, background = 'fav' WHERE ix = 3;
+            """)
+    }
+
+    @Test func userWinsKeepsTheUsersRowsAndCellsAndSaysThereWasNoBase() throws {
+        try deployV1WithoutMergingAndEdit()
+        let result = try cli.run(["deploy", "--merge", "user-wins"] + cli.seedFlags(2))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("merged without a base: "), "\(result.stdout)")
+        #expect(try sql("SELECT background FROM levels WHERE ix = 100") == "mine")
+        #expect(try sql("SELECT background FROM levels WHERE ix = 2") == "my cave")
+        #expect(try sql("SELECT favorite FROM levels WHERE ix = 3") == "1")
+        #expect(try sql("SELECT background FROM levels WHERE ix = 4") == "meadow", "no base tells the seed changed it: a conflict, the user's kept")
+        let json = try cli.run(["deploy", "--json", "--merge", "user-wins"] + cli.seedFlags(2))
+        #expect(json.status == 0)
+        let conflicts = try cli.run(["conflicts", "--json"] + cli.seedFlags(2)).json()
+        let list = try #require((conflicts["seeds"] as? [[String: Any]])?.first?["conflicts"] as? [[String: Any]])
+        let cave = try #require(list.first { ($0["key"] as? [String: Any])?["ix"] as? Int == 2 && $0["column"] as? String == "background" })
+        #expect(cave["base"] == nil, "no base: the side is left out, not null")
+        #expect(cave["user"] as? String == "my cave" && cave["seed"] as? String == "cave-hd" && cave["kept"] as? String == "user")
+        let human = try cli.run(["conflicts"] + cli.seedFlags(2)).stdout
+        #expect(human.contains(#"background: base (absent), user "my cave", seed "cave-hd"; kept the user's"#), "\(human)")
+    }
+
+    @Test func seedWinsTakesTheSeedsCellsButKeepsTheUsersRows() throws {
+        try deployV1WithoutMergingAndEdit()
+        let result = try cli.run(["deploy", "--json", "--merge", "seed-wins"] + cli.seedFlags(2))
+        #expect(result.status == 0, "\(result.stderr)")
+        let merge = try #require(try result.seeds().first?["merge"] as? [String: Any])
+        #expect(merge["withoutBase"] as? Bool == true)
+        #expect(try sql("SELECT background FROM levels WHERE ix = 100") == "mine")
+        #expect(try sql("SELECT background FROM levels WHERE ix = 2") == "cave-hd")
+        #expect(try sql("SELECT background FROM levels WHERE ix = 4") == "glacier")
+    }
+
+    @Test func failRefusesNamingTheConflictsAndChangesNothing() throws {
+        try deployV1WithoutMergingAndEdit()
+        let settings = cli.bytes(cli.settingsFile)
+        let dryRun = try cli.run(["deploy", "--dry-run", "--merge", "fail"] + cli.seedFlags(2))
+        #expect(dryRun.status == 65, "\(dryRun.stderr)")
+        let result = try cli.run(["deploy", "--merge", "fail"] + cli.seedFlags(2))
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stderr.contains("seeddb conflicts"), "\(result.stderr)")
+        #expect(cli.bytes(cli.settingsFile) == settings)
+        #expect(try sql("SELECT background FROM levels WHERE ix = 100") == "mine")
+        let conflicts = try cli.run(["conflicts", "--json"] + cli.seedFlags(2)).json()
+        let list = try #require((conflicts["seeds"] as? [[String: Any]])?.first?["conflicts"] as? [[String: Any]])
+        #expect(list.contains { ($0["key"] as? [String: Any])?["ix"] as? Int == 100 && $0["column"] is NSNull }, "the user's row is a conflict")
+    }
+
+    @Test func aColumnOnlyTheAppHasIsLeftOutOfTheBaseAndSeedSides() throws {
+        // With a base: v1 merged (base kept), the app adds a column, v2 changes the row.
+        #expect(try cli.run(["deploy", "--merge", "user-wins"] + cli.seedFlags(1)).status == 0)
+        _ = try sql("ALTER TABLE levels ADD COLUMN note TEXT; DELETE FROM levels WHERE ix = 4; UPDATE levels SET background = 'mine' WHERE ix = 2;")
+        #expect(try cli.run(["deploy", "--merge", "user-wins"] + cli.seedFlags(2)).status == 0)
+        let conflicts = try cli.run(["conflicts", "--json"] + cli.seedFlags(2)).json()
+        let list = try #require((conflicts["seeds"] as? [[String: Any]])?.first?["conflicts"] as? [[String: Any]])
+        let deleted = try #require(list.first { ($0["key"] as? [String: Any])?["ix"] as? Int == 4 })
+        let base = try #require(deleted["base"] as? [String: Any])
+        let seed = try #require(deleted["seed"] as? [String: Any])
+        #expect(base["note"] == nil && seed["note"] == nil, "note is the app's column: neither the base nor the seed has it")
+        #expect(deleted["user"] is NSNull, "the user deleted the row")
+    }
+}
