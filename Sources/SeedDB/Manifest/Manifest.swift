@@ -234,11 +234,11 @@ private struct ObjectReader {
         object.keys.sorted().filter { !read.contains($0) }
     }
 
-    /// `unknown key "versoin" in seeds[0]; did you mean "version"?`
+    /// `unknown key seeds[0].versoin; did you mean "version"?` (at the top level, the key
+    /// in quotes: `unknown key "serail"; did you mean "serial"?`).
     private func unknown(_ key: String, suggesting suggestion: String?) -> SeedDBError {
-        let place = location.isEmpty ? "" : " in \(location)"
         let hint = suggestion.map { "; did you mean \(NameRules.quoted($0))?" } ?? ""
-        return Manifest.error("unknown key \(NameRules.quoted(key))\(place)\(hint)")
+        return Manifest.error("unknown key \(path(key))\(hint)")
     }
 
     mutating func optional<Value>(_ key: String, as type: Value.Type) throws(SeedDBError) -> Value? {
