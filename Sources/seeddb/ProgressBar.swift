@@ -4,9 +4,12 @@ import Glibc
 import Foundation
 import SeedDB
 
-/// A one-line progress display on standard error for long work: a bar (bytes, rate,
-/// time left) while a seed is copied, and a spinner with the phase's name (`checking`)
-/// while a phase that has no fraction runs.
+/// A one-line progress display on standard error for long work: a labelled bar (bytes,
+/// rate, time left) while a seed is copied (`copying`, the decompressed bytes of a
+/// compressed seed) or copied over a working copy in use (`live replace`), and a spinner
+/// with the phase's name (`checking`) while a phase that has no fraction runs. Without a
+/// known total (a `.gz` seed, a `.zst` whose header does not say), the bar shows bytes and
+/// rate only.
 ///
 /// Shown only when standard error is a terminal and the output is for people (not
 /// `--json` or `--quiet`): the bar for copies larger than ``threshold``, the spinner for
@@ -24,6 +27,8 @@ final class ProgressBar: @unchecked Sendable {
     private var lastDraw: ContinuousClock.Instant?
     private var drawn = false
     private var phase: (name: String, start: ContinuousClock.Instant)?
+    /// What the bar is counting: the copy of the seed, or a live replace.
+    private var label = "copying"
     private var timer: (any DispatchSourceTimer)?
     private var frame = 0
 
@@ -52,27 +57,33 @@ final class ProgressBar: @unchecked Sendable {
             switch step {
             case .check: self.phase("checking")
             case .carry: self.phase("carrying tables")
-            case .install: self.phase("installing")
-            case .stage, .withdraw, .keepPrevious, .relink, .record, .cleanUp: self.endPhase()
+            case .install: self.phase("installing", bar: "live replace")
+            case .stage: self.phase(nil, bar: "copying")
+            case .withdraw, .keepPrevious, .relink, .record, .cleanUp: self.endPhase()
             }
         }
     }
 
     private func update(copied: Int64, total: Int64) {
-        guard total > Self.threshold else { return }
+        guard max(total, copied) > Self.threshold else { return }
         lock.lock()
         defer { lock.unlock() }
+        // The bytes have their bar: no spinner over it.
+        if phase != nil { stopSpinner() }
         let now = ContinuousClock.now
-        if let lastDraw, now - lastDraw < .milliseconds(100), copied < total { return }
+        if let lastDraw, now - lastDraw < .milliseconds(100), total <= 0 || copied < total { return }
         lastDraw = now
-        draw(Self.render(copied: copied, total: total, elapsed: (now - start).seconds, columns: columns))
+        draw(Self.render(copied: copied, total: total, elapsed: (now - start).seconds, columns: columns, label: label))
     }
 
     /// Shows a spinner with `name` (once it has lasted ``spinnerDelay``) until the next
-    /// phase, ``endPhase()`` or ``finish()``.
-    func phase(_ name: String) {
+    /// phase, ``endPhase()`` or ``finish()``, or until bytes are counted; a bar drawn
+    /// meanwhile is labelled `bar`.
+    func phase(_ name: String?, bar: String? = nil) {
         lock.lock()
         defer { lock.unlock() }
+        if let bar { label = bar }
+        guard let name else { return stopSpinner() }
         phase = (name, ContinuousClock.now)
         guard timer == nil else { return }
         let timer = DispatchSource.makeTimerSource(queue: .global())
@@ -134,10 +145,16 @@ final class ProgressBar: @unchecked Sendable {
     /// The bar line for a terminal `columns` wide: the bar takes what the figures leave
     /// (at most 40 characters); on a narrow terminal the bar goes, then the rate, and what
     /// still does not fit is cut.
-    static func render(copied: Int64, total: Int64, elapsed: Double, columns: Int) -> String {
+    static func render(copied: Int64, total: Int64, elapsed: Double, columns: Int, label: String? = nil) -> String {
+        let prefix = label.map { $0 + " " } ?? ""
+        guard total > 0 else {
+            // No total to measure against: what was counted, and how fast.
+            let rate = elapsed > 0 ? Double(copied) / elapsed : 0
+            return fit("\(prefix)\(bytes(copied))  \(bytes(Int64(rate)))/s", columns: columns)
+        }
         let figures = String(render(copied: copied, total: total, elapsed: elapsed, width: 0).dropFirst(3))
-        let room = columns - 1 - figures.count - 3
-        if room >= 10 { return render(copied: copied, total: total, elapsed: elapsed, width: min(room, 40)) }
+        let room = columns - 1 - prefix.count - figures.count - 3
+        if room >= 10 { return prefix + render(copied: copied, total: total, elapsed: elapsed, width: min(room, 40)) }
         if figures.count < columns { return figures }
         let parts = figures.components(separatedBy: "  ")
         let withoutRate = parts.count == 3 ? parts[0] + "  " + parts[2] : figures

@@ -88,6 +88,9 @@ import Testing
         }
         #expect(ProgressBar.render(copied: 100 << 20, total: 300 << 20, elapsed: 0.5, columns: 80).hasPrefix("[#"))
         #expect(ProgressBar.renderPhase("checking", frame: 0, elapsed: 1.25, columns: 80) == "| checking  1.2s")
+        // A labelled bar (a live replace), and one without a total (a .gz seed).
+        #expect(ProgressBar.render(copied: 100 << 20, total: 300 << 20, elapsed: 0.5, columns: 80, label: "live replace").hasPrefix("live replace [#"))
+        #expect(ProgressBar.render(copied: 100 << 20, total: 0, elapsed: 0.5, columns: 80, label: "copying") == "copying 100.0 MiB  200.0 MiB/s")
 
         // On a 40-column terminal (a pty), no line the deploy draws is wider than 39.
         let seed = try cli.makeSeed("big.sqlite", marker: "big", megabytes: 72)

@@ -70,8 +70,11 @@ struct ZstdStream: ByteStream {
                 let directive = end ? CSEEDDB_ZSTD_E_END : CSEEDDB_ZSTD_E_CONTINUE
                 result = zstd.compressStream2(compressor, &target, &source, Int32(directive))
             } else {
+                let consumed = source.pos
                 result = zstd.decompressStream(context.decompressor, &target, &source)
-                context.atFrameEnd = result == 0
+                // A call that neither read nor wrote (after a frame ended exactly at a full
+                // output buffer) waits for a next frame: the last one still ended.
+                if result == 0 || source.pos > consumed || target.pos > 0 { context.atFrameEnd = result == 0 }
             }
             if zstd.failed(result) {
                 throw CompressionError(description: "zstd: " + zstd.describe(result))

@@ -132,13 +132,27 @@ enum WriterLock {
     /// the backup carries over in the same transaction. Connections other processes hold
     /// stay valid and see the new content at their next transaction.
     ///
-    /// - Parameter body: Gets the staged copy's connection and the old copy to attach.
-    /// - Throws: ``SeedDBError`` `inUse` when the lock is not had by `deadline`; whatever
-    ///   `body` throws, in which case the working copy is unchanged.
-    static func forLive(_ path: String, staged: String, waiting: String, until deadline: ContinuousClock.Instant, _ body: (Database, OldCopy) throws(SeedDBError) -> Void) throws(SeedDBError) {
+    /// - Parameters:
+    ///   - progress: Told the bytes copied so far and the total, after each step.
+    ///   - isInterrupted: Asked after each step: a stop abandons the backup, whose
+    ///     transaction rolls back, so the working copy is unchanged.
+    ///   - body: Gets the staged copy's connection and the old copy to attach.
+    /// - Throws: ``SeedDBError`` `inUse` when the lock is not had by `deadline`,
+    ///   `interrupted`; whatever `body` throws, in which case the working copy is unchanged.
+    static func forLive(
+        _ path: String, staged: String, waiting: String, until deadline: ContinuousClock.Instant,
+        progress: (@Sendable (Int64, Int64) -> Void)? = nil, isInterrupted: CopyEngine.Interruption = nil,
+        _ body: (Database, OldCopy) throws(SeedDBError) -> Void
+    ) throws(SeedDBError) {
         var failure: SeedDBError?
+        let steps = LiveSteps(progress: progress) { () throws(SeedDBError) in
+            guard isInterrupted?() == true else { return }
+            let stop = SeedDBError(.interrupted, "interrupted; nothing was changed")
+            failure = stop
+            throw stop
+        }
         do {
-            try liveBackup(path, staged: staged, until: deadline) { (db, old) throws(SeedDBError) in
+            try liveBackup(path, staged: staged, until: deadline, steps: steps) { (db, old) throws(SeedDBError) in
                 do throws(SeedDBError) {
                     try body(db, old)
                 } catch {
@@ -153,7 +167,13 @@ enum WriterLock {
         }
     }
 
-    private static func liveBackup(_ path: String, staged: String, until deadline: ContinuousClock.Instant, _ body: (Database, OldCopy) throws(SeedDBError) -> Void) throws {
+    /// What a live backup does after each step: report progress, notice a stop.
+    private struct LiveSteps {
+        var progress: (@Sendable (Int64, Int64) -> Void)?
+        var checkInterruption: () throws(SeedDBError) -> Void
+    }
+
+    private static func liveBackup(_ path: String, staged: String, until deadline: ContinuousClock.Instant, steps: LiveSteps, _ body: (Database, OldCopy) throws(SeedDBError) -> Void) throws {
         try withoutActuallyEscaping(body) { body in
             let destination = try SQLiteFile.open(path, access: .readWrite, timeout: remaining(until: deadline), label: "SeedDB.live")
             defer { try? destination.close() }
@@ -169,10 +189,13 @@ enum WriterLock {
                     var locked = false
                     while true {
                         do {
-                            try sourceDB.backup(to: destinationDB, pagesPerStep: CInt(firstPages)) { _ in
-                                guard !locked else { return }
-                                locked = true
-                                try body(sourceDB, try oldCopy(of: path, from: sourceDB))
+                            try sourceDB.backup(to: destinationDB, pagesPerStep: CInt(firstPages)) { step in
+                                guard locked else {
+                                    locked = true
+                                    return try body(sourceDB, try oldCopy(of: path, from: sourceDB))
+                                }
+                                steps.progress?(Int64(step.completedPageCount) * Int64(pageSize), Int64(step.totalPageCount) * Int64(pageSize))
+                                try steps.checkInterruption()
                             }
                             return
                         } catch let error where !locked && SQLiteFile.isBusy(error) && ContinuousClock().now < deadline {

@@ -47,9 +47,15 @@ enum CopyEngine {
         case write(any Error)
         /// The compressed input is corrupt or truncated.
         case corrupt(String)
-        /// The work run while the hash finishes (``copy(from:to:total:hashing:progress:whileHashing:)``) failed.
+        /// The work run while the hash finishes (``copy(from:to:total:hashing:progress:whileHashing:isInterrupted:)``) failed.
         case step(SeedDBError)
+        /// The run was interrupted (SIGINT, SIGTERM) between two chunks.
+        case interrupted
     }
+
+    /// Whether the run was asked to stop, checked between chunks (at most ``kernelChunk``
+    /// bytes, so a copy stops within a fraction of a second).
+    typealias Interruption = (@Sendable () -> Bool)?
 
     /// Work to overlap with the end of the hashing, such as flushing the copy: it runs once
     /// every byte is written, while the hashing thread catches up.
@@ -59,15 +65,16 @@ enum CopyEngine {
     /// (another file system, an old kernel, a special file): fall back to read/write.
     static let kernelCopyUnsupported: Set<Errno> = [.improperLink, .invalidArgument, .noFunction, .notSupported, .notSupportedOnSocket, .badFileDescriptor]
 
-    /// The bytes `copy_file_range` is asked for per call; progress is reported at this grain.
-    static let kernelChunk = 16 << 20
+    /// The bytes `copy_file_range` is asked for per call; progress is reported, and an
+    /// interruption noticed, at this grain (8 MiB: under 100 ms on a disk of 100 MB/s).
+    static let kernelChunk = 8 << 20
 
     /// Copies `input` (from its start) to `output` (at its current offset, empty).
     ///
     /// - Parameter hashing: What to hash: see ``Hashing``.
     /// - Parameter whileHashing: Runs once every byte is written, while the hash of the
     ///   last bytes may still be under way (a flush of `output` overlaps the hashing).
-    static func copy(from input: FileDescriptor, to output: FileDescriptor, total: Int64, hashing: Hashing, progress: (@Sendable (Int64, Int64) -> Void)?, whileHashing: Overlap) throws(Failure) -> Result {
+    static func copy(from input: FileDescriptor, to output: FileDescriptor, total: Int64, hashing: Hashing, progress: (@Sendable (Int64, Int64) -> Void)?, whileHashing: Overlap, isInterrupted: Interruption = nil) throws(Failure) -> Result {
         if (try? Syscalls.cloneFile(from: input, to: output)) != nil {
             let size: Int64
             do {
@@ -85,10 +92,10 @@ enum CopyEngine {
             follower.advance(to: size)
             return Result(digest: try follower.digest(after: whileHashing), size: size, kernelMade: true)
         }
-        if let result = try kernelCopy(from: input, to: output, total: total, hashing: hashing, progress: progress, whileHashing: whileHashing) {
+        if let result = try kernelCopy(from: input, to: output, total: total, hashing: hashing, progress: progress, whileHashing: whileHashing, isInterrupted: isInterrupted) {
             return result
         }
-        let result = try bufferedCopy(from: input, to: output, total: total, progress: progress)
+        let result = try bufferedCopy(from: input, to: output, total: total, progress: progress, isInterrupted: isInterrupted)
         try run(whileHashing)
         return result
     }
@@ -156,7 +163,7 @@ enum CopyEngine {
     /// `copy_file_range`, with the source hashed on a second thread (`pread`, never mapped:
     /// someone else may truncate it) behind the kernel's copy when `hashing` asks.
     /// - Returns: `nil` when the kernel cannot copy between these files (nothing written).
-    private static func kernelCopy(from input: FileDescriptor, to output: FileDescriptor, total: Int64, hashing: Hashing, progress: (@Sendable (Int64, Int64) -> Void)?, whileHashing: Overlap) throws(Failure) -> Result? {
+    private static func kernelCopy(from input: FileDescriptor, to output: FileDescriptor, total: Int64, hashing: Hashing, progress: (@Sendable (Int64, Int64) -> Void)?, whileHashing: Overlap, isInterrupted: Interruption) throws(Failure) -> Result? {
         var follower: HashFollower?
         if case .source(let prefix) = hashing { follower = HashFollower(input, mapped: false, prefix: prefix) }
         var copied: Int64 = 0
@@ -174,6 +181,10 @@ enum CopyEngine {
             copied += Int64(count)
             follower?.advance(to: copied)
             progress?(copied, total)
+            if isInterrupted?() == true {
+                follower?.finish()
+                throw .interrupted
+            }
         }
         guard let follower else {
             try run(whileHashing)
@@ -183,12 +194,13 @@ enum CopyEngine {
     }
 
     /// Decompresses `input` into `output` through `decoder`, the destination hashed on a
-    /// second thread as it lands. Progress counts compressed bytes read.
-    static func decompressingCopy(from input: FileDescriptor, to output: FileDescriptor, decoder: inout any ByteStream, total: Int64, progress: (@Sendable (Int64, Int64) -> Void)?, whileHashing: Overlap) throws(Failure) -> Result {
+    /// second thread as it lands. Progress counts decompressed bytes written, against
+    /// `expected`, the decompressed size when the format says it (0 when unknown).
+    static func decompressingCopy(from input: FileDescriptor, to output: FileDescriptor, decoder: inout any ByteStream, expected: Int64, progress: (@Sendable (Int64, Int64) -> Void)?, whileHashing: Overlap, isInterrupted: Interruption = nil) throws(Failure) -> Result {
         let follower = HashFollower(output, mapped: true, prefix: [])
         var written: Int64 = 0
-        var consumed: Int64 = 0
         var writeFailure: (any Error)?
+        var interrupted = false
         let write = { (chunk: UnsafeRawBufferPointer) throws in
             do {
                 _ = try output.writeAll(chunk)
@@ -198,16 +210,21 @@ enum CopyEngine {
             }
             written += Int64(chunk.count)
             follower.advance(to: written)
+            // Checked per output chunk: a small input can decompress to gigabytes.
+            progress?(written, expected)
+            if isInterrupted?() == true {
+                interrupted = true
+                throw Failure.interrupted
+            }
         }
         do {
             try FileSystem.forEachChunk(of: input) { chunk in
                 try decoder.process(chunk, output: write)
-                consumed += Int64(chunk.count)
-                progress?(consumed, total)
             }
             try decoder.finish(output: write)
         } catch {
             follower.finish()
+            if interrupted { throw .interrupted }
             if let writeFailure { throw .write(writeFailure) }
             if let error = error as? CompressionError { throw .corrupt(error.description) }
             throw .read(error)
@@ -216,7 +233,7 @@ enum CopyEngine {
     }
 
     /// The portable fallback: one buffer, read, hash, write.
-    private static func bufferedCopy(from input: FileDescriptor, to output: FileDescriptor, total: Int64, progress: (@Sendable (Int64, Int64) -> Void)?) throws(Failure) -> Result {
+    private static func bufferedCopy(from input: FileDescriptor, to output: FileDescriptor, total: Int64, progress: (@Sendable (Int64, Int64) -> Void)?, isInterrupted: Interruption) throws(Failure) -> Result {
         var hasher = SHA256()
         var size: Int64 = 0
         var failure: Failure?
@@ -232,6 +249,10 @@ enum CopyEngine {
                 }
                 size += Int64(chunk.count)
                 progress?(size, total)
+                if isInterrupted?() == true {
+                    failure = .interrupted
+                    throw Failure.interrupted
+                }
             }
         } catch {
             throw failure ?? .read(error)

@@ -37,10 +37,10 @@ extension DeployExecutor {
                 return try source.copy(
                     to: descriptor, destinationPath: temporary, known: known, prefix: inspected.prefix,
                     rereads: context.configuration.integrity == .full,
-                    progress: context.configuration.progress
-                ) { () throws(SeedDBError) in
-                    try FileSystem.sync(descriptor, path: temporary)
-                }
+                    progress: context.configuration.progress,
+                    whileHashing: { () throws(SeedDBError) in try FileSystem.sync(descriptor, path: temporary) },
+                    // Ctrl-C stops the copy between two chunks, not at its end.
+                    isInterrupted: context.configuration.isInterrupted)
             }
         } catch let error as SeedDBError {
             throw error

@@ -77,7 +77,10 @@ struct DeployExecutor {
             : "carry table\(target.preservedTables.count == 1 ? "" : "s") \(tables) from \(target.paths.workingCopy)"
         switch plan.strategy {
         case .live:
-            try WriterLock.forLive(old, staged: try run.staged(for: .install).path, waiting: waiting, until: deadline) { (db, oldCopy) throws(SeedDBError) in
+            try WriterLock.forLive(
+                old, staged: try run.staged(for: .install).path, waiting: waiting, until: deadline,
+                progress: context.configuration.progress, isInterrupted: context.configuration.isInterrupted
+            ) { (db, oldCopy) throws(SeedDBError) in
                 try guarded(.live(staged: db, old: oldCopy))
             }
             run.installed = true

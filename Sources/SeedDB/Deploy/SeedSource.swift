@@ -102,7 +102,7 @@ struct SeedSource {
     /// - Throws: ``SeedDBError`` `seedUnavailable` when the seed cannot be read,
     ///   `ioFailure`/`cannotCreate` when the destination cannot be written or reads back
     ///   wrong, or what `whileHashing` throws.
-    func copy(to destination: FileDescriptor, destinationPath: String, known: SourceDigest? = nil, prefix: (identity: FileIdentity, bytes: [UInt8])? = nil, rereads: Bool = false, progress: (@Sendable (Int64, Int64) -> Void)?, whileHashing: CopyEngine.Overlap = {}) throws(SeedDBError) -> CopyResult {
+    func copy(to destination: FileDescriptor, destinationPath: String, known: SourceDigest? = nil, prefix: (identity: FileIdentity, bytes: [UInt8])? = nil, rereads: Bool = false, progress: (@Sendable (Int64, Int64) -> Void)?, whileHashing: CopyEngine.Overlap = {}, isInterrupted: CopyEngine.Interruption = nil) throws(SeedDBError) -> CopyResult {
         let input: FileDescriptor
         let before: FileIdentity
         do {
@@ -118,13 +118,14 @@ struct SeedSource {
         }
         do {
             if var decoder = try decoder() {
-                let result = try CopyEngine.decompressingCopy(from: input, to: destination, decoder: &decoder, total: before.size, progress: progress, whileHashing: whileHashing)
+                let expected = compression == .zstd ? ZstdFrameHeader.contentSize(of: input) ?? 0 : 0
+                let result = try CopyEngine.decompressingCopy(from: input, to: destination, decoder: &decoder, expected: expected, progress: progress, whileHashing: whileHashing, isInterrupted: isInterrupted)
                 return CopyResult(digest: result.digest!, size: result.size, identity: nil)
             }
             let knownDigest = known.flatMap { $0.identity == before ? $0.sha256 : nil }
             let read = prefix.flatMap { $0.identity == before ? $0.bytes : nil } ?? []
             let hashing: CopyEngine.Hashing = knownDigest == nil ? .source(prefix: read) : .none
-            let result = try CopyEngine.copy(from: input, to: destination, total: before.size, hashing: hashing, progress: progress, whileHashing: whileHashing)
+            let result = try CopyEngine.copy(from: input, to: destination, total: before.size, hashing: hashing, progress: progress, whileHashing: whileHashing, isInterrupted: isInterrupted)
             let unchanged: Bool
             do {
                 unchanged = try FileIdentity(input.stat()) == before
@@ -155,6 +156,8 @@ struct SeedSource {
                 throw SeedDBError(.invalidSeed, "invalid seed \(path): \(reason)")
             case .step(let error):
                 throw error
+            case .interrupted:
+                throw SeedDBError(.interrupted, "interrupted; nothing was changed")
             }
         } catch let error as SeedDBError {
             throw error
