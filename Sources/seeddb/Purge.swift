@@ -1,0 +1,74 @@
+import ArgumentParser
+import SeedDB
+
+extension SeedDBCommand {
+    /// `seeddb purge`: removes everything SeedDB keeps for an app's seeds.
+    struct Purge: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "purge",
+            abstract: "Remove working copies, their sidecars, previous generations, locks and settings.",
+            discussion: """
+            For a package's postrm purge, when the seeds themselves are already gone: give the \
+            app and the working-copy names (or a manifest, if it still exists). The settings file \
+            is removed once it holds nothing else, and the app's directories once they are empty. \
+            With --orphans, purges instead the working copies recorded for the manifest's app that \
+            the manifest no longer lists (a renamed seed file), and leaves its seeds alone.
+
+            Example:
+              seeddb purge --system --app com.example.levels --name levels.sqlite
+              seeddb purge --orphans --manifest /usr/share/levels/seeds.json --dry-run
+            """)
+
+        @OptionGroup var manifestOptions: ManifestOptions
+
+        @Option(name: .long, help: ArgumentHelp("A working-copy file name to purge (repeatable).", valueName: "file"), transform: { (text) throws(SeedDBError) in try SeedName(text) })
+        var name: [SeedName] = []
+
+        @Option(name: .long, help: ArgumentHelp("Where the working copies live: data or cache.", valueName: "data|cache"))
+        var location: SeedLocation = .data
+
+        @OptionGroup var system: SystemOptions
+        @OptionGroup var ownership: OwnershipOptions
+        @OptionGroup var wait: WaitOptions
+        @OptionGroup var output: OutputOptions
+
+        @Flag(name: .long, help: "Say what would be removed, and remove nothing.")
+        var dryRun = false
+
+        @Flag(name: .long, help: "Purge what is recorded for the manifest's app but no longer in it (with --manifest).")
+        var orphans = false
+
+        func validate() throws {
+            if orphans, manifestOptions.manifest == nil {
+                throw ValidationError("--orphans goes with --manifest FILE")
+            }
+            if manifestOptions.manifest != nil {
+                guard manifestOptions.app == nil, name.isEmpty else { throw ValidationError("--manifest cannot be combined with --app or --name") }
+                return
+            }
+            guard manifestOptions.app != nil, !name.isEmpty else { throw ValidationError("give --manifest FILE, or --app ID and --name FILE") }
+        }
+
+        /// What to purge: the manifest's seeds (loaded once) or, with `--orphans`, what its
+        /// app records that it no longer lists; or the names given for the app, each once.
+        private func targets(_ deployer: Deployer) throws(SeedDBError) -> [(AppIdentifier, SeedName, SeedLocation)] {
+            if let manifest = try manifestOptions.loadManifest() {
+                if orphans { return try deployer.orphans(of: manifest).map { (manifest.app, $0.name, $0.location) } }
+                return manifest.seeds.map { ($0.app, $0.name, $0.location) }
+            }
+            guard let app = manifestOptions.app else { return [] }
+            var named: Set<SeedName> = []
+            return name.filter { named.insert($0).inserted }.map { (app, $0, location) }
+        }
+
+        func run() throws {
+            Interruption.install()
+            let (reports, failure) = eachItem({ () throws(SeedDBError) in
+                let deployer = try system.deployer(DeployConfiguration(system, ownership: ownership, wait: wait))
+                return (deployer, try targets(deployer))
+            }, name: \.1, { (deployer, target) throws(SeedDBError) in try deployer.purge(app: target.0, name: target.1, location: target.2, dryRun: dryRun) })
+            Printer(output).purgeReports(reports, dryRun: dryRun, failure: failure)
+            try failure?.exit()
+        }
+    }
+}
