@@ -32,6 +32,53 @@ struct TableMerge {
         var seedDefault: String
     }
 
+    /// One key's row on each side of the merge, as read from the joined table (`nil`
+    /// where the side has no such row).
+    struct Sides {
+        var base: [MergeValue]?
+        var user: [MergeValue]?
+        var seed: [MergeValue]?
+
+        /// The row on `side`.
+        subscript(side: MergeSide) -> [MergeValue]? {
+            switch side {
+            case .base: base
+            case .user: user
+            case .seed: seed
+            }
+        }
+
+        /// The row that holds the key: the user's, else the base's, else the seed's.
+        var keyed: [MergeValue] { user ?? base ?? seed ?? [] }
+    }
+
+    /// The layout of the joined table (``rowsTable``): for each side, whether it has the
+    /// key (`base_present`, …), then each side's values in the merged table's column
+    /// order (`base_0`, `base_1`, …, `user_0`, …, `seed_0`, …).
+    struct JoinedRow {
+        /// The merged table's columns.
+        var count: Int
+
+        /// The columns of the joined table, by name.
+        var names: [String] {
+            MergeSide.allCases.map { "\($0.name)_present" } + MergeSide.allCases.flatMap { side in (0..<count).map { "\(side.name)_\($0)" } }
+        }
+
+        /// The name of `side`'s value of column `index`.
+        func value(_ side: MergeSide, _ index: Int) -> String { "\(side.name)_\(index)" }
+
+        /// Reads one row of the joined table (selected as `rowid, *`).
+        func sides(of row: Row) -> Sides {
+            func side(_ side: MergeSide) -> [MergeValue]? {
+                let presence = 1 + side.rawValue
+                guard (row[presence] as Int64?) == 1 else { return nil }
+                let first = 1 + MergeSide.allCases.count + side.rawValue * count
+                return (0..<count).map { MergeValue(row[first + $0] as DatabaseValue) }
+            }
+            return Sides(base: side(.base), user: side(.user), seed: side(.seed))
+        }
+    }
+
     /// What merging the table gave.
     struct Outcome {
         var summary = MergeSummary()
@@ -62,7 +109,8 @@ struct TableMerge {
                    seedDefault: MergeSQL.defaultExpression(column))
         }
         let keyNames = seed.primaryKey
-        let keyIndices = keyNames.map { key in columns.firstIndex { MergeNames.folded($0.name) == MergeNames.folded(key) }! }
+        // The key's columns are the seed's, so each is among the merged table's columns.
+        let keyIndices = keyNames.compactMap { key in columns.firstIndex { MergeNames.folded($0.name) == MergeNames.folded(key) } }
         try db.execute(sql: "DROP TABLE IF EXISTS temp.\(Self.keysTable); DROP TABLE IF EXISTS temp.\(Self.rowsTable)")
         defer { try? db.execute(sql: "DROP TABLE IF EXISTS temp.\(Self.keysTable); DROP TABLE IF EXISTS temp.\(Self.rowsTable)") }
         try findUserChanges(columns: columns, keys: keyNames)
@@ -137,8 +185,7 @@ struct TableMerge {
     }
 
     private func joinSides(columns: [Column], keys: [String]) throws {
-        let count = columns.count
-        let names = ["bp", "up", "sp"] + (0..<count).map { "b\($0)" } + (0..<count).map { "u\($0)" } + (0..<count).map { "s\($0)" }
+        let names = JoinedRow(count: columns.count).names
         try db.execute(sql: "CREATE TEMP TABLE \(Self.rowsTable) (\(names.joined(separator: ", ")))")
         let firstKey = keys[0].quotedSQLIdentifier
         let join = { (alias: String) in keys.indices.map { "\(alias).\(keys[$0].quotedSQLIdentifier) = k.k\($0)" }.joined(separator: " AND ") }
@@ -175,15 +222,15 @@ struct TableMerge {
 
     private func apply(columns: [Column], keyIndices: [Int]) throws -> Outcome {
         var outcome = Outcome()
-        let count = columns.count
+        let joined = JoinedRow(count: columns.count)
         let target = MergeSQL.qualified(schemas.target, seed.name)
         // The writes copy values from the temporary table inside SQLite, byte for byte (text
         // is never decoded into Swift and back on its way to the merged copy).
         let rows = "temp.\(Self.rowsTable)"
-        let side = { (name: String, index: Int) in "(SELECT \(name)\(index) FROM \(rows) WHERE rowid = ?1)" }
-        let whereKey = keyIndices.map { "\(columns[$0].name.quotedSQLIdentifier) = \(side("s", $0))" }.joined(separator: " AND ")
+        let value = { (side: MergeSide, index: Int) in "(SELECT \(joined.value(side, index)) FROM \(rows) WHERE rowid = ?1)" }
+        let whereKey = keyIndices.map { "\(columns[$0].name.quotedSQLIdentifier) = \(value(.seed, $0))" }.joined(separator: " AND ")
         let insertSQL = "INSERT INTO \(target) (\(columns.map(\.name.quotedSQLIdentifier).joined(separator: ", "))) "
-            + "SELECT \(columns.indices.map { "u\($0)" }.joined(separator: ", ")) FROM \(rows) WHERE rowid = ?1"
+            + "SELECT \(columns.indices.map { joined.value(.user, $0) }.joined(separator: ", ")) FROM \(rows) WHERE rowid = ?1"
         // Statements are prepared once per table and shape, and not left in the connection's
         // cache, where they would outlive the caller's attached schemas.
         var statements: [String: Statement] = [:]
@@ -196,14 +243,12 @@ struct TableMerge {
         let cursor = try Row.fetchCursor(db, sql: "SELECT rowid, * FROM \(rows) ORDER BY rowid")
         while let row = try cursor.next() {
             let rowid: Int64 = row[0]
-            let present: [Bool] = (0..<3).map { (row[1 + $0] as Int64?) == 1 }
-            let sides = (0..<3).map { side in present[side] ? (0..<count).map { MergeValue(row[4 + side * count + $0] as DatabaseValue) } : nil }
+            let sides = joined.sides(of: row)
             let decision = base == nil
-                ? RowMerge.resolveWithoutBase(user: sides[1], seed: sides[2], policy: policy)
-                : RowMerge.resolve(base: sides[0], user: sides[1], seed: sides[2], policy: policy)
+                ? RowMerge.resolveWithoutBase(user: sides.user, seed: sides.seed, policy: policy)
+                : RowMerge.resolve(base: sides.base, user: sides.user, seed: sides.seed, policy: policy)
             outcome.summary.add(decision)
-            let keySide = present[1] ? 1 : (present[0] ? 0 : 2)
-            let key = keyIndices.map { MergeField(columns[$0].name, sides[keySide]![$0]) }
+            let key = keyIndices.map { MergeField(columns[$0].name, sides.keyed[$0]) }
             for conflict in decision.conflicts {
                 outcome.conflicts.append(describe(conflict, key: key, columns: columns, sides: sides))
             }
@@ -212,14 +257,14 @@ struct TableMerge {
                 case .seed:
                     break
                 case .absent:
-                    guard present[2] else { break }
+                    guard sides.seed != nil else { break }
                     try statement("DELETE FROM \(target) WHERE \(whereKey)").execute(arguments: [rowid])
                     outcome.wrote = true
                 case .cells(let sources):
-                    if present[2] {
-                        let changed = sources.indices.filter { sources[$0] == .user && sides[1]![$0] != sides[2]![$0] }
+                    if let seedRow = sides.seed, let userRow = sides.user {
+                        let changed = sources.indices.filter { sources[$0] == .user && userRow[$0] != seedRow[$0] }
                         guard !changed.isEmpty else { break }
-                        let set = changed.map { "\(columns[$0].name.quotedSQLIdentifier) = \(side("u", $0))" }.joined(separator: ", ")
+                        let set = changed.map { "\(columns[$0].name.quotedSQLIdentifier) = \(value(.user, $0))" }.joined(separator: ", ")
                         try statement("UPDATE \(target) SET \(set) WHERE \(whereKey)").execute(arguments: [rowid])
                     } else {
                         try statement(insertSQL).execute(arguments: [rowid])
@@ -236,23 +281,26 @@ struct TableMerge {
 
     /// The conflict as `seeddb conflicts` shows it: each side with only the columns it has
     /// (no base side at all in a merge without one).
-    private func describe(_ conflict: RowMergeOutcome.Conflict, key: [MergeField], columns: [Column], sides: [[MergeValue]?]) -> MergeConflict {
-        let has: [(Column) -> Bool] = [{ [base] in base != nil && $0.inBase }, \.inUser, \.inSeed]
-        let side: (Int) -> MergeConflict.Side
-        if let index = conflict.column {
-            side = { number in
-                guard has[number](columns[index]) else { return .noColumn }
-                return sides[number].map { .value($0[index]) } ?? .absent
-            }
-        } else {
-            side = { number in
-                guard number != 0 || base != nil else { return .noColumn }
-                return sides[number].map { values in
-                    .row(columns.indices.filter { has[number](columns[$0]) }.map { MergeField(columns[$0].name, values[$0]) })
-                } ?? .absent
+    private func describe(_ conflict: RowMergeOutcome.Conflict, key: [MergeField], columns: [Column], sides: Sides) -> MergeConflict {
+        /// Whether `side` has `column` (no side of a merge without a base is the base).
+        func has(_ side: MergeSide, _ column: Column) -> Bool {
+            switch side {
+            case .base: base != nil && column.inBase
+            case .user: column.inUser
+            case .seed: column.inSeed
             }
         }
+        func shown(_ side: MergeSide) -> MergeConflict.Side {
+            if let index = conflict.column {
+                guard has(side, columns[index]) else { return .noColumn }
+                return sides[side].map { .value($0[index]) } ?? .absent
+            }
+            guard side != .base || base != nil else { return .noColumn }
+            return sides[side].map { values in
+                .row(columns.indices.filter { has(side, columns[$0]) }.map { MergeField(columns[$0].name, values[$0]) })
+            } ?? .absent
+        }
         return MergeConflict(table: name, key: key, column: conflict.column.map { columns[$0].name },
-                             base: side(0), user: side(1), seed: side(2), kept: conflict.kept)
+                             base: shown(.base), user: shown(.user), seed: shown(.seed), kept: conflict.kept)
     }
 }
