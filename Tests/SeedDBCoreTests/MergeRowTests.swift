@@ -182,6 +182,14 @@ import Testing
         #expect(seedWins.conflicts == [RowMergeOutcome.Conflict(column: 1, kept: .seed)])
     }
 
+    @Test func aColumnTheAppAddedIsTheUsersWithoutAConflict() {
+        let user: [MergeValue] = [.integer(1), .text("seed"), .integer(1)]
+        let seed: [MergeValue] = [.integer(1), .text("seed"), .null]
+        let outcome = RowMerge.resolveWithoutBase(user: user, seed: seed, policy: .fail, appColumns: [2])
+        #expect(outcome.conflicts.isEmpty)
+        #expect(outcome.row == .cells([.seed, .seed, .user]))
+    }
+
     @Test func theSeedsRowsAndMergingOffStand() {
         #expect(RowMerge.resolveWithoutBase(user: nil, seed: seed, policy: .userWins).row == .seed)
         #expect(RowMerge.resolveWithoutBase(user: user, seed: seed, policy: .off) == RowMergeOutcome(row: .seed))

@@ -73,6 +73,15 @@ import Testing
         #expect(list.contains { ($0["key"] as? [String: Any])?["ix"] as? Int == 100 && $0["column"] is NSNull }, "the user's row is a conflict")
     }
 
+    @Test func failMergesWhenOnlyTheAppsColumnDiffers() throws {
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+        _ = try sql("ALTER TABLE levels ADD COLUMN favorite INTEGER; UPDATE levels SET favorite = 1 WHERE ix = 3;")
+        // The same levels again, as version 2 of the same content: only the app's column differs.
+        let result = try cli.run(["deploy", "--merge", "fail", "--app", cli.app, "--seed", "\(CLIHarness.seeds)/v1/levels.sqlite", "--version", "1b"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try sql("SELECT favorite FROM levels WHERE ix = 3") == "1")
+    }
+
     @Test func aColumnOnlyTheAppHasIsLeftOutOfTheBaseAndSeedSides() throws {
         // With a base: v1 merged (base kept), the app adds a column, v2 changes the row.
         #expect(try cli.run(["deploy", "--merge", "user-wins"] + cli.seedFlags(1)).status == 0)

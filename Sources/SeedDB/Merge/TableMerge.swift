@@ -223,6 +223,7 @@ struct TableMerge {
     private func apply(columns: [Column], keyIndices: [Int]) throws -> Outcome {
         var outcome = Outcome()
         let joined = JoinedRow(count: columns.count)
+        let appColumns = Set(columns.indices.filter { !columns[$0].inSeed })
         let target = MergeSQL.qualified(schemas.target, seed.name)
         // The writes copy values from the temporary table inside SQLite, byte for byte (text
         // is never decoded into Swift and back on its way to the merged copy).
@@ -245,7 +246,7 @@ struct TableMerge {
             let rowid: Int64 = row[0]
             let sides = joined.sides(of: row)
             let decision = base == nil
-                ? RowMerge.resolveWithoutBase(user: sides.user, seed: sides.seed, policy: policy)
+                ? RowMerge.resolveWithoutBase(user: sides.user, seed: sides.seed, policy: policy, appColumns: appColumns)
                 : RowMerge.resolve(base: sides.base, user: sides.user, seed: sides.seed, policy: policy)
             outcome.summary.add(decision)
             let key = keyIndices.map { MergeField(columns[$0].name, sides.keyed[$0]) }

@@ -76,11 +76,15 @@ public enum RowMerge {
     /// | row | none | the user's row (a row conflict under ``MergePolicy/fail``) |
     /// | row | row | equal cells stand; each cell that differs is a conflict the policy resolves |
     ///
+    /// A column only the user's copy has (the app added it) is the user's: its value is
+    /// taken without a conflict.
+    ///
     /// - Parameters:
     ///   - user: The row in the working copy, or `nil`.
     ///   - seed: The row in the new seed, or `nil`.
     ///   - policy: The table's merge policy.
-    public static func resolveWithoutBase(user: [MergeValue]?, seed: [MergeValue]?, policy: MergePolicy) -> RowMergeOutcome {
+    ///   - appColumns: The indices of the columns the app added.
+    public static func resolveWithoutBase(user: [MergeValue]?, seed: [MergeValue]?, policy: MergePolicy, appColumns: Set<Int> = []) -> RowMergeOutcome {
         guard policy != .off, let user else { return RowMergeOutcome(row: .seed) }
         let kept = policy.keptSide
         guard let seed else {
@@ -93,6 +97,8 @@ public enum RowMerge {
         for index in seed.indices {
             if user[index] == seed[index] {
                 sources.append(.seed)
+            } else if appColumns.contains(index) {
+                sources.append(.user)
             } else {
                 conflicts.append(RowMergeOutcome.Conflict(column: index, kept: kept))
                 sources.append(kept == .user ? .user : .seed)
