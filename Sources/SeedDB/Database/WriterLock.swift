@@ -41,7 +41,7 @@ enum WriterLock {
         let limit = patience.map { min(ContinuousClock().now.advanced(by: $0), deadline) } ?? deadline
         let queue: DatabaseQueue
         do {
-            queue = try SQLiteFile.open(path, access: .readWrite, timeout: remaining(until: limit), label: "SeedDB.writer", holdsTransactions: true)
+            queue = try SQLiteFile.open(path, access: .readWrite, timeout: limit.timeLeft, label: "SeedDB.writer", holdsTransactions: true)
             do {
                 try queue.inDatabase { db in try takeExclusiveLock(db, until: limit) }
             } catch {
@@ -175,7 +175,7 @@ enum WriterLock {
 
     private static func liveBackup(_ path: String, staged: String, until deadline: ContinuousClock.Instant, steps: LiveSteps, _ body: (Database, OldCopy) throws(SeedDBError) -> Void) throws {
         try withoutActuallyEscaping(body) { body in
-            let destination = try SQLiteFile.open(path, access: .readWrite, timeout: remaining(until: deadline), label: "SeedDB.live")
+            let destination = try SQLiteFile.open(path, access: .readWrite, timeout: deadline.timeLeft, label: "SeedDB.live")
             defer { try? destination.close() }
             let pageSize = try requireCompatible(destination, staged: staged, path: path)
             let source = try SQLiteFile.open(staged, access: .readWrite, label: "SeedDB.staged")
@@ -242,9 +242,5 @@ enum WriterLock {
     private static func ensureTwoPages(_ db: Database) throws {
         guard try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0 < 2 else { return }
         try db.execute(sql: "CREATE TABLE seeddb_pad(x); DROP TABLE seeddb_pad")
-    }
-
-    private static func remaining(until deadline: ContinuousClock.Instant) -> Duration {
-        max(deadline - ContinuousClock().now, .zero)
     }
 }

@@ -166,7 +166,7 @@ extension DeployExecutor {
         let interrupted = SettingsEntry.InterruptedRun(
             version: target.version, generation: run.generation, replacing: replacing,
             base: run.pristine?.digest, seedTables: run.seedTables, isRollback: target.isRollback)
-        try store.update(timeout: remaining) { table in
+        try store.update(timeout: deadline.timeLeft) { table in
             var entry = table[paths.name.rawValue] ?? SettingsEntry()
             entry.record = nil
             entry.interrupted = interrupted
@@ -470,7 +470,7 @@ extension DeployExecutor {
             }
         let seedTables = plan.finishesInterrupted ? interrupted?.seedTables : run.seedTables
         let record = DeployRecord(version: target.version, sha256: content.digest, size: content.size, deployedAt: Date().ISO8601Format(), seedTables: seedTables)
-        try store.update(timeout: remaining) { table in
+        try store.update(timeout: deadline.timeLeft) { table in
             var entry = table[paths.name.rawValue] ?? SettingsEntry()
             entry.record = record
             entry.base = base
@@ -585,6 +585,4 @@ extension DeployExecutor {
             }
         }
     }
-
-    private var remaining: Duration { max(deadline - ContinuousClock().now, .zero) }
 }

@@ -66,9 +66,8 @@ extension Deployer {
             try lock.waitUntilFree(.readers, until: deadline) {
                 SeedDBError(.inUse, "cannot maintain \(paths.workingCopy): database in use by another process")
             }
-            let remaining = max(deadline - ContinuousClock().now, .zero)
             try SQLiteFile.mapping("cannot maintain", paths.workingCopy) {
-                let queue = try SQLiteFile.open(paths.workingCopy, access: .readWrite, timeout: remaining, label: "SeedDB.maintain")
+                let queue = try SQLiteFile.open(paths.workingCopy, access: .readWrite, timeout: deadline.timeLeft, label: "SeedDB.maintain")
                 defer { try? queue.close() }
                 try queue.writeWithoutTransaction { db in
                     try db.execute(sql: policy == .vacuum ? "VACUUM" : "PRAGMA optimize")
