@@ -29,23 +29,16 @@ extension DeployExecutor {
         }
         let (descriptor, temporary) = try FileSystem.createTemporaryFile(in: paths.directory, stem: paths.name.rawValue)
         run.onFailure("the staged copy") { () throws(SeedDBError) in try FileSystem.remove(temporary) }
-        let copy: SeedSource.CopyResult
-        do {
-            copy = try descriptor.closeAfter { () throws(SeedDBError) -> SeedSource.CopyResult in
-                try FileSystem.apply(files, to: descriptor, path: temporary)
-                // The flush overlaps the end of the hashing.
-                return try source.copy(
-                    to: descriptor, destinationPath: temporary, known: known, prefix: inspected.prefix,
-                    rereads: context.configuration.integrity == .full,
-                    progress: context.configuration.progress,
-                    whileHashing: { () throws(SeedDBError) in try FileSystem.sync(descriptor, path: temporary) },
-                    // Ctrl-C stops the copy between two chunks, not at its end.
-                    isInterrupted: context.configuration.isInterrupted)
-            }
-        } catch let error as SeedDBError {
-            throw error
-        } catch {
-            throw SeedDBError.io(error, "cannot write", temporary)
+        let copy = try FileSystem.writing(descriptor, path: temporary) { () throws(SeedDBError) -> SeedSource.CopyResult in
+            try FileSystem.apply(files, to: descriptor, path: temporary)
+            // The flush overlaps the end of the hashing.
+            return try source.copy(
+                to: descriptor, destinationPath: temporary, known: known, prefix: inspected.prefix,
+                rereads: context.configuration.integrity == .full,
+                progress: context.configuration.progress,
+                whileHashing: { () throws(SeedDBError) in try FileSystem.sync(descriptor, path: temporary) },
+                // Ctrl-C stops the copy between two chunks, not at its end.
+                isInterrupted: context.configuration.isInterrupted)
         }
         if target.contentIsTheSeed {
             run.sourceDigest = copy.identity.map { SourceDigest(identity: $0, sha256: copy.digest) } ?? known
@@ -115,17 +108,11 @@ extension DeployExecutor {
             if cloned { run.pristine = (pristine, staged.digest) }
             return
         }
-        do {
-            _ = try descriptor.closeAfter { () throws -> SeedSource.CopyResult in
-                if let owner = files.owner { try FileSystem.setOwner(owner, of: pristine) }
-                return try SeedSource(path: staged.path).copy(to: descriptor, destinationPath: pristine, progress: nil) { () throws(SeedDBError) in
-                    try FileSystem.sync(descriptor, path: pristine)
-                }
+        _ = try FileSystem.writing(descriptor, path: pristine) { () throws(SeedDBError) -> SeedSource.CopyResult in
+            if let owner = files.owner { try FileSystem.setOwner(owner, of: pristine) }
+            return try SeedSource(path: staged.path).copy(to: descriptor, destinationPath: pristine, progress: nil) { () throws(SeedDBError) in
+                try FileSystem.sync(descriptor, path: pristine)
             }
-        } catch let error as SeedDBError {
-            throw error
-        } catch {
-            throw SeedDBError.io(error, "cannot write", pristine)
         }
         run.pristine = (pristine, staged.digest)
     }

@@ -126,13 +126,7 @@ public struct Deployer: Sendable {
         let source = SeedSource(path: kind == .rollback ? paths.previousGeneration : observed.seed.source)
         let (descriptor, scratch) = try FileSystem.createTemporaryFile(in: FileSystem.trimmedTemporaryDirectory(), stem: paths.name.rawValue, permissions: [.ownerReadWrite])
         defer { for file in [scratch] + SeedPaths.sqliteSidecars(of: scratch) { try? FileSystem.remove(file) } }
-        do {
-            _ = try descriptor.closeAfter { () throws(SeedDBError) in try source.copy(to: descriptor, destinationPath: scratch, progress: nil) }
-        } catch let error as SeedDBError {
-            throw error
-        } catch {
-            throw SeedDBError.io(error, "cannot write", scratch)
-        }
+        _ = try FileSystem.writing(descriptor, path: scratch) { () throws(SeedDBError) in try source.copy(to: descriptor, destinationPath: scratch, progress: nil) }
         if kind == .rollback { try GenerationFence.unfence(scratch) }
         var base: String?
         if let expected = observed.entry.base, try FileSystem.fileType(at: paths.base) == .regular,

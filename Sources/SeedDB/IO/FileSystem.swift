@@ -320,6 +320,18 @@ enum FileSystem {
         }
     }
 
+    /// Runs `body`, which writes to `descriptor`, then closes it (also when `body`
+    /// throws); a failure to close is a failure to write `path`.
+    static func writing<Result>(_ descriptor: FileDescriptor, path: String, _ body: () throws(SeedDBError) -> Result) throws(SeedDBError) -> Result {
+        do {
+            return try descriptor.closeAfter { () throws -> Result in try body() }
+        } catch let error as SeedDBError {
+            throw error
+        } catch {
+            throw SeedDBError.io(error, "cannot write", path)
+        }
+    }
+
     /// Flushes `descriptor` to stable storage.
     static func sync(_ descriptor: FileDescriptor, path: String) throws(SeedDBError) {
         do {
