@@ -4,6 +4,28 @@ import SeedDBCore
 
 /// The few bits of SQL text a merge builds or reads.
 enum MergeSQL {
+    /// `ALTER TABLE destination ADD COLUMN …` for `column` as it is declared (type, `NOT NULL`,
+    /// default).
+    static func addColumn(_ column: MergeCatalog.Column, to destination: String) -> String {
+        var definition = "\(column.name.quotedSQLIdentifier) \(column.type)"
+        if column.notNull { definition += " NOT NULL" }
+        if let value = column.defaultSQL { definition += " DEFAULT \(value)" }
+        return "ALTER TABLE \(destination) ADD COLUMN \(definition)"
+    }
+
+    /// Whether `schema` has an `sqlite_sequence` table (it has an `AUTOINCREMENT` table).
+    static func hasSequence(_ schema: String, db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(schema.quotedSQLIdentifier).sqlite_master WHERE name = 'sqlite_sequence')") ?? false
+    }
+
+    /// Whether the rows of `a` and `b` differ, `columns` (`*` for all) compared as sets.
+    static func differ(_ a: String, _ b: String, columns: String = "*", db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT \(columns) FROM \(a) EXCEPT SELECT \(columns) FROM \(b))
+                OR EXISTS (SELECT \(columns) FROM \(b) EXCEPT SELECT \(columns) FROM \(a))
+            """) ?? true
+    }
+
     /// `"schema"."name"`.
     static func qualified(_ schema: String, _ name: String) -> String {
         "\(schema.quotedSQLIdentifier).\(name.quotedSQLIdentifier)"

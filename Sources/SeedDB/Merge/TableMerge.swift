@@ -122,11 +122,8 @@ struct TableMerge {
 
     private mutating func addAppColumns() throws {
         for column in user.columns where seed.column(column.name) == nil && base?.column(column.name) == nil {
-            var definition = "\(column.name.quotedSQLIdentifier) \(column.type)"
-            if column.notNull { definition += " NOT NULL" }
-            if let value = column.defaultSQL { definition += " DEFAULT \(value)" }
             do {
-                try db.execute(sql: "ALTER TABLE \(MergeSQL.qualified(schemas.target, seed.name)) ADD COLUMN \(definition)")
+                try db.execute(sql: MergeSQL.addColumn(column, to: MergeSQL.qualified(schemas.target, seed.name)))
             } catch let error as DatabaseError {
                 throw SeedDBError(.invalidSeed, "cannot add the app's column \(NameRules.quoted(column.name)) to table \(NameRules.quoted(name)) of the new seed: \(error.message ?? "\(error.resultCode)"); nothing was changed", underlying: error)
             }

@@ -20,10 +20,7 @@ extension ThreeWayMerge {
             if let existing {
                 targetColumns = existing.columns
                 for column in table.columns where existing.column(column.name) == nil {
-                    var definition = "\(column.name.quotedSQLIdentifier) \(column.type)"
-                    if column.notNull { definition += " NOT NULL" }
-                    if let value = column.defaultSQL { definition += " DEFAULT \(value)" }
-                    try db.execute(sql: "ALTER TABLE \(destination) ADD COLUMN \(definition)")
+                    try db.execute(sql: MergeSQL.addColumn(column, to: destination))
                     targetColumns.append(column)
                 }
                 try db.execute(sql: "DELETE FROM \(destination)")
@@ -39,8 +36,7 @@ extension ThreeWayMerge {
             try db.execute(sql: "INSERT INTO \(destination) (\(list)) SELECT \(list) FROM \(source)")
             let carried = db.changesCount
             if table.sql?.range(of: "autoincrement", options: .caseInsensitive) != nil,
-               try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(schemas.user.quotedSQLIdentifier).sqlite_master WHERE name = 'sqlite_sequence')") == true,
-               try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(schemas.target.quotedSQLIdentifier).sqlite_master WHERE name = 'sqlite_sequence')") == true {
+               try MergeSQL.hasSequence(schemas.user, db: db), try MergeSQL.hasSequence(schemas.target, db: db) {
                 let sequence = "\(schemas.target.quotedSQLIdentifier).sqlite_sequence"
                 try db.execute(sql: "DELETE FROM \(sequence) WHERE name = ?", arguments: [table.name])
                 try db.execute(sql: "INSERT INTO \(sequence) (name, seq) SELECT name, seq FROM \(schemas.user.quotedSQLIdentifier).sqlite_sequence WHERE name = ?", arguments: [table.name])
@@ -112,10 +108,7 @@ extension ThreeWayMerge {
         guard let baseSchema = schemas.base else { return }
         let shared = user.columns.filter { base.column($0.name) != nil }.map(\.name.quotedSQLIdentifier).joined(separator: ", ")
         let userTable = MergeSQL.qualified(schemas.user, user.name), baseTable = MergeSQL.qualified(baseSchema, base.name)
-        let edited = shared.isEmpty ? true : try Bool.fetchOne(db, sql: """
-            SELECT EXISTS (SELECT \(shared) FROM \(userTable) EXCEPT SELECT \(shared) FROM \(baseTable))
-                OR EXISTS (SELECT \(shared) FROM \(baseTable) EXCEPT SELECT \(shared) FROM \(userTable))
-            """) ?? false
+        let edited = shared.isEmpty ? true : try MergeSQL.differ(userTable, baseTable, columns: shared, db: db)
         if edited {
             logger.warning("merge: table \(NameRules.quoted(user.name)) is gone from the new seed; the user's edits to it are dropped")
         }

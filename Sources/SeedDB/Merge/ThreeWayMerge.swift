@@ -215,17 +215,14 @@ extension ThreeWayMerge {
         guard folded.hasPrefix("sqlite_") else { return true }
         guard folded != "sqlite_sequence", let base = schemas.base else { return false }
         let user = MergeSQL.qualified(schemas.user, name), pristine = MergeSQL.qualified(base, name)
-        return try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT * FROM \(user) EXCEPT SELECT * FROM \(pristine)) OR EXISTS (SELECT * FROM \(pristine) EXCEPT SELECT * FROM \(user))") ?? true
+        return try MergeSQL.differ(user, pristine, db: db)
     }
 
     /// Keeps, for each merged `AUTOINCREMENT` table, the larger of the user's and the seed's
     /// counters, so an id the user's copy handed out (even of a row since deleted) is never
     /// handed out again.
     func mergeSequences(of merged: Set<String>, db: Database, schemas: MergeSchemas) throws {
-        let exists = { (schema: String) in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(schema.quotedSQLIdentifier).sqlite_master WHERE name = 'sqlite_sequence')") ?? false
-        }
-        guard !merged.isEmpty, try exists(schemas.user), try exists(schemas.target) else { return }
+        guard !merged.isEmpty, try MergeSQL.hasSequence(schemas.user, db: db), try MergeSQL.hasSequence(schemas.target, db: db) else { return }
         let user = "\(schemas.user.quotedSQLIdentifier).sqlite_sequence"
         let target = "\(schemas.target.quotedSQLIdentifier).sqlite_sequence"
         for row in try Row.fetchAll(db, sql: "SELECT name, seq FROM \(user) ORDER BY name") {
