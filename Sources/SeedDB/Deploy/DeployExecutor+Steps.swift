@@ -326,11 +326,18 @@ extension DeployExecutor {
     /// Moves a generation file that is no longer needed to a temporary name, removed once
     /// the run succeeded. Undone by renaming back.
     private func retire(_ old: String, _ run: DeployRun) throws(SeedDBError) {
-        let retired = FileSystem.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "retired")
-        try FileSystem.rename(old, to: retired)
-        run.onFailure("the old generation file") { () throws(SeedDBError) in try FileSystem.rename(retired, to: old) }
-        run.oldContent = retired
-        run.setAside.append(retired)
+        run.oldContent = try setAside(old, as: "retired", what: "the old generation file", run)
+    }
+
+    /// Renames `path` to a temporary name of `kind`, removed once the run succeeded;
+    /// undone by renaming it back. The temporary path.
+    @discardableResult
+    private func setAside(_ path: String, as kind: String, what: String, _ run: DeployRun) throws(SeedDBError) -> String {
+        let aside = FileSystem.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: kind)
+        try FileSystem.rename(path, to: aside)
+        run.onFailure(what) { () throws(SeedDBError) in try FileSystem.rename(aside, to: path) }
+        run.setAside.append(aside)
+        return aside
     }
 
     /// `keep-previous`: the old content becomes `<name>.previous` (by a rename after a
@@ -339,10 +346,7 @@ extension DeployExecutor {
     /// names is the old content. Undone by renaming back.
     func keepPrevious(_ plan: DeployPlan, _ run: DeployRun, scope: WriterScope?) throws(SeedDBError) {
         if plan.dropsPrevious, try FileSystem.fileType(at: paths.previousGeneration) == .regular {
-            let aside = FileSystem.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "previous")
-            try FileSystem.rename(paths.previousGeneration, to: aside)
-            run.onFailure("the previous generation") { () throws(SeedDBError) in try FileSystem.rename(aside, to: paths.previousGeneration) }
-            run.setAside.append(aside)
+            try setAside(paths.previousGeneration, as: "previous", what: "the previous generation", run)
         }
         try keepPreviousBase(plan, run)
         if plan.finishesInterrupted, let recorded = target.entry.generation, try FileSystem.fileType(at: paths.inDirectory(recorded)) == .regular {
@@ -404,10 +408,7 @@ extension DeployExecutor {
     /// takes its base along (a rollback keeps it, to restore it).
     private func keepPreviousBase(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) {
         if (plan.dropsPrevious || plan.keepsPrevious) && !target.isRollback, try FileSystem.fileType(at: paths.previousBase) == .regular {
-            let aside = FileSystem.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "previous-base")
-            try FileSystem.rename(paths.previousBase, to: aside)
-            run.onFailure("the previous merge base") { () throws(SeedDBError) in try FileSystem.rename(aside, to: paths.previousBase) }
-            run.setAside.append(aside)
+            try setAside(paths.previousBase, as: "previous-base", what: "the previous merge base", run)
         }
         if plan.keepsPrevious, try FileSystem.fileType(at: paths.base) == .regular {
             // A second name, not a move: until the record step replaces it, `<name>.base`
