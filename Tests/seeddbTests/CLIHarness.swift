@@ -354,6 +354,24 @@ final class CLIHarness: @unchecked Sendable {
     }
 
     /// Entries of a directory, sorted.
+    /// Everything a failed or refused run must leave as it found it: the settings bytes,
+    /// the working copy's bytes and link, and the listings of the app's directories.
+    struct State: Equatable {
+        var settings: Data?
+        var workingCopy: Data?
+        var data: [String]
+        var config: [String]
+        var link: String?
+    }
+
+    /// The ``State`` of this harness's files now.
+    func state() -> State {
+        State(
+            settings: bytes(settingsFile), workingCopy: bytes(workingCopy),
+            data: list(appData), config: list(root + "/config/" + app),
+            link: try? FileManager.default.destinationOfSymbolicLink(atPath: workingCopy))
+    }
+
     func list(_ directory: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
     }

@@ -7,21 +7,7 @@ import Testing
 @Suite(.serialized) struct FailedRunChangesNothingTests {
     let cli = CLIHarness()
 
-    /// Everything a failed run must leave as it found it.
-    struct State: Equatable {
-        var settings: Data?
-        var workingCopy: Data?
-        var data: [String]
-        var config: [String]
-        var link: String?
-    }
-
-    func state() -> State {
-        State(
-            settings: cli.bytes(cli.settingsFile), workingCopy: cli.bytes(cli.workingCopy),
-            data: cli.list(cli.appData), config: cli.list(cli.root + "/config/" + cli.app),
-            link: try? FileManager.default.destinationOfSymbolicLink(atPath: cli.workingCopy))
-    }
+    func state() -> CLIHarness.State { cli.state() }
 
     /// Deploys v1 then v2 (so a previous generation exists), with the app's own key in the settings.
     func deployedTwice(preserve: [String] = []) throws {

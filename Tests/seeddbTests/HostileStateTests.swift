@@ -85,20 +85,6 @@ import Testing
         Command(name: "purge", arguments: { ["purge", "--app", $0.app, "--name", "levels.sqlite"] }, dryRun: true, removes: true),
     ]
 
-    /// What a failed run must leave as it found it.
-    struct Snapshot: Equatable {
-        var data: [String]
-        var config: [String]
-        var settings: Data?
-        var link: String?
-    }
-
-    func snapshot(_ cli: CLIHarness) -> Snapshot {
-        Snapshot(
-            data: cli.list(cli.appData), config: cli.list(cli.root + "/config/" + cli.app),
-            settings: cli.bytes(cli.settingsFile), link: try? FileManager.default.destinationOfSymbolicLink(atPath: cli.workingCopy))
-    }
-
     /// v1 deployed, the app's table `probe` with row 1, v2 deployed (v1 kept as the
     /// previous generation), then row 2: the row written since the upgrade.
     func deployed() throws -> CLIHarness {
@@ -131,14 +117,14 @@ import Testing
             if command.dryRun {
                 let cli = try template.clone()
                 try state.make(cli)
-                let before = snapshot(cli)
+                let before = cli.state()
                 let dry = try cli.run(command.arguments(cli) + ["--dry-run"])
                 dryStatus = dry.status
-                #expect(snapshot(cli) == before, "\(state.name), \(command.name) --dry-run changed something")
+                #expect(cli.state() == before, "\(state.name), \(command.name) --dry-run changed something")
             }
             let cli = try template.clone()
             try state.make(cli)
-            let before = snapshot(cli)
+            let before = cli.state()
             let result = try cli.run(command.arguments(cli))
             trials += 1
             if let dryStatus {
@@ -146,7 +132,7 @@ import Testing
             }
             if result.status != 0 {
                 failures += 1
-                #expect(snapshot(cli) == before, "\(state.name), \(command.name) failed (\(result.status)) and changed something: \(result.stderr)")
+                #expect(cli.state() == before, "\(state.name), \(command.name) failed (\(result.status)) and changed something: \(result.stderr)")
                 #expect(result.stderr.split(separator: "\n").count <= 2, "\(state.name), \(command.name): \(result.stderr)")
                 continue
             }
@@ -154,7 +140,7 @@ import Testing
             // Where the user's rows are now: the working copy, the previous generation,
             // or, after a command that wrote nothing, wherever the state put them.
             var found = probes(cli.workingCopy).union(probes(cli.appData + "/levels.sqlite.previous"))
-            if snapshot(cli) == before {
+            if cli.state() == before {
                 found.formUnion(cli.list(cli.appData).filter { $0.hasPrefix("levels.sqlite.v") && !$0.contains("-") }.flatMap { probes(cli.appData + "/" + $0) })
                 found.formUnion(probes(cli.root + "/elsewhere.sqlite"))
             }

@@ -70,21 +70,7 @@ import Testing
         return [keyID, String(serial)]
     }
 
-    /// Everything a refused run must leave as it found it.
-    struct State: Equatable {
-        var settings: Data?
-        var workingCopy: Data?
-        var data: [String]
-        var config: [String]
-        var link: String?
-    }
-
-    func state() -> State {
-        State(
-            settings: cli.bytes(cli.settingsFile), workingCopy: cli.bytes(cli.workingCopy),
-            data: cli.list(cli.appData), config: cli.list(cli.root + "/config/" + cli.app),
-            link: try? FileManager.default.destinationOfSymbolicLink(atPath: cli.workingCopy))
-    }
+    func state() -> CLIHarness.State { cli.state() }
 
     /// Runs `arguments`, expects exit 65 with one line on standard error holding each of
     /// `mentioning`, and nothing changed.
