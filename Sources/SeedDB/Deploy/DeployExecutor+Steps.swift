@@ -133,7 +133,7 @@ extension DeployExecutor {
         let tables = try SQLiteFile.mapping("cannot read the tables of", staged.path) {
             let queue = try SQLiteFile.open(staged.path, access: .immutable, label: "SeedDB.tables")
             defer { try? queue.close() }
-            return try queue.read { try TableCarry.tableNames(in: "main", db: $0) }
+            return try queue.read { try MergeCatalog.tableNames(in: "main", db: $0) }
         }
         if !target.isRollback { run.seedTables = tables }
         run.memo = ValidationMemo(sha256: staged.digest, integrity: level, tables: tables)
@@ -190,15 +190,17 @@ extension DeployExecutor {
             try db.execute(sql: "ATTACH DATABASE ? AS old", arguments: [old])
         }
         defer { try? db.execute(sql: "DETACH DATABASE old") }
-        var merged: [String] = []
+        let appTables: TableCarry.AppTables
         if target.merge.mergesAnything {
             let result = try merge(into: db, run)
             run.merge = result
-            merged = result.carriedTables
+            appTables = .carriedByTheMerge(result.carriedTables)
+        } else if !target.adopted, let seedTables = (target.entry.record ?? target.entry.interrupted?.replacing)?.seedTables {
+            appTables = .notInTheOldSeed(seedTables)
+        } else {
+            appTables = .notInTheNewSeed
         }
-        let oldSeedTables = target.adopted ? nil : (target.entry.record ?? target.entry.interrupted?.replacing)?.seedTables
-        let carried = merged + (try TableCarry.carry(target.preservedTables, seedTables: oldSeedTables, in: db, logger: context.logger))
-        run.carried = carried.enumerated().filter { carried.firstIndex(of: $0.element) == $0.offset }.map(\.element)
+        run.carried = try TableCarry.carryUserTables(preserving: target.preservedTables, appTables: appTables, in: db, logger: context.logger)
     }
 
     /// The three-way merge of the user's edits into the staged copy, against the merge

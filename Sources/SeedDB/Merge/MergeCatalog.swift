@@ -32,6 +32,13 @@ struct MergeCatalog {
             let folded = MergeNames.folded(name)
             return columns.first { MergeNames.folded($0.name) == folded }
         }
+
+        /// Whether a column names the row id: a single-column `INTEGER PRIMARY KEY` of a
+        /// rowid table.
+        var hasRowidColumn: Bool {
+            guard !withoutRowid, primaryKey.count == 1, let key = column(primaryKey[0]) else { return false }
+            return MergeNames.folded(key.type) == "integer"
+        }
     }
 
     /// An index, trigger or view.
@@ -48,6 +55,12 @@ struct MergeCatalog {
     var objects: [Object]
 
     func table(_ name: String) -> Table? { tables[MergeNames.folded(name)] }
+
+    /// The names of the tables of `schema` on `db`, in creation order (`sqlite_*` left
+    /// out): what a deploy records as its seed's tables.
+    static func tableNames(in schema: String, db: Database) throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT name FROM \(schema.quotedSQLIdentifier).sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid")
+    }
 
     /// Reads the catalog of `schema` on `db`.
     static func read(_ db: Database, schema: String) throws -> MergeCatalog {

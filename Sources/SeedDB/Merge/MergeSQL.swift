@@ -18,6 +18,21 @@ enum MergeSQL {
         try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(schema.quotedSQLIdentifier).sqlite_master WHERE name = 'sqlite_sequence')") ?? false
     }
 
+    /// Raises `table`'s `AUTOINCREMENT` counter in `schema` to the one `source` has for it,
+    /// when that is larger (or the counter is missing), so no id `source` handed out is
+    /// handed out again. Does nothing when either schema has no `sqlite_sequence`.
+    static func raiseSequence(of table: String, toThatOf source: String, in schema: String, db: Database) throws {
+        guard try hasSequence(source, db: db), try hasSequence(schema, db: db),
+              let seq = try Int64.fetchOne(db, sql: "SELECT max(seq) FROM \(source.quotedSQLIdentifier).sqlite_sequence WHERE name = ?", arguments: [table])
+        else { return }
+        let sequence = "\(schema.quotedSQLIdentifier).sqlite_sequence"
+        if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(sequence) WHERE name = ?)", arguments: [table]) ?? false {
+            try db.execute(sql: "UPDATE \(sequence) SET seq = ? WHERE name = ? AND seq < ?", arguments: [seq, table, seq])
+        } else {
+            try db.execute(sql: "INSERT INTO \(sequence) (name, seq) VALUES (?, ?)", arguments: [table, seq])
+        }
+    }
+
     /// Whether the rows of `a` and `b` differ, `columns` (`*` for all) compared as sets.
     static func differ(_ a: String, _ b: String, columns: String = "*", db: Database) throws -> Bool {
         try Bool.fetchOne(db, sql: """

@@ -2,6 +2,17 @@ import GRDB
 import SeedDBCore
 
 extension ThreeWayMerge {
+    /// Warns when the user edited a table the new seed dropped: those edits are lost.
+    func warnIfEdited(droppedTable base: MergeCatalog.Table, user: MergeCatalog.Table, db: Database, schemas: MergeSchemas) throws {
+        guard let baseSchema = schemas.base else { return }
+        let shared = user.columns.filter { base.column($0.name) != nil }.map(\.name.quotedSQLIdentifier).joined(separator: ", ")
+        let userTable = MergeSQL.qualified(schemas.user, user.name), baseTable = MergeSQL.qualified(baseSchema, base.name)
+        let edited = shared.isEmpty ? true : try MergeSQL.differ(userTable, baseTable, columns: shared, db: db)
+        if edited {
+            logger.warning("merge: table \(NameRules.quoted(user.name)) is gone from the new seed; the user's edits to it are dropped")
+        }
+    }
+
     /// Rebuilds every FTS4/FTS5 table of the target whose external content table the merge
     /// changed, so full-text queries match the merged rows even where no trigger keeps the
     /// index.

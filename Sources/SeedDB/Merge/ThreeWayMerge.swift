@@ -128,9 +128,13 @@ public struct ThreeWayMerge: Sendable {
         }
         defer { if restoreForeignKeys { try? db.execute(sql: "PRAGMA foreign_keys = ON") } }
 
+        let carry = TableCarry(db: db, user: userCatalog, target: target, logger: logger)
         try db.inSavepoint {
             var changedTables: Set<String> = []
-            for (name, action) in actions {
+            // Virtual tables last: an index over external content is rebuilt from it.
+            let ordered = actions.filter { userCatalog.tables[MergeNames.folded($0.name)]?.kind != .virtual }
+                + actions.filter { userCatalog.tables[MergeNames.folded($0.name)]?.kind == .virtual }
+            for (name, action) in ordered {
                 let folded = MergeNames.folded(name)
                 switch action {
                 case .merge(let withBase):
@@ -143,7 +147,8 @@ public struct ThreeWayMerge: Sendable {
                     result.mergedTables.append(name)
                     if merged.wrote { changedTables.insert(folded) }
                 case .carry:
-                    result.carriedRows += try carry(userCatalog.tables[folded]!, into: seedCatalog.tables[folded], db: db, schemas: schemas)
+                    guard let table = userCatalog.tables[folded] else { continue }
+                    result.carriedRows += try carry.carry(table, into: seedCatalog.tables[folded], extraColumns: .added)
                     result.carriedTables.append(name)
                     changedTables.insert(folded)
                 case .dropped:
@@ -153,7 +158,9 @@ public struct ThreeWayMerge: Sendable {
                 }
             }
             try mergeSequences(of: merged, db: db, schemas: schemas)
-            try carryObjects(user: userCatalog, base: baseCatalog, seed: seedCatalog, carried: Set(result.carriedTables.map(MergeNames.folded)), db: db, schemas: schemas)
+            result.carriedTables.sort { MergeNames.folded($0) < MergeNames.folded($1) }
+            try carry.carryObjects(ofTablesCarriedWhole: Set(result.carriedTables.map(MergeNames.folded)), seed: seedCatalog,
+                                   appObjects: baseCatalog.map { .notIn(base: $0) } ?? .viewsTheSeedLacks)
             try rebuildFullTextIndexes(seed: seedCatalog, changed: changedTables, db: db, target: target)
             if result.conflicts.contains(where: { $0.kept == .none }) {
                 let failure = MergeFailure(conflicts: result.conflicts, summary: result.summary)
@@ -224,12 +231,8 @@ extension ThreeWayMerge {
     func mergeSequences(of merged: Set<String>, db: Database, schemas: MergeSchemas) throws {
         guard !merged.isEmpty, try MergeSQL.hasSequence(schemas.user, db: db), try MergeSQL.hasSequence(schemas.target, db: db) else { return }
         let user = "\(schemas.user.quotedSQLIdentifier).sqlite_sequence"
-        let target = "\(schemas.target.quotedSQLIdentifier).sqlite_sequence"
-        for row in try Row.fetchAll(db, sql: "SELECT name, seq FROM \(user) ORDER BY name") {
-            let name: String = row["name"]
-            guard merged.contains(MergeNames.folded(name)) else { continue }
-            let seq: Int64 = row["seq"]
-            try db.execute(sql: "UPDATE \(target) SET seq = ? WHERE name = ? AND seq < ?", arguments: [seq, name, seq])
+        for name in try String.fetchAll(db, sql: "SELECT DISTINCT name FROM \(user) ORDER BY name") where merged.contains(MergeNames.folded(name)) {
+            try MergeSQL.raiseSequence(of: name, toThatOf: schemas.user, in: schemas.target, db: db)
         }
     }
 }
