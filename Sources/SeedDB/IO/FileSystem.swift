@@ -36,11 +36,12 @@ enum FileSystem {
     /// - Returns: The directories it created, outermost first.
     @discardableResult
     static func createDirectories(_ path: String, mode: UInt16 = 0o700) throws(SeedDBError) -> [String] {
-        let components = path.split(separator: "/", omittingEmptySubsequences: true)
-        var current = ""
+        var current = FilePath(path)
+        current.components.removeAll()
         var created: [String] = []
-        for component in components {
-            current += "/" + component
+        for component in FilePath(path).components {
+            current.append(component)
+            let current = current.string
             do {
                 try Syscalls.mkdir(current, mode: mode_t(mode))
                 created.append(current)
@@ -117,7 +118,7 @@ enum FileSystem {
     /// name no other file has: `.<stem>.seeddb-<random>.tmp`.
     static func createTemporaryFile(in directory: String, stem: String, permissions: FilePermissions = [.ownerReadWrite, .groupRead, .otherRead]) throws(SeedDBError) -> (FileDescriptor, String) {
         while true {
-            let path = directory + "/" + temporaryPrefix(stem) + randomSuffix() + ".tmp"
+            let path = joined(directory, temporaryPrefix(stem) + randomSuffix() + ".tmp")
             do {
                 let descriptor = try FileDescriptor.open(
                     FilePath(path), .readWrite,
@@ -149,7 +150,7 @@ enum FileSystem {
 
     /// The path of the temporary file `.<stem>.seeddb-<name>.tmp` in `directory`.
     static func namedTemporaryPath(in directory: String, stem: String, name: String) -> String {
-        directory + "/" + temporaryPrefix(stem) + name + ".tmp"
+        joined(directory, temporaryPrefix(stem) + name + ".tmp")
     }
 
     /// The prefix of every temporary file SeedDB creates for `stem`.
@@ -161,7 +162,7 @@ enum FileSystem {
         let prefix = temporaryPrefix(stem)
         return try entries(of: directory).filter { name in
             name.hasPrefix(prefix) && (name.hasSuffix(".tmp") || SeedPaths.sqliteSidecarSuffixes.contains { name.hasSuffix(".tmp" + $0) })
-        }.map { directory + "/" + $0 }
+        }.map { joined(directory, $0) }
     }
 
     /// Removes the temporary files a crashed run left for `stem` in `directory`.
@@ -387,11 +388,19 @@ enum FileSystem {
         PathText.trimmingTrailingSlashes(NSTemporaryDirectory())
     }
 
-    /// The directory part of `path`.
-    static func directory(of path: String) -> String { PathText.directory(of: path) }
+    /// The directory part of `path` (`"/a/b"` → `"/a"`, `"/b"` → `"/"`, `"b"` → `"."`).
+    static func directory(of path: String) -> String {
+        let parent = FilePath(path).removingLastComponent()
+        return parent.isEmpty ? "." : parent.string
+    }
 
-    /// The last component of `path`.
-    static func fileName(of path: String) -> String { PathText.lastComponent(of: path) }
+    /// The last component of `path` (`"a/b.sqlite"` → `"b.sqlite"`).
+    static func fileName(of path: String) -> String { FilePath(path).lastComponent?.string ?? "" }
+
+    /// `name` in `directory`.
+    static func joined(_ directory: String, _ name: String) -> String {
+        FilePath(directory).appending(name).string
+    }
 
     /// The names in `directory`; none when it does not exist.
     /// - Throws: ``SeedDBError`` when it exists but cannot be read.
@@ -417,7 +426,7 @@ enum FileSystem {
     /// renamed over whatever `path` is (never followed).
     static func replaceWithLink(_ path: String, to target: String, owner: FileOwner?) throws(SeedDBError) {
         let directory = directory(of: path)
-        let temporary = directory + "/" + temporaryPrefix(fileName(of: path)) + randomSuffix() + ".link.tmp"
+        let temporary = joined(directory, temporaryPrefix(fileName(of: path)) + randomSuffix() + ".link.tmp")
         do {
             try Syscalls.symlink(target, at: temporary)
             if let owner { try Syscalls.lchown(temporary, uid: owner.uid, gid: owner.gid) }
@@ -431,7 +440,7 @@ enum FileSystem {
     /// A new name for a temporary file of `stem` in `directory` (`.<stem>.seeddb-<random>.<kind>.tmp`);
     /// nothing is created.
     static func temporaryPath(in directory: String, stem: String, kind: String) -> String {
-        directory + "/" + temporaryPrefix(stem) + randomSuffix() + "." + kind + ".tmp"
+        joined(directory, temporaryPrefix(stem) + randomSuffix() + "." + kind + ".tmp")
     }
 
     private static func randomSuffix() -> String {
