@@ -23,21 +23,27 @@ public enum NameRules {
     ///
     /// - Parameter what: How messages name it (`"app id"`, `"name"`).
     static func validatePathComponent(_ text: String, what: String, maximumLength: Int) throws(SeedDBError) {
+        try requireOneComponent(text, what: what, maximumLength: maximumLength, unit: "characters")
         let bytes = Array(text.utf8)
-        guard !bytes.isEmpty else {
-            throw SeedDBError(.invalidArgument, "invalid \(what): it is empty")
-        }
-        guard bytes.count <= maximumLength else {
-            throw SeedDBError(.invalidArgument, "invalid \(what): longer than \(maximumLength) characters")
-        }
-        guard !bytes.contains(UInt8(ascii: "/")) else {
-            throw SeedDBError(.invalidArgument, "invalid \(what) \(quoted(text)): it must be a plain file name, not a path")
-        }
         guard bytes.allSatisfy(isIdentifierCharacter) else {
             throw SeedDBError(.invalidArgument, "invalid \(what) \(quoted(text)): only letters, digits, '.', '_' and '-' are allowed")
         }
         guard bytes[0] != UInt8(ascii: ".") else {
             throw SeedDBError(.invalidArgument, "invalid \(what) \(quoted(text)): it must not start with '.'")
+        }
+    }
+
+    /// The rules every name that becomes one path component shares: not empty, at most
+    /// `maximumLength` bytes (`unit` says how messages count them), no `/`.
+    private static func requireOneComponent(_ text: String, what: String, maximumLength: Int, unit: String) throws(SeedDBError) {
+        guard !text.isEmpty else {
+            throw SeedDBError(.invalidArgument, "invalid \(what): it is empty")
+        }
+        guard text.utf8.count <= maximumLength else {
+            throw SeedDBError(.invalidArgument, "invalid \(what) \(quoted(text)): longer than \(maximumLength) \(unit)")
+        }
+        guard !text.utf8.contains(UInt8(ascii: "/")) else {
+            throw SeedDBError(.invalidArgument, "invalid \(what) \(quoted(text)): it must be a plain file name, not a path")
         }
     }
 
@@ -54,16 +60,8 @@ public enum NameRules {
     /// `.seeddb-` (temporary files) and is not the settings file's name (`settings.json`
     /// and its sidecars, which share the directory in system mode).
     static func validateFileName(_ text: String, maximumLength: Int) throws(SeedDBError) {
+        try requireOneComponent(text, what: "name", maximumLength: maximumLength, unit: "bytes")
         let bytes = Array(text.utf8)
-        guard !bytes.isEmpty else {
-            throw SeedDBError(.invalidArgument, "invalid name: it is empty")
-        }
-        guard bytes.count <= maximumLength else {
-            throw SeedDBError(.invalidArgument, "invalid name \(quoted(text)): longer than \(maximumLength) bytes")
-        }
-        guard !bytes.contains(UInt8(ascii: "/")) else {
-            throw SeedDBError(.invalidArgument, "invalid name \(quoted(text)): it must be a plain file name, not a path")
-        }
         guard !hasControlCharacter(text) else {
             throw SeedDBError(.invalidArgument, "invalid name \(quoted(text)): it holds a control character")
         }
