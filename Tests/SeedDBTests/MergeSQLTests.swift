@@ -1,3 +1,4 @@
+import GRDB
 @testable import SeedDB
 import Testing
 
@@ -27,5 +28,45 @@ import Testing
     ] as [(String, String?)])
     func readsTheFullTextContentTable(_ sql: String, _ expected: String?) {
         #expect(MergeSQL.fullTextContentTable(sql) == expected)
+    }
+
+    @Test(arguments: [
+        ("INTEGER", MergeSQL.Affinity.integer), ("BIGINT", .integer), ("VARCHAR(20)", .text), ("TEXT", .text),
+        ("CLOB", .text), ("BLOB", .blob), ("", .blob), ("REAL", .real), ("DOUBLE PRECISION", .real),
+        ("FLOAT", .real), ("NUMERIC", .numeric), ("DECIMAL(10,5)", .numeric), ("BOOLEAN", .numeric),
+        ("DATE", .numeric), ("CHARINT", .integer), ("FLOATING POINT", .integer), ("ANY", .numeric),
+    ])
+    func affinityFollowsSQLitesRules(_ type: String, _ expected: MergeSQL.Affinity) {
+        #expect(MergeSQL.Affinity(declaredType: type) == expected)
+    }
+
+    /// The reasoning behind leaving `typeof` out, checked on SQLite itself: in two columns
+    /// of one affinity (`INTEGER`, `NUMERIC`, `REAL`, `TEXT`), `IS` finds two stored values
+    /// equal exactly when they are the same storage class and value; without affinity it
+    /// does not (`1` and `1.0`), so there `typeof` stays.
+    @Test(arguments: ["INTEGER", "NUMERIC", "REAL", "TEXT", "BLOB", ""])
+    func isIsExactWithinOneAffinity(_ type: String) throws {
+        let values = ["1", "1.0", "'1'", "'1.0'", "x'31'", "1.5", "'abc'", "x'616263'", "NULL", "1152921504606846976.0",
+                      "1152921504606846976", "9223372036854775807", "9.3e18", "'  1'", "-0.0", "0"]
+        let queue = try DatabaseQueue()
+        let mixedUp = try queue.write { db in
+            try db.execute(sql: "CREATE TABLE a (v \(type)); CREATE TABLE b (v \(type))")
+            for value in values { try db.execute(sql: "INSERT INTO a VALUES (\(value)); INSERT INTO b VALUES (\(value))") }
+            return try Int.fetchOne(db, sql: """
+                SELECT count(*) FROM a, b WHERE (a.v IS b.v COLLATE BINARY) AND NOT \(MergeSQL.same("a.v", "b.v"))
+                """) ?? -1
+        }
+        let column = MergeCatalog.Column(name: "v", type: type, notNull: false, defaultSQL: nil, primaryKeyIndex: 0, generated: false)
+        #expect((mixedUp > 0) == MergeSQL.storageClassesMayDiffer(column, column), "\(type): \(mixedUp) pairs IS calls equal in different storage classes")
+    }
+
+    @Test func columnsOfDifferentAffinitiesOrAnyKeepTheTypeCheck() {
+        func column(_ type: String) -> MergeCatalog.Column {
+            MergeCatalog.Column(name: "v", type: type, notNull: false, defaultSQL: nil, primaryKeyIndex: 0, generated: false)
+        }
+        #expect(!MergeSQL.storageClassesMayDiffer(column("INTEGER"), column("INT")))
+        #expect(MergeSQL.storageClassesMayDiffer(column("INTEGER"), column("REAL")))
+        #expect(MergeSQL.storageClassesMayDiffer(column("ANY"), column("ANY")))
+        #expect(MergeSQL.same("a", "b", storageClassesMayDiffer: false) == "((a) IS (b) COLLATE BINARY)")
     }
 }

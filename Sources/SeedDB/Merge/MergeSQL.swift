@@ -49,8 +49,42 @@ enum MergeSQL {
     /// Exact equality of two SQL expressions, as ``MergeValue`` defines it: same storage
     /// class and same value under the `BINARY` collation (`1`, `1.0` and `'1'` differ;
     /// `'a'` and `'A'` differ whatever the column's collation).
-    static func same(_ lhs: String, _ rhs: String) -> String {
-        "((\(lhs)) IS (\(rhs)) COLLATE BINARY AND typeof(\(lhs)) = typeof(\(rhs)))"
+    ///
+    /// - Parameter storageClassesMayDiffer: `false` when the two sides cannot hold values
+    ///   that `IS` finds equal in different storage classes (see
+    ///   ``storageClassesMayDiffer(_:_:)``): the `typeof` comparison, which costs two
+    ///   function calls a row, is then left out.
+    static func same(_ lhs: String, _ rhs: String, storageClassesMayDiffer: Bool = true) -> String {
+        guard storageClassesMayDiffer else { return "((\(lhs)) IS (\(rhs)) COLLATE BINARY)" }
+        return "((\(lhs)) IS (\(rhs)) COLLATE BINARY AND typeof(\(lhs)) = typeof(\(rhs)))"
+    }
+
+    /// Whether `IS` can find a value of column `a` equal to a value of column `b` in another
+    /// storage class (`1` and `1.0`). Not when both columns have the same affinity and it
+    /// is `INTEGER`, `NUMERIC`, `REAL` or `TEXT`: SQLite then stores every number the same
+    /// way (an integral real as an integer, or every number as a real, or as text), and the
+    /// remaining classes (text, blob, `NULL`, a non-integral real) never compare equal to
+    /// one another. A column without affinity (`BLOB`, no type, or a `STRICT` table's
+    /// `ANY`) keeps what it is given, so it may.
+    static func storageClassesMayDiffer(_ a: MergeCatalog.Column, _ b: MergeCatalog.Column) -> Bool {
+        let affinity = Affinity(declaredType: a.type)
+        return affinity == .blob || affinity != Affinity(declaredType: b.type)
+            || MergeNames.folded(a.type) == "any" || MergeNames.folded(b.type) == "any"
+    }
+
+    /// A column's type affinity, by SQLite's rules for a declared type ("Datatypes In
+    /// SQLite", 3.1), in their order.
+    enum Affinity {
+        case integer, text, blob, real, numeric
+
+        init(declaredType: String) {
+            let type = MergeNames.folded(declaredType)
+            if type.contains("int") { self = .integer }
+            else if type.contains("char") || type.contains("clob") || type.contains("text") { self = .text }
+            else if type.contains("blob") || type.isEmpty { self = .blob }
+            else if type.contains("real") || type.contains("floa") || type.contains("doub") { self = .real }
+            else { self = .numeric }
+        }
     }
 
     /// A column's declared default as an expression, `NULL` when it has none.

