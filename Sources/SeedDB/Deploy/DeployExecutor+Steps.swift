@@ -108,9 +108,11 @@ extension DeployExecutor {
             if cloned { run.pristine = (pristine, staged.digest) }
             return
         }
+        // The staged copy's digest is known: the copy does not hash it again.
+        let known = try FileSystem.status(at: staged.path).map { SourceDigest(identity: FileIdentity($0), sha256: staged.digest) }
         _ = try FileSystem.writing(descriptor, path: pristine) { () throws(SeedDBError) -> SeedSource.CopyResult in
             if let owner = files.owner { try FileSystem.setOwner(owner, of: pristine) }
-            return try SeedSource(path: staged.path).copy(to: descriptor, destinationPath: pristine, progress: nil) { () throws(SeedDBError) in
+            return try SeedSource(path: staged.path).copy(to: descriptor, destinationPath: pristine, known: known, progress: nil) { () throws(SeedDBError) in
                 try FileSystem.sync(descriptor, path: pristine)
             }
         }
