@@ -46,8 +46,8 @@ struct TableCarry {
         case notIn(base: MergeCatalog)
         /// With no base to tell the app's from the old seed's: every view the new seed lacks.
         case viewsTheSeedLacks
-        /// None: a merge already decided them.
-        case none
+        /// None beyond those: a merge already decided the others.
+        case onlyThoseOfCarriedTables
     }
 
     /// The connection, with both schemas attached.
@@ -95,7 +95,7 @@ struct TableCarry {
             switch appObjects {
             case .notIn(let base): isTheApps = base.objects.allSatisfy { MergeNames.folded($0.name) != MergeNames.folded(object.name) }
             case .viewsTheSeedLacks: isTheApps = object.type == "view"
-            case .none: isTheApps = false
+            case .onlyThoseOfCarriedTables: isTheApps = false
             }
             guard carried.contains(MergeNames.folded(object.table)) || isTheApps else { continue }
             if object.type == "index", user.table(object.table)?.kind == .virtual { continue }
@@ -238,7 +238,7 @@ extension TableCarry {
                     carried.append(table.name)
                 }
                 let objects: AppObjects
-                if case .carriedByTheMerge = appTables { objects = .none } else { objects = .viewsTheSeedLacks }
+                if case .carriedByTheMerge = appTables { objects = .onlyThoseOfCarriedTables } else { objects = .viewsTheSeedLacks }
                 try carry.carryObjects(ofTablesCarriedWhole: whole, seed: seed, appObjects: objects)
                 return .commit
             }
