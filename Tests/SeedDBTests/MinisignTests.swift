@@ -71,13 +71,13 @@ import Testing
         entry.signature = SeedSignature(keyID: "D762126178BEF898", serial: 7)
         entry.previous = DeployRecord(version: try SeedVersion("1"), sha256: try SHA256Digest(hex: String(repeating: "b", count: 64)), size: 1, deployedAt: "t")
         entry.previous?.signature = SeedSignature(keyID: "ABC", serial: 6)
-        let object = entry.jsonObject
-        #expect((object["signature"] as? [String: Any])?["serial"] as? UInt64 == 7)
-        let decoded = try SettingsEntry(jsonObject: object)
+        let json = entry.json
+        #expect(json.object?["signature"]?.object?["serial"]?.unsignedInteger == 7)
+        let decoded = try SettingsEntry(json: json)
         #expect(decoded == entry)
-        var bad = object
-        bad["signature"] = ["keyId": "X", "serial": -1]
-        #expect(throws: SettingsEntry.ShapeError.self) { try SettingsEntry(jsonObject: bad) }
+        var bad = try #require(json.object)
+        bad["signature"] = .object(["keyId": .string("X"), "serial": .number("-1")])
+        #expect(throws: SettingsEntry.ShapeError.self) { try SettingsEntry(json: .object(bad)) }
     }
 
     @Test(arguments: [#""serial": -1"#, #""serial": 1.5"#, #""serial": true"#, #""serial": "3""#, #""expires": "soon""#])

@@ -11,10 +11,9 @@ import Testing
         let identity = FileIdentity(device: 2049, inode: 1234, size: 8192, modifiedNanoseconds: 1_763_769_104_123_456_789, changedNanoseconds: 1_763_769_105_000_000_001)
         var entry = SettingsEntry()
         entry.source = SourceDigest(identity: identity, sha256: try SHA256Digest(hex: Self.digest))
-        let object = try #require(entry.jsonObject["source"] as? [String: Any])
-        #expect(object["changed"] as? Int64 == 1_763_769_105_000_000_001)
-        let data = try JSONSerialization.data(withJSONObject: entry.jsonObject)
-        let decoded = try SettingsEntry(jsonObject: JSONSerialization.jsonObject(with: data))
+        let object = try #require(entry.json.object?["source"]?.object)
+        #expect(object["changed"]?.integer == 1_763_769_105_000_000_001)
+        let decoded = try SettingsEntry(json: JSONValue.parse(entry.json.prettyPrinted[...], rules: .strict))
         #expect(decoded.source == entry.source)
 
         var touched = identity
@@ -24,14 +23,14 @@ import Testing
 
     @Test func anEntryWrittenWithoutTheChangeTimeIsACacheMiss() throws {
         let json = #"{"source": {"device": 2049, "inode": 1234, "size": 8192, "modified": 1763769104123456789, "sha256": "\#(Self.digest)"}}"#
-        let entry = try SettingsEntry(jsonObject: JSONSerialization.jsonObject(with: Data(json.utf8)))
+        let entry = try SettingsEntry(json: JSONValue.parse(Array(json.utf8)[...], rules: .strict))
         #expect(entry.source == nil)
     }
 
     @Test func aMistypedChangeTimeIsReported() throws {
         let json = #"{"source": {"device": 2049, "inode": 1234, "size": 8192, "modified": 1, "changed": "x", "sha256": "\#(Self.digest)"}}"#
         #expect(throws: SettingsEntry.ShapeError.self) {
-            _ = try SettingsEntry(jsonObject: JSONSerialization.jsonObject(with: Data(json.utf8)))
+            _ = try SettingsEntry(json: JSONValue.parse(Array(json.utf8)[...], rules: .strict))
         }
     }
 

@@ -159,9 +159,16 @@ enum FileSystem {
     /// The temporary files a killed run left for `stem` in `directory`, with the journals
     /// SQLite made beside them (`.tmp-journal`, `.tmp-wal`, `.tmp-shm`).
     static func staleTemporaryFiles(in directory: String, stem: String) throws(SeedDBError) -> [String] {
-        let prefix = temporaryPrefix(stem)
-        return try entries(of: directory).filter { name in
-            name.hasPrefix(prefix) && (name.hasSuffix(".tmp") || SeedPaths.sqliteSidecarSuffixes.contains { name.hasSuffix(".tmp" + $0) })
+        staleTemporaryFiles(in: directory, listing: try entries(of: directory), stems: [stem])
+    }
+
+    /// Like ``staleTemporaryFiles(in:stem:)`` for several stems, from a listing of
+    /// `directory` already read.
+    static func staleTemporaryFiles(in directory: String, listing: [String], stems: [String]) -> [String] {
+        let prefixes = stems.map(temporaryPrefix)
+        return listing.filter { name in
+            prefixes.contains(where: name.hasPrefix)
+                && (name.hasSuffix(".tmp") || SeedPaths.sqliteSidecarSuffixes.contains { name.hasSuffix(".tmp" + $0) })
         }.map { joined(directory, $0) }
     }
 
@@ -406,10 +413,12 @@ enum FileSystem {
     /// - Throws: ``SeedDBError`` when it exists but cannot be read.
     static func entries(of directory: String) throws(SeedDBError) -> [String] {
         do {
-            return try FileManager.default.contentsOfDirectory(atPath: directory)
+            return try Syscalls.directoryEntries(directory)
+        } catch .noSuchFileOrDirectory {
+            return []
         } catch {
-            if try fileType(at: directory) == nil { return [] }
-            throw SeedDBError(.ioFailure, "cannot list directory \(directory): \((error as NSError).localizedDescription)")
+            // Whatever the cause, an unreadable listing is an I/O failure (exit 74).
+            throw SeedDBError(.ioFailure, SeedDBError.io(error, "cannot list directory", directory).message, underlying: error)
         }
     }
 

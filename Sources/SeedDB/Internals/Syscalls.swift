@@ -132,6 +132,26 @@ enum Syscalls {
         try retrying { Glibc.symlink(target, path) }
     }
 
+    /// `opendir(3)`/`readdir(3)`: the names in the directory at `path`, without `.` and `..`,
+    /// in the order the file system gives them.
+    static func directoryEntries(_ path: String) throws(Errno) -> [String] {
+        guard let stream = Glibc.opendir(path) else { throw Errno(rawValue: errno) }
+        defer { Glibc.closedir(stream) }
+        var names: [String] = []
+        while true {
+            errno = 0
+            guard let entry = Glibc.readdir(stream) else {
+                if errno != 0 { throw Errno(rawValue: errno) }
+                return names
+            }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { (bytes) -> String in
+                let length = bytes.firstIndex(of: 0) ?? bytes.count
+                return String(decoding: bytes[..<length], as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+    }
+
     /// `readlink(2)`: the target of the symbolic link at `path`.
     static func readlink(_ path: String) throws(Errno) -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)

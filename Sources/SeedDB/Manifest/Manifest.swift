@@ -82,7 +82,7 @@ public struct Manifest: Sendable, Hashable {
     /// The JSON object in `bytes`, checked strictly first (see ``load(_:)``).
     static func document(_ bytes: [UInt8]) throws(SeedDBError) -> [String: Any] {
         let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes[3...] : bytes[...]
-        try StrictJSON.validate(body)
+        try JSONValue.validate(body)
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed])

@@ -1,4 +1,3 @@
-import Foundation
 import SeedDBCore
 
 /// SeedDB's entry for one working copy in the settings store.
@@ -77,155 +76,152 @@ public struct SettingsEntry: Sendable, Hashable {
 
     /// Decodes an entry from its JSON object.
     /// - Throws: ``ShapeError`` naming the field that is missing or mistyped.
-    init(jsonObject: Any) throws(ShapeError) {
-        guard let object = jsonObject as? [String: Any] else {
+    init(json: JSONValue) throws(ShapeError) {
+        guard let object = json.object else {
             throw ShapeError(field: "entry")
         }
         record = try Self.record(in: object, at: "")
         if let value = object["base"] {
-            guard let digest = (value as? String).flatMap({ try? SHA256Digest(hex: $0) }) else { throw Self.bad("base") }
+            guard let digest = Self.digest(value) else { throw Self.bad("base") }
             base = digest
             record?.base = nil
         }
         if let previous = object["previous"] {
-            guard let previous = previous as? [String: Any], let record = try Self.record(in: previous, at: "previous.") else {
+            guard let previous = previous.object, var record = try Self.record(in: previous, at: "previous.") else {
                 throw Self.bad("previous")
             }
+            record.signature = try Self.signature(in: previous, at: "previous.")
             self.previous = record
         }
         if let maintained = object["maintainedAt"] {
-            guard let maintained = maintained as? String else { throw Self.bad("maintainedAt") }
+            guard let maintained = maintained.string else { throw Self.bad("maintainedAt") }
             maintainedAt = maintained
         }
         if let checked = object["checked"] {
-            guard let checked = checked as? [String: Any],
-                  let digest = (checked["sha256"] as? String).flatMap({ try? SHA256Digest(hex: $0) }),
-                  let level = (checked["integrity"] as? String).flatMap(IntegrityLevel.init(rawValue:))
+            guard let checked = checked.object, let digest = checked["sha256"].flatMap(Self.digest),
+                  let level = checked["integrity"]?.string.flatMap(IntegrityLevel.init(rawValue:))
             else { throw Self.bad("checked") }
-            let tables = checked["tables"] as? [String]
+            let tables = checked["tables"]?.strings
             if checked["tables"] != nil && tables == nil { throw Self.bad("checked.tables") }
             self.checked = ValidationMemo(sha256: digest, integrity: level, tables: tables)
         }
         if let source = object["source"] {
-            guard let source = source as? [String: Any],
-                  let device = Self.integer(source["device"]), let inode = Self.integer(source["inode"]),
-                  let size = Self.integer(source["size"]), let modified = Self.integer(source["modified"]),
-                  let digest = (source["sha256"] as? String).flatMap({ try? SHA256Digest(hex: $0) })
+            guard let source = source.object,
+                  let device = source["device"]?.integer, let inode = source["inode"]?.integer,
+                  let size = source["size"]?.integer, let modified = source["modified"]?.integer,
+                  let digest = source["sha256"].flatMap(Self.digest)
             else { throw Self.bad("source") }
             if let changed = source["changed"] {
-                guard let changed = Self.integer(changed) else { throw Self.bad("source.changed") }
+                guard let changed = changed.integer else { throw Self.bad("source.changed") }
                 let identity = FileIdentity(device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode), size: size, modifiedNanoseconds: modified, changedNanoseconds: changed)
                 self.source = SourceDigest(identity: identity, sha256: digest)
             }
         }
         if let location = object["location"] {
-            guard let location = (location as? String).flatMap(SeedLocation.init(rawValue:)) else { throw Self.bad("location") }
+            guard let location = location.string.flatMap(SeedLocation.init(rawValue:)) else { throw Self.bad("location") }
             self.location = location
         }
         if let generation = object["generation"] {
-            guard let generation = generation as? String else { throw Self.bad("generation") }
+            guard let generation = generation.string else { throw Self.bad("generation") }
             self.generation = generation
         }
         if let held = object["heldFrom"] {
-            guard let held = (held as? String).flatMap({ try? SeedVersion($0) }) else { throw Self.bad("heldFrom") }
+            guard let held = held.string.flatMap({ try? SeedVersion($0) }) else { throw Self.bad("heldFrom") }
             heldFrom = held
         }
         if let value = object["interrupted"] {
-            guard let run = value as? [String: Any],
-                  let version = (run["version"] as? String).flatMap({ try? SeedVersion($0) }),
-                  let isRollback = run["rollback"] as? Bool
+            guard let run = value.object,
+                  let version = run["version"]?.string.flatMap({ try? SeedVersion($0) }),
+                  let isRollback = run["rollback"]?.bool
             else { throw Self.bad("interrupted") }
             var replacing: DeployRecord?
             if let old = run["replacing"] {
-                guard let old = old as? [String: Any], let record = try Self.record(in: old, at: "interrupted.replacing.") else { throw Self.bad("interrupted.replacing") }
+                guard let old = old.object, let record = try Self.record(in: old, at: "interrupted.replacing.") else { throw Self.bad("interrupted.replacing") }
                 replacing = record
             }
             var base: SHA256Digest?
             if let value = run["base"] {
-                guard let digest = (value as? String).flatMap({ try? SHA256Digest(hex: $0) }) else { throw Self.bad("interrupted.base") }
+                guard let digest = Self.digest(value) else { throw Self.bad("interrupted.base") }
                 base = digest
             }
-            let generation = run["generation"] as? String
+            let generation = run["generation"]?.string
             if run["generation"] != nil && generation == nil { throw Self.bad("interrupted.generation") }
-            let seedTables = run["seedTables"] as? [String]
+            let seedTables = run["seedTables"]?.strings
             if run["seedTables"] != nil && seedTables == nil { throw Self.bad("interrupted.seedTables") }
             interrupted = InterruptedRun(version: version, generation: generation, replacing: replacing, base: base, seedTables: seedTables, isRollback: isRollback)
         }
         signature = try Self.signature(in: object, at: "")
-        if previous != nil { previous?.signature = try Self.signature(in: object["previous"] as? [String: Any] ?? [:], at: "previous.") }
     }
 
     /// The entry as a JSON object.
-    var jsonObject: [String: Any] {
-        var object = record.map(Self.jsonObject(of:)) ?? [:]
-        if let previous { object["previous"] = Self.jsonObject(of: previous) }
-        if let maintainedAt { object["maintainedAt"] = maintainedAt }
+    var json: JSONValue {
+        var object = record.map(Self.members(of:)) ?? [:]
+        if let previous { object["previous"] = .object(Self.members(of: previous)) }
+        if let maintainedAt { object["maintainedAt"] = .string(maintainedAt) }
         if let checked {
-            var memo: [String: Any] = ["sha256": checked.sha256.hex, "integrity": checked.integrity.rawValue]
-            if let tables = checked.tables { memo["tables"] = tables }
-            object["checked"] = memo
+            var memo: [String: JSONValue] = ["sha256": .string(checked.sha256.hex), "integrity": .string(checked.integrity.rawValue)]
+            if let tables = checked.tables { memo["tables"] = .array(tables.map(JSONValue.string)) }
+            object["checked"] = .object(memo)
         }
         if let source {
-            object["source"] = [
-                "device": Int64(bitPattern: source.identity.device), "inode": Int64(bitPattern: source.identity.inode),
-                "size": source.identity.size, "modified": source.identity.modifiedNanoseconds,
-                "changed": source.identity.changedNanoseconds, "sha256": source.sha256.hex,
-            ] as [String: Any]
+            object["source"] = .object([
+                "device": JSONValue(Int64(bitPattern: source.identity.device)), "inode": JSONValue(Int64(bitPattern: source.identity.inode)),
+                "size": JSONValue(source.identity.size), "modified": JSONValue(source.identity.modifiedNanoseconds),
+                "changed": JSONValue(source.identity.changedNanoseconds), "sha256": .string(source.sha256.hex),
+            ])
         }
-        if let base { object["base"] = base.hex }
-        if let location { object["location"] = location.rawValue }
-        if let generation { object["generation"] = generation }
-        if let heldFrom { object["heldFrom"] = heldFrom.rawValue }
+        if let base { object["base"] = .string(base.hex) }
+        if let location { object["location"] = .string(location.rawValue) }
+        if let generation { object["generation"] = .string(generation) }
+        if let heldFrom { object["heldFrom"] = .string(heldFrom.rawValue) }
         if let interrupted {
-            var run: [String: Any] = ["version": interrupted.version.rawValue, "rollback": interrupted.isRollback]
-            if let generation = interrupted.generation { run["generation"] = generation }
-            if let replacing = interrupted.replacing { run["replacing"] = Self.jsonObject(of: replacing) }
-            if let base = interrupted.base { run["base"] = base.hex }
-            if let seedTables = interrupted.seedTables { run["seedTables"] = seedTables }
-            object["interrupted"] = run
+            var run: [String: JSONValue] = ["version": .string(interrupted.version.rawValue), "rollback": .bool(interrupted.isRollback)]
+            if let generation = interrupted.generation { run["generation"] = .string(generation) }
+            if let replacing = interrupted.replacing { run["replacing"] = .object(Self.members(of: replacing)) }
+            if let base = interrupted.base { run["base"] = .string(base.hex) }
+            if let seedTables = interrupted.seedTables { run["seedTables"] = .array(seedTables.map(JSONValue.string)) }
+            object["interrupted"] = .object(run)
         }
-        if let signature { object["signature"] = Self.jsonObject(of: signature) }
-        return object
+        if let signature { object["signature"] = Self.jsonValue(of: signature) }
+        return .object(object)
     }
 
     private static let recordKeys = ["version", "sha256", "size", "deployedAt"]
 
     /// Decodes the four record keys of `object`: all absent is `nil`, all valid is a record.
-    private static func record(in object: [String: Any], at prefix: String) throws(ShapeError) -> DeployRecord? {
+    private static func record(in object: [String: JSONValue], at prefix: String) throws(ShapeError) -> DeployRecord? {
         guard recordKeys.contains(where: { object[$0] != nil }) else { return nil }
-        guard let version = (object["version"] as? String).flatMap({ try? SeedVersion($0) }) else { throw bad(prefix + "version") }
-        guard let sha256 = (object["sha256"] as? String).flatMap({ try? SHA256Digest(hex: $0) }) else { throw bad(prefix + "sha256") }
-        guard let size = integer(object["size"]), size >= 0 else { throw bad(prefix + "size") }
-        guard let deployedAt = object["deployedAt"] as? String else { throw bad(prefix + "deployedAt") }
+        guard let version = object["version"]?.string.flatMap({ try? SeedVersion($0) }) else { throw bad(prefix + "version") }
+        guard let sha256 = object["sha256"].flatMap(digest) else { throw bad(prefix + "sha256") }
+        guard let size = object["size"]?.integer, size >= 0 else { throw bad(prefix + "size") }
+        guard let deployedAt = object["deployedAt"]?.string else { throw bad(prefix + "deployedAt") }
         var base: SHA256Digest?
         if !prefix.isEmpty, let value = object["base"] {
-            guard let digest = (value as? String).flatMap({ try? SHA256Digest(hex: $0) }) else { throw bad(prefix + "base") }
+            guard let digest = digest(value) else { throw bad(prefix + "base") }
             base = digest
         }
         var seedTables: [String]?
         if let value = object["seedTables"] {
-            guard let names = value as? [String] else { throw bad(prefix + "seedTables") }
+            guard let names = value.strings else { throw bad(prefix + "seedTables") }
             seedTables = names
         }
         return DeployRecord(version: version, sha256: sha256, size: size, deployedAt: deployedAt, base: base, seedTables: seedTables)
     }
 
-    private static func jsonObject(of record: DeployRecord) -> [String: Any] {
-        var object: [String: Any] = ["version": record.version.rawValue, "sha256": record.sha256.hex, "size": record.size, "deployedAt": record.deployedAt]
-        if let base = record.base { object["base"] = base.hex }
-        if let seedTables = record.seedTables { object["seedTables"] = seedTables }
-        if let signature = record.signature { object["signature"] = jsonObject(of: signature) }
+    private static func members(of record: DeployRecord) -> [String: JSONValue] {
+        var object: [String: JSONValue] = [
+            "version": .string(record.version.rawValue), "sha256": .string(record.sha256.hex),
+            "size": JSONValue(record.size), "deployedAt": .string(record.deployedAt),
+        ]
+        if let base = record.base { object["base"] = .string(base.hex) }
+        if let seedTables = record.seedTables { object["seedTables"] = .array(seedTables.map(JSONValue.string)) }
+        if let signature = record.signature { object["signature"] = jsonValue(of: signature) }
         return object
     }
 
-    /// A JSON integer (not a boolean, not a fraction), exact up to `Int64.max`.
-    private static func integer(_ value: Any?) -> Int64? {
-        guard let number = value as? NSNumber else { return nil }
-        switch String(cString: number.objCType) {
-        case "c": return nil  // Foundation bridges `true`/`false` to NSNumber with the `char` code.
-        case "d", "f": return Int64(exactly: number.doubleValue)
-        default: return number.int64Value
-        }
+    /// A SHA-256 digest written as hex.
+    private static func digest(_ value: JSONValue) -> SHA256Digest? {
+        value.string.flatMap { try? SHA256Digest(hex: $0) }
     }
 
     private static func bad(_ field: String) -> ShapeError {

@@ -1,8 +1,7 @@
-import Foundation
 import SeedDBCore
 
 /// One reading of the settings store.
-public struct SettingsSnapshot: @unchecked Sendable {
+public struct SettingsSnapshot: Sendable {
     /// Why the file cannot be used as it is.
     public enum Problem: Sendable, CustomStringConvertible, Hashable {
         /// Empty, not JSON, or JSON that is not an object.
@@ -31,44 +30,44 @@ public struct SettingsSnapshot: @unchecked Sendable {
     /// Whether there was a settings file to read.
     public internal(set) var fileExists = false
     /// The app's own top-level keys, kept as they are.
-    var appValues: [String: Any] = [:]
+    var appValues: [String: JSONValue] = [:]
 
     /// An empty store.
     init() {}
 
-    /// Parses the bytes of a settings file.
+    /// Parses the bytes of a settings file, read as leniently as `JSONSerialization` read
+    /// them (a byte-order mark, trailing commas, the last of two equal keys).
     ///
     /// - Parameter only: Decode just this entry (the startup check needs one); its
-    ///   siblings and the app's keys are then left out, and only their container's shape
-    ///   is checked.
+    ///   siblings and the app's keys are then checked as JSON and left out.
     init(parsing bytes: [UInt8], only: String? = nil) {
         fileExists = true
         guard !bytes.isEmpty else {
             problem = .notAnObject("empty file")
             return
         }
-        let object: Any
+        let parsed: JSONValue
         do {
-            object = try JSONSerialization.jsonObject(with: Data(bytes), options: [])
+            parsed = try JSONValue.parse(bytes[...], rules: .lenient, only: only.map { [SettingsStore.key, $0] } ?? [])
         } catch {
-            problem = .notAnObject("not valid JSON")
+            problem = .notAnObject(error.message)
             return
         }
-        guard var document = object as? [String: Any] else {
+        guard var document = parsed.object else {
             problem = .notAnObject("not a JSON object")
             return
         }
         let owned = document.removeValue(forKey: SettingsStore.key)
         if only == nil { appValues = document }
         guard let owned else { return }
-        guard let table = owned as? [String: Any] else {
+        guard let table = owned.object else {
             problem = .badSeedDBValue("not an object")
             return
         }
         var entries: [String: SettingsEntry] = [:]
-        for (name, value) in table where only == nil || only == name {
+        for (name, value) in table {
             do {
-                entries[name] = try SettingsEntry(jsonObject: value)
+                entries[name] = try SettingsEntry(json: value)
             } catch {
                 problem = .badSeedDBValue("entry \(NameRules.quoted(name)): \(error.description)")
                 return

@@ -59,7 +59,12 @@ public struct SettingsStore: Sendable {
 
     /// The file's bytes, `nil` when it does not exist (read through a symbolic link).
     private func read() throws(SeedDBError) -> [UInt8]? {
-        try FileSystem.readFile(at: try file())
+        do {
+            // One open in the usual case; only a link is resolved first.
+            return try FileSystem.readFile(at: path)
+        } catch where error.underlying as? Errno == .tooManySymbolicLinkLevels {
+            return try FileSystem.readFile(at: try file())
+        }
     }
 
     /// The file that holds the settings: ``path``, or when ``path`` is a symbolic link (a
@@ -102,14 +107,8 @@ public struct SettingsStore: Sendable {
             throw SeedDBError.io(error, "cannot update settings", path)
         }
         var document = current.appValues
-        document[Self.key] = entries.mapValues { $0.jsonObject }
-        let bytes: Data
-        do {
-            bytes = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        } catch {
-            throw SeedDBError(.ioFailure, "cannot encode settings \(path): \(error.localizedDescription)")
-        }
-        try FileSystem.writeAtomically(Array(bytes) + [0x0A], to: file, permissions: FilePermissions(rawValue: CInterop.Mode(policy.settingsMode)), owner: policy.owner)
+        document[Self.key] = .object(entries.mapValues(\.json))
+        try FileSystem.writeAtomically(JSONValue.object(document).prettyPrinted + [0x0A], to: file, permissions: FilePermissions(rawValue: CInterop.Mode(policy.settingsMode)), owner: policy.owner)
     }
 
     /// The settings file as it is now, byte for byte, so a failed run can put it back.

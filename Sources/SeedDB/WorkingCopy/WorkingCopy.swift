@@ -125,10 +125,11 @@ struct WorkingCopy {
     /// disposable. Never the linked or recorded generation, the previous generation, a
     /// base, or a generation file that may hold what the user wrote.
     func leftovers(disposable generations: [Int]) throws(SeedDBError) -> [String] {
-        let temporary = try FileSystem.staleTemporaryFiles(in: paths.directory, stem: paths.name.rawValue)
-            + FileSystem.staleTemporaryFiles(in: paths.directory, stem: FileSystem.fileName(of: paths.conflictsFile))
+        let listing = try FileSystem.entries(of: paths.directory)
+        let temporary = FileSystem.staleTemporaryFiles(
+            in: paths.directory, listing: listing, stems: [paths.name.rawValue, FileSystem.fileName(of: paths.conflictsFile)])
         let names = Set(generations.map(paths.generationName))
-        let stray = try FileSystem.entries(of: paths.directory).filter { entry in
+        let stray = listing.filter { entry in
             let base = SeedPaths.sqliteSidecarSuffixes.reduce(entry) { name, suffix in
                 name.hasSuffix(suffix) ? String(name.dropLast(suffix.count)) : name
             }
