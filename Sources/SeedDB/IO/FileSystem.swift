@@ -422,6 +422,13 @@ enum FileSystem {
         }
     }
 
+    /// `path` made absolute with every symbolic link resolved (`realpath(3)`); when that
+    /// fails (a missing file, a dangling link, a loop), Foundation's reading of it, which
+    /// resolves what it can.
+    static func resolvingLinks(_ path: String) -> String {
+        (try? Syscalls.realpath(path)) ?? URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+    }
+
     /// The target of the symbolic link at `path`.
     static func linkTarget(of path: String) throws(SeedDBError) -> String {
         do {

@@ -152,6 +152,13 @@ enum Syscalls {
         }
     }
 
+    /// `realpath(3)`: the absolute path of `path` with every symbolic link resolved.
+    static func realpath(_ path: String) throws(Errno) -> String {
+        guard let resolved = Glibc.realpath(path, nil) else { throw Errno(rawValue: errno) }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     /// `readlink(2)`: the target of the symbolic link at `path`.
     static func readlink(_ path: String) throws(Errno) -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)

@@ -24,6 +24,12 @@ enum JSONValue: Hashable, Sendable {
         self = .number(String(integer))
     }
 
+    /// Whether this is a number.
+    var isNumber: Bool {
+        if case .number = self { return true }
+        return false
+    }
+
     /// The text of a string value.
     var string: String? {
         if case .string(let text) = self { return text }

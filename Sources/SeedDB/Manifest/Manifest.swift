@@ -49,8 +49,8 @@ public struct Manifest: Sendable, Hashable {
     ///
     /// - Parameter allowingNoSeeds: Accept `"seeds": []` (a manifest `pack` is about to
     ///   add the first seed to).
-    static func load(_ path: String, allowingNoSeeds: Bool) throws(SeedDBError) -> (manifest: Manifest, document: [String: Any]) {
-        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+    static func load(_ path: String, allowingNoSeeds: Bool) throws(SeedDBError) -> (manifest: Manifest, document: [String: JSONValue]) {
+        let target = FileSystem.resolvingLinks(path)
         let read: [UInt8]?
         do {
             read = try FileSystem.readFile(at: target)
@@ -79,28 +79,22 @@ public struct Manifest: Sendable, Hashable {
         try self.init(Self.document(bytes), folder: folder, allowingNoSeeds: false)
     }
 
-    /// The JSON object in `bytes`, checked strictly first (see ``load(_:)``).
-    static func document(_ bytes: [UInt8]) throws(SeedDBError) -> [String: Any] {
+    /// The JSON object in `bytes`, read under the strict rules (see ``load(_:)``).
+    static func document(_ bytes: [UInt8]) throws(SeedDBError) -> [String: JSONValue] {
         let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes[3...] : bytes[...]
-        try JSONValue.validate(body)
-        let object: Any
-        do {
-            object = try JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed])
-        } catch {
-            throw Self.error("not valid JSON")
-        }
-        guard let document = object as? [String: Any] else {
+        guard let document = try JSONValue.parse(body, rules: .strict).object else {
             throw Self.error("the top level is not a JSON object")
         }
         return document
     }
 
-    private init(_ document: [String: Any], folder: String, allowingNoSeeds: Bool) throws(SeedDBError) {
-        var reader = try ObjectReader(document, at: "")
+    private init(_ document: [String: JSONValue], folder: String, allowingNoSeeds: Bool) throws(SeedDBError) {
+        var reader = try ObjectReader(.object(document), at: "")
         app = try reader.field("app") { (value: String) throws(SeedDBError) in try AppIdentifier(value) }
-        let entries = try reader.require("seeds", as: [Any].self)
-        if let number = try reader.optional("serial", as: NSNumber.self) {
-            guard let serial = Self.serial(number) else { throw Self.error("\"serial\" must be a non-negative integer") }
+        let entries = try reader.require("seeds", \.array)
+        // A boolean is a number of the wrong kind here, as it was when Foundation read it.
+        if let number = try reader.optional("serial", { (value) -> JSONValue? in value.bool != nil || value.isNumber ? value : nil }) {
+            guard let serial = number.unsignedInteger else { throw Self.error("\"serial\" must be a non-negative integer") }
             self.serial = serial
         }
         expires = try reader.optionalField("expires") { (text) throws(SeedDBError) in
@@ -125,9 +119,9 @@ public struct Manifest: Sendable, Hashable {
         self.seeds = seeds
     }
 
-    private static func seed(_ entry: Any, at location: String, app: AppIdentifier, folder: String) throws(SeedDBError) -> Seed {
+    private static func seed(_ entry: JSONValue, at location: String, app: AppIdentifier, folder: String) throws(SeedDBError) -> Seed {
         var reader = try ObjectReader(entry, at: location)
-        let source = try reader.require("source", as: String.self)
+        let source = try reader.require("source", \.string)
         let version = try reader.field("version") { (value: String) throws(SeedDBError) in try SeedVersion(value) }
         let name = try reader.optionalField("name") { (value: String) throws(SeedDBError) in try SeedName(value) }
         let seedLocation = try reader.optionalField("location") { (value: String) throws(SeedDBError) -> SeedLocation in
@@ -137,15 +131,15 @@ public struct Manifest: Sendable, Hashable {
             return parsed
         }
         let sha256 = try reader.optionalField("sha256") { (value: String) throws(SeedDBError) in try SHA256Digest(hex: value) }
-        let preserve = try reader.optional("preserve", as: [Any].self) ?? []
+        let preserve = try reader.optional("preserve", \.array) ?? []
         let tables = try preserve.enumerated().map { (index, table) throws(SeedDBError) -> String in
-            guard let table = table as? String else { throw error("\(location).preserve[\(index)] is not a string") }
+            guard let table = table.string else { throw error("\(location).preserve[\(index)] is not a string") }
             return table
         }
         let merge = try reader.optionalField("merge", Self.mergePolicy)
         var mergeTables: [String: MergePolicy] = [:]
-        for (table, value) in try reader.optional("mergeTables", as: [String: Any].self) ?? [:] {
-            guard let text = value as? String else { throw error("\(location).mergeTables.\(table) is not a string") }
+        for (table, value) in try reader.optional("mergeTables", \.object) ?? [:] {
+            guard let text = value.string else { throw error("\(location).mergeTables.\(table) is not a string") }
             do {
                 mergeTables[table] = try Self.mergePolicy(text)
             } catch {
@@ -160,16 +154,6 @@ public struct Manifest: Sendable, Hashable {
                             merge: MergePolicies(default: merge ?? .off, tables: mergeTables))
         } catch {
             throw Self.error("\(location): \(error.message)")
-        }
-    }
-
-    /// A JSON number that is a non-negative integer (not a boolean, not a fraction).
-    private static func serial(_ number: NSNumber) -> UInt64? {
-        switch String(cString: number.objCType) {
-        case "c": return nil  // Foundation bridges `true`/`false` to NSNumber with the `char` code.
-        case "d", "f": return UInt64(exactly: number.doubleValue)
-        case "Q": return number.uint64Value
-        default: return number.int64Value >= 0 ? UInt64(number.int64Value) : nil
         }
     }
 
@@ -202,12 +186,12 @@ extension Manifest {
 }
 
 private struct ObjectReader {
-    private let object: [String: Any]
+    private let object: [String: JSONValue]
     private let location: String
     private var read: Set<String> = []
 
-    init(_ value: Any, at location: String) throws(SeedDBError) {
-        guard let object = value as? [String: Any] else {
+    init(_ value: JSONValue, at location: String) throws(SeedDBError) {
+        guard let object = value.object else {
             throw Manifest.error(location.isEmpty ? "the top level is not a JSON object" : "\(location) is not a JSON object")
         }
         self.object = object
@@ -218,8 +202,10 @@ private struct ObjectReader {
         location.isEmpty ? "\"\(key)\"" : "\(location).\(key)"
     }
 
-    mutating func require<Value>(_ key: String, as type: Value.Type) throws(SeedDBError) -> Value {
-        guard let value = try optional(key, as: type) else {
+    /// The value of `key` as `extract` reads it.
+    /// - Throws: ``SeedDBError`` `invalidManifest` when it is missing or of the wrong type.
+    mutating func require<Value>(_ key: String, _ extract: (JSONValue) -> Value?) throws(SeedDBError) -> Value {
+        guard let value = try optional(key, extract) else {
             // A misspelt key is the mistake to name, not the key it should have been.
             if let misspelt = unknownKeys.first(where: { Spelling.closest(to: $0, among: [key]) != nil }) {
                 throw unknown(misspelt, suggesting: key)
@@ -241,22 +227,24 @@ private struct ObjectReader {
         return Manifest.error("unknown key \(path(key))\(hint)")
     }
 
-    mutating func optional<Value>(_ key: String, as type: Value.Type) throws(SeedDBError) -> Value? {
+    /// The value of `key` as `extract` reads it, `nil` when absent.
+    /// - Throws: ``SeedDBError`` `invalidManifest` when `extract` cannot read it.
+    mutating func optional<Value>(_ key: String, _ extract: (JSONValue) -> Value?) throws(SeedDBError) -> Value? {
         read.insert(key)
         guard let raw = object[key] else { return nil }
-        guard let value = raw as? Value, !(raw is NSNull) else {
+        guard let value = extract(raw) else {
             throw Manifest.error("\(path(key)) has the wrong type")
         }
         return value
     }
 
     mutating func field<Value>(_ key: String, _ parse: (String) throws(SeedDBError) -> Value) throws(SeedDBError) -> Value {
-        let text = try require(key, as: String.self)
+        let text = try require(key, \.string)
         return try parsed(key, text, parse)
     }
 
     mutating func optionalField<Value>(_ key: String, _ parse: (String) throws(SeedDBError) -> Value) throws(SeedDBError) -> Value? {
-        guard let text = try optional(key, as: String.self) else { return nil }
+        guard let text = try optional(key, \.string) else { return nil }
         return try parsed(key, text, parse)
     }
 

@@ -10,7 +10,7 @@ public struct ManifestEditor {
     /// The manifest's path (the file a symbolic link points to).
     public let path: String
     /// The manifest as it will be written: the existing one, or a new one for an app.
-    private var document: [String: Any]
+    private var document: [String: JSONValue]
     /// The `serial` to write (`seeddb pack --serial`); `nil` keeps the manifest's own.
     public var serial: UInt64?
 
@@ -24,11 +24,11 @@ public struct ManifestEditor {
     public init(editing path: String, app: AppIdentifier?) throws(SeedDBError) {
         // Through a symbolic link, edit the file it points to (renaming over the link
         // would replace it).
-        self.path = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        self.path = FileSystem.resolvingLinks(path)
         if try FileSystem.fileType(at: path) != nil {
             document = try Manifest.load(path, allowingNoSeeds: true).document
         } else if let app {
-            document = ["app": app.rawValue, "seeds": [[String: Any]]()]
+            document = ["app": .string(app.rawValue), "seeds": .array([])]
         } else {
             throw SeedDBError(.invalidArgument, "manifest \(path) does not exist", remedy: .app)
         }
@@ -47,36 +47,32 @@ public struct ManifestEditor {
     public func record(seed: String, version: SeedVersion, sha256: SHA256Digest, location: SeedLocation? = nil) throws(SeedDBError) {
         let folder = FileSystem.directory(of: path)
         var document = self.document
-        var seeds = document["seeds"] as? [[String: Any]] ?? []
+        // The manifest was read as a valid one: its seeds are objects.
+        var seeds = (document["seeds"]?.array ?? []).compactMap(\.object)
         let relative = seed.hasPrefix(folder + "/") ? String(seed.dropFirst(folder.count + 1)) : seed
         let index = seeds.firstIndex { entry in
-            guard let source = entry["source"] as? String else { return false }
+            guard let source = entry["source"]?.string else { return false }
             return (source.hasPrefix("/") ? source : folder + "/" + source) == seed
         }
-        var entry = index.map { seeds[$0] } ?? ["source": relative]
-        entry["version"] = version.rawValue
-        entry["sha256"] = sha256.hex
+        var entry = index.map { seeds[$0] } ?? ["source": .string(relative)]
+        entry["version"] = .string(version.rawValue)
+        entry["sha256"] = .string(sha256.hex)
         switch location {
-        case .cache: entry["location"] = SeedLocation.cache.rawValue
+        case .cache: entry["location"] = .string(SeedLocation.cache.rawValue)
         case .data: entry["location"] = nil
         case nil: break
         }
         if let index { seeds[index] = entry } else { seeds.append(entry) }
-        document["seeds"] = seeds
-        if let serial { document["serial"] = NSNumber(value: serial) }
+        document["seeds"] = .array(seeds.map(JSONValue.object))
+        if let serial { document["serial"] = .number(String(serial)) }
 
-        let bytes: Data
+        let bytes = JSONValue.object(document).prettyPrinted
         do {
-            bytes = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        } catch {
-            throw SeedDBError(.invalidManifest, "cannot encode manifest \(path): \(error.localizedDescription)")
-        }
-        do {
-            _ = try Manifest(parsing: Array(bytes), folder: folder)
+            _ = try Manifest(parsing: bytes, folder: folder)
         } catch {
             throw SeedDBError(.invalidManifest, "invalid manifest \(path) after the update: \(error.message)")
         }
-        try FileSystem.writeAtomically(Array(bytes) + [0x0A], to: path, permissions: [.ownerReadWrite, .groupRead, .otherRead])
+        try FileSystem.writeAtomically(bytes + [0x0A], to: path, permissions: [.ownerReadWrite, .groupRead, .otherRead])
     }
 
     /// Runs `body`, which writes the manifest (and its signature); when it throws, puts

@@ -17,7 +17,7 @@ public enum ManifestSigner {
     ///   `sha256`), `seedUnavailable`, `cannotCreate`/`ioFailure`.
     @discardableResult
     public static func sign(_ path: String, with key: MinisignSecretKey, algorithm: MinisignSignature.Algorithm = .legacy) throws(SeedDBError) -> (signature: MinisignSignature, manifest: Manifest, path: String) {
-        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        let target = FileSystem.resolvingLinks(path)
         guard let bytes = try FileSystem.readFile(at: target) else {
             throw SeedDBError(.seedUnavailable, "manifest not found: \(path)")
         }

@@ -43,7 +43,7 @@ public struct MinisignPublicKey: Hashable, Sendable {
     /// - Throws: ``SeedDBError`` `seedUnavailable` (missing or unreadable),
     ///   `invalidManifest` (not a minisign public key).
     public static func load(_ path: String) throws(SeedDBError) -> MinisignPublicKey {
-        guard let bytes = try FileSystem.readFile(at: URL(fileURLWithPath: path).resolvingSymlinksInPath().path) else {
+        guard let bytes = try FileSystem.readFile(at: FileSystem.resolvingLinks(path)) else {
             throw SeedDBError(.seedUnavailable, "public key not found: \(path)")
         }
         return try MinisignPublicKey(text: String(decoding: bytes, as: UTF8.self), source: path)

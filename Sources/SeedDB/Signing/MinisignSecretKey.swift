@@ -87,7 +87,7 @@ public struct MinisignSecretKey: Sendable {
 
     /// Reads the secret key file at `path` (see ``init(text:source:passphrase:)``).
     public static func load(_ path: String, passphrase: () throws(SeedDBError) -> [UInt8]) throws(SeedDBError) -> MinisignSecretKey {
-        guard let bytes = try FileSystem.readFile(at: URL(fileURLWithPath: path).resolvingSymlinksInPath().path) else {
+        guard let bytes = try FileSystem.readFile(at: FileSystem.resolvingLinks(path)) else {
             throw SeedDBError(.seedUnavailable, "secret key not found: \(path)")
         }
         return try MinisignSecretKey(text: String(decoding: bytes, as: UTF8.self), source: path, passphrase: passphrase)

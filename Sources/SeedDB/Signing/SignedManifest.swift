@@ -29,7 +29,7 @@ public struct SignedManifest: Sendable {
     /// - Throws: ``SeedDBError`` `untrustedSeed` as above, `invalidManifest` (the signed
     ///   bytes are not a valid manifest, or a seed has no `sha256`), `seedUnavailable`.
     public static func verify(_ path: String, trustedKeys: [MinisignPublicKey], now: Date = Date()) throws(SeedDBError) -> SignedManifest {
-        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        let target = FileSystem.resolvingLinks(path)
         let (bytes, minisig) = try checkSignature(path, target: target, trustedKeys: trustedKeys)
         let manifest: Manifest
         do {
@@ -53,7 +53,7 @@ public struct SignedManifest: Sendable {
     /// - Throws: ``SeedDBError`` `untrustedSeed` as ``verify(_:trustedKeys:now:)``,
     ///   `seedUnavailable`.
     public static func requireSignature(_ path: String, trustedKeys: [MinisignPublicKey]) throws(SeedDBError) {
-        _ = try checkSignature(path, target: URL(fileURLWithPath: path).resolvingSymlinksInPath().path, trustedKeys: trustedKeys)
+        _ = try checkSignature(path, target: FileSystem.resolvingLinks(path), trustedKeys: trustedKeys)
     }
 
     /// The manifest's bytes and their signature, checked.
@@ -96,7 +96,7 @@ public struct SignedManifest: Sendable {
     /// reached through a symbolic link, beside the file it points to.
     private static func signaturePath(of path: String, target: String) throws(SeedDBError) -> String? {
         for candidate in [path + ".minisig", target + ".minisig"] {
-            let resolved = URL(fileURLWithPath: candidate).resolvingSymlinksInPath().path
+            let resolved = FileSystem.resolvingLinks(candidate)
             if try FileSystem.fileType(at: resolved) != nil { return resolved }
         }
         return nil
