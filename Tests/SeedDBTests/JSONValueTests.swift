@@ -8,7 +8,7 @@ import Testing
 @Suite struct JSONValueTests {
     func problem(_ text: String) -> String? {
         do {
-            try JSONValue.validate(Array(text.utf8)[...])
+            _ = try JSONValue.parse(Array(text.utf8)[...], rules: .strict)
             return nil
         } catch {
             #expect(error.code == .invalidManifest)

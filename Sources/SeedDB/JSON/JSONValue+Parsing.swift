@@ -8,14 +8,14 @@ extension JSONValue {
         /// `"app"` twice would silently deploy to the second app; this refuses both.
         case strict
         /// What `JSONSerialization` took, for the settings store an app and its tools also
-        /// write: a leading byte-order mark, trailing commas, and the last of two equal keys.
+        /// write: trailing commas, and the last of two equal keys.
         case lenient
     }
 
     /// The deepest nesting accepted.
     static let maximumDepth = 512
 
-    /// Parses `bytes` as one JSON value.
+    /// Parses `bytes` as one JSON value; a leading UTF-8 byte-order mark is skipped.
     ///
     /// - Parameters:
     ///   - rules: How strictly to read.
@@ -26,28 +26,14 @@ extension JSONValue {
     ///   <what is wrong>` (both from 1; columns count Unicode scalars), or `line L, column C:
     ///   duplicate key "<path>"`.
     static func parse(_ bytes: ArraySlice<UInt8>, rules: Rules, only: [String] = []) throws(SeedDBError) -> JSONValue {
-        var parser = Parser(bytes: bytes, rules: rules)
-        if rules == .lenient, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index += 3 }
+        var parser = Parser(bytes: bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes, rules: rules)
         try parser.skipWhitespace()
         let value = try parser.value(depth: 0, keeping: .path(only[...]))
         try parser.skipWhitespace()
-        if parser.index < bytes.endIndex {
+        if parser.current != nil {
             throw parser.error("unexpected \(parser.describeCurrent()) after the JSON value")
         }
         return value
-    }
-
-    /// Checks that `bytes` are one JSON value under the ``Rules/strict`` rules, building
-    /// nothing.
-    /// - Throws: ``SeedDBError`` as ``parse(_:rules:only:)``.
-    static func validate(_ bytes: ArraySlice<UInt8>) throws(SeedDBError) {
-        var parser = Parser(bytes: bytes, rules: .strict)
-        try parser.skipWhitespace()
-        _ = try parser.value(depth: 0, keeping: .nothing)
-        try parser.skipWhitespace()
-        if parser.index < bytes.endIndex {
-            throw parser.error("unexpected \(parser.describeCurrent()) after the JSON value")
-        }
     }
 
     /// Which part of a value the parser builds.

@@ -56,17 +56,16 @@ enum JSONValue: Hashable, Sendable {
 
     /// A number with no fraction, exact in 64 bits (`3`, `3.0`, `3e2`); `nil` for anything
     /// else, `true` and `false` included.
-    var integer: Int64? {
-        guard case .number(let text) = self else { return nil }
-        if let exact = Int64(text) { return exact }
-        return Double(text).flatMap { Int64(exactly: $0) }
-    }
+    var integer: Int64? { exactly(Int64.self) }
 
     /// A number with no fraction, exact in 64 bits unsigned; `nil` for anything else.
-    var unsignedInteger: UInt64? {
+    var unsignedInteger: UInt64? { exactly(UInt64.self) }
+
+    /// The number as an `Integer`, when it has no fraction and fits.
+    private func exactly<Integer: FixedWidthInteger>(_: Integer.Type) -> Integer? {
         guard case .number(let text) = self else { return nil }
-        if let exact = UInt64(text) { return exact }
-        return Double(text).flatMap { UInt64(exactly: $0) }
+        if let exact = Integer(text) { return exact }
+        return Double(text).flatMap { Integer(exactly: $0) }
     }
 
     /// The elements of an array of strings; `nil` when it is not an array or an element

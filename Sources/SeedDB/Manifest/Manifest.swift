@@ -81,8 +81,7 @@ public struct Manifest: Sendable, Hashable {
 
     /// The JSON object in `bytes`, read under the strict rules (see ``load(_:)``).
     static func document(_ bytes: [UInt8]) throws(SeedDBError) -> [String: JSONValue] {
-        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes[3...] : bytes[...]
-        guard let document = try JSONValue.parse(body, rules: .strict).object else {
+        guard let document = try JSONValue.parse(bytes[...], rules: .strict).object else {
             throw Self.error("the top level is not a JSON object")
         }
         return document
