@@ -189,14 +189,7 @@ extension JSONValue {
                 let value = try value(depth: depth + 1, keeping: member)
                 if member.keepsAnything { members[key] = value }
                 trail.removeLast()
-                try skipWhitespace()
-                if current == UInt8(ascii: ",") {
-                    index += 1
-                    try skipWhitespace()
-                    continue
-                }
-                try expect(UInt8(ascii: "}"), "',' or '}'")
-                return .object(members)
+                guard try nextMember(closing: UInt8(ascii: "}")) else { return .object(members) }
             }
         }
 
@@ -221,15 +214,21 @@ extension JSONValue {
                 if kept.keepsAnything { elements.append(element) }
                 trail.removeLast()
                 count += 1
-                try skipWhitespace()
-                if current == UInt8(ascii: ",") {
-                    index += 1
-                    try skipWhitespace()
-                    continue
-                }
-                try expect(UInt8(ascii: "]"), "',' or ']'")
-                return .array(elements)
+                guard try nextMember(closing: UInt8(ascii: "]")) else { return .array(elements) }
             }
+        }
+
+        /// After a member of an object or an element of an array: `true` past a comma (and
+        /// the whitespace after it), `false` past the `closing` bracket.
+        mutating func nextMember(closing: UInt8) throws(SeedDBError) -> Bool {
+            try skipWhitespace()
+            if current == UInt8(ascii: ",") {
+                index += 1
+                try skipWhitespace()
+                return true
+            }
+            try expect(closing, "',' or '\(Character(UnicodeScalar(closing)))'")
+            return false
         }
 
         mutating func literal(_ word: String) throws(SeedDBError) {
