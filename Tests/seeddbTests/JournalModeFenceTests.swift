@@ -41,7 +41,8 @@ import Testing
     @Test(arguments: ["delete", "truncate", "persist", "memory", "off", "wal"])
     func everyReportedCommitIsInTheWorkingCopy(journalMode: String) throws {
         let cli = CLIHarness()
-        #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+        let first = try cli.run(["deploy"] + cli.seedFlags(1))
+        try #require(first.status == 0, "status \(first.status), killed by \(first.killedBy.map(String.init) ?? "nothing"): \(first.stderr)")
         try cli.shell("sqlite3 '\(cli.workingCopy)' 'CREATE TABLE writes(id INTEGER PRIMARY KEY)'")
         let stop = cli.root + "/stop"
         let log = cli.root + "/writes.log"
