@@ -54,6 +54,9 @@ public struct SeedDBError: Error, Sendable, CustomStringConvertible {
         /// Deploy a signed manifest whose serial is lower than the one deployed
         /// (`--allow-downgrade`).
         case downgrade
+        /// Deploy a manifest that is not signed by the key the seed's record pins, and
+        /// forget the pin (`--forget-signature`).
+        case forgetSignature
     }
 
     /// Creates an error.

@@ -18,6 +18,9 @@ struct DeployOptions: ParsableArguments {
     @Flag(name: .long, help: "Deploy a signed manifest whose serial is lower than the one deployed.")
     var allowDowngrade = false
 
+    @Flag(name: .long, help: "Leave signing on purpose: deploy what the pinned key did not sign (unsigned too), and forget the pin.")
+    var forgetSignature = false
+
     @Flag(name: .long, help: "Say what would be done, and change nothing.")
     var dryRun = false
 
@@ -30,6 +33,7 @@ struct DeployOptions: ParsableArguments {
         configuration.keepPrevious = keepPrevious
         configuration.progress = progress?.callback
         configuration.allowDowngrade = allowDowngrade
+        configuration.forgetSignature = forgetSignature
         if let progress { configuration.stepStarted = progress.stepStarted(then: configuration.stepStarted) }
         let (reports, failure) = seeds.each(system, configuration: configuration, trust: trust, { (deployer, seed) throws(SeedDBError) in
             if dryRun { return try deployer.plan(seed, force: force) }

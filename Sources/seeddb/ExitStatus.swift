@@ -28,6 +28,7 @@ func remedyHint(_ remedy: SeedDBError.Remedy?) -> String {
     case .owner: return " or pass --owner for its owner"
     case .app: return "; give --app to create it"
     case .downgrade: return "; pass --allow-downgrade to deploy it anyway"
+    case .forgetSignature: return "; pass --forget-signature to leave signing"
     case nil: return ""
     }
 }

@@ -32,6 +32,8 @@ struct Printer {
                 if merge.withoutBase { counts.append(("withoutBase", true)) }
                 pairs.append(("merge", counts))
             }
+            if let signature = report.signature { pairs.append(("signature", Self.signature(signature))) }
+            if let forgot = report.forgotSignature { pairs.append(("forgotSignature", Self.signature(forgot))) }
             return pairs
         }], dryRun: dryRun, failure: failure) {
             reports.map { report in
@@ -44,14 +46,24 @@ struct Printer {
                 case (_, let from?): versions = "\(Self.short(from)) -> \(to)"
                 }
                 let how = report.strategy.map { " by \($0.rawValue)" } ?? ""
+                let signed = Self.signed(report)
                 if report.action == .held, let held = report.heldFrom {
-                    return "\(report.name): held at \(to): rolled back from \(Self.short(held)) (\(report.workingCopy))"
+                    return "\(report.name): held at \(to): rolled back from \(Self.short(held)) (\(report.workingCopy))\(signed)"
                 }
                 let merged = report.merge.map { "; merged\($0.withoutBase ? " without a base" : ""): " + Self.merged($0, kept: report.conflictsKept) } ?? ""
                 let kept = report.adopted ? "; the database found was kept as the previous generation (seeddb rollback restores it)" : ""
-                return "\(report.name): \(verb) \(versions)\(how)\(merged) (\(report.workingCopy))\(kept)"
+                return "\(report.name): \(verb) \(versions)\(how)\(merged) (\(report.workingCopy))\(kept)\(signed)"
             }
         }
+    }
+
+    /// What a deploy did with signatures, for its line: `; signed by 7B0460144D009C90,
+    /// serial 3`, and `; forgot the pinned key id 8F2F0F871B302A7F` after
+    /// `--forget-signature`.
+    static func signed(_ report: DeployReport) -> String {
+        let signed = report.signature.map { "; signed by \($0.keyID), serial \($0.serial)" } ?? ""
+        let forgot = report.forgotSignature.map { "; forgot the pinned key id \($0.keyID)" } ?? ""
+        return signed + forgot
     }
 
     func maintenanceReports(_ reports: [MaintenanceReport], dryRun: Bool = false, failure: SeedFailure? = nil) {
@@ -145,6 +157,8 @@ struct Printer {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// `status`: per seed, its state, versions and working copy; the signature recorded,
+    /// the key pinned, and what a deploy would refuse (`refusal`, the line it would print).
     func statuses(_ statuses: [SeedStatus], failure: SeedFailure? = nil) {
         emit(json: ["seeds": statuses.map { status in
             var pairs: [(String, Any?)] = [
@@ -155,6 +169,8 @@ struct Printer {
             if let blocked = status.blocked { pairs.append(("blocked", blocked)) }
             if !status.leftovers.isEmpty { pairs.append(("leftovers", status.leftovers)) }
             if let signature = status.signature { pairs.append(("signature", Self.signature(signature))) }
+            if let pinned = status.pinnedKeyID { pairs.append(("pinnedKeyId", pinned)) }
+            if let refusal = status.refusal { pairs.append(("refusal", SeedFailure(seed: status.name, error: refusal).message)) }
             return pairs
         }], failure: failure) {
             statuses.flatMap { status in [
@@ -162,7 +178,8 @@ struct Printer {
                 "  current version:  \(Self.short(status.currentVersion))",
                 "  recorded version: \(status.recordedVersion.map(Self.short) ?? "none")",
                 "  working copy:     \(status.workingCopy)\(status.blocked.map { " (blocked: it is \($0); deploys refuse to touch it)" } ?? (status.exists ? (status.recordedVersion == nil ? " (a database with no record: a deploy keeps it as the previous generation)" : "") : " (does not exist)"))",
-            ] + (status.signature.map { ["  signature:        key id \($0.keyID), serial \($0.serial)"] } ?? []) + status.leftovers.map { "  left by a killed run (the next deploy removes it): \($0)" } }
+            ] + (status.signature.map { ["  signature:        key id \($0.keyID), serial \($0.serial)"] } ?? [])
+              + (status.pinnedKeyID.map { ["  pinned key:       \($0) (a deploy takes only what it or a trusted key signed)"] } ?? []) + status.leftovers.map { "  left by a killed run (the next deploy removes it): \($0)" } }
         }
     }
 
@@ -174,10 +191,11 @@ struct Printer {
                 ("name", report.name.rawValue), ("seed", report.seed.description), ("workingCopy", report.workingCopy.description),
                 ("seedProblems", report.seed.problems), ("workingCopyProblems", report.workingCopy.problems)]
             if let signature = report.signature { pairs.append(("signature", Self.signature(signature))) }
+            if let refusal = report.refusal { pairs.append(("refusal", SeedFailure(seed: report.name, error: refusal).message)) }
             return pairs
         }], failure: failure) {
             reports.flatMap { report in
-                let signed = report.signature.map { "; signature ok (key id \($0.keyID), serial \($0.serial))" } ?? ""
+                let signed = report.signature.map { "; signature ok (key id \($0.keyID), serial \($0.serial))" } ?? (report.refusal == nil ? "" : "; a deploy would refuse it")
                 var lines = ["\(report.name): seed \(Self.line(report.seed)); working copy \(Self.line(report.workingCopy))\(signed)"]
                 if verbose {
                     lines += report.seed.problems.map { "  seed: \($0)" }

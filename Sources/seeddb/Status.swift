@@ -10,8 +10,9 @@ extension SeedDBCommand {
             discussion: """
             States: up-to-date, not-installed (nothing recorded), outdated (the recorded version \
             differs), missing (recorded, but the working copy is gone). A version deployed from \
-            a signed manifest shows its key id and serial. With trusted keys, a manifest a \
-            deploy would refuse is reported with a warning. Changes nothing.
+            a signed manifest shows its key id and serial, and the key it pins. A manifest a \
+            deploy would refuse for its signature is reported with a warning (and "refusal" \
+            in --json); the exit status stays 0. Changes nothing.
 
             Example:
               seeddb status --manifest Seeds/v2/seeds.json --json
@@ -26,14 +27,12 @@ extension SeedDBCommand {
             var settingsFile = ""
             let (statuses, failure) = seeds.each(system, trust: trust, { (deployer, seed) throws(SeedDBError) in
                 settingsFile = deployer.paths(for: seed).settingsFile
-                // A report, not a gate: what a deploy would refuse is a warning here.
-                do throws(SeedDBError) {
-                    _ = try deployer.checkSignature(seed)
-                } catch {
-                    Terminal.logger.warning("\(error.message)")
-                }
                 return try deployer.status(seed)
             })
+            // A report, not a gate: what a deploy would refuse is a warning here.
+            for status in statuses {
+                if let refusal = status.refusal { Terminal.logger.warning("\(SeedFailure(seed: status.name, error: refusal).message)") }
+            }
             for problem in Set(statuses.compactMap(\.settingsProblem)) {
                 Terminal.logger.warning("\(problem.warning(in: settingsFile))")
             }

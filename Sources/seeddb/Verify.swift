@@ -10,8 +10,9 @@ extension SeedDBCommand {
             discussion: """
             Prints one line per seed with the first problem found (all of them with \
             --verbose, or in --json as lists). When keys are trusted (--trusted-key, or \
-            /etc/seeddb/keys/<app> with --system), also checks the manifest's signature and \
-            the seed's SHA-256 against it. Exits 65 when a seed or working copy is \
+            /etc/seeddb/keys/<app> with --system) or the record pins one, also checks the \
+            manifest's signature and the seed's SHA-256 against it: what a deploy would \
+            refuse is a warning, "refusal" in --json, and exit 65. Exits 65 when a seed or working copy is \
             damaged, 66 when a working copy recorded as deployed is missing. A working copy \
             never deployed (nothing recorded) is reported as "not deployed" and is not a \
             failure. Changes nothing.
@@ -31,6 +32,9 @@ extension SeedDBCommand {
 
         func run() throws {
             let (reports, stopped) = seeds.each(system, trust: trust, { (deployer, seed) throws(SeedDBError) in try deployer.verify(seed) })
+            for report in reports {
+                if let refusal = report.refusal { Terminal.logger.warning("\(SeedFailure(seed: report.name, error: refusal).message)") }
+            }
             let failure = stopped ?? reports.lazy.compactMap { report in
                 report.failure.map { SeedFailure(seed: report.name, error: $0) }
             }.first

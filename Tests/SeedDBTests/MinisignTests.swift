@@ -68,7 +68,7 @@ import Testing
 
     @Test func theSettingsEntryKeepsTheSignature() throws {
         var entry = SettingsEntry(record: DeployRecord(version: try SeedVersion("2"), sha256: try SHA256Digest(hex: String(repeating: "a", count: 64)), size: 1, deployedAt: "t"))
-        entry.signature = SeedSignature(keyID: "D762126178BEF898", serial: 7)
+        entry.signature = SeedSignature(keyID: "D762126178BEF898", serial: 7, publicKey: try MinisignPublicKey(text: Self.minisignPublicKey).base64)
         entry.previous = DeployRecord(version: try SeedVersion("1"), sha256: try SHA256Digest(hex: String(repeating: "b", count: 64)), size: 1, deployedAt: "t")
         entry.previous?.signature = SeedSignature(keyID: "ABC", serial: 6)
         let json = entry.json
@@ -77,6 +77,9 @@ import Testing
         #expect(decoded == entry)
         var bad = try #require(json.object)
         bad["signature"] = .object(["keyId": .string("X"), "serial": .number("-1")])
+        #expect(throws: SettingsEntry.ShapeError.self) { try SettingsEntry(json: .object(bad)) }
+        // A pinned public key must be the key the key id names.
+        bad["signature"] = .object(["keyId": .string("ABC"), "serial": .number("7"), "publicKey": .string(try MinisignPublicKey(text: Self.minisignPublicKey).base64)])
         #expect(throws: SettingsEntry.ShapeError.self) { try SettingsEntry(json: .object(bad)) }
     }
 
@@ -107,10 +110,22 @@ import Testing
         configuration.trustedKeys.append(key.publicKey)
         let deployer = Deployer(directories: xdg, configuration: configuration, logger: Logger(label: "test"))
         #expect(try deployer.deploy(seed).action == .installed)
-        #expect(try deployer.status(seed).signature == SeedSignature(keyID: key.keyID.description, serial: 4))
+        #expect(try deployer.status(seed).signature == SeedSignature(keyID: key.keyID.description, serial: 4, publicKey: key.publicKey.base64))
         // A seed not from a manifest is refused.
         var bare = seed
         bare.manifest = nil
         #expect { try deployer.reseed(bare) } throws: { ($0 as? SeedDBError)?.code == .untrustedSeed }
+
+        // Without trustedKeys, the record's pin still checks: the signed manifest deploys,
+        // the bare seed is refused, and forgetSignature leaves signing.
+        var pinned = Deployer(directories: xdg, configuration: DeployConfiguration(), logger: Logger(label: "test"))
+        #expect(try pinned.reseed(seed).signature?.keyID == key.keyID.description)
+        #expect { try pinned.reseed(bare) } throws: { error in
+            (error as? SeedDBError)?.remedy == .forgetSignature && (error as? SeedDBError)?.message.contains("pinned key id \(key.keyID)") == true
+        }
+        pinned.configuration.forgetSignature = true
+        let left = try pinned.reseed(bare)
+        #expect(left.forgotSignature?.keyID == key.keyID.description && left.signature == nil)
+        #expect(try pinned.status(seed).pinnedKeyID == nil)
     }
 }

@@ -167,6 +167,8 @@ OPTIONS:
                           trusted (repeatable); then only signed seeds deploy.
   --allow-downgrade       Deploy a signed manifest whose serial is lower than
                           the one deployed.
+  --forget-signature      Leave signing on purpose: deploy what the pinned key
+                          did not sign (unsigned too), and forget the pin.
   --dry-run               Say what would be done, and change nothing.
   -h, --help              Show help information.
 
@@ -234,6 +236,8 @@ OPTIONS:
                           trusted (repeatable); then only signed seeds deploy.
   --allow-downgrade       Deploy a signed manifest whose serial is lower than
                           the one deployed.
+  --forget-signature      Leave signing on purpose: deploy what the pinned key
+                          did not sign (unsigned too), and forget the pin.
   --dry-run               Say what would be done, and change nothing.
   -h, --help              Show help information.
 
@@ -307,8 +311,9 @@ state.
 
 States: up-to-date, not-installed (nothing recorded), outdated (the recorded
 version differs), missing (recorded, but the working copy is gone). A version
-deployed from a signed manifest shows its key id and serial. With trusted keys,
-a manifest a deploy would refuse is reported with a warning. Changes nothing.
+deployed from a signed manifest shows its key id and serial, and the key it
+pins. A manifest a deploy would refuse for its signature is reported with a
+warning (and "refusal" in --json); the exit status stays 0. Changes nothing.
 
 Example:
   seeddb status --manifest Seeds/v2/seeds.json --json
@@ -345,11 +350,12 @@ OVERVIEW: Run PRAGMA integrity_check on each seed and its working copy.
 
 Prints one line per seed with the first problem found (all of them with
 --verbose, or in --json as lists). When keys are trusted (--trusted-key, or
-/etc/seeddb/keys/<app> with --system), also checks the manifest's signature and
-the seed's SHA-256 against it. Exits 65 when a seed or working copy is damaged,
-66 when a working copy recorded as deployed is missing. A working copy never
-deployed (nothing recorded) is reported as "not deployed" and is not a failure.
-Changes nothing.
+/etc/seeddb/keys/<app> with --system) or the record pins one, also checks the
+manifest's signature and the seed's SHA-256 against it: what a deploy would
+refuse is a warning, "refusal" in --json, and exit 65. Exits 65 when a seed or
+working copy is damaged, 66 when a working copy recorded as deployed is
+missing. A working copy never deployed (nothing recorded) is reported as "not
+deployed" and is not a failure. Changes nothing.
 
 Example:
   seeddb verify --manifest Seeds/v2/seeds.json

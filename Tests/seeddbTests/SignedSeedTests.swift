@@ -196,9 +196,9 @@ import Testing
         #expect(text.stdout.contains("  signature:        key id \(key.id), serial 2"), "\(text.stdout)")
         // Up to date: a second deploy checks again and does nothing.
         #expect(try cli.run(["deploy", "--manifest", v2, "--trusted-key", key.publicKey]).status == 0)
-        // Unsigned: no "signature".
-        let plain = try cli.run(["deploy"] + cli.seedFlags(1) + ["--json"])
-        #expect(plain.status == 0)
+        // Unsigned, on purpose: no "signature".
+        let plain = try cli.run(["deploy"] + cli.seedFlags(1) + ["--json", "--forget-signature"])
+        #expect(plain.status == 0, "\(plain.stderr)")
         #expect(try statusSignature(v2) == nil)
     }
 

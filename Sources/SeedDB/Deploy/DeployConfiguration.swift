@@ -48,7 +48,9 @@ public struct DeployConfiguration: Sendable {
     /// Public keys whose signatures are trusted. When any key is trusted for an app (here
     /// or in ``trustedKeysDirectory``), a deploy refuses (``SeedDBError/Code/untrustedSeed``)
     /// a seed that is not from a manifest one of them signed, before anything is copied.
-    /// Several keys may be trusted at once, to rotate keys. Default: none.
+    /// Several keys may be trusted at once, to rotate keys: a seed whose record pins one
+    /// key (see ``SeedSignature``) takes a manifest signed by another trusted key, and the
+    /// record then pins that one. Default: none.
     public var trustedKeys: [MinisignPublicKey] = []
 
     /// A directory of trust anchors: the `*.pub` files in its `<app>` subdirectory are
@@ -60,6 +62,13 @@ public struct DeployConfiguration: Sendable {
     /// Deploy a signed manifest whose serial is lower than the one recorded (a deliberate
     /// downgrade). Default: `false`, such a manifest is refused as a replay.
     public var allowDowngrade = false
+
+    /// Deploy a seed whose record pins a signing key (it was deployed from a signed
+    /// manifest) from a manifest that key did not sign, unsigned included, and forget the
+    /// pin: leaving signing on purpose. The keys trusted here still apply; the run records
+    /// the signature it checked, or none. Default: `false`, such a manifest is refused
+    /// (``SeedDBError/Code/untrustedSeed``).
+    public var forgetSignature = false
 
     /// The default configuration.
     public init() {}

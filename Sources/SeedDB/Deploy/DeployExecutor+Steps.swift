@@ -474,7 +474,8 @@ extension DeployExecutor {
             } else if plan.dropsPrevious || target.isRollback {
                 entry.previous = nil
             }
-            entry.signature = target.isRollback ? target.entry.previous?.signature : target.signature
+            // The signature is the pin: a rollback to an unsigned generation keeps it.
+            entry.signature = target.isRollback ? target.entry.previous?.signature ?? target.entry.signature : target.signature
             if let memo = run.memo { entry.checked = memo }
             if let digest = run.sourceDigest { entry.source = digest }
             entry.location = target.location

@@ -28,10 +28,17 @@ public struct DeployReport: Sendable, Hashable {
     /// The side each conflict of the merge kept, in the order `seeddb conflicts` lists
     /// them; empty when the merge met none (or none ran).
     public var conflictsKept: [MergeConflict.Kept] = []
+    /// The signature the run checked: who signed the manifest and its serial; `nil` when
+    /// no key is trusted for the app and none is pinned (and for a rollback, which checks
+    /// none).
+    public var signature: SeedSignature? = nil
+    /// The pin ``DeployConfiguration/forgetSignature`` forgot: the record no longer pins
+    /// that key (it pins the one in ``signature``, if any).
+    public var forgotSignature: SeedSignature? = nil
 }
 
 /// The state of one seed, as `status` reports it.
-public struct SeedStatus: Sendable, Hashable {
+public struct SeedStatus: Sendable {
     /// The working copy's file name.
     public var name: SeedName
     /// The version the app ships now.
@@ -57,6 +64,13 @@ public struct SeedStatus: Sendable, Hashable {
     /// The key id and serial of the signed manifest the recorded version came from;
     /// `nil` when nothing is recorded or it was not signed.
     public var signature: SeedSignature? = nil
+    /// The key id the record pins: a deploy takes only what this key or a trusted one
+    /// signed (see ``SeedSignature``); `nil` when none is pinned.
+    public var pinnedKeyID: String? = nil
+    /// What a deploy would refuse for the seed's signature, as the error it would fail
+    /// with (``Deployer/checkSignature(_:digest:)``); `nil` when it would not. The seed's
+    /// digest is compared only when a deploy would copy it.
+    public var refusal: SeedDBError? = nil
 }
 
 /// What `verify` found in one file.
@@ -90,7 +104,7 @@ public enum IntegrityResult: Sendable, Hashable, CustomStringConvertible {
 
 /// The result of `verify` for one seed: the seed's and the working copy's integrity, and
 /// the failure they amount to.
-public struct VerifyReport: Sendable, Hashable {
+public struct VerifyReport: Sendable {
     /// The working copy's file name.
     public var name: SeedName
     /// The seed file's path.
@@ -104,12 +118,17 @@ public struct VerifyReport: Sendable, Hashable {
     /// The signature checked, when the app has trusted keys (see
     /// ``DeployConfiguration/trustedKeys``); `nil` otherwise.
     public var signature: SeedSignature? = nil
+    /// What a deploy would refuse for the seed's signature, its digest included (see
+    /// ``Deployer/checkSignature(_:digest:)``); `nil` when it would not.
+    public var refusal: SeedDBError? = nil
 
-    /// The first failure, as the error a command exits with: a damaged seed
-    /// (`invalidSeed`), a damaged working copy (`corruptWorkingCopy`), or a working copy
-    /// recorded but missing (`seedUnavailable`); `nil` when the seed passed (a working copy
-    /// not deployed yet is not a failure).
+    /// The first failure, as the error a command exits with: what a deploy would refuse
+    /// (``refusal``), a damaged seed (`invalidSeed`), a damaged working copy
+    /// (`corruptWorkingCopy`), or a working copy recorded but missing
+    /// (`seedUnavailable`); `nil` when the seed passed (a working copy not deployed yet is
+    /// not a failure).
     public var failure: SeedDBError? {
+        if let refusal { return refusal }
         if case .damaged(let problems) = seed {
             return SeedDBError(.invalidSeed, "integrity check failed for seed \(source): \(Self.summary(problems))")
         }

@@ -1,8 +1,9 @@
 import Foundation
 import SeedDBCore
 
-/// Signed seeds: a deploy of an app with trusted keys deploys only what a trusted key
-/// signed, and never a lower serial than the one recorded.
+/// Signed seeds: a deploy of an app with trusted keys, or of a seed whose record pins a
+/// key, deploys only what a trusted or the pinned key signed, and never a lower serial
+/// than the one recorded.
 extension Deployer {
     /// The keys trusted for `app`: ``DeployConfiguration/trustedKeys`` and the `*.pub`
     /// files in ``DeployConfiguration/trustedKeysDirectory``'s `<app>` subdirectory.
@@ -68,20 +69,25 @@ extension Deployer {
         try SignedManifest.requireSignature(path, trustedKeys: keys)
     }
 
-    /// When keys are trusted for `seed`'s app: the seed as the signed manifest it came
-    /// from describes it (its `sha256` becomes the digest the copy checks), with who
-    /// signed it; otherwise `seed` unchanged and no signature.
+    /// When keys are trusted for `seed`'s app or its record pins one: the seed as the signed
+    /// manifest it came from describes it (its `sha256` becomes the digest the copy checks),
+    /// with who signed it; otherwise `seed` unchanged and no signature.
+    ///
+    /// The pin is read here, before anything else is looked at: one more read of the
+    /// settings file (see ``pin(of:)``).
     ///
     /// - Throws: ``SeedDBError`` `untrustedSeed` (exit 65) when the seed is not from a
-    ///   manifest a trusted key signed, or differs from what it signed; see
-    ///   ``SignedManifest/verify(_:trustedKeys:now:)``.
+    ///   manifest a trusted or pinned key signed, or differs from what it signed; see
+    ///   ``SignedManifest/verify(_:trustedKeys:pinned:now:)``.
     func authenticate(_ seed: Seed) throws(SeedDBError) -> (seed: Seed, signature: SeedSignature?) {
         let keys = try trustedKeys(for: seed.app)
-        guard !keys.isEmpty else { return (seed, nil) }
+        let pinned = try pin(of: seed)
+        guard !keys.isEmpty || pinned != nil else { return (seed, nil) }
         guard let path = seed.manifest else {
-            throw SeedDBError(.untrustedSeed, "refusing seed \(seed.name) of \(seed.app) (unsigned; trusted key ids: \(keys.map(\.keyID.description).joined(separator: ", "))): it is not from a signed manifest")
+            let trust = SignedManifest.Trust(keys, pinned: pinned)
+            throw SeedDBError(.untrustedSeed, "refusing seed \(seed.name) of \(seed.app) (unsigned; \(trust)): it is not from a signed manifest", remedy: pinned == nil ? nil : .forgetSignature)
         }
-        let signed = try SignedManifest.verify(path, trustedKeys: keys)
+        let signed = try SignedManifest.verify(path, trustedKeys: keys, pinned: pinned)
         guard var vouched = signed.manifest.seeds.first(where: { $0.name == seed.name }), signed.manifest.app == seed.app else {
             throw SeedDBError(.untrustedSeed, "refusing \(path) (key id \(signed.signature.keyID)): the signed manifest has no seed \(seed.name) of \(seed.app)")
         }
@@ -92,35 +98,76 @@ extension Deployer {
         return (vouched, signed.signature)
     }
 
-    /// Refuses a signed manifest whose serial is lower than the one `entry` records,
-    /// unless ``DeployConfiguration/allowDowngrade``.
-    /// - Throws: ``SeedDBError`` `untrustedSeed` with the remedy ``SeedDBError/Remedy/downgrade``.
-    func requireNoDowngrade(_ signature: SeedSignature?, entry: SettingsEntry, seed: Seed) throws(SeedDBError) {
-        guard let signature, let recorded = entry.signature, signature.serial < recorded.serial, !configuration.allowDowngrade else { return }
+    /// The signature `seed`'s record pins (trust on first use), `nil` when none is or
+    /// ``DeployConfiguration/forgetSignature``.
+    func pin(of seed: Seed) throws(SeedDBError) -> SeedSignature? {
+        guard !configuration.forgetSignature else { return nil }
+        return try settings(for: seed).snapshot(only: seed.name).entries[seed.name.rawValue]?.signature
+    }
+
+    /// Refuses what the pin in `entry` (the record as observed, again under the deploy
+    /// lock) does not allow: no signature, or a serial lower than the pinned one unless
+    /// ``DeployConfiguration/allowDowngrade``. Nothing with
+    /// ``DeployConfiguration/forgetSignature``. (Which keys may sign is
+    /// ``authenticate(_:)``'s to check; this catches a pin recorded since.)
+    /// - Throws: ``SeedDBError`` `untrustedSeed`, with the remedy
+    ///   ``SeedDBError/Remedy/forgetSignature`` or ``SeedDBError/Remedy/downgrade``.
+    func requirePinned(_ signature: SeedSignature?, entry: SettingsEntry, seed: Seed) throws(SeedDBError) {
+        guard let pinned = entry.signature, !configuration.forgetSignature else { return }
+        guard let signature else {
+            throw SeedDBError(.untrustedSeed, "refusing \(seed.manifest ?? seed.source) (unsigned; pinned key id \(pinned.keyID)): \(paths(for: seed).workingCopy) was deployed from a signed manifest", remedy: .forgetSignature)
+        }
+        guard signature.serial < pinned.serial, !configuration.allowDowngrade else { return }
         throw SeedDBError(
             .untrustedSeed,
-            "refusing \(seed.manifest ?? seed.source) (key id \(signature.keyID)): its serial \(signature.serial) is lower than serial \(recorded.serial) (key id \(recorded.keyID)) deployed to \(paths(for: seed).workingCopy): a downgrade or a replayed manifest",
+            "refusing \(seed.manifest ?? seed.source) (key id \(signature.keyID)): its serial \(signature.serial) is lower than serial \(pinned.serial) (pinned key id \(pinned.keyID)) deployed to \(paths(for: seed).workingCopy): a downgrade or a replayed manifest",
             remedy: .downgrade)
     }
 
-    /// Checks the signature a deploy of `seed` would check, reading the manifest and its
-    /// signature but not the seed: who signed it and its serial, or `nil` when no key is
-    /// trusted for its app.
-    /// - Throws: ``SeedDBError`` `untrustedSeed` when a deploy would be refused for it.
-    public func checkSignature(_ seed: Seed) throws(SeedDBError) -> SeedSignature? {
-        try authenticate(seed).signature
+    /// Whether a run whose plan copies nothing still records `signature`: an up-to-date
+    /// seed whose manifest a new key signed (a rotation re-pins), or a higher serial, or
+    /// whose pin ``DeployConfiguration/forgetSignature`` forgets. A held seed keeps the
+    /// signature of the version it was rolled back to.
+    func recordsSignature(_ signature: SeedSignature?, entry: SettingsEntry, plan: DeployPlan) -> Bool {
+        plan.action == .unchanged && entry.signature != signature
     }
 
-    /// What `verify` adds for a seed whose app has trusted keys: the signature checked,
-    /// and the seed's digest compared with the signed one (`nil` when no key is trusted).
-    func verifySignature(_ seed: Seed) throws(SeedDBError) -> SeedSignature? {
+    /// Records `signature` for a run with nothing to copy, when ``recordsSignature(_:entry:plan:)``.
+    func rememberSignature(_ signature: SeedSignature?, entry: SettingsEntry, plan: DeployPlan, paths: SeedPaths) throws(SeedDBError) {
+        guard recordsSignature(signature, entry: entry, plan: plan) else { return }
+        try settings(at: paths).update(timeout: configuration.wait) { $0[paths.name.rawValue]?.signature = signature }
+    }
+
+    /// `report` with what the run did with signatures: the one it checked, and the pin it
+    /// forgot (``DeployConfiguration/forgetSignature`` over a pin no longer recorded).
+    func signed(_ report: DeployReport, _ signature: SeedSignature?, pinned: SeedSignature?) -> DeployReport {
+        var report = report
+        report.signature = signature
+        if configuration.forgetSignature, let pinned, pinned.keyID != signature?.keyID {
+            report.forgotSignature = pinned
+        }
+        return report
+    }
+
+    /// What a deploy of `seed` would refuse for its signature, as the error it would fail
+    /// with, reading the manifest, its signature and the settings but changing nothing:
+    /// `status` and `verify` report it. Returns who signed the manifest, or `nil` when no
+    /// key is trusted for its app and none is pinned.
+    ///
+    /// - Parameter digest: Also read the seed and compare its SHA-256 with the signed one
+    ///   (a deploy does it in the pass that copies it).
+    /// - Throws: ``SeedDBError`` `untrustedSeed` when a deploy would be refused for it
+    ///   (see ``authenticate(_:)``, ``requirePinned(_:entry:seed:)``).
+    public func checkSignature(_ seed: Seed, digest: Bool = false) throws(SeedDBError) -> SeedSignature? {
         let (vouched, signature) = try authenticate(seed)
-        guard let signature, let expected = vouched.expectedSHA256 else { return nil }
-        let digest = try SeedSource(path: vouched.source).withPlainFile { path in
+        let entry = try settings(for: vouched).snapshot(only: vouched.name).entries[vouched.name.rawValue] ?? SettingsEntry()
+        try requirePinned(signature, entry: entry, seed: vouched)
+        guard digest, let signature, let expected = vouched.expectedSHA256 else { return signature }
+        let actual = try SeedSource(path: vouched.source).withPlainFile { path in
             Result { () throws(SeedDBError) in try FileDigest.sha256(ofFileAt: path) }
         }.get()
-        guard digest == expected else {
-            throw SeedDBError(.untrustedSeed, "refusing \(vouched.manifest ?? vouched.source) (key id \(signature.keyID)): seed \(vouched.source) has SHA-256 \(digest), the signed manifest says \(expected)")
+        guard actual == expected else {
+            throw SignedManifest.digestRefusal(vouched.manifest ?? vouched.source, keyID: signature.keyID, source: vouched.source, actual: actual, expected: expected)
         }
         return signature
     }
@@ -133,6 +180,6 @@ extension DeployTarget {
         guard let signature, let manifest else {
             return SeedDBError(.invalidSeed, "invalid seed \(source): SHA-256 is \(actual), expected \(expected)")
         }
-        return SeedDBError(.untrustedSeed, "refusing \(manifest) (key id \(signature.keyID)): seed \(source) has SHA-256 \(actual), the signed manifest says \(expected)")
+        return SignedManifest.digestRefusal(manifest, keyID: signature.keyID, source: source, actual: actual, expected: expected)
     }
 }

@@ -102,7 +102,7 @@ public struct Deployer: Sendable {
         let (vouched, signature) = kind == .rollback ? (seed, nil) : try authenticate(seed)
         let paths = paths(for: vouched)
         let observed = try observe(vouched, paths: paths)
-        try requireNoDowngrade(signature, entry: observed.entry, seed: vouched)
+        if kind != .rollback { try requirePinned(signature, entry: observed.entry, seed: vouched) }
         if let problem = observed.problem {
             logger.warning("\(problem.warning(in: paths.settingsFile))")
         }
@@ -113,7 +113,8 @@ public struct Deployer: Sendable {
             if kind != .rollback { _ = try SeedSource(path: observed.seed.source).inspect() }
             if plan.steps.contains(.carry) { try rehearseMerge(observed, kind, paths: paths) }
         }
-        return report(observed, plan, kind, paths: paths)
+        let planned = report(observed, plan, kind, paths: paths)
+        return kind == .rollback ? planned : signed(planned, signature, pinned: observed.entry.signature)
     }
 
     /// For a dry run whose merge could refuse (a `fail` policy): runs the merge on a
@@ -166,18 +167,33 @@ public struct Deployer: Sendable {
             state: state, settingsProblem: observed.problem, heldFrom: observed.entry.heldFrom,
             blocked: { if case .foreign(let what) = observed.workingCopy.state { return what } else { return nil } }(),
             leftovers: try observed.workingCopy.leftovers(disposable: observed.observation.disposableGenerations),
-            signature: observed.entry.record == nil ? nil : observed.entry.signature)
+            signature: observed.entry.record == nil ? nil : observed.entry.signature,
+            pinnedKeyID: observed.entry.signature?.keyID,
+            // The seed's digest matters only to a deploy that copies it.
+            refusal: signatureCheck(seed, digest: state != .upToDate && state != .held).refusal)
+    }
+
+    /// ``checkSignature(_:digest:)`` as a report, not a gate: who signed the manifest, or
+    /// what a deploy would refuse.
+    private func signatureCheck(_ seed: Seed, digest: Bool) -> (signature: SeedSignature?, refusal: SeedDBError?) {
+        do {
+            return (try checkSignature(seed, digest: digest), nil)
+        } catch {
+            return (nil, error)
+        }
     }
 
     /// Checks what the seed promises and runs `PRAGMA integrity_check` on the seed and on
     /// the working copy, changing nothing (no file is created, not even SQLite's `-shm`),
-    /// and decides what the results amount to (``VerifyReport/failure``): a seed whose
+    /// and decides what the results amount to (``VerifyReport/failure``): what a deploy
+    /// would refuse for the signature (``checkSignature(_:digest:)``, the seed's digest
+    /// included) is ``VerifyReport/refusal``; a seed whose
     /// SHA-256 is not the expected one fails as a damaged seed would. A working copy that
     /// is gone while a version is recorded is ``IntegrityResult/missing``; one never
     /// deployed (nothing recorded, no file) is ``IntegrityResult/notDeployed``, not a
     /// failure. A compressed seed is decompressed to a temporary file in `$TMPDIR`.
     public func verify(_ seed: Seed) throws(SeedDBError) -> VerifyReport {
-        let signature = try verifySignature(seed)
+        let (signature, refusal) = signatureCheck(seed, digest: true)
         let source = SeedSource(path: seed.source)
         _ = try source.inspect()
         let paths = paths(for: seed)
@@ -192,7 +208,7 @@ public struct Deployer: Sendable {
         let (seedCheck, digest) = try source.withPlainFile { (path) throws(SeedDBError) in
             (SQLiteFile.integrity(of: path, access: .immutable, full: true), try FileDigest.sha256(ofFileAt: path))
         }
-        var report = VerifyReport(name: seed.name, source: seed.source, workingCopyPath: paths.workingCopy, seed: seedCheck, workingCopy: copyCheck, signature: signature)
+        var report = VerifyReport(name: seed.name, source: seed.source, workingCopyPath: paths.workingCopy, seed: seedCheck, workingCopy: copyCheck, signature: signature, refusal: refusal)
         if let expected = seed.expectedSHA256, expected != digest {
             report.seed = IntegrityResult.damaged(["SHA-256 is \(digest), expected \(expected)"])
         }
@@ -240,9 +256,9 @@ public struct Deployer: Sendable {
         let (seed, signature) = try authenticate(seed)
         let paths = paths(for: seed)
         let quick = try observe(seed, paths: paths, quick: true)
-        try requireNoDowngrade(signature, entry: quick.entry, seed: seed)
-        guard !quick.isNewDigest, let plan = try upToDatePlan(quick) else { return nil }
-        return report(quick, plan, .deploy, paths: paths)
+        try requirePinned(signature, entry: quick.entry, seed: seed)
+        guard !quick.isNewDigest, let plan = try upToDatePlan(quick), !recordsSignature(signature, entry: quick.entry, plan: plan) else { return nil }
+        return signed(report(quick, plan, .deploy, paths: paths), signature, pinned: quick.entry.signature)
     }
 
     /// The plan of a `deploy` the quick look finds nothing to copy for, or `nil` when it
@@ -261,15 +277,16 @@ public struct Deployer: Sendable {
         // The startup hot path: one settings read and one lstat (a readlink for a link);
         // no lock, no hashing, no SQLite (with `version: auto`, one stat of the seed).
         let quick = try observe(seed, paths: paths, quick: true)
-        try requireNoDowngrade(signature, entry: quick.entry, seed: seed)
+        if kind != .rollback { try requirePinned(signature, entry: quick.entry, seed: seed) }
         if kind == .deploy, let plan = try upToDatePlan(quick) {
             if quick.isNewDigest {
                 // Same content under a new identity (touched, copied): remember it.
                 try settings(at: paths).update(timeout: configuration.wait) { $0[seed.name.rawValue]?.source = quick.sourceDigest }
             }
+            try rememberSignature(signature, entry: quick.entry, plan: plan, paths: paths)
             // `--owner`/`--mode`: one more lstat, of the content file, and a repair if it drifted.
             try repairOwnership(paths, contentFile: quick.workingCopy.contentFile)
-            return report(quick, plan, kind, paths: paths)
+            return signed(report(quick, plan, kind, paths: paths), signature, pinned: quick.entry.signature)
         }
         if case .foreign(let what) = quick.workingCopy.state { throw WorkingCopy.blocked(paths, what: what) }
         if kind == .rollback { _ = try decide(try observe(seed, paths: paths), kind, paths: paths) }
@@ -277,7 +294,7 @@ public struct Deployer: Sendable {
         let done = try locked(seed, kind, signature: signature, paths: paths, hashed: quick.sourceDigest)
         // A live replace keeps the working copy's file, and a run with nothing to copy its content.
         if configuration.files.asksForOwnership { try repairOwnership(paths, contentFile: try WorkingCopy.inspect(paths).contentFile) }
-        return done
+        return kind == .rollback ? done : signed(done, signature, pinned: quick.entry.signature)
     }
 
     /// The part of a run with work to do: under the deploy lock, observe, plan, execute
@@ -288,9 +305,10 @@ public struct Deployer: Sendable {
             // At most twice: an interrupted run is finished first, then what was asked.
             for _ in 0..<2 {
                 var observed = try observe(seed, paths: paths, lock: lock, known: hashed)
-                try requireNoDowngrade(signature, entry: observed.entry, seed: seed)
+                if kind != .rollback { try requirePinned(signature, entry: observed.entry, seed: seed) }
                 var plan = try decide(observed, kind, paths: paths)
                 guard plan.action.copies else {
+                    if kind == .deploy { try rememberSignature(signature, entry: observed.entry, plan: plan, paths: paths) }
                     try removeLeftovers(observed)
                     return finished ?? report(observed, plan, kind, paths: paths)
                 }

@@ -19,18 +19,24 @@ public struct SignedManifest: Sendable {
     public var minisig: MinisignSignature
 
     /// Reads the manifest at `path` and its signature beside it, and checks them against
-    /// `trustedKeys`.
+    /// `trustedKeys` and the key `pinned` records.
     ///
     /// Refused (``SeedDBError/Code/untrustedSeed``, exit 65), each with one line naming the
-    /// manifest, the key id and what failed: no signature, a malformed signature, a key not
-    /// trusted, a signature that does not match the bytes, an expired manifest.
+    /// manifest, the key id and what failed: no signature (with a pin, the remedy
+    /// ``SeedDBError/Remedy/forgetSignature``), a malformed signature, a key neither
+    /// trusted nor pinned, a signature that does not match the bytes, an expired manifest.
     ///
-    /// - Parameter now: The time `expires` is compared with.
+    /// - Parameters:
+    ///   - pinned: The signature the seed's record pins, if any: its public key verifies
+    ///     too, and refusals name it.
+    ///   - now: The time `expires` is compared with.
+    /// - Returns: The manifest, with ``signature`` naming the key that verified it
+    ///   (its public key included, to be pinned).
     /// - Throws: ``SeedDBError`` `untrustedSeed` as above, `invalidManifest` (the signed
     ///   bytes are not a valid manifest, or a seed has no `sha256`), `seedUnavailable`.
-    public static func verify(_ path: String, trustedKeys: [MinisignPublicKey], now: Date = Date()) throws(SeedDBError) -> SignedManifest {
+    public static func verify(_ path: String, trustedKeys: [MinisignPublicKey], pinned: SeedSignature? = nil, now: Date = Date()) throws(SeedDBError) -> SignedManifest {
         let target = FileSystem.resolvingLinks(path)
-        let (bytes, minisig) = try checkSignature(path, target: target, trustedKeys: trustedKeys)
+        let (bytes, minisig, key) = try checkSignature(path, target: target, trust: Trust(trustedKeys, pinned: pinned))
         let manifest: Manifest
         do {
             manifest = try Manifest(parsing: bytes, folder: FileSystem.directory(of: target))
@@ -43,44 +49,79 @@ public struct SignedManifest: Sendable {
         }
         var signed = manifest
         for index in signed.seeds.indices { signed.seeds[index].manifest = path }
-        return SignedManifest(manifest: signed, path: path, signature: SeedSignature(keyID: minisig.keyID.description, serial: manifest.serial ?? 0), minisig: minisig)
+        let signature = SeedSignature(keyID: minisig.keyID.description, serial: manifest.serial ?? 0, publicKey: key.base64)
+        return SignedManifest(manifest: signed, path: path, signature: signature, minisig: minisig)
     }
 
     /// Checks the signature of the manifest file at `path` against `trustedKeys`, without
     /// reading it as a manifest: bytes that are not even valid JSON are refused as a bad
     /// signature (65) first, when a key would have to vouch for them.
     ///
-    /// - Throws: ``SeedDBError`` `untrustedSeed` as ``verify(_:trustedKeys:now:)``,
+    /// - Throws: ``SeedDBError`` `untrustedSeed` as ``verify(_:trustedKeys:pinned:now:)``,
     ///   `seedUnavailable`.
     public static func requireSignature(_ path: String, trustedKeys: [MinisignPublicKey]) throws(SeedDBError) {
-        _ = try checkSignature(path, target: FileSystem.resolvingLinks(path), trustedKeys: trustedKeys)
+        _ = try checkSignature(path, target: FileSystem.resolvingLinks(path), trust: Trust(trustedKeys, pinned: nil))
     }
 
-    /// The manifest's bytes and their signature, checked.
-    private static func checkSignature(_ path: String, target: String, trustedKeys: [MinisignPublicKey]) throws(SeedDBError) -> (bytes: [UInt8], signature: MinisignSignature) {
+    /// The manifest's bytes, their signature, and the key that verified it.
+    private static func checkSignature(_ path: String, target: String, trust: Trust) throws(SeedDBError) -> (bytes: [UInt8], signature: MinisignSignature, key: MinisignPublicKey) {
         guard let bytes = try FileSystem.readFile(at: target) else {
             throw SeedDBError(.seedUnavailable, "manifest not found: \(path)")
         }
-        let trusted = trustedKeys.map(\.keyID.description).joined(separator: ", ")
+        let trusted = trust.description
         let signaturePath = try signaturePath(of: path, target: target)
         guard let signatureBytes = try signaturePath.flatMap({ (path) throws(SeedDBError) in try FileSystem.readFile(at: path) }) else {
-            throw SeedDBError(.untrustedSeed, "refusing \(path) (unsigned; trusted key ids: \(trusted)): no signature \(path).minisig")
+            throw SeedDBError(.untrustedSeed, "refusing \(path) (unsigned; \(trusted)): no signature \(path).minisig", remedy: trust.pinned == nil ? nil : .forgetSignature)
         }
         let minisig: MinisignSignature
         do {
             minisig = try MinisignSignature(bytes: signatureBytes)
         } catch {
-            throw SeedDBError(.untrustedSeed, "refusing \(path) (key id unknown): \(error)")
+            throw SeedDBError(.untrustedSeed, "refusing \(path) (key id unknown; \(trusted)): \(error)")
         }
-        guard let key = trustedKeys.first(where: { $0.keyID == minisig.keyID }) else {
-            throw SeedDBError(.untrustedSeed, "refusing \(path) (key id \(minisig.keyID)): the key is not trusted (trusted key ids: \(trusted))")
+        guard let key = trust.keys.first(where: { $0.keyID == minisig.keyID }) else {
+            throw SeedDBError(.untrustedSeed, "refusing \(path) (key id \(minisig.keyID)): the key is not trusted (\(trusted))")
         }
         do {
             try minisig.verify(bytes, with: key)
         } catch {
             throw SeedDBError(.untrustedSeed, "refusing \(path) (key id \(minisig.keyID)): \(error)")
         }
-        return (bytes, minisig)
+        return (bytes, minisig, key)
+    }
+
+    /// The keys a signature may be made with, and how a refusal names them.
+    struct Trust: CustomStringConvertible {
+        /// The keys trusted by configuration.
+        var trusted: [MinisignPublicKey]
+        /// The signature the seed's record pins.
+        var pinned: SeedSignature?
+
+        init(_ trusted: [MinisignPublicKey], pinned: SeedSignature?) {
+            self.trusted = trusted
+            self.pinned = pinned
+        }
+
+        /// The trusted keys, then the pinned one (when its public key is recorded).
+        var keys: [MinisignPublicKey] {
+            guard let key = pinned?.publicKey.flatMap({ try? MinisignPublicKey(text: $0) }), !trusted.contains(key) else { return trusted }
+            return trusted + [key]
+        }
+
+        /// `pinned key id 7B0460144D009C90; trusted key ids: 8F2F0F871B302A7F`, each part
+        /// when there is one (`trusted key ids: none` when there is neither).
+        var description: String {
+            var parts: [String] = []
+            if let pinned { parts.append("pinned key id \(pinned.keyID)\(pinned.publicKey == nil ? " (recorded without its public key)" : "")") }
+            if !trusted.isEmpty || parts.isEmpty { parts.append("trusted key ids: \(trusted.isEmpty ? "none" : trusted.map(\.keyID.description).joined(separator: ", "))") }
+            return parts.joined(separator: "; ")
+        }
+    }
+
+    /// The refusal of a seed whose SHA-256 differs from the one the signed manifest at
+    /// `path` gives: the same line from the copy that deploys it and from `verify`.
+    static func digestRefusal(_ path: String, keyID: String, source: String, actual: SHA256Digest, expected: SHA256Digest) -> SeedDBError {
+        SeedDBError(.untrustedSeed, "refusing \(path) (key id \(keyID)): seed \(source) has SHA-256 \(actual), the signed manifest says \(expected)")
     }
 
     /// Refuses a manifest with a seed that has no `sha256`: a signature of a manifest
