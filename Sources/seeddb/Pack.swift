@@ -82,8 +82,12 @@ extension SeedDBCommand {
                     // seed is renamed into place, and put back if anything fails.
                     try SeedPacker.pack(scripts: scripts.map(absolute), output: output, compression: compress ?? SeedCompression(path: output)) { (report) throws(SeedDBError) in
                         try editor?.record(seed: output, version: version, sha256: report.sha256, location: location)
-                        if let key, let editor, try ManifestSigner.sign(editor.path, with: key).manifest.serial == nil {
-                            Terminal.logger.warning("\(editor.path) has no \"serial\": it is signed as serial 0; give --serial N and raise it with each release")
+                        if let key, let editor {
+                            let signed = try ManifestSigner.sign(editor.path, with: key)
+                            if signed.manifest.serial == nil {
+                                Terminal.logger.warning("\(editor.path) has no \"serial\": it is signed as serial 0; give --serial N and raise it with each release")
+                            }
+                            for warning in signed.warnings { Terminal.logger.warning("\(warning)") }
                         }
                     }
                 }

@@ -12,7 +12,9 @@ extension SeedDBCommand {
             trusted comment names the app and the manifest's serial. Every seed in the manifest \
             must have a sha256 (exit 78 otherwise): the signature covers the seeds through \
             them. Raise the manifest's "serial" with each release: a deploy refuses a lower \
-            serial than it recorded. The passphrase comes from $SEEDDB_PASSPHRASE or the terminal.
+            serial than it recorded. Warns (and still signs) when "expires" is past or \
+            within 7 days, and when "serial" is not higher than the signature it replaces \
+            says. The passphrase comes from $SEEDDB_PASSPHRASE or the terminal.
 
             Example:
               seeddb sign --key ~/.minisign/levels.key Seeds/v2/seeds.json
@@ -33,10 +35,11 @@ extension SeedDBCommand {
             do {
                 let secret = try MinisignSecretKey.load(absolute(key)) { () throws(SeedDBError) in try Passphrase.toOpen(key) }
                 let path = absolute(manifest)
-                let (_, signed, written) = try ManifestSigner.sign(path, with: secret, algorithm: prehash ? .prehashed : .legacy)
+                let (_, signed, written, warnings) = try ManifestSigner.sign(path, with: secret, algorithm: prehash ? .prehashed : .legacy)
                 if signed.serial == nil {
                     Terminal.logger.warning("\(manifest) has no \"serial\": it is signed as serial 0, and a deploy cannot tell it from an older release; add \"serial\": N and raise it with each release")
                 }
+                for warning in warnings { Terminal.logger.warning("\(warning)") }
                 Printer(output).signed(written, keyID: secret.keyID.description, serial: signed.serial ?? 0)
             } catch {
                 let failure = SeedFailure(seed: nil, error: error)

@@ -634,8 +634,9 @@ The signature is minisign's (check it with minisign -Vm MANIFEST -p KEY.pub);
 its trusted comment names the app and the manifest's serial. Every seed in the
 manifest must have a sha256 (exit 78 otherwise): the signature covers the seeds
 through them. Raise the manifest's "serial" with each release: a deploy refuses
-a lower serial than it recorded. The passphrase comes from $SEEDDB_PASSPHRASE
-or the terminal.
+a lower serial than it recorded. Warns (and still signs) when "expires" is past
+or within 7 days, and when "serial" is not higher than the signature it
+replaces says. The passphrase comes from $SEEDDB_PASSPHRASE or the terminal.
 
 Example:
   seeddb sign --key ~/.minisign/levels.key Seeds/v2/seeds.json
