@@ -172,3 +172,25 @@ extension SignedSeedTests {
         try expectRefused(["reseed"] + cli.seedFlags(1), mentioning: ["pinned key id \(key.id)"], tampering: "an unsigned seed after a rollback to an unsigned generation")
     }
 }
+
+extension SignedSeedTests {
+    @Test func aRecordWithoutThePublicKeyPinsTheKeyIDUntilAKeyVouches() throws {
+        // Given a record an earlier SeedDB wrote: key id and serial, no public key
+        let key = try keygen("release")
+        let v2 = try deployedV1(key: key)
+        var settings = try #require(cli.settings())
+        var app = try #require(settings["seeddb"] as? [String: Any])
+        var entry = try #require(app["levels.sqlite"] as? [String: Any])
+        entry["signature"] = ["keyId": key.id, "serial": 1]
+        app["levels.sqlite"] = entry
+        settings["seeddb"] = app
+        try JSONSerialization.data(withJSONObject: settings).write(to: URL(fileURLWithPath: cli.settingsFile))
+        // When deployed without a key: unsigned and signed are both refused (the key is unknown)
+        try expectRefused(["deploy", "--manifest", try release(2, serial: nil, name: "unsigned")], mentioning: ["pinned key id \(key.id)"], tampering: "an unsigned manifest over a record pinning a key id only")
+        try expectRefused(["deploy", "--manifest", v2], mentioning: [v2, "pinned key id \(key.id) (recorded without its public key)"], tampering: "a signed manifest over a record pinning a key id only, no key given")
+        // When the key is given once, it is pinned whole, and needed no more
+        #expect(try cli.run(["deploy", "--manifest", v2, "--trusted-key", key.publicKey]).status == 0)
+        #expect(pinned()?["publicKey"] as? String == (try base64(ofPublicKey: key.publicKey)))
+        #expect(try cli.run(["reseed", "--manifest", v2]).status == 0)
+    }
+}
