@@ -7,7 +7,9 @@ import SeedDB
 /// is up to date, printing what the full command prints. Anything else (another command
 /// or option, an option given twice or as `--option=value`, a value that looks like an
 /// option, a seed with work to do, any error) is handed to the full parser untouched, so
-/// every message, exit code and help text stays the full command's.
+/// every message, exit code and help text stays the full command's. A seed the signature
+/// check refuses (an unsigned manifest of a seed whose record pins a key, a lower serial)
+/// is such an error: never answered "up to date", always refused by the full command.
 struct UpToDateDeploy {
     /// `--manifest FILE`.
     var manifest: String?

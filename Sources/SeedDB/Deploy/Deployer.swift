@@ -247,7 +247,10 @@ public struct Deployer: Sendable {
     /// The report of a ``deploy(_:)`` of `seed` that has nothing to do, found the way the
     /// startup check finds it (one settings read and one `lstat`; no lock, no hashing, no
     /// SQLite) and changing nothing; `nil` when the deploy has work to do, or something
-    /// to remember (a seed file touched since its digest was taken). ``deploy(_:)``
+    /// to remember (a seed file touched since its digest was taken, a signature that
+    /// differs from the one recorded). It refuses what ``deploy(_:)`` would refuse for the
+    /// signature, the pin included, so an unsigned manifest of a pinned seed is never
+    /// reported up to date. ``deploy(_:)``
     /// returns the same report. For a caller that answers "up to date" itself and hands
     /// everything else to ``deploy(_:)``, as `seeddb`'s startup does.
     ///
