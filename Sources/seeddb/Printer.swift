@@ -154,6 +154,7 @@ struct Printer {
             if let held = status.heldFrom { pairs.append(("heldFrom", held.rawValue)) }
             if let blocked = status.blocked { pairs.append(("blocked", blocked)) }
             if !status.leftovers.isEmpty { pairs.append(("leftovers", status.leftovers)) }
+            if !status.adoptedCopies.isEmpty { pairs.append(("adoptedCopies", status.adoptedCopies)) }
             if let signature = status.signature { pairs.append(("signature", Self.signature(signature))) }
             return pairs
         }], failure: failure) {
@@ -162,7 +163,8 @@ struct Printer {
                 "  current version:  \(Self.short(status.currentVersion))",
                 "  recorded version: \(status.recordedVersion.map(Self.short) ?? "none")",
                 "  working copy:     \(status.workingCopy)\(status.blocked.map { " (blocked: it is \($0); deploys refuse to touch it)" } ?? (status.exists ? (status.recordedVersion == nil ? " (a database with no record: a deploy keeps it as the previous generation)" : "") : " (does not exist)"))",
-            ] + (status.signature.map { ["  signature:        key id \($0.keyID), serial \($0.serial)"] } ?? []) + status.leftovers.map { "  left by a killed run (the next deploy removes it): \($0)" } }
+            ] + (status.signature.map { ["  signature:        key id \($0.keyID), serial \($0.serial)"] } ?? []) + status.leftovers.map { "  left by a killed run (the next deploy removes it): \($0)" }
+                + status.adoptedCopies.map { "  adopted copy (kept; seeddb purge --adopted removes it): \($0)" } }
         }
     }
 

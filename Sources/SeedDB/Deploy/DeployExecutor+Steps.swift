@@ -16,9 +16,7 @@ extension DeployExecutor {
     /// a check. Otherwise the seed is hashed in the same pass as the copy, and the run
     /// remembers the digest for the seed's identity.
     func stage(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) {
-        if plan.strategy == .swap {
-            run.generation = paths.generationName(try target.workingCopy.nextGeneration(recorded: target.entry.generation))
-        }
+        if let number = plan.generation { run.generation = paths.generationName(number) }
         let source = SeedSource(path: target.source)
         let known = target.knownSourceDigest
         let vouched = known.map { target.entry.checked?.sha256 == $0.sha256 } ?? false
@@ -152,9 +150,11 @@ extension DeployExecutor {
             try store.restore(backup, timeout: context.configuration.wait)
         }
         let replacing = target.entry.record ?? target.entry.interrupted?.replacing
+        // A rollback puts the previous generation's base in place; a replace its new seed's.
         let interrupted = SettingsEntry.InterruptedRun(
             version: target.version, generation: run.generation, replacing: replacing,
-            base: run.pristine?.digest, seedTables: run.seedTables, isRollback: target.isRollback)
+            base: target.isRollback ? target.entry.previous?.base : run.pristine?.digest, seedTables: run.seedTables,
+            isRollback: target.isRollback, snapshot: plan.previousAlreadyKept ? target.entry.interrupted?.snapshot : nil)
         try store.update(timeout: deadline.timeLeft) { table in
             var entry = table[paths.name.rawValue] ?? SettingsEntry()
             entry.record = nil
@@ -267,13 +267,14 @@ extension DeployExecutor {
     /// Undone by switching back.
     func installBySwap(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) {
         let workingCopy = target.workingCopy
-        var generation = paths.name.rawValue
-        if let named = run.generation {
-            generation = named
-        } else {
-            generation = paths.generationName(try workingCopy.nextGeneration(recorded: target.entry.generation))
+        guard let generation = run.generation else {
+            throw SeedDBError(.ioFailure, "cannot install \(paths.workingCopy) by swap: the plan named no generation file")
         }
         let generationPath = paths.inDirectory(generation)
+        // The name was free when it was observed: a file that took it since stops the run.
+        for name in [generationPath] + SeedPaths.sqliteSidecars(of: generationPath) where try FileSystem.fileType(at: name) != nil {
+            throw SeedDBError(.ioFailure, "cannot install \(paths.workingCopy): \(name) appeared since the run looked; nothing was changed")
+        }
         let staged = try run.staged(for: .install).path
         try FileSystem.rename(staged, to: generationPath)
         run.onFailure("the new generation file") { () throws(SeedDBError) in try FileSystem.rename(generationPath, to: staged) }
@@ -299,7 +300,6 @@ extension DeployExecutor {
         }
         try FileSystem.replaceWithLink(paths.workingCopy, to: generation, owner: files.owner)
         try FileSystem.syncDirectory(paths.directory)
-        run.generation = generation
         run.installed = true
 
         if case .generation(let number) = workingCopy.state {
@@ -350,7 +350,15 @@ extension DeployExecutor {
     /// names is the old content. Undone by renaming back.
     func keepPrevious(_ plan: DeployPlan, _ run: DeployRun, scope: WriterScope?) throws(SeedDBError) {
         if plan.dropsPrevious, try FileSystem.fileType(at: paths.previousGeneration) == .regular {
-            try setAside(paths.previousGeneration, as: "previous", what: "the previous generation", run)
+            if let stamp = plan.keepsDroppedPreviousAs {
+                // A database SeedDB could not account for is never removed by a rotation.
+                let adopted = paths.adoptedCopy(stamp)
+                try FileSystem.renameNoReplace(paths.previousGeneration, to: adopted)
+                run.onFailure("the adopted copy") { () throws(SeedDBError) in try FileSystem.rename(adopted, to: paths.previousGeneration) }
+                context.logger.warning("\(paths.previousGeneration) held a database SeedDB adopted; it is kept as \(adopted) (`seeddb purge --adopted` removes it)")
+            } else {
+                try setAside(paths.previousGeneration, as: "previous", what: "the previous generation", run)
+            }
         }
         try keepPreviousBase(plan, run)
         if plan.finishesInterrupted, let recorded = target.entry.generation, try FileSystem.fileType(at: paths.inDirectory(recorded)) == .regular {
@@ -371,8 +379,13 @@ extension DeployExecutor {
                 defer { try? db.execute(sql: "DETACH DATABASE seeddb_old") }
                 try db.execute(sql: "VACUUM seeddb_old INTO ?", arguments: [content])
             }
-            let (_, _) = try FileSystem.digestAndSync(content)
+            let (snapshot, _) = try FileSystem.digestAndSync(content)
             if let owner = files.owner { try FileSystem.setOwner(owner, of: content) }
+            // Written down before the snapshot takes the previous generation's name: a run
+            // killed after that knows what the previous generation holds.
+            try context.settings.update(timeout: deadline.timeLeft) { table in
+                table[paths.name.rawValue]?.interrupted?.snapshot = snapshot
+            }
         default:
             guard let old = run.oldContent else { return }
             content = old
@@ -468,7 +481,7 @@ extension DeployExecutor {
             entry.base = base
             entry.interrupted = nil
             entry.heldFrom = target.isRollback ? (replaced?.version ?? entry.heldFrom) : nil
-            if plan.keepsPrevious {
+            if plan.keepsPrevious || plan.previousAlreadyKept {
                 entry.previous = previous
                 entry.previous?.signature = target.adopted ? nil : target.entry.signature
             } else if plan.dropsPrevious || target.isRollback {
@@ -509,19 +522,24 @@ extension DeployExecutor {
     /// - Returns: The digest the record names as the base.
     private func installBase(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) -> SHA256Digest? {
         let interrupted = target.entry.interrupted
-        if plan.finishesInterrupted, !target.isRollback {
-            // The killed run put its base in place, or left it staged under its
-            // generation's name; otherwise no base matches the record, and none is kept.
-            guard let expected = interrupted?.base else { return nil }
-            if let generation = interrupted?.generation {
-                let staged = FileSystem.namedTemporaryPath(in: paths.directory, stem: paths.name.rawValue, name: Self.baseName(generation))
-                if try FileSystem.fileType(at: staged) == .regular, try FileDigest.sha256(ofFileAt: staged) == expected {
-                    try FileSystem.rename(staged, to: paths.base)
-                    try FileSystem.syncDirectory(paths.directory)
-                    return expected
-                }
+        if plan.finishesInterrupted {
+            // The base the killed run wrote down is wherever it got to: already in place,
+            // staged under its generation's name (a replace), or still the previous
+            // generation's (a rollback). The record names the digest of the `.base` on
+            // disk, or no base at all.
+            guard let expected = interrupted?.base else {
+                if try FileSystem.fileType(at: paths.base) != nil { run.setAside.append(paths.base) }
+                return nil
             }
-            if try FileSystem.fileType(at: paths.base) == .regular, try FileDigest.sha256(ofFileAt: paths.base) == expected {
+            let staged = interrupted?.generation.map {
+                FileSystem.namedTemporaryPath(in: paths.directory, stem: paths.name.rawValue, name: Self.baseName($0))
+            }
+            for candidate in [paths.base, staged, interrupted?.isRollback == true ? paths.previousBase : nil].compactMap({ $0 }) {
+                guard try FileSystem.fileType(at: candidate) == .regular, try FileDigest.sha256(ofFileAt: candidate) == expected else { continue }
+                if candidate != paths.base {
+                    try FileSystem.rename(candidate, to: paths.base)
+                    try FileSystem.syncDirectory(paths.directory)
+                }
                 return expected
             }
             if try FileSystem.fileType(at: paths.base) != nil { run.setAside.append(paths.base) }
@@ -530,8 +548,14 @@ extension DeployExecutor {
         var source: (path: String, digest: SHA256Digest?)?
         if let pristine = run.pristine {
             source = (pristine.path, pristine.digest)
-        } else if target.isRollback, try FileSystem.fileType(at: paths.previousBase) == .regular {
+        } else if target.isRollback, target.entry.previous?.base != nil, try FileSystem.fileType(at: paths.previousBase) == .regular {
             source = (paths.previousBase, target.entry.previous?.base)
+        } else if target.isRollback {
+            // The restored generation has no base: the current one belongs to what it replaces.
+            for stale in [paths.base, paths.previousBase] where try FileSystem.fileType(at: stale) != nil {
+                run.setAside.append(stale)
+            }
+            return nil
         }
         guard let source else {
             if !target.merge.mergesAnything {
@@ -562,14 +586,7 @@ extension DeployExecutor {
     /// removes whatever is left.
     func cleanUp(_ run: DeployRun) {
         if let staged = run.staged, !run.installed || run.generation == nil { run.setAside.append(staged.path) }
-        var leftovers: [String] = []
-        if let current = try? WorkingCopy.inspect(paths), let files = try? current.generationFiles() {
-            let observed = DeployObservation(
-                recorded: target.version, recordedGeneration: current.observed.generationNumber,
-                workingCopy: current.observed, generationFiles: files, current: target.version)
-            leftovers = (try? current.leftovers(disposable: observed.disposableGenerations)) ?? []
-        }
-        for path in Set(run.setAside + leftovers).sorted() {
+        for path in Set(run.setAside).sorted() {
             do {
                 try FileSystem.remove(path)
             } catch {

@@ -166,6 +166,7 @@ public struct Deployer: Sendable {
             state: state, settingsProblem: observed.problem, heldFrom: observed.entry.heldFrom,
             blocked: { if case .foreign(let what) = observed.workingCopy.state { return what } else { return nil } }(),
             leftovers: try observed.workingCopy.leftovers(disposable: observed.observation.disposableGenerations),
+            adoptedCopies: observed.observation.adoptedCopies.map(paths.adoptedCopy),
             signature: observed.entry.record == nil ? nil : observed.entry.signature)
     }
 
@@ -211,7 +212,15 @@ public struct Deployer: Sendable {
 
     /// The request a run of `kind` makes, from the configuration.
     func request(_ kind: DeployRequest.Kind) -> DeployRequest {
-        DeployRequest(kind: kind, strategy: configuration.strategy, keepPrevious: configuration.keepPrevious, integrity: configuration.integrity)
+        DeployRequest(
+            kind: kind, strategy: configuration.strategy, keepPrevious: configuration.keepPrevious, integrity: configuration.integrity,
+            stamp: Self.stamp(Date()))
+    }
+
+    /// `date` in UTC as an adopted copy's stamp (`20261126T071500Z`).
+    static func stamp(_ date: Date) -> String {
+        // `2026-11-26T07:15:00Z` without its separators.
+        date.ISO8601Format().filter { $0 != "-" && $0 != ":" }
     }
 
     /// The plan for what was observed, or the refusal as the error the run fails with.
@@ -223,7 +232,9 @@ public struct Deployer: Sendable {
             case .blocked(let what):
                 throw WorkingCopy.blocked(paths, what: what)
             case .nothingToRollBack:
-                throw SeedDBError(.seedUnavailable, "no previous generation of \(paths.workingCopy) to roll back to")
+                let adopted = observed.observation.adoptedCopies.map(paths.adoptedCopy)
+                let hint = adopted.isEmpty ? "" : "; adopted \(adopted.count == 1 ? "copy" : "copies") kept: \(adopted.joined(separator: ", ")) (to restore one, stop the app and copy it over the working copy; seeddb purge --adopted removes them)"
+                throw SeedDBError(.seedUnavailable, "no previous generation of \(paths.workingCopy) to roll back to\(hint)")
             }
         }
     }
@@ -290,9 +301,13 @@ public struct Deployer: Sendable {
                 var observed = try observe(seed, paths: paths, lock: lock, known: hashed)
                 try requireNoDowngrade(signature, entry: observed.entry, seed: seed)
                 var plan = try decide(observed, kind, paths: paths)
-                guard plan.action.copies else {
+                guard plan.action.copies, plan.steps != [.cleanUp] else {
                     try removeLeftovers(observed)
-                    return finished ?? report(observed, plan, kind, paths: paths)
+                    let done = finished ?? report(observed, plan, kind, paths: paths)
+                    if plan.finishesInterrupted {
+                        logger.warning("\(paths.workingCopy): finished a run that was interrupted (\(done.action.rawValue) \(done.to))")
+                    }
+                    return done
                 }
                 var target = try target(observed, plan, kind, paths: paths)
                 (target.signature, target.manifest) = (signature, seed.manifest)
@@ -347,6 +362,15 @@ public struct Deployer: Sendable {
         var isNewDigest: Bool
         /// The planner's input.
         var observation: DeployObservation
+
+        /// The version the previous generation on disk holds, as a rollback records it:
+        /// the replaced version when a killed live replace made it its snapshot, the
+        /// recorded previous generation's otherwise, ``DeployRecord/adoptedVersion``
+        /// when nothing records it.
+        var restorableVersion: SeedVersion {
+            if observation.interrupted?.previousIsSnapshot == true, let replaced = entry.interrupted?.replacing { return replaced.version }
+            return entry.previous?.version ?? DeployRecord.adoptedVersion
+        }
     }
 
     /// Reads the settings entry (once), inspects the working copy and, under the lock,
@@ -370,18 +394,28 @@ public struct Deployer: Sendable {
         let checked = entry.checked.flatMap { memo in
             resolved.source.map(\.sha256) == memo.sha256 || seed.expectedSHA256 == memo.sha256 ? memo.integrity : nil
         }
-        let interrupted = entry.interrupted.map { run in
-            DeployObservation.Interrupted(
+        let previousExists = quick ? false : try FileSystem.fileType(at: paths.previousGeneration) == .regular
+        var interrupted: DeployObservation.Interrupted?
+        if let run = entry.interrupted {
+            // Hashed only after a killed live replace that wrote its snapshot's digest down.
+            var previousIsSnapshot = false
+            if previousExists, let snapshot = run.snapshot {
+                previousIsSnapshot = try FileDigest.sha256(ofFileAt: paths.previousGeneration) == snapshot
+            }
+            interrupted = DeployObservation.Interrupted(
                 version: run.version, generation: run.generation.flatMap(paths.generationNumber(of:)),
-                replacing: run.replacing?.version, isRollback: run.isRollback)
+                replacing: run.replacing?.version, isRollback: run.isRollback, previousIsSnapshot: previousIsSnapshot)
         }
+        let listing = quick ? WorkingCopy.Listing(generations: [], sidecarGenerations: [], adoptedCopies: [], temporaries: false) : try workingCopy.listing()
         let settingsState: DeployObservation.Settings = snapshot.problem != nil ? .damaged : snapshot.fileExists ? .valid : .missing
         let observation = DeployObservation(
             settings: settingsState, recorded: entry.record?.version,
             recordedGeneration: entry.generation.flatMap(paths.generationNumber(of:)),
             interrupted: interrupted, heldFrom: entry.heldFrom, previousRecorded: entry.previous != nil,
-            workingCopy: workingCopy.observed, linkMissing: workingCopy.linkMissing, generationFiles: quick ? [] : try workingCopy.generationFiles(),
-            previousExists: quick ? false : try FileSystem.fileType(at: paths.previousGeneration) == .regular,
+            previousAdopted: entry.previous?.version == DeployRecord.adoptedVersion,
+            workingCopy: workingCopy.observed, linkMissing: workingCopy.linkMissing, generationFiles: listing.generations,
+            sidecarGenerations: listing.sidecarGenerations, adoptedCopies: listing.adoptedCopies, leftoversFound: listing.temporaries,
+            previousExists: previousExists,
             current: resolved.seed.version, alreadyChecked: checked,
             usage: try lock.map { (lock) throws(SeedDBError) in try usage(of: workingCopy, lock: lock) } ?? .idle)
         return Observed(
@@ -437,7 +471,7 @@ public struct Deployer: Sendable {
         } else if kind == .rollback {
             // A previous generation on disk whose record was lost is restored all the same.
             target.source = paths.previousGeneration
-            target.version = observed.entry.previous?.version ?? DeployRecord.adoptedVersion
+            target.version = observed.restorableVersion
             target.expectedSHA256 = nil
             target.contentIsTheSeed = false
             target.knownSourceDigest = nil
@@ -504,15 +538,19 @@ public struct Deployer: Sendable {
     private func report(_ observed: Observed, _ plan: DeployPlan, _ kind: DeployRequest.Kind, paths: SeedPaths) -> DeployReport {
         let recorded = observed.entry.record ?? observed.entry.interrupted?.replacing
         var to = observed.seed.version
+        var from = recorded?.version
         if plan.finishesInterrupted, let interrupted = observed.entry.interrupted {
             to = interrupted.version
+        } else if plan.finishesInterrupted, kind == .rollback {
+            // The clean-up of a rollback that had recorded.
+            (from, to) = (observed.entry.heldFrom, recorded?.version ?? to)
         } else if kind == .rollback {
-            to = observed.entry.previous?.version ?? DeployRecord.adoptedVersion
+            to = observed.restorableVersion
         } else if plan.action == .held || plan.action == .unchanged {
             to = recorded?.version ?? to
         }
         return DeployReport(
-            name: observed.seed.name, action: plan.action, from: recorded?.version, to: to,
+            name: observed.seed.name, action: plan.action, from: from, to: to,
             workingCopy: paths.workingCopy, strategy: plan.strategy, adopted: plan.adopted, heldFrom: plan.action == .held ? observed.entry.heldFrom : nil)
     }
 

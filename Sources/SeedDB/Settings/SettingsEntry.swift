@@ -56,6 +56,10 @@ public struct SettingsEntry: Sendable, Hashable {
         public var seedTables: [String]?
         /// Whether the run is a rollback.
         public var isRollback: Bool
+        /// For a live replace: the digest of the snapshot of the old content it makes the
+        /// previous generation, written down before the snapshot takes that name, so the
+        /// next run knows the previous generation holds ``replacing``'s content.
+        public var snapshot: SHA256Digest? = nil
     }
     /// The key id and serial of the signed manifest the recorded version came from; `nil`
     /// when it was not verified. Kept when a deploy withdraws ``record``, so a killed run
@@ -148,7 +152,14 @@ public struct SettingsEntry: Sendable, Hashable {
             if run["generation"] != nil && generation == nil { throw Self.bad("interrupted.generation") }
             let seedTables = run["seedTables"]?.strings
             if run["seedTables"] != nil && seedTables == nil { throw Self.bad("interrupted.seedTables") }
-            interrupted = InterruptedRun(version: version, generation: generation, replacing: replacing, base: base, seedTables: seedTables, isRollback: isRollback)
+            var snapshot: SHA256Digest?
+            if let value = run["snapshot"] {
+                guard let digest = Self.digest(value) else { throw Self.bad("interrupted.snapshot") }
+                snapshot = digest
+            }
+            interrupted = InterruptedRun(
+                version: version, generation: generation, replacing: replacing, base: base, seedTables: seedTables,
+                isRollback: isRollback, snapshot: snapshot)
         }
         signature = try Self.signature(in: object, at: "")
     }
@@ -179,6 +190,7 @@ public struct SettingsEntry: Sendable, Hashable {
             if let generation = interrupted.generation { run["generation"] = .string(generation) }
             if let replacing = interrupted.replacing { run["replacing"] = .object(Self.members(of: replacing)) }
             if let base = interrupted.base { run["base"] = .string(base.hex) }
+            if let snapshot = interrupted.snapshot { run["snapshot"] = .string(snapshot.hex) }
             if let seedTables = interrupted.seedTables { run["seedTables"] = .array(seedTables.map(JSONValue.string)) }
             object["interrupted"] = .object(run)
         }

@@ -107,17 +107,39 @@ struct WorkingCopy {
         DeployObservation.Usage(handleOpen: try lock.isHeldElsewhere(.readers))
     }
 
-    /// The generation files in the directory, by number.
-    func generationFiles() throws(SeedDBError) -> [Int] {
-        try FileSystem.entries(of: paths.directory).compactMap(paths.generationNumber(of:)).sorted()
+    /// What one read of the working copy's directory shows of SeedDB's files.
+    struct Listing {
+        /// The generation files, by number.
+        var generations: [Int]
+        /// The generation numbers that have a `-wal`, `-shm` or `-journal` beside them
+        /// (whether or not their database file is there).
+        var sidecarGenerations: [Int]
+        /// The stamps of the adopted copies (`<name>.adopted-<stamp>`).
+        var adoptedCopies: [String]
+        /// Whether temporary files of SeedDB's naming are there.
+        var temporaries: Bool
     }
 
-    /// The number the next generation file gets: one more than any generation file in
-    /// the directory and than the last one recorded, so a name is not reused.
-    func nextGeneration(recorded: String?) throws(SeedDBError) -> Int {
-        var highest = max(try generationFiles().max() ?? 0, recorded.flatMap(paths.generationNumber(of:)) ?? 0)
-        if case .generation(let current) = state { highest = max(highest, current) }
-        return highest + 1
+    /// Reads the working copy's directory once.
+    func listing() throws(SeedDBError) -> Listing {
+        let names = try FileSystem.entries(of: paths.directory)
+        var sidecars: Set<Int> = []
+        for name in names {
+            for suffix in SeedPaths.sqliteSidecarSuffixes where name.hasSuffix(suffix) {
+                if let number = paths.generationNumber(of: String(name.dropLast(suffix.count))) { sidecars.insert(number) }
+            }
+        }
+        let temporaries = FileSystem.staleTemporaryFiles(
+            in: paths.directory, listing: names, stems: [paths.name.rawValue, FileSystem.fileName(of: paths.conflictsFile)])
+        return Listing(
+            generations: names.compactMap(paths.generationNumber(of:)).sorted(), sidecarGenerations: sidecars.sorted(),
+            adoptedCopies: names.compactMap(paths.adoptedCopyStamp(of:)).sorted(),
+            temporaries: temporaries.contains { !holdsOnlyCopy($0) })
+    }
+
+    /// The generation files in the directory, by number.
+    func generationFiles() throws(SeedDBError) -> [Int] {
+        try listing().generations
     }
 
     /// What SeedDB may remove beside the working copy: its temporary files (with their

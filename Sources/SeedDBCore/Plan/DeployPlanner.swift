@@ -30,7 +30,13 @@ public enum DeployPlanner {
         let action: DeployAction
         switch request.kind {
         case .rollback:
-            guard observed.previousExists else { throw .nothingToRollBack }
+            guard observed.previousExists else {
+                // A rollback killed after its record, while cleaning up: its rerun finishes that.
+                if observed.leftoversFound || !observed.disposableGenerations.isEmpty, observed.heldFrom != nil, observed.interrupted == nil {
+                    return finishingCleanUp
+                }
+                throw .nothingToRollBack
+            }
             action = .rolledBack
         case .deploy where observed.heldFrom == observed.current && recorded != nil && observed.workingCopyExists:
             return observed.linkMissing ? relinking : .held
@@ -50,8 +56,13 @@ public enum DeployPlanner {
         case .auto: strategy = observed.usage.inUse ? .live : .swap
         case .swap, .live: strategy = request.strategy
         }
-        let keepsPrevious = replacing && (adopted || (request.kind != .rollback && request.keepPrevious && recorded != nil))
-        let dropsPrevious = observed.previousExists && (keepsPrevious || request.kind == .rollback || !request.keepPrevious)
+        // A live replace killed after its snapshot became the previous generation: that
+        // file holds the replaced content; it is recorded as such, never snapshotted again.
+        let previousAlreadyKept = request.kind != .rollback && observed.interrupted?.previousIsSnapshot == true && observed.previousExists
+        let keepsPrevious = !previousAlreadyKept && replacing
+            && (adopted || (request.kind != .rollback && request.keepPrevious && recorded != nil))
+        let dropsPrevious = !previousAlreadyKept && observed.previousExists
+            && (keepsPrevious || request.kind == .rollback || !request.keepPrevious)
         let integrity = observed.alreadyChecked.map { $0 >= request.integrity } == true ? .none : request.integrity
 
         var steps: [DeployStep] = [.stage]
@@ -71,8 +82,34 @@ public enum DeployPlanner {
             action: action, strategy: strategy, integrity: integrity,
             keepsPrevious: keepsPrevious, dropsPrevious: dropsPrevious, steps: steps)
         plan.adopted = adopted
+        plan.previousAlreadyKept = previousAlreadyKept
+        if strategy == .swap { plan.generation = observed.nextGeneration }
+        // A rollback's dropped previous generation is the content it restores.
+        if dropsPrevious, request.kind != .rollback { plan.keepsDroppedPreviousAs = adoptedCopyStamp(observed, request) }
         return plan
     }
+
+    /// The stamp under which a previous generation that is about to go is kept instead,
+    /// when SeedDB cannot account for it (it was adopted, or nothing records it); `nil`
+    /// when it may go. A stamp already taken gets a counter (`…Z-2`).
+    private static func adoptedCopyStamp(_ observed: DeployObservation, _ request: DeployRequest) -> String? {
+        guard observed.previousAdopted || !observed.previousRecorded else { return nil }
+        var stamp = request.stamp
+        var counter = 2
+        while observed.adoptedCopies.contains(stamp) {
+            stamp = "\(request.stamp)-\(counter)"
+            counter += 1
+        }
+        return stamp
+    }
+
+    /// The plan of a rerun of a rollback killed after its record, while it removed what
+    /// it had set aside: the clean-up is finished, nothing else.
+    private static let finishingCleanUp: DeployPlan = {
+        var plan = DeployPlan(action: .rolledBack, strategy: nil, integrity: .none, keepsPrevious: false, dropsPrevious: false, steps: [.cleanUp])
+        plan.finishesInterrupted = true
+        return plan
+    }()
 
     /// The plan that puts back a removed link to the recorded generation, which is up to
     /// date: restored without a copy.
@@ -95,6 +132,7 @@ public enum DeployPlanner {
             action: action, strategy: .swap, integrity: .none, keepsPrevious: keepsPrevious, dropsPrevious: dropsPrevious,
             steps: (oldGenerationThere || dropsPrevious ? [.keepPrevious] : []) + [.record, .cleanUp])
         plan.finishesInterrupted = true
+        if dropsPrevious, !interrupted.isRollback { plan.keepsDroppedPreviousAs = adoptedCopyStamp(observed, request) }
         return plan
     }
 }
