@@ -22,6 +22,8 @@ public struct Deployer: Sendable {
     public var configuration: DeployConfiguration
     /// Where warnings (a settings file set aside, …) and debug traces go.
     public var logger: Logger
+    /// Everything a run does to the world: the real machine, or the simulator's model.
+    var effects: DeployEffects = .local
 
     /// Creates a deployer.
     public init(directories: XDGDirectories, configuration: DeployConfiguration = DeployConfiguration(), logger: Logger) {
@@ -52,6 +54,12 @@ public struct Deployer: Sendable {
     /// The settings store of the working copy at `paths`.
     func settings(at paths: SeedPaths) -> SettingsStore {
         SettingsStore(path: paths.settingsFile, logger: logger, policy: configuration.files)
+    }
+
+    /// Where a run reads and writes the record of the working copy at `paths`: its
+    /// settings store, through ``effects``.
+    func records(at paths: SeedPaths) -> any DeployRecordStore {
+        effects.records(paths, logger, configuration.files)
     }
 
     /// Deploys `seed` if it is not installed, its version changed, or its working copy is
@@ -276,7 +284,7 @@ public struct Deployer: Sendable {
         if kind == .deploy, let plan = try upToDatePlan(quick) {
             if quick.isNewDigest {
                 // Same content under a new identity (touched, copied): remember it.
-                try settings(at: paths).update(timeout: configuration.wait) { $0[seed.name.rawValue]?.source = quick.sourceDigest }
+                try records(at: paths).update(timeout: configuration.wait) { $0[seed.name.rawValue]?.source = quick.sourceDigest }
             }
             // `--owner`/`--mode`: one more lstat, of the content file, and a repair if it drifted.
             try repairOwnership(paths, contentFile: quick.workingCopy.contentFile)
@@ -311,7 +319,7 @@ public struct Deployer: Sendable {
                 }
                 var target = try target(observed, plan, kind, paths: paths)
                 (target.signature, target.manifest) = (signature, seed.manifest)
-                let context = DeployContext(configuration: configuration, logger: logger, settings: settings(at: paths))
+                let context = DeployContext(configuration: configuration, logger: logger, records: records(at: paths), effects: effects)
                 let executor = DeployExecutor(context: context, target: target, lock: lock, deadline: deadline)
                 let done: DeployReport
                 do throws(SeedDBError) {
@@ -338,7 +346,7 @@ public struct Deployer: Sendable {
     func removeLeftovers(_ observed: Observed) throws(SeedDBError) {
         for leftover in try observed.workingCopy.leftovers(disposable: observed.observation.disposableGenerations) {
             do {
-                try FileSystem.remove(leftover)
+                try effects.files.remove(leftover)
             } catch {
                 logger.warning("could not remove \(leftover): \(error.message)")
             }
@@ -384,29 +392,32 @@ public struct Deployer: Sendable {
     ///   - known: A digest of the seed file this run already computed.
     /// - Throws: ``SeedDBError`` `conflictingSeed` when the name is recorded for the other
     ///   location.
-    func observe(_ seed: Seed, paths: SeedPaths, quick: Bool = false, lock: FileLock? = nil, known: SourceDigest? = nil) throws(SeedDBError) -> Observed {
-        let store = settings(at: paths)
+    func observe(_ seed: Seed, paths: SeedPaths, quick: Bool = false, lock: (any DeployLock)? = nil, known: SourceDigest? = nil) throws(SeedDBError) -> Observed {
+        let store = records(at: paths)
+        let files = effects.files
         let snapshot = quick ? try store.snapshot(only: seed.name) : try store.snapshot()
         let entry = snapshot.entries[seed.name.rawValue] ?? SettingsEntry()
-        let workingCopy = quick ? try WorkingCopy.inspect(paths) : try WorkingCopy.inspect(paths, recordedGeneration: entry.generation)
+        let workingCopy = quick ? try WorkingCopy.inspect(paths, files: files) : try WorkingCopy.inspect(paths, recordedGeneration: entry.generation, files: files)
         try requireSameLocation(seed, entry: entry, workingCopy: workingCopy)
         let resolved = try resolve(seed, entry: entry, workingCopyExists: workingCopy.exists, lookingAtSeed: !quick, known: known)
         let checked = entry.checked.flatMap { memo in
             resolved.source.map(\.sha256) == memo.sha256 || seed.expectedSHA256 == memo.sha256 ? memo.integrity : nil
         }
-        let previousExists = quick ? false : try FileSystem.fileType(at: paths.previousGeneration) == .regular
+        let previousExists = quick ? false : try files.fileType(at: paths.previousGeneration) == .regular
         var interrupted: DeployObservation.Interrupted?
         if let run = entry.interrupted {
             // Hashed only after a killed live replace that wrote its snapshot's digest down.
             var previousIsSnapshot = false
             if previousExists, let snapshot = run.snapshot {
-                previousIsSnapshot = try FileDigest.sha256(ofFileAt: paths.previousGeneration) == snapshot
+                previousIsSnapshot = try files.sha256(of: paths.previousGeneration) == snapshot
             }
             interrupted = DeployObservation.Interrupted(
                 version: run.version, generation: run.generation.flatMap(paths.generationNumber(of:)),
                 replacing: run.replacing?.version, isRollback: run.isRollback, previousIsSnapshot: previousIsSnapshot)
         }
-        let listing = quick ? WorkingCopy.Listing(generations: [], sidecarGenerations: [], adoptedCopies: [], temporaries: false) : try workingCopy.listing()
+        let listing = quick
+            ? WorkingCopy.Listing(generations: [], sidecarGenerations: [], stagedBases: [], adoptedCopies: [], temporaries: false)
+            : try workingCopy.listing()
         let settingsState: DeployObservation.Settings = snapshot.problem != nil ? .damaged : snapshot.fileExists ? .valid : .missing
         let observation = DeployObservation(
             settings: settingsState, recorded: entry.record?.version,
@@ -414,7 +425,8 @@ public struct Deployer: Sendable {
             interrupted: interrupted, heldFrom: entry.heldFrom, previousRecorded: entry.previous != nil,
             previousAdopted: entry.previous?.version == DeployRecord.adoptedVersion,
             workingCopy: workingCopy.observed, linkMissing: workingCopy.linkMissing, generationFiles: listing.generations,
-            sidecarGenerations: listing.sidecarGenerations, adoptedCopies: listing.adoptedCopies, leftoversFound: listing.temporaries,
+            sidecarGenerations: listing.sidecarGenerations, stagedBases: listing.stagedBases, adoptedCopies: listing.adoptedCopies,
+            leftoversFound: listing.temporaries,
             previousExists: previousExists,
             current: resolved.seed.version, alreadyChecked: checked,
             usage: try lock.map { (lock) throws(SeedDBError) in try usage(of: workingCopy, lock: lock) } ?? .idle)
@@ -426,10 +438,10 @@ public struct Deployer: Sendable {
     /// Who uses the working copy, seen under the deploy lock: an open `SeedDatabase`, and
     /// for `auto`, whether a swap could have the old copy now (so a busy database is
     /// planned live before the seed is staged).
-    private func usage(of workingCopy: WorkingCopy, lock: FileLock) throws(SeedDBError) -> DeployObservation.Usage {
-        var usage = try workingCopy.usage(lock: lock)
+    private func usage(of workingCopy: WorkingCopy, lock: any DeployLock) throws(SeedDBError) -> DeployObservation.Usage {
+        var usage = DeployObservation.Usage(handleOpen: try lock.handleOpenElsewhere())
         if configuration.strategy == .auto, !usage.handleOpen, let old = workingCopy.contentFile {
-            usage.connectionsBusy = !WriterLock.swapLooksFree(old)
+            usage.connectionsBusy = !effects.database.swapLooksFree(old)
         }
         return usage
     }
@@ -448,7 +460,7 @@ public struct Deployer: Sendable {
         } else {
             var elsewhere = seed
             elsewhere.location = other
-            recorded = try WorkingCopy.inspect(paths(for: elsewhere)).exists ? other : nil
+            recorded = try WorkingCopy.inspect(paths(for: elsewhere), files: effects.files).exists ? other : nil
         }
         guard let recorded, recorded != seed.location else { return }
         throw SeedDBError(.conflictingSeed, "working copy \(NameRules.quoted(seed.name.rawValue)) of \(seed.app) is recorded in the \(recorded.rawValue) location, not \(seed.location.rawValue); to move it, purge it from the \(recorded.rawValue) location, then deploy")
@@ -462,7 +474,7 @@ public struct Deployer: Sendable {
             expectedSHA256: observed.seed.expectedSHA256, contentIsTheSeed: true, knownSourceDigest: observed.sourceDigest,
             preservedTables: observed.seed.preservedTables, merge: observed.seed.merge,
             isRollback: kind == .rollback, adopted: plan.adopted, location: observed.seed.location,
-            entry: observed.entry, settingsBackup: try settings(at: paths).backup(), workingCopy: observed.workingCopy)
+            entry: observed.entry, settingsBackup: try records(at: paths).backup(), workingCopy: observed.workingCopy)
         if plan.finishesInterrupted, let interrupted = observed.entry.interrupted {
             target.version = interrupted.version
             target.isRollback = interrupted.isRollback
@@ -502,7 +514,7 @@ public struct Deployer: Sendable {
     /// - Parameter known: A digest this run already computed, used if the identity matches.
     func resolve(_ seed: Seed, entry: SettingsEntry, workingCopyExists: Bool, lookingAtSeed: Bool = true, known: SourceDigest? = nil) throws(SeedDBError) -> ResolvedSeed {
         guard seed.version.isAuto else {
-            guard lookingAtSeed, let identity = try? FileDigest.identity(ofFileAt: seed.source) else {
+            guard lookingAtSeed, let identity = try? effects.files.identity(of: seed.source) else {
                 return ResolvedSeed(seed: seed, source: nil, isNewDigest: false)
             }
             let remembered = [entry.source, known].lazy.compactMap { $0 }.first { $0.identity == identity }
@@ -511,7 +523,7 @@ public struct Deployer: Sendable {
         var resolved = seed
         let identity: FileIdentity
         do {
-            identity = try FileDigest.identity(ofFileAt: seed.source)
+            identity = try effects.files.identity(of: seed.source)
         } catch let error where error.code == .seedUnavailable {
             // The seed is gone: an up-to-date copy stays so, as with a fixed version.
             guard let record = entry.record, workingCopyExists else { throw error }
@@ -558,26 +570,10 @@ public struct Deployer: Sendable {
 
     /// Runs `body` holding the deploy lock of the working copy at `paths`. When `body` fails, the lock file and the directories this
     /// call created are removed: a failed run leaves nothing behind.
-    func withDeployLock<Result>(_ paths: SeedPaths, _ body: (FileLock, ContinuousClock.Instant) throws(SeedDBError) -> Result) throws(SeedDBError) -> Result {
+    func withDeployLock<Result>(_ paths: SeedPaths, _ body: (any DeployLock, ContinuousClock.Instant) throws(SeedDBError) -> Result) throws(SeedDBError) -> Result {
         let deadline = ContinuousClock().now.advanced(by: configuration.wait)
-        let files = configuration.files
-        try FileSystem.requireSafeForRoot(FileSystem.directory(of: paths.directory), owner: nil, sticky: true)
-        let created = try FileSystem.createDirectories(paths.directory, mode: files.directoryMode)
-        do throws(SeedDBError) {
-            try FileSystem.requireSafeForRoot(paths.directory, owner: files.owner)
-            if let owner = files.owner { try FileSystem.setOwner(owner, of: paths.directory) }
-            let lock = try FileLock.acquire(paths.lockFile, kind: .exclusive, timeout: configuration.wait, owner: files.owner)
-            do throws(SeedDBError) {
-                let result = try body(lock, deadline)
-                lock.close()
-                return result
-            } catch {
-                if lock.created { lock.removeAndClose() } else { lock.close() }
-                throw error
-            }
-        } catch {
-            for directory in created.reversed() { _ = FileSystem.removeIfEmpty(directory) }
-            throw error
+        return try effects.locks.withDeployLock(paths, files: configuration.files, wait: configuration.wait) { (lock) throws(SeedDBError) in
+            try body(lock, deadline)
         }
     }
 }

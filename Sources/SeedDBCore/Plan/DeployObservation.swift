@@ -118,6 +118,9 @@ public struct DeployObservation: Sendable, Hashable {
     /// The generation numbers for which SQLite sidecars (`<name>.v<N>-wal`, `-shm`,
     /// `-journal`) are in the directory, whether or not their database file is.
     public var sidecarGenerations: [Int]
+    /// The generation numbers that staged merge bases a killed run left are named after
+    /// (`.<name>.seeddb-<name>.v<N>.base.tmp`).
+    public var stagedBases: [Int]
     /// The stamps of the adopted copies kept beside the working copy
     /// (`<name>.adopted-<stamp>`).
     public var adoptedCopies: [String]
@@ -137,7 +140,7 @@ public struct DeployObservation: Sendable, Hashable {
     public init(
         settings: Settings = .valid, recorded: SeedVersion?, recordedGeneration: Int? = nil,
         interrupted: Interrupted? = nil, heldFrom: SeedVersion? = nil, previousRecorded: Bool = false, previousAdopted: Bool = false,
-        workingCopy: WorkingCopy, linkMissing: Bool = false, generationFiles: [Int] = [], sidecarGenerations: [Int] = [],
+        workingCopy: WorkingCopy, linkMissing: Bool = false, generationFiles: [Int] = [], sidecarGenerations: [Int] = [], stagedBases: [Int] = [],
         adoptedCopies: [String] = [], leftoversFound: Bool = false, previousExists: Bool = false,
         current: SeedVersion, alreadyChecked: IntegrityLevel? = nil, usage: Usage = .idle
     ) {
@@ -152,6 +155,7 @@ public struct DeployObservation: Sendable, Hashable {
         self.linkMissing = linkMissing
         self.generationFiles = generationFiles
         self.sidecarGenerations = sidecarGenerations
+        self.stagedBases = stagedBases
         self.adoptedCopies = adoptedCopies
         self.leftoversFound = leftoversFound
         self.previousExists = previousExists
@@ -204,10 +208,11 @@ public struct DeployObservation: Sendable, Hashable {
     /// The number of the next generation file: one above every number any file in the
     /// directory carries (a generation file or one of its sidecars), the record, the
     /// link and an interrupted run name, so a new generation never takes a name that any
-    /// file of an earlier one still has: SQLite would replay a stale `-wal` or
-    /// `-journal` into whatever file is next given its name.
+    /// file of an earlier one still has (a staged merge base named after it included):
+    /// SQLite would replay a stale `-wal` or `-journal` into whatever file is next given
+    /// its name.
     public var nextGeneration: Int {
-        let taken = generationFiles + sidecarGenerations
+        let taken = generationFiles + sidecarGenerations + stagedBases
             + [recordedGeneration, linkedGeneration, interrupted?.generation].compactMap { $0 }
         return (taken.max() ?? 0) + 1
     }
