@@ -70,7 +70,10 @@ public struct SeedPaths: Hashable, Sendable {
     }
 
     /// The conflicts of the last merge attempt, for `seeddb conflicts`.
-    public var conflictsFile: String { workingCopy + ".conflicts.json" }
+    public var conflictsFile: String { directory + "/" + conflictsFileName }
+
+    /// The conflicts file's name (`<name>.conflicts.json`).
+    public var conflictsFileName: String { name.rawValue + ".conflicts.json" }
 
     /// The file name of generation `number` (`levels.sqlite.v7`).
     public func generationName(_ number: Int) -> String { name.rawValue + ".v\(number)" }

@@ -132,7 +132,8 @@ extension DeployExecutor {
         let interrupted = SettingsEntry.InterruptedRun(
             version: target.version, generation: run.generation, replacing: replacing,
             base: target.isRollback ? target.entry.previous?.base : run.pristine?.digest, seedTables: run.seedTables,
-            isRollback: target.isRollback, snapshot: plan.previousAlreadyKept ? target.entry.interrupted?.snapshot : nil)
+            isRollback: target.isRollback, snapshot: plan.previousAlreadyKept ? target.entry.interrupted?.snapshot : nil,
+            replacingGeneration: target.workingCopy.state.generationNumber.map(paths.generationName), adopting: target.adopted)
         try store.update(timeout: deadline.timeLeft) { table in
             var entry = table[paths.name.rawValue] ?? SettingsEntry()
             entry.record = nil
@@ -315,8 +316,9 @@ extension DeployExecutor {
             }
         }
         try keepPreviousBase(plan, run)
-        if plan.finishesInterrupted, let recorded = target.entry.generation, try fs.fileType(at: paths.inDirectory(recorded)) == .regular {
-            let old = paths.inDirectory(recorded)
+        if plan.finishesInterrupted, let oldGeneration = target.entry.interrupted?.replacingGeneration ?? target.entry.generation,
+           try fs.fileType(at: paths.inDirectory(oldGeneration)) == .regular {
+            let old = paths.inDirectory(oldGeneration)
             try db.fence(old)
             run.oldContent = old
             run.setAside += SeedPaths.sqliteSidecars(of: old)
@@ -399,8 +401,10 @@ extension DeployExecutor {
         let interrupted = target.entry.interrupted
         let content: (digest: SHA256Digest, size: Int64)
         if plan.finishesInterrupted {
-            // The content an interrupted run installed, as it is now.
-            let path = paths.inDirectory(interrupted?.generation ?? paths.name.rawValue)
+            // The content an interrupted run installed, as it is now (a live one's: the working copy's).
+            guard let path = interrupted?.generation.map(paths.inDirectory) ?? target.workingCopy.contentFile else {
+                throw SeedDBError(.ioFailure, "cannot finish the run interrupted on \(paths.workingCopy): its content is gone")
+            }
             content = try fs.digestAndSync(path)
         } else {
             // After a live replace, the backup copied the staged content, carried tables included.

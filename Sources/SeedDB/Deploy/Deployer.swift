@@ -267,8 +267,12 @@ public struct Deployer: Sendable {
     /// The plan of a `deploy` the quick look finds nothing to copy for, or `nil` when it
     /// cannot tell (a damaged settings file, leftovers of a killed run to clean up).
     private func upToDatePlan(_ quick: Observed) throws(SeedDBError) -> DeployPlan? {
-        guard quick.problem == nil, let plan = try? DeployPlanner.plan(quick.observation, request(.deploy)), !plan.action.copies,
-              try quick.workingCopy.leftovers(disposable: []).isEmpty else { return nil }
+        guard quick.problem == nil, let plan = try? DeployPlanner.plan(quick.observation, request(.deploy)), !plan.action.copies
+        else { return nil }
+        // One directory read: a killed run's temporary files, or the sidecars of a gone
+        // generation, are work for a locked run.
+        let listing = try quick.workingCopy.listing()
+        guard !listing.temporaries, Set(listing.sidecarGenerations).isSubset(of: listing.generations) else { return nil }
         return plan
     }
 
@@ -336,6 +340,8 @@ public struct Deployer: Sendable {
                 try removeLeftovers(observed)
                 guard plan.finishesInterrupted else { return done }
                 logger.warning("\(paths.workingCopy): finished a run that was interrupted (\(done.action.rawValue) \(done.to))")
+                // A rollback that finished a killed rollback did what was asked.
+                if kind == .rollback && done.action == .rolledBack { return done }
                 finished = done
             }
             return finished!
@@ -413,7 +419,8 @@ public struct Deployer: Sendable {
             }
             interrupted = DeployObservation.Interrupted(
                 version: run.version, generation: run.generation.flatMap(paths.generationNumber(of:)),
-                replacing: run.replacing?.version, isRollback: run.isRollback, previousIsSnapshot: previousIsSnapshot)
+                replacing: run.replacing?.version, isRollback: run.isRollback, previousIsSnapshot: previousIsSnapshot,
+                replacingGeneration: run.replacingGeneration.flatMap(paths.generationNumber(of:)), adopting: run.adopting)
         }
         let listing = quick
             ? WorkingCopy.Listing(generations: [], sidecarGenerations: [], stagedBases: [], adoptedCopies: [], temporaries: false)

@@ -60,6 +60,11 @@ public struct SettingsEntry: Sendable, Hashable {
         /// previous generation, written down before the snapshot takes that name, so the
         /// next run knows the previous generation holds ``replacing``'s content.
         public var snapshot: SHA256Digest? = nil
+        /// The generation file the working copy's link named when the run started: the
+        /// old content a swap keeps as the previous generation.
+        public var replacingGeneration: String? = nil
+        /// Whether the old content is a database SeedDB adopted (no record matched it).
+        public var adopting = false
     }
     /// The key id and serial of the signed manifest the recorded version came from; `nil`
     /// when it was not verified. Kept when a deploy withdraws ``record``, so a killed run
@@ -157,9 +162,13 @@ public struct SettingsEntry: Sendable, Hashable {
                 guard let digest = Self.digest(value) else { throw Self.bad("interrupted.snapshot") }
                 snapshot = digest
             }
+            let replacingGeneration = run["replacingGeneration"]?.string
+            if run["replacingGeneration"] != nil && replacingGeneration == nil { throw Self.bad("interrupted.replacingGeneration") }
+            let adopting = run["adopting"]?.bool
+            if run["adopting"] != nil && adopting == nil { throw Self.bad("interrupted.adopting") }
             interrupted = InterruptedRun(
                 version: version, generation: generation, replacing: replacing, base: base, seedTables: seedTables,
-                isRollback: isRollback, snapshot: snapshot)
+                isRollback: isRollback, snapshot: snapshot, replacingGeneration: replacingGeneration, adopting: adopting ?? false)
         }
         signature = try Self.signature(in: object, at: "")
     }
@@ -191,6 +200,8 @@ public struct SettingsEntry: Sendable, Hashable {
             if let replacing = interrupted.replacing { run["replacing"] = .object(Self.members(of: replacing)) }
             if let base = interrupted.base { run["base"] = .string(base.hex) }
             if let snapshot = interrupted.snapshot { run["snapshot"] = .string(snapshot.hex) }
+            if let old = interrupted.replacingGeneration { run["replacingGeneration"] = .string(old) }
+            if interrupted.adopting { run["adopting"] = .bool(true) }
             if let seedTables = interrupted.seedTables { run["seedTables"] = .array(seedTables.map(JSONValue.string)) }
             object["interrupted"] = .object(run)
         }

@@ -21,6 +21,12 @@ struct WorkingCopy {
         /// Something SeedDB did not make, or its link to a file that is gone: never
         /// followed, replaced or removed.
         case foreign(String)
+
+        /// The generation file SeedDB's link points at, if that is what is there.
+        var generationNumber: Int? {
+            if case .generation(let number) = self { return number }
+            return nil
+        }
     }
 
     /// The working copy's paths.
@@ -128,7 +134,7 @@ struct WorkingCopy {
             }
         }
         let temporaries = FileSystem.staleTemporaryFiles(
-            in: paths.directory, listing: names, stems: [paths.name.rawValue, FileSystem.fileName(of: paths.conflictsFile)])
+            in: paths.directory, listing: names, stems: [paths.name.rawValue, paths.conflictsFileName])
         let basePrefix = FileSystem.temporaryPrefix(paths.name.rawValue), baseSuffix = ".base.tmp"
         let stagedBases = names.compactMap { name in
             name.hasPrefix(basePrefix) && name.hasSuffix(baseSuffix)
@@ -153,7 +159,7 @@ struct WorkingCopy {
     func leftovers(disposable generations: [Int]) throws(SeedDBError) -> [String] {
         let listing = try files.entries(of: paths.directory)
         let temporary = FileSystem.staleTemporaryFiles(
-            in: paths.directory, listing: listing, stems: [paths.name.rawValue, FileSystem.fileName(of: paths.conflictsFile)])
+            in: paths.directory, listing: listing, stems: [paths.name.rawValue, paths.conflictsFileName])
         let names = Set(generations.map(paths.generationName))
         let stray = listing.filter { entry in
             let base = SeedPaths.sqliteSidecarSuffixes.reduce(entry) { name, suffix in

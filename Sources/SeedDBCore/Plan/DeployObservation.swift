@@ -80,14 +80,23 @@ public struct DeployObservation: Sendable, Hashable {
         /// snapshot (its digest matches the one the run wrote down before the rename), so
         /// it holds the content of ``replacing``, whether or not the backup committed.
         public var previousIsSnapshot: Bool
+        /// The generation file the link named when the run started (its old content).
+        public var replacingGeneration: Int?
+        /// Whether the old content is a database the run adopted (no record matched it).
+        public var adopting: Bool
 
         /// Creates the marker.
-        public init(version: SeedVersion, generation: Int?, replacing: SeedVersion?, isRollback: Bool = false, previousIsSnapshot: Bool = false) {
+        public init(
+            version: SeedVersion, generation: Int?, replacing: SeedVersion?, isRollback: Bool = false, previousIsSnapshot: Bool = false,
+            replacingGeneration: Int? = nil, adopting: Bool = false
+        ) {
             self.version = version
             self.generation = generation
             self.replacing = replacing
             self.isRollback = isRollback
             self.previousIsSnapshot = previousIsSnapshot
+            self.replacingGeneration = replacingGeneration
+            self.adopting = adopting
         }
     }
 
@@ -213,7 +222,7 @@ public struct DeployObservation: Sendable, Hashable {
     /// its name.
     public var nextGeneration: Int {
         let taken = generationFiles + sidecarGenerations + stagedBases
-            + [recordedGeneration, linkedGeneration, interrupted?.generation].compactMap { $0 }
+            + [recordedGeneration, linkedGeneration, interrupted?.generation, interrupted?.replacingGeneration].compactMap { $0 }
         return (taken.max() ?? 0) + 1
     }
 

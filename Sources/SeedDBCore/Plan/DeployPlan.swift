@@ -43,9 +43,11 @@ public struct DeployPlan: Sendable, Hashable {
     /// (and, for a swap, recorded), so no row committed by an app is lost.
     public var writerLockedSteps: [DeployStep] {
         guard strategy != nil, steps.contains(.carry) else { return [] }
+        // A live replace keeps its snapshot inside the backup's lock; a previous
+        // generation it only drops goes after the commit.
         let locked: Set<DeployStep> = strategy == .swap
             ? [.carry, .install, .keepPrevious, .record]
-            : [.carry, .keepPrevious]
+            : keepsPrevious ? [.carry, .keepPrevious] : [.carry]
         return steps.filter(locked.contains)
     }
 

@@ -25,6 +25,11 @@ public enum DeployPlanner {
     public static func plan(_ observed: DeployObservation, _ request: DeployRequest) throws(DeployRefusal) -> DeployPlan {
         if case .blocked(let what) = observed.workingCopy { throw .blocked(what) }
         if observed.interruptedAfterSwitch, let interrupted = observed.interrupted { return finishing(observed, interrupted, request) }
+        if let interrupted = observed.interrupted, interrupted.isRollback, interrupted.generation == nil, !observed.previousExists {
+            // A live rollback drops the previous generation only after its commit: gone,
+            // it was restored; only the record is left.
+            return finishingLiveRollback
+        }
         let recorded = observed.effectiveRecorded
         let adopted = recorded == nil && observed.workingCopyExists
         let action: DeployAction
@@ -52,7 +57,9 @@ public enum DeployPlanner {
         let replacing = observed.workingCopyExists
         let strategy: DeployStrategy
         switch request.strategy {
-        case _ where !replacing: strategy = .swap
+        // Nothing to be in use: nothing there, or only the generation file whose link was
+        // removed (a live replace would leave the link missing).
+        case _ where !replacing || observed.linkMissing: strategy = .swap
         case .auto: strategy = observed.usage.inUse ? .live : .swap
         case .swap, .live: strategy = request.strategy
         }
@@ -74,8 +81,11 @@ public enum DeployPlanner {
             steps.append(.install)
             if keepsPrevious || dropsPrevious { steps.append(.keepPrevious) }
         default:
-            if keepsPrevious || dropsPrevious { steps.append(.keepPrevious) }
+            // A previous generation a live run only drops (a rollback's, with generations
+            // off) goes after the commit: until then it may be the only copy of its content.
+            if keepsPrevious { steps.append(.keepPrevious) }
             steps.append(.install)
+            if dropsPrevious && !keepsPrevious { steps.append(.keepPrevious) }
         }
         steps += [.record, .cleanUp]
         var plan = DeployPlan(
@@ -103,6 +113,13 @@ public enum DeployPlanner {
         return stamp
     }
 
+    /// The plan that finishes a live rollback killed after its commit: the record.
+    private static let finishingLiveRollback: DeployPlan = {
+        var plan = DeployPlan(action: .rolledBack, strategy: .live, integrity: .none, keepsPrevious: false, dropsPrevious: false, steps: [.record, .cleanUp])
+        plan.finishesInterrupted = true
+        return plan
+    }()
+
     /// The plan of a rerun of a rollback killed after its record, while it removed what
     /// it had set aside: the clean-up is finished, nothing else.
     private static let finishingCleanUp: DeployPlan = {
@@ -120,18 +137,27 @@ public enum DeployPlanner {
     /// aside by a rollback or with generations off (a rollback also sets aside the previous
     /// generation it restored), then the record is written.
     private static func finishing(_ observed: DeployObservation, _ interrupted: DeployObservation.Interrupted, _ request: DeployRequest) -> DeployPlan {
-        let action: DeployAction = interrupted.isRollback ? .rolledBack : interrupted.replacing == nil ? .installed : .replaced
-        let oldGenerationThere = observed.recordedGeneration.map(observed.generationFiles.contains) ?? false
-        // The old generation is still named by the record, or already is the previous one.
-        let keepsPrevious = !interrupted.isRollback && request.keepPrevious && interrupted.replacing != nil
+        let action: DeployAction = interrupted.isRollback ? .rolledBack
+            : interrupted.replacing == nil && !interrupted.adopting ? .installed : .replaced
+        let oldGeneration = interrupted.replacingGeneration ?? observed.recordedGeneration
+        let oldGenerationThere = oldGeneration.map(observed.generationFiles.contains) ?? false
+        // The old generation is still there, or already is the previous one; an adopted
+        // database is always kept.
+        let keepsPrevious = (interrupted.adopting || (!interrupted.isRollback && request.keepPrevious && interrupted.replacing != nil))
             && (oldGenerationThere || observed.previousExists)
         // A rollback consumes the previous generation it restored; a replace that already
         // moved the old generation to the previous name must keep that file.
-        let dropsPrevious = observed.previousExists && (interrupted.isRollback || (oldGenerationThere && (keepsPrevious || !request.keepPrevious)))
+        // A rollback drops the previous generation it restored; one that adopted the old
+        // content renames it to the previous name after that drop, so with the old
+        // generation gone the file there is the adopted one.
+        let dropsPrevious = observed.previousExists && (interrupted.isRollback
+            ? (!interrupted.adopting || oldGenerationThere)
+            : (oldGenerationThere && (keepsPrevious || !request.keepPrevious)))
         var plan = DeployPlan(
             action: action, strategy: .swap, integrity: .none, keepsPrevious: keepsPrevious, dropsPrevious: dropsPrevious,
             steps: (oldGenerationThere || dropsPrevious ? [.keepPrevious] : []) + [.record, .cleanUp])
         plan.finishesInterrupted = true
+        plan.adopted = interrupted.adopting
         if dropsPrevious, !interrupted.isRollback { plan.keepsDroppedPreviousAs = adoptedCopyStamp(observed, request) }
         return plan
     }
