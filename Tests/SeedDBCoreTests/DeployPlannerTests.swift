@@ -275,6 +275,58 @@ import Testing
         #expect(!redo.previousAlreadyKept && redo.keepsPrevious && redo.dropsPrevious)
     }
 
+    /// A live rollback drops the previous generation it restores only after its commit
+    /// (until then it may be the only copy of that content); a live replace keeps its
+    /// snapshot inside the backup's lock, before the commit.
+    @Test func aLiveRollbackDropsThePreviousGenerationAfterItsCommit() throws {
+        let rollback = try DeployPlanner.plan(Self.observed(recorded: "2", previous: true), DeployRequest(kind: .rollback, strategy: .live))
+        #expect(rollback.steps == [.stage, .check, .withdraw, .carry, .install, .keepPrevious, .record, .cleanUp])
+        #expect(rollback.writerLockedSteps == [.carry])
+        let replace = try DeployPlanner.plan(Self.observed(previous: true), DeployRequest(kind: .deploy, strategy: .live))
+        #expect(replace.steps == Self.liveSteps && replace.writerLockedSteps == [.carry, .keepPrevious])
+    }
+
+    /// A live rollback killed after its commit: the previous generation is gone (it is
+    /// dropped only after the commit), so the rerun records the rollback.
+    @Test func aLiveRollbackKilledAfterItsCommitIsFinishedByItsRecord() throws {
+        let killed = Self.observed(recorded: nil, interrupted: .init(version: Self.version("1"), generation: nil, replacing: Self.version("2"), isRollback: true))
+        let plan = try DeployPlanner.plan(killed, DeployRequest(kind: .rollback))
+        #expect(plan.action == .rolledBack && plan.steps == [.record, .cleanUp] && plan.finishesInterrupted)
+        var beforeCommit = killed
+        beforeCommit.previousExists = true
+        #expect(try DeployPlanner.plan(beforeCommit, DeployRequest(kind: .rollback)).steps.first == .stage)
+    }
+
+    /// A swap that adopted the database found, killed after its switch, keeps that
+    /// database as the previous generation: whether it is still under its generation
+    /// name or already renamed (and, for a rollback, whether the restored previous
+    /// generation is still to be dropped).
+    @Test func aKilledAdoptingRunKeepsTheAdoptedDatabase() throws {
+        let replace = DeployObservation.Interrupted(version: Self.version("2"), generation: 2, replacing: nil, replacingGeneration: 1, adopting: true)
+        let oldThere = Self.observed(settings: .damaged, recorded: nil, workingCopy: .generation(2), recordedGeneration: nil, generations: [1, 2], interrupted: replace)
+        let plan = try DeployPlanner.plan(oldThere, DeployRequest(kind: .deploy))
+        #expect(plan.adopted && plan.keepsPrevious && !plan.dropsPrevious && plan.steps == [.keepPrevious, .record, .cleanUp])
+        var rollback = replace
+        rollback.isRollback = true
+        var restoredStillThere = oldThere
+        restoredStillThere.interrupted = rollback
+        restoredStillThere.previousExists = true
+        let finishing = try DeployPlanner.plan(restoredStillThere, DeployRequest(kind: .rollback))
+        #expect(finishing.keepsPrevious && finishing.dropsPrevious)
+        var alreadyRenamed = restoredStillThere
+        alreadyRenamed.generationFiles = [2]
+        let renamed = try DeployPlanner.plan(alreadyRenamed, DeployRequest(kind: .rollback))
+        #expect(renamed.keepsPrevious && !renamed.dropsPrevious, "the adopted database, now the previous generation, is kept")
+    }
+
+    /// With the link removed, nothing can be using the working copy's path: a live
+    /// replace would leave the link missing, so the plan swaps.
+    @Test func aRemovedLinkIsReplacedBySwapEvenWhenLiveIsAsked() throws {
+        let observed = DeployObservation(recorded: Self.version("1"), recordedGeneration: 1, workingCopy: .generation(1), linkMissing: true,
+                                         generationFiles: [1], current: Self.version("2"))
+        #expect(try DeployPlanner.plan(observed, DeployRequest(kind: .deploy, strategy: .live)).strategy == .swap)
+    }
+
     /// A rollback killed after its record, while it removed what it had set aside, is
     /// finished by its rerun (the clean-up), not refused for want of a previous generation.
     @Test func aRollbackRerunFinishesTheCleanUpItsKilledRunLeft() throws {
