@@ -74,6 +74,20 @@ let package = Package(
         // reliability log (as swift-argument-parser's ArgumentParserTestHelpers).
         .target(name: "SeedDBTestSupport", path: "Tests/SeedDBTestSupport"),
         .testTarget(name: "SeedDBCoreTests", dependencies: ["SeedDBCore"]),
+        // The simulator: the real planner and executor over an in-memory file system and
+        // database model, every state × command × crash point, then seeded random histories.
+        .testTarget(
+            name: "SeedDBSimulationTests",
+            dependencies: [
+                "SeedDB",
+                "SeedDBTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            path: "Tests/SeedDBSimulation"
+        ),
         .testTarget(
             name: "SeedDBTests",
             dependencies: [

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <stdio.h>
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -11,6 +12,10 @@ long cseeddb_copy_file_range(int in_fd, int out_fd, size_t length) {
 
 int cseeddb_ficlone(int dest_fd, int src_fd) {
     return ioctl(dest_fd, FICLONE, src_fd);
+}
+
+int cseeddb_rename_noreplace(const char *source, const char *destination) {
+    return renameat2(AT_FDCWD, source, AT_FDCWD, destination, RENAME_NOREPLACE);
 }
 
 static struct flock one_byte(int exclusive, long long byte) {

@@ -56,8 +56,24 @@ public struct SeedPaths: Hashable, Sendable {
     /// The merge base that goes with the previous generation.
     public var previousBase: String { workingCopy + ".previous.base" }
 
+    /// A database SeedDB adopted and could not account for, kept under the stamp of the
+    /// run that would otherwise have dropped it (`<name>.adopted-20261126T071500Z`).
+    public func adoptedCopy(_ stamp: String) -> String { workingCopy + ".adopted-" + stamp }
+
+    /// The stamp of the adopted copy `fileName` names, if it names one of this working
+    /// copy's (not one of its SQLite sidecars).
+    public func adoptedCopyStamp(of fileName: String) -> String? {
+        let prefix = name.rawValue + ".adopted-"
+        guard fileName.hasPrefix(prefix), !Self.sqliteSidecarSuffixes.contains(where: fileName.hasSuffix) else { return nil }
+        let stamp = fileName.dropFirst(prefix.count)
+        return stamp.isEmpty ? nil : String(stamp)
+    }
+
     /// The conflicts of the last merge attempt, for `seeddb conflicts`.
-    public var conflictsFile: String { workingCopy + ".conflicts.json" }
+    public var conflictsFile: String { directory + "/" + conflictsFileName }
+
+    /// The conflicts file's name (`<name>.conflicts.json`).
+    public var conflictsFileName: String { name.rawValue + ".conflicts.json" }
 
     /// The file name of generation `number` (`levels.sqlite.v7`).
     public func generationName(_ number: Int) -> String { name.rawValue + ".v\(number)" }

@@ -168,19 +168,31 @@ struct Printer {
             if let held = status.heldFrom { pairs.append(("heldFrom", held.rawValue)) }
             if let blocked = status.blocked { pairs.append(("blocked", blocked)) }
             if !status.leftovers.isEmpty { pairs.append(("leftovers", status.leftovers)) }
+            if !status.adoptedCopies.isEmpty { pairs.append(("adoptedCopies", status.adoptedCopies)) }
             if let signature = status.signature { pairs.append(("signature", Self.signature(signature))) }
             if let pinned = status.pinnedKeyID { pairs.append(("pinnedKeyId", pinned)) }
             if let refusal = status.refusal { pairs.append(("refusal", SeedFailure(seed: status.name, error: refusal).message)) }
             return pairs
         }], failure: failure) {
-            statuses.flatMap { status in [
-                "\(status.name): \(status.state.rawValue)\(status.state == .held ? status.heldFrom.map { " (rolled back from \(Self.short($0)); a new version or seeddb reseed ends the hold)" } ?? "" : "")",
-                "  current version:  \(Self.short(status.currentVersion))",
-                "  recorded version: \(status.recordedVersion.map(Self.short) ?? "none")",
-                "  working copy:     \(status.workingCopy)\(status.blocked.map { " (blocked: it is \($0); deploys refuse to touch it)" } ?? (status.exists ? (status.recordedVersion == nil ? " (a database with no record: a deploy keeps it as the previous generation)" : "") : " (does not exist)"))",
-            ] + (status.signature.map { ["  signature:        key id \($0.keyID), serial \($0.serial)"] } ?? [])
-              + (status.pinnedKeyID.map { ["  pinned key:       \($0) (a deploy takes only what it or a trusted key signed)"] } ?? []) + status.leftovers.map { "  left by a killed run (the next deploy removes it): \($0)" } }
+            statuses.flatMap(Self.lines(of:))
         }
+    }
+
+    /// One seed's `status` in words, a line per fact.
+    private static func lines(of status: SeedStatus) -> [String] {
+        let hold = status.state == .held ? status.heldFrom.map { " (rolled back from \(short($0)); a new version or seeddb reseed ends the hold)" } ?? "" : ""
+        let found = status.exists ? (status.recordedVersion == nil ? " (a database with no record: a deploy keeps it as the previous generation)" : "") : " (does not exist)"
+        var lines = [
+            "\(status.name): \(status.state.rawValue)\(hold)",
+            "  current version:  \(short(status.currentVersion))",
+            "  recorded version: \(status.recordedVersion.map(short) ?? "none")",
+            "  working copy:     \(status.workingCopy)\(status.blocked.map { " (blocked: it is \($0); deploys refuse to touch it)" } ?? found)",
+        ]
+        if let signature = status.signature { lines.append("  signature:        key id \(signature.keyID), serial \(signature.serial)") }
+        if let pinned = status.pinnedKeyID { lines.append("  pinned key:       \(pinned) (a deploy takes only what it or a trusted key signed)") }
+        lines += status.leftovers.map { "  left by a killed run (the next deploy removes it): \($0)" }
+        lines += status.adoptedCopies.map { "  adopted copy (kept; seeddb purge --adopted removes it): \($0)" }
+        return lines
     }
 
     /// `verify`: per seed, `"ok"`, the first problem, `"missing"` or `"not deployed"` for

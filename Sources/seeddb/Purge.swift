@@ -38,9 +38,15 @@ extension SeedDBCommand {
         @Flag(name: .long, help: "Purge what is recorded for the manifest's app but no longer in it (with --manifest).")
         var orphans = false
 
+        @Flag(name: .long, help: "Remove only the adopted copies (databases SeedDB found with no record and kept), nothing else.")
+        var adopted = false
+
         func validate() throws {
             if orphans, manifestOptions.manifest == nil {
                 throw ValidationError("--orphans goes with --manifest FILE")
+            }
+            if orphans, adopted {
+                throw ValidationError("--adopted cannot be combined with --orphans")
             }
             if manifestOptions.manifest != nil {
                 guard manifestOptions.app == nil, name.isEmpty else { throw ValidationError("--manifest cannot be combined with --app or --name") }
@@ -66,7 +72,7 @@ extension SeedDBCommand {
             let (reports, failure) = eachItem({ () throws(SeedDBError) in
                 let deployer = try system.deployer(DeployConfiguration(system, ownership: ownership, wait: wait))
                 return (deployer, try targets(deployer))
-            }, name: \.1, { (deployer, target) throws(SeedDBError) in try deployer.purge(app: target.0, name: target.1, location: target.2, dryRun: dryRun) })
+            }, name: \.1, { (deployer, target) throws(SeedDBError) in try deployer.purge(app: target.0, name: target.1, location: target.2, dryRun: dryRun, onlyAdopted: adopted) })
             Printer(output).purgeReports(reports, dryRun: dryRun, failure: failure)
             try failure?.exit()
         }

@@ -202,6 +202,145 @@ import Testing
         #expect(throws: row.refusal) { try DeployPlanner.plan(row.observed, DeployRequest(kind: row.kind)) }
     }
 
+    /// A new generation's name is one no file has: not a generation file, not a sidecar
+    /// of a generation whose file is gone (SQLite would replay a stale `-wal` or
+    /// `-journal` into the new file), not the record's, the link's or an interrupted
+    /// run's.
+    @Test(arguments: [
+        (observed(recorded: nil, workingCopy: .absent, recordedGeneration: nil), 1),
+        (observed(), 2),
+        (observed(settings: .missing, recorded: nil, workingCopy: .absent, recordedGeneration: nil, generations: []), 1),
+        (DeployObservation(settings: .missing, recorded: nil, workingCopy: .absent, sidecarGenerations: [1], current: version("2")), 2),
+        (DeployObservation(recorded: version("1"), recordedGeneration: 3, workingCopy: .generation(3), generationFiles: [3],
+                           sidecarGenerations: [3, 7], current: version("2")), 8),
+        (observed(recordedGeneration: 5), 6),
+        (observed(recorded: nil, generations: [1], interrupted: .init(version: version("2"), generation: 4, replacing: version("1"))), 5),
+    ])
+    func aNewGenerationTakesANameNoFileHas(_ observed: DeployObservation, _ generation: Int) throws {
+        let plan = try DeployPlanner.plan(observed, DeployRequest(kind: .deploy))
+        #expect(plan.generation == generation)
+        let sidecars = Set(observed.sidecarGenerations).union(observed.generationFiles)
+        #expect(!sidecars.contains(generation))
+    }
+
+    @Test func aLiveReplaceNamesNoGeneration() throws {
+        let plan = try DeployPlanner.plan(Self.observed(), DeployRequest(kind: .deploy, strategy: .live))
+        #expect(plan.strategy == .live && plan.generation == nil)
+    }
+
+    /// The sidecars of a generation whose database file is gone are disposable; those of
+    /// a generation that is there are not (they may hold a crashed app's commits).
+    @Test func theSidecarsOfAGoneGenerationAreDisposable() {
+        let observed = DeployObservation(
+            recorded: Self.version("1"), recordedGeneration: 2, workingCopy: .generation(2), generationFiles: [2],
+            sidecarGenerations: [1, 2], current: Self.version("1"))
+        #expect(observed.disposableGenerations == [1])
+    }
+
+    /// A previous generation SeedDB cannot account for (adopted, or with no record) is
+    /// kept as an adopted copy when a replace would drop it; a stamp already taken gets a
+    /// counter. One it recorded from a seed goes as before; a rollback consumes its own.
+    @Test func anUnaccountedPreviousGenerationIsKeptAsAnAdoptedCopy() throws {
+        var adoptedPrevious = Self.observed(previous: true)
+        adoptedPrevious.previousAdopted = true
+        let request = DeployRequest(kind: .deploy, stamp: "20261126T071500Z")
+        #expect(try DeployPlanner.plan(adoptedPrevious, request).keepsDroppedPreviousAs == "20261126T071500Z")
+        adoptedPrevious.adoptedCopies = ["20261126T071500Z"]
+        #expect(try DeployPlanner.plan(adoptedPrevious, request).keepsDroppedPreviousAs == "20261126T071500Z-2")
+        var unrecorded = Self.observed(settings: .damaged, recorded: nil, recordedGeneration: nil, previous: true)
+        unrecorded.previousRecorded = false
+        let adopting = try DeployPlanner.plan(unrecorded, request)
+        #expect(adopting.adopted && adopting.keepsDroppedPreviousAs == "20261126T071500Z")
+        #expect(try DeployPlanner.plan(Self.observed(previous: true), request).keepsDroppedPreviousAs == nil)
+        #expect(try DeployPlanner.plan(Self.observed(previous: true), DeployRequest(kind: .deploy, keepPrevious: false)).keepsDroppedPreviousAs == nil)
+        var rollback = Self.observed(recorded: "2", previous: true)
+        rollback.previousAdopted = true
+        #expect(try DeployPlanner.plan(rollback, DeployRequest(kind: .rollback)).keepsDroppedPreviousAs == nil)
+    }
+
+    /// A live replace killed after its snapshot became the previous generation: the
+    /// rerun takes no second snapshot (it would hold what the killed run may have
+    /// installed) and records the file there as the replaced version's.
+    @Test(arguments: [DeployStrategy.auto, .live])
+    func aKilledLiveReplacesSnapshotIsRecordedNotTakenAgain(_ strategy: DeployStrategy) throws {
+        let observed = Self.observed(recorded: nil, previous: true,
+                                     interrupted: .init(version: Self.version("2"), generation: nil, replacing: Self.version("1"), previousIsSnapshot: true))
+        let plan = try DeployPlanner.plan(observed, DeployRequest(kind: .deploy, strategy: strategy))
+        #expect(plan.action == .replaced)
+        #expect(plan.previousAlreadyKept && !plan.keepsPrevious && !plan.dropsPrevious)
+        #expect(!plan.steps.contains(.keepPrevious))
+        var notTheSnapshot = observed
+        notTheSnapshot.interrupted?.previousIsSnapshot = false
+        let redo = try DeployPlanner.plan(notTheSnapshot, DeployRequest(kind: .deploy, strategy: strategy))
+        #expect(!redo.previousAlreadyKept && redo.keepsPrevious && redo.dropsPrevious)
+    }
+
+    /// A live rollback drops the previous generation it restores only after its commit
+    /// (until then it may be the only copy of that content); a live replace keeps its
+    /// snapshot inside the backup's lock, before the commit.
+    @Test func aLiveRollbackDropsThePreviousGenerationAfterItsCommit() throws {
+        let rollback = try DeployPlanner.plan(Self.observed(recorded: "2", previous: true), DeployRequest(kind: .rollback, strategy: .live))
+        #expect(rollback.steps == [.stage, .check, .withdraw, .carry, .install, .keepPrevious, .record, .cleanUp])
+        #expect(rollback.writerLockedSteps == [.carry])
+        let replace = try DeployPlanner.plan(Self.observed(previous: true), DeployRequest(kind: .deploy, strategy: .live))
+        #expect(replace.steps == Self.liveSteps && replace.writerLockedSteps == [.carry, .keepPrevious])
+    }
+
+    /// A live rollback killed after its commit: the previous generation is gone (it is
+    /// dropped only after the commit), so the rerun records the rollback.
+    @Test func aLiveRollbackKilledAfterItsCommitIsFinishedByItsRecord() throws {
+        let killed = Self.observed(recorded: nil, interrupted: .init(version: Self.version("1"), generation: nil, replacing: Self.version("2"), isRollback: true))
+        let plan = try DeployPlanner.plan(killed, DeployRequest(kind: .rollback))
+        #expect(plan.action == .rolledBack && plan.steps == [.record, .cleanUp] && plan.finishesInterrupted)
+        var beforeCommit = killed
+        beforeCommit.previousExists = true
+        #expect(try DeployPlanner.plan(beforeCommit, DeployRequest(kind: .rollback)).steps.first == .stage)
+    }
+
+    /// A swap that adopted the database found, killed after its switch, keeps that
+    /// database as the previous generation: whether it is still under its generation
+    /// name or already renamed (and, for a rollback, whether the restored previous
+    /// generation is still to be dropped).
+    @Test func aKilledAdoptingRunKeepsTheAdoptedDatabase() throws {
+        let replace = DeployObservation.Interrupted(version: Self.version("2"), generation: 2, replacing: nil, replacingGeneration: 1, adopting: true)
+        let oldThere = Self.observed(settings: .damaged, recorded: nil, workingCopy: .generation(2), recordedGeneration: nil, generations: [1, 2], interrupted: replace)
+        let plan = try DeployPlanner.plan(oldThere, DeployRequest(kind: .deploy))
+        #expect(plan.adopted && plan.keepsPrevious && !plan.dropsPrevious && plan.steps == [.keepPrevious, .record, .cleanUp])
+        var rollback = replace
+        rollback.isRollback = true
+        var restoredStillThere = oldThere
+        restoredStillThere.interrupted = rollback
+        restoredStillThere.previousExists = true
+        let finishing = try DeployPlanner.plan(restoredStillThere, DeployRequest(kind: .rollback))
+        #expect(finishing.keepsPrevious && finishing.dropsPrevious)
+        var alreadyRenamed = restoredStillThere
+        alreadyRenamed.generationFiles = [2]
+        let renamed = try DeployPlanner.plan(alreadyRenamed, DeployRequest(kind: .rollback))
+        #expect(renamed.keepsPrevious && !renamed.dropsPrevious, "the adopted database, now the previous generation, is kept")
+    }
+
+    /// With the link removed, nothing can be using the working copy's path: a live
+    /// replace would leave the link missing, so the plan swaps.
+    @Test func aRemovedLinkIsReplacedBySwapEvenWhenLiveIsAsked() throws {
+        let observed = DeployObservation(recorded: Self.version("1"), recordedGeneration: 1, workingCopy: .generation(1), linkMissing: true,
+                                         generationFiles: [1], current: Self.version("2"))
+        #expect(try DeployPlanner.plan(observed, DeployRequest(kind: .deploy, strategy: .live)).strategy == .swap)
+    }
+
+    /// A rollback killed after its record, while it removed what it had set aside, is
+    /// finished by its rerun (the clean-up), not refused for want of a previous generation.
+    @Test func aRollbackRerunFinishesTheCleanUpItsKilledRunLeft() throws {
+        var killed = Self.observed(recorded: "1", current: "2", heldFrom: "2")
+        killed.leftoversFound = true
+        let plan = try DeployPlanner.plan(killed, DeployRequest(kind: .rollback))
+        #expect(plan.action == .rolledBack && plan.steps == [.cleanUp] && plan.finishesInterrupted)
+        var strandedSidecars = Self.observed(recorded: "1", current: "2", heldFrom: "2")
+        strandedSidecars.sidecarGenerations = [7]
+        #expect(try DeployPlanner.plan(strandedSidecars, DeployRequest(kind: .rollback)).steps == [.cleanUp])
+        killed.heldFrom = nil
+        #expect(throws: DeployRefusal.nothingToRollBack) { try DeployPlanner.plan(killed, DeployRequest(kind: .rollback)) }
+    }
+
     /// Only a generation numbered above the linked one (a staged file never installed) is
     /// disposable; the recorded generation, one below the link (the old content of a
     /// switch), and everything when no link of SeedDB's is there, are not.

@@ -59,14 +59,22 @@ import Testing
         #expect(try WorkingCopy.inspect(paths, recordedGeneration: "levels.sqlite.v5").state == .absent, "a recorded file that is gone")
     }
 
-    @Test func theNextGenerationIsAboveEveryOneSeenOrRecorded() throws {
+    @Test func oneReadListsGenerationsTheirSidecarsAdoptedCopiesAndTemporaries() throws {
         file("levels.sqlite.v2")
         file("levels.sqlite.v7")
+        file("levels.sqlite.v9-wal")
+        file("levels.sqlite.v9-shm")
+        file("levels.sqlite.v2-journal")
+        file("levels.sqlite.adopted-20261126T071500Z")
+        file("levels.sqlite.adopted-20261126T071500Z-wal")
         try link(to: "levels.sqlite.v2")
-        let copy = try WorkingCopy.inspect(paths)
-        #expect(try copy.generationFiles() == [2, 7])
-        #expect(try copy.nextGeneration(recorded: nil) == 8)
-        #expect(try copy.nextGeneration(recorded: "levels.sqlite.v11") == 12)
+        let listing = try WorkingCopy.inspect(paths).listing()
+        #expect(listing.generations == [2, 7])
+        #expect(listing.sidecarGenerations == [2, 9])
+        #expect(listing.adoptedCopies == ["20261126T071500Z"])
+        #expect(!listing.temporaries)
+        file(".levels.sqlite.seeddb-abc.tmp")
+        #expect(try WorkingCopy.inspect(paths).listing().temporaries)
     }
 
     @Test func leftoversAreSeedDBsTemporaryFilesAndDisposableGenerationsOnly() throws {

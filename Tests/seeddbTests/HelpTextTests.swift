@@ -597,6 +597,8 @@ OPTIONS:
   --dry-run               Say what would be removed, and remove nothing.
   --orphans               Purge what is recorded for the manifest's app but no
                           longer in it (with --manifest).
+  --adopted               Remove only the adopted copies (databases SeedDB
+                          found with no record and kept), nothing else.
   -h, --help              Show help information.
 
 

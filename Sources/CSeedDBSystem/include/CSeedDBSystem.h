@@ -13,6 +13,10 @@ long cseeddb_copy_file_range(int in_fd, int out_fd, size_t length);
 /// ioctl(FICLONE): share the source's extents on a reflink file system; 0 or -1.
 int cseeddb_ficlone(int dest_fd, int src_fd);
 
+/// renameat2(RENAME_NOREPLACE): renames, failing with EEXIST when the destination exists;
+/// 0 or -1.
+int cseeddb_rename_noreplace(const char *source, const char *destination);
+
 /// fcntl(F_OFD_SETLK) on one byte; `exclusive` 1 for a write lock, 0 for a read lock,
 /// -1 to unlock. Returns 0 or -1 with errno set.
 int cseeddb_ofd_setlk(int fd, int exclusive, long long byte);

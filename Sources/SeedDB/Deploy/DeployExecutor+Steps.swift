@@ -6,6 +6,10 @@ import SystemPackage
 extension DeployExecutor {
     private var paths: SeedPaths { target.paths }
     private var files: FilePolicy { context.configuration.files }
+    /// The file-system operations (the real disk, or the simulator's model).
+    private var fs: any DeployFileSystem { context.effects.files }
+    /// The database operations (SQLite, or the simulator's model).
+    private var db: any DeployDatabase { context.effects.database }
 
     /// `stage`: copies the source into a new temporary file beside the working copy,
     /// checks its header and digest, and flushes it. Undone by removing the file.
@@ -16,29 +20,22 @@ extension DeployExecutor {
     /// a check. Otherwise the seed is hashed in the same pass as the copy, and the run
     /// remembers the digest for the seed's identity.
     func stage(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) {
-        if plan.strategy == .swap {
-            run.generation = paths.generationName(try target.workingCopy.nextGeneration(recorded: target.entry.generation))
-        }
+        if let number = plan.generation { run.generation = paths.generationName(number) }
         let source = SeedSource(path: target.source)
         let known = target.knownSourceDigest
         let vouched = known.map { target.entry.checked?.sha256 == $0.sha256 } ?? false
-        let inspected = try source.inspect(readingHeader: !vouched)
+        let inspected = try db.inspectSeed(target.source, readingHeader: !vouched)
         if source.compression == .none, let known, known.identity == inspected.identity, let expected = target.expectedSHA256, expected != known.sha256 {
             // The remembered digest of the seed as it is: refused before anything is copied.
             throw target.digestMismatch(known.sha256, expected: expected)
         }
-        let (descriptor, temporary) = try FileSystem.createTemporaryFile(in: paths.directory, stem: paths.name.rawValue)
-        run.onFailure("the staged copy") { () throws(SeedDBError) in try FileSystem.remove(temporary) }
-        let copy = try FileSystem.writing(descriptor, path: temporary) { () throws(SeedDBError) -> SeedSource.CopyResult in
-            try FileSystem.apply(files, to: descriptor, path: temporary)
-            // The flush overlaps the end of the hashing.
-            return try source.copy(
-                to: descriptor, destinationPath: temporary, known: known, prefix: inspected.prefix,
-                rereads: context.configuration.integrity == .full,
-                progress: context.configuration.progress,
-                whileHashing: { () throws(SeedDBError) in try FileSystem.sync(descriptor, path: temporary) },
-                // Ctrl-C stops the copy between two chunks, not at its end.
-                isInterrupted: context.configuration.isInterrupted)
+        var temporary = ""
+        let options = SeedCopyOptions(
+            known: known, prefix: inspected.prefix, rereads: context.configuration.integrity == .full,
+            progress: context.configuration.progress, isInterrupted: context.configuration.isInterrupted)
+        let copy = try db.copySeed(target.source, into: paths.directory, stem: paths.name.rawValue, policy: files, options: options) { path in
+            temporary = path
+            run.onFailure("the staged copy") { () throws(SeedDBError) in try fs.remove(path) }
         }
         if target.contentIsTheSeed {
             run.sourceDigest = copy.identity.map { SourceDigest(identity: $0, sha256: copy.digest) } ?? known
@@ -49,7 +46,7 @@ extension DeployExecutor {
         // The content that passed a check, copied unchanged: its header was read then.
         let checkedBefore = vouched && copy.identity == known?.identity
         var header = inspected.header
-        if header == nil && !checkedBefore { header = SQLiteHeader(try FileSystem.readPrefix(of: temporary, count: SQLiteHeader.length)) }
+        if header == nil && !checkedBefore { header = SQLiteHeader(try fs.readPrefix(of: temporary, count: SQLiteHeader.length)) }
         if !checkedBefore {
             guard let header else {
                 throw SeedDBError(.invalidSeed, "invalid seed \(target.source): not an SQLite 3 database\(source.compression == .none ? "" : " once decompressed") (bad header)")
@@ -62,7 +59,7 @@ extension DeployExecutor {
             // The seed changed after it was observed: the plan skipped the check for the
             // content it remembered, not for this one.
             let full = context.configuration.integrity == .full
-            let result = SQLiteFile.check(temporary, access: .immutable, full: full)
+            let result = db.check(temporary, full: full)
             guard result == "ok" else {
                 throw SeedDBError(.invalidSeed, "invalid seed \(target.source): \(full ? "integrity_check" : "quick_check") failed: \(result)")
             }
@@ -70,19 +67,15 @@ extension DeployExecutor {
         run.staged = StagedCopy(path: temporary, digest: copy.digest, size: copy.size)
         if target.isRollback {
             // The previous generation was fenced when it stopped being the working copy.
-            if try GenerationFence.unfence(temporary) { try run.rehashStaged() }
+            if try db.unfence(temporary) { try run.rehashStaged(fs) }
             run.seedTables = target.entry.previous?.seedTables
         } else {
             if let memo = target.entry.checked, memo.sha256 == copy.digest { run.seedTables = memo.tables }
             try keepPristineCopy(run, of: try run.staged(for: .stage), evenByCopy: target.merge.mergesAnything)
         }
         if let migrator = context.configuration.migrator {
-            try SQLiteFile.mapping("cannot run the app's migrations on", temporary) {
-                let queue = try SQLiteFile.open(temporary, access: .readWrite, label: "SeedDB.migrate")
-                defer { try? queue.close() }
-                try migrator.migrate(queue)
-            }
-            try run.rehashStaged()
+            try db.migrate(temporary, with: migrator)
+            try run.rehashStaged(fs)
         }
     }
 
@@ -93,30 +86,17 @@ extension DeployExecutor {
     private func keepPristineCopy(_ run: DeployRun, of staged: StagedCopy, evenByCopy: Bool) throws(SeedDBError) {
         // Named after the generation it goes with, so a run killed after its switch is
         // finished with this base (see ``installBase(_:_:)``).
-        let readOnly: FilePermissions = [.ownerRead, .groupRead, .otherRead]
-        let (descriptor, pristine): (FileDescriptor, String)
+        let pristine: String
         if let generation = run.generation {
-            (descriptor, pristine) = try FileSystem.createNamedTemporaryFile(in: paths.directory, stem: paths.name.rawValue, name: Self.baseName(generation), permissions: readOnly)
+            pristine = FileSystem.namedTemporaryPath(in: paths.directory, stem: paths.name.rawValue, name: Self.baseName(generation))
         } else {
-            (descriptor, pristine) = try FileSystem.createTemporaryFile(in: paths.directory, stem: paths.name.rawValue, permissions: readOnly)
+            pristine = try fs.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "base")
         }
-        run.onFailure("the merge base") { () throws(SeedDBError) in try FileSystem.remove(pristine) }
-        run.setAside.append(pristine)
-        if !evenByCopy {
-            let cloned = FileSystem.clone(staged.path, into: descriptor)
-            try? descriptor.close()
-            if cloned { run.pristine = (pristine, staged.digest) }
-            return
+        let kept = try fs.keepCopy(of: staged.path, digest: staged.digest, at: pristine, evenByCopy: evenByCopy, owner: files.owner) { path in
+            run.onFailure("the merge base") { () throws(SeedDBError) in try fs.remove(path) }
+            run.setAside.append(path)
         }
-        // The staged copy's digest is known: the copy does not hash it again.
-        let known = try FileSystem.status(at: staged.path).map { SourceDigest(identity: FileIdentity($0), sha256: staged.digest) }
-        _ = try FileSystem.writing(descriptor, path: pristine) { () throws(SeedDBError) -> SeedSource.CopyResult in
-            if let owner = files.owner { try FileSystem.setOwner(owner, of: pristine) }
-            return try SeedSource(path: staged.path).copy(to: descriptor, destinationPath: pristine, known: known, progress: nil) { () throws(SeedDBError) in
-                try FileSystem.sync(descriptor, path: pristine)
-            }
-        }
-        run.pristine = (pristine, staged.digest)
+        if kept { run.pristine = (pristine, staged.digest) }
     }
 
     /// `check`: runs the plan's integrity check on the staged copy, unless its content
@@ -128,15 +108,11 @@ extension DeployExecutor {
             if !target.isRollback { run.seedTables = memo.tables }
             return
         }
-        let result = SQLiteFile.check(staged.path, access: .immutable, full: level == .full)
+        let result = db.check(staged.path, full: level == .full)
         guard result == "ok" else {
             throw SeedDBError(.invalidSeed, "invalid seed \(target.source): \(level == .full ? "integrity_check" : "quick_check") failed: \(result)")
         }
-        let tables = try SQLiteFile.mapping("cannot read the tables of", staged.path) {
-            let queue = try SQLiteFile.open(staged.path, access: .immutable, label: "SeedDB.tables")
-            defer { try? queue.close() }
-            return try queue.read { try MergeCatalog.tableNames(in: "main", db: $0) }
-        }
+        let tables = try db.tableNames(of: staged.path)
         if !target.isRollback { run.seedTables = tables }
         run.memo = ValidationMemo(sha256: staged.digest, integrity: level, tables: tables)
     }
@@ -147,14 +123,17 @@ extension DeployExecutor {
     /// and no record ever names content the working copy does not hold. The previous
     /// generation's record stays until `record`. Undone by restoring the settings' bytes.
     func withdraw(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) {
-        let store = context.settings
+        let store = context.records
         run.onFailure("the withdrawn record") { [backup = target.settingsBackup] () throws(SeedDBError) in
             try store.restore(backup, timeout: context.configuration.wait)
         }
         let replacing = target.entry.record ?? target.entry.interrupted?.replacing
+        // A rollback puts the previous generation's base in place; a replace its new seed's.
         let interrupted = SettingsEntry.InterruptedRun(
             version: target.version, generation: run.generation, replacing: replacing,
-            base: run.pristine?.digest, seedTables: run.seedTables, isRollback: target.isRollback)
+            base: target.isRollback ? target.entry.previous?.base : run.pristine?.digest, seedTables: run.seedTables,
+            isRollback: target.isRollback, snapshot: plan.previousAlreadyKept ? target.entry.interrupted?.snapshot : nil,
+            replacingGeneration: target.workingCopy.state.generationNumber.map(paths.generationName), adopting: target.adopted)
         try store.update(timeout: deadline.timeLeft) { table in
             var entry = table[paths.name.rawValue] ?? SettingsEntry()
             entry.record = nil
@@ -168,16 +147,11 @@ extension DeployExecutor {
     /// rows (a swap flushes and re-hashes the staged copy; a live replace copies it on).
     func carry(_ run: DeployRun, scope: WriterScope?) throws(SeedDBError) {
         switch scope {
-        case .live(let db, let old?):
-            try carry(into: db, old: old, run)
+        case .live(let live, let old?):
+            try carry(into: .live(live), old: old, run)
         case .swap(let old?):
-            let staged = try run.staged(for: .carry).path
-            try SQLiteFile.mapping("cannot carry tables into", staged) {
-                let queue = try SQLiteFile.open(staged, access: .readWrite, label: "SeedDB.carry")
-                defer { try? queue.close() }
-                try queue.writeWithoutTransaction { db in try carry(into: db, old: old, run) }
-            }
-            if !run.carried.isEmpty || run.merge != nil { try run.rehashStaged() }
+            try carry(into: .staged(try run.staged(for: .carry).path), old: old, run)
+            if !run.carried.isEmpty || run.merge != nil { try run.rehashStaged(fs) }
         default:
             if !target.preservedTables.isEmpty || target.merge.mergesAnything {
                 context.logger.warning("old working copy \(paths.workingCopy) is not a database; nothing was carried from it")
@@ -185,42 +159,23 @@ extension DeployExecutor {
         }
     }
 
-    /// The carry on a connection to the staged copy: the merge first (when on), then the
-    /// preserved tables and the tables the app created.
-    private func carry(into db: Database, old: String, _ run: DeployRun) throws(SeedDBError) {
-        try SQLiteFile.mapping("cannot read the working copy", paths.workingCopy) {
-            try db.execute(sql: "ATTACH DATABASE ? AS old", arguments: [old])
-        }
-        defer { try? db.execute(sql: "DETACH DATABASE old") }
+    /// The carry into the staged copy: the merge first (when on, against the merge base
+    /// when it is there and matches the record), then the preserved tables and the tables
+    /// the app created. A refusal under `fail` still writes the conflicts file, for
+    /// `seeddb conflicts`.
+    private func carry(into carryTarget: CarryTarget, old: String, _ run: DeployRun) throws(SeedDBError) {
         let appTables: TableCarry.AppTables
-        if target.merge.mergesAnything {
-            let result = try merge(into: db, run)
-            run.merge = result
-            appTables = .carriedByTheMerge(result.carriedTables)
-        } else if !target.adopted, let seedTables = (target.entry.record ?? target.entry.interrupted?.replacing)?.seedTables {
+        if !target.adopted, let seedTables = (target.entry.record ?? target.entry.interrupted?.replacing)?.seedTables {
             appTables = .notInTheOldSeed(seedTables)
         } else {
             appTables = .notInTheNewSeed
         }
-        run.carried = try TableCarry.carryUserTables(preserving: target.preservedTables, appTables: appTables, in: db, logger: context.logger)
-    }
-
-    /// The three-way merge of the user's edits into the staged copy, against the merge
-    /// base when it is there and matches the record. A refusal under `fail` still writes
-    /// the conflicts file, for `seeddb conflicts`.
-    private func merge(into db: Database, _ run: DeployRun) throws(SeedDBError) -> MergeResult {
-        let base = try usableBase()
-        if let base {
-            try SQLiteFile.mapping("cannot read the merge base", base) {
-                try db.execute(sql: "ATTACH DATABASE ? AS seeddb_base", arguments: [SQLiteFile.uri(base, query: "immutable=1")])
-            }
-        }
-        defer { if base != nil { try? db.execute(sql: "DETACH DATABASE seeddb_base") } }
-        var policies = target.merge
-        for table in target.preservedTables { policies.tables[table] = .off }
+        let request = CarryRequest(
+            workingCopy: paths.workingCopy, preservedTables: target.preservedTables, merge: target.merge, appTables: appTables,
+            base: target.merge.mergesAnything ? try usableBase() : nil)
         do {
-            return try ThreeWayMerge(policies: policies, logger: context.logger)
-                .merge(in: db, base: base == nil ? nil : "seeddb_base", user: "old", into: "main")
+            let result = try db.carry(into: carryTarget, from: old, request, logger: context.logger)
+            (run.carried, run.merge) = (result.carried, result.merge)
         } catch {
             if let failure = error.underlying as? MergeFailure {
                 writeConflicts(failure.conflicts)
@@ -236,9 +191,9 @@ extension DeployExecutor {
     private func usableBase() throws(SeedDBError) -> String? {
         let base = paths.base
         let problem: String?
-        if try FileSystem.fileType(at: base) != .regular {
+        if try fs.fileType(at: base) != .regular {
             problem = "is missing"
-        } else if let expected = target.entry.base, try FileDigest.sha256(ofFileAt: base) == expected {
+        } else if let expected = target.entry.base, try fs.sha256(of: base) == expected {
             problem = nil
         } else {
             problem = "does not match the recorded seed"
@@ -253,7 +208,7 @@ extension DeployExecutor {
     func writeConflicts(_ conflicts: [MergeConflict]) {
         let text = "[" + conflicts.map(\.json).joined(separator: ",") + "]\n"
         do {
-            try FileSystem.writeAtomically(Array(text.utf8), to: paths.conflictsFile, permissions: [.ownerReadWrite, .groupRead, .otherRead], owner: files.owner)
+            try fs.writeAtomically(Array(text.utf8), to: paths.conflictsFile, permissions: [.ownerReadWrite, .groupRead, .otherRead], owner: files.owner)
         } catch {
             context.logger.warning("could not write the merge conflicts to \(paths.conflictsFile): \(error.message)")
         }
@@ -267,47 +222,47 @@ extension DeployExecutor {
     /// Undone by switching back.
     func installBySwap(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) {
         let workingCopy = target.workingCopy
-        var generation = paths.name.rawValue
-        if let named = run.generation {
-            generation = named
-        } else {
-            generation = paths.generationName(try workingCopy.nextGeneration(recorded: target.entry.generation))
+        guard let generation = run.generation else {
+            throw SeedDBError(.ioFailure, "cannot install \(paths.workingCopy) by swap: the plan named no generation file")
         }
         let generationPath = paths.inDirectory(generation)
+        // The name was free when it was observed: a file that took it since stops the run.
+        for name in [generationPath] + SeedPaths.sqliteSidecars(of: generationPath) where try fs.fileType(at: name) != nil {
+            throw SeedDBError(.ioFailure, "cannot install \(paths.workingCopy): \(name) appeared since the run looked; nothing was changed")
+        }
         let staged = try run.staged(for: .install).path
-        try FileSystem.rename(staged, to: generationPath)
-        run.onFailure("the new generation file") { () throws(SeedDBError) in try FileSystem.rename(generationPath, to: staged) }
+        try fs.rename(staged, to: generationPath)
+        run.onFailure("the new generation file") { () throws(SeedDBError) in try fs.rename(generationPath, to: staged) }
         // The generation file is durable under its name before any link names it.
-        try FileSystem.syncDirectory(paths.directory)
+        try fs.syncDirectory(paths.directory)
 
         switch workingCopy.state {
         case .file:
             // Keep the old file reachable under a second name: for the undo, and as the
             // previous generation.
-            let hold = FileSystem.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "old")
-            try FileSystem.link(paths.workingCopy, as: hold)
+            let hold = try fs.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "old")
+            try fs.link(paths.workingCopy, as: hold)
             run.oldContent = hold
             run.setAside.append(hold)
-            run.onFailure("the old working copy") { () throws(SeedDBError) in try FileSystem.rename(hold, to: paths.workingCopy) }
+            run.onFailure("the old working copy") { () throws(SeedDBError) in try fs.rename(hold, to: paths.workingCopy) }
         case .generation(let number) where !workingCopy.linkMissing:
             let old = paths.generationName(number)
             run.onFailure("the working copy's link") { () throws(SeedDBError) in
-                try FileSystem.replaceWithLink(paths.workingCopy, to: old, owner: files.owner)
+                try fs.replaceWithLink(paths.workingCopy, to: old, owner: files.owner)
             }
         case .generation, .absent, .foreign:
-            run.onFailure("the working copy's link") { () throws(SeedDBError) in try FileSystem.remove(paths.workingCopy) }
+            run.onFailure("the working copy's link") { () throws(SeedDBError) in try fs.remove(paths.workingCopy) }
         }
-        try FileSystem.replaceWithLink(paths.workingCopy, to: generation, owner: files.owner)
-        try FileSystem.syncDirectory(paths.directory)
-        run.generation = generation
+        try fs.replaceWithLink(paths.workingCopy, to: generation, owner: files.owner)
+        try fs.syncDirectory(paths.directory)
         run.installed = true
 
         if case .generation(let number) = workingCopy.state {
             run.oldContent = paths.inDirectory(paths.generationName(number))
         }
         guard let old = run.oldContent else { return }
-        try GenerationFence.fence(old)
-        run.onFailure("the fence on the old copy") { () throws(SeedDBError) in try GenerationFence.unfence(old) }
+        try db.fence(old)
+        run.onFailure("the fence on the old copy") { () throws(SeedDBError) in try db.unfence(old) }
         run.setAside += SeedPaths.sqliteSidecars(of: workingCopy.state == .file ? paths.workingCopy : old)
         if !plan.keepsPrevious, case .generation = workingCopy.state {
             try retire(old, run)
@@ -321,9 +276,9 @@ extension DeployExecutor {
     /// without it. Undone by removing the link.
     func relink(_ run: DeployRun) throws(SeedDBError) {
         guard let generation = target.entry.generation else { return }
-        run.onFailure("the working copy's link") { () throws(SeedDBError) in try FileSystem.remove(paths.workingCopy) }
-        try FileSystem.replaceWithLink(paths.workingCopy, to: generation, owner: files.owner)
-        try FileSystem.syncDirectory(paths.directory)
+        run.onFailure("the working copy's link") { () throws(SeedDBError) in try fs.remove(paths.workingCopy) }
+        try fs.replaceWithLink(paths.workingCopy, to: generation, owner: files.owner)
+        try fs.syncDirectory(paths.directory)
         run.installed = true
     }
 
@@ -337,9 +292,9 @@ extension DeployExecutor {
     /// undone by renaming it back. The temporary path.
     @discardableResult
     private func setAside(_ path: String, as kind: String, what: String, _ run: DeployRun) throws(SeedDBError) -> String {
-        let aside = FileSystem.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: kind)
-        try FileSystem.rename(path, to: aside)
-        run.onFailure(what) { () throws(SeedDBError) in try FileSystem.rename(aside, to: path) }
+        let aside = try fs.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: kind)
+        try fs.rename(path, to: aside)
+        run.onFailure(what) { () throws(SeedDBError) in try fs.rename(aside, to: path) }
         run.setAside.append(aside)
         return aside
     }
@@ -349,13 +304,22 @@ extension DeployExecutor {
     /// aside first. Finishing an interrupted swap, the old generation the record still
     /// names is the old content. Undone by renaming back.
     func keepPrevious(_ plan: DeployPlan, _ run: DeployRun, scope: WriterScope?) throws(SeedDBError) {
-        if plan.dropsPrevious, try FileSystem.fileType(at: paths.previousGeneration) == .regular {
-            try setAside(paths.previousGeneration, as: "previous", what: "the previous generation", run)
+        if plan.dropsPrevious, try fs.fileType(at: paths.previousGeneration) == .regular {
+            if let stamp = plan.keepsDroppedPreviousAs {
+                // A database SeedDB could not account for is never removed by a rotation.
+                let adopted = paths.adoptedCopy(stamp)
+                try fs.renameNoReplace(paths.previousGeneration, to: adopted)
+                run.onFailure("the adopted copy") { () throws(SeedDBError) in try fs.rename(adopted, to: paths.previousGeneration) }
+                context.logger.warning("\(paths.previousGeneration) held a database SeedDB adopted; it is kept as \(adopted) (`seeddb purge --adopted` removes it)")
+            } else {
+                try setAside(paths.previousGeneration, as: "previous", what: "the previous generation", run)
+            }
         }
         try keepPreviousBase(plan, run)
-        if plan.finishesInterrupted, let recorded = target.entry.generation, try FileSystem.fileType(at: paths.inDirectory(recorded)) == .regular {
-            let old = paths.inDirectory(recorded)
-            try GenerationFence.fence(old)
+        if plan.finishesInterrupted, let oldGeneration = target.entry.interrupted?.replacingGeneration ?? target.entry.generation,
+           try fs.fileType(at: paths.inDirectory(oldGeneration)) == .regular {
+            let old = paths.inDirectory(oldGeneration)
+            try db.fence(old)
             run.oldContent = old
             run.setAside += SeedPaths.sqliteSidecars(of: old)
             if !plan.keepsPrevious { try retire(old, run) }
@@ -363,25 +327,26 @@ extension DeployExecutor {
         guard plan.keepsPrevious else { return }
         let content: String
         switch scope {
-        case .live(let db, let old?):
-            content = FileSystem.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "snapshot")
-            run.onFailure("the snapshot") { () throws(SeedDBError) in try FileSystem.remove(content) }
-            try SQLiteFile.mapping("cannot keep the previous generation in", content) {
-                try db.execute(sql: "ATTACH DATABASE ? AS seeddb_old", arguments: [old])
-                defer { try? db.execute(sql: "DETACH DATABASE seeddb_old") }
-                try db.execute(sql: "VACUUM seeddb_old INTO ?", arguments: [content])
+        case .live(let live, let old?):
+            content = try fs.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "snapshot")
+            run.onFailure("the snapshot") { () throws(SeedDBError) in try fs.remove(content) }
+            try db.snapshot(live, of: old, to: content)
+            let (snapshot, _) = try fs.digestAndSync(content)
+            if let owner = files.owner { try fs.setMode(nil, owner: owner, of: content) }
+            // Written down before the snapshot takes the previous generation's name: a run
+            // killed after that knows what the previous generation holds.
+            try context.records.update(timeout: deadline.timeLeft) { table in
+                table[paths.name.rawValue]?.interrupted?.snapshot = snapshot
             }
-            let (_, _) = try FileSystem.digestAndSync(content)
-            if let owner = files.owner { try FileSystem.setOwner(owner, of: content) }
         default:
             guard let old = run.oldContent else { return }
             content = old
         }
         try giveWorkingCopyOwnership(to: content, run)
-        try FileSystem.rename(content, to: paths.previousGeneration)
+        try fs.rename(content, to: paths.previousGeneration)
         run.setAside.removeAll { $0 == content }
-        run.onFailure("the new previous generation") { () throws(SeedDBError) in try FileSystem.rename(paths.previousGeneration, to: content) }
-        try FileSystem.syncDirectory(paths.directory)
+        run.onFailure("the new previous generation") { () throws(SeedDBError) in try fs.rename(paths.previousGeneration, to: content) }
+        try fs.syncDirectory(paths.directory)
     }
 
     /// The previous generation gets the working copy's mode and owner: `--mode` and
@@ -390,18 +355,17 @@ extension DeployExecutor {
     /// does not keep its own. Undone by giving it back its own. A file this process may
     /// not change (another user's, adopted) keeps its own, with a warning.
     private func giveWorkingCopyOwnership(to content: String, _ run: DeployRun) throws(SeedDBError) {
-        guard let kept = try FileSystem.status(at: content),
-              let installed = try WorkingCopy.inspect(paths).contentFile.flatMap({ (path) throws(SeedDBError) in try FileSystem.status(at: path) })
+        guard let (keptMode, keptOwner) = try fs.modeAndOwner(of: content),
+              let installed = try WorkingCopy.inspect(paths, files: fs).contentFile.flatMap({ (path) throws(SeedDBError) in try fs.modeAndOwner(of: path) })
         else { return }
-        let (keptMode, keptOwner) = (kept.permissionBits, kept.owner)
-        let mode = files.workingCopyMode ?? installed.permissionBits
+        let mode = files.workingCopyMode ?? installed.mode
         let owner = files.owner ?? (Syscalls.isRoot ? installed.owner : keptOwner)
         guard mode != keptMode || owner != keptOwner else { return }
         run.onFailure("the old content's owner and mode") { () throws(SeedDBError) in
-            try FileSystem.setMode(keptMode, owner: owner == keptOwner ? nil : keptOwner, of: content)
+            try fs.setMode(keptMode, owner: owner == keptOwner ? nil : keptOwner, of: content)
         }
         do {
-            try FileSystem.setMode(mode, owner: owner == keptOwner ? nil : owner, of: content)
+            try fs.setMode(mode, owner: owner == keptOwner ? nil : owner, of: content)
         } catch {
             context.logger.warning("the previous generation \(paths.previousGeneration) keeps its own owner and mode: \(error.message)")
         }
@@ -411,19 +375,19 @@ extension DeployExecutor {
     /// `<name>.previous.base` when the old copy becomes the previous generation; a dropped previous generation
     /// takes its base along (a rollback keeps it, to restore it).
     private func keepPreviousBase(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) {
-        if (plan.dropsPrevious || plan.keepsPrevious) && !target.isRollback, try FileSystem.fileType(at: paths.previousBase) == .regular {
+        if (plan.dropsPrevious || plan.keepsPrevious) && !target.isRollback, try fs.fileType(at: paths.previousBase) == .regular {
             try setAside(paths.previousBase, as: "previous-base", what: "the previous merge base", run)
         }
-        if plan.keepsPrevious, try FileSystem.fileType(at: paths.base) == .regular {
+        if plan.keepsPrevious, try fs.fileType(at: paths.base) == .regular {
             // A second name, not a move: until the record step replaces it, `<name>.base`
             // stays the base the recorded digest names, so a run killed in between merges
             // again with it.
-            let link = FileSystem.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "base-link")
-            try FileSystem.link(paths.base, as: link)
+            let link = try fs.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "base-link")
+            try fs.link(paths.base, as: link)
             run.setAside.append(link)
-            try FileSystem.rename(link, to: paths.previousBase)
+            try fs.rename(link, to: paths.previousBase)
             run.setAside.removeAll { $0 == link }
-            run.onFailure("the previous merge base") { () throws(SeedDBError) in try FileSystem.remove(paths.previousBase) }
+            run.onFailure("the previous merge base") { () throws(SeedDBError) in try fs.remove(paths.previousBase) }
         }
     }
 
@@ -433,16 +397,18 @@ extension DeployExecutor {
     /// was doing. After a swap it runs under the writer's lock and is undone by restoring
     /// the settings' bytes and the base.
     func record(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) {
-        let store = context.settings
+        let store = context.records
         let interrupted = target.entry.interrupted
         let content: (digest: SHA256Digest, size: Int64)
         if plan.finishesInterrupted {
-            // The content an interrupted run installed, as it is now.
-            let path = paths.inDirectory(interrupted?.generation ?? paths.name.rawValue)
-            content = try FileSystem.digestAndSync(path)
+            // The content an interrupted run installed, as it is now (a live one's: the working copy's).
+            guard let path = interrupted?.generation.map(paths.inDirectory) ?? target.workingCopy.contentFile else {
+                throw SeedDBError(.ioFailure, "cannot finish the run interrupted on \(paths.workingCopy): its content is gone")
+            }
+            content = try fs.digestAndSync(path)
         } else {
             // After a live replace, the backup copied the staged content, carried tables included.
-            if plan.strategy == .live { try run.rehashStaged() }
+            if plan.strategy == .live { try run.rehashStaged(fs) }
             let staged = try run.staged(for: .record)
             content = (staged.digest, staged.size)
         }
@@ -468,7 +434,7 @@ extension DeployExecutor {
             entry.base = base
             entry.interrupted = nil
             entry.heldFrom = target.isRollback ? (replaced?.version ?? entry.heldFrom) : nil
-            if plan.keepsPrevious {
+            if plan.keepsPrevious || plan.previousAlreadyKept {
                 entry.previous = previous
                 entry.previous?.signature = target.adopted ? nil : target.entry.signature
             } else if plan.dropsPrevious || target.isRollback {
@@ -486,9 +452,9 @@ extension DeployExecutor {
         }
         if let merge = run.merge {
             writeConflicts(merge.conflicts)
-        } else if target.isRollback, (try? FileSystem.fileType(at: paths.conflictsFile)) != nil {
+        } else if target.isRollback, (try? fs.fileType(at: paths.conflictsFile)) != nil {
             // The merge whose conflicts the file lists is the one rolled back.
-            try? FileSystem.remove(paths.conflictsFile)
+            try? fs.remove(paths.conflictsFile)
         }
     }
 
@@ -496,8 +462,8 @@ extension DeployExecutor {
     /// not known, so it is recorded as version ``DeployRecord/adoptedVersion`` with the
     /// digest and size of its file.
     private func adoptedRecord(_ run: DeployRun) throws(SeedDBError) -> DeployRecord? {
-        guard try FileSystem.fileType(at: paths.previousGeneration) == .regular else { return nil }
-        let (digest, size) = try FileSystem.digestAndSync(paths.previousGeneration)
+        guard try fs.fileType(at: paths.previousGeneration) == .regular else { return nil }
+        let (digest, size) = try fs.digestAndSync(paths.previousGeneration)
         return DeployRecord(version: DeployRecord.adoptedVersion, sha256: digest, size: size, deployedAt: Date().ISO8601Format())
     }
 
@@ -510,50 +476,61 @@ extension DeployExecutor {
     /// - Returns: The digest the record names as the base.
     private func installBase(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) -> SHA256Digest? {
         let interrupted = target.entry.interrupted
-        if plan.finishesInterrupted, !target.isRollback {
-            // The killed run put its base in place, or left it staged under its
-            // generation's name; otherwise no base matches the record, and none is kept.
-            guard let expected = interrupted?.base else { return nil }
-            if let generation = interrupted?.generation {
-                let staged = FileSystem.namedTemporaryPath(in: paths.directory, stem: paths.name.rawValue, name: Self.baseName(generation))
-                if try FileSystem.fileType(at: staged) == .regular, try FileDigest.sha256(ofFileAt: staged) == expected {
-                    try FileSystem.rename(staged, to: paths.base)
-                    try FileSystem.syncDirectory(paths.directory)
-                    return expected
-                }
+        if plan.finishesInterrupted {
+            // The base the killed run wrote down is wherever it got to: already in place,
+            // staged under its generation's name (a replace), or still the previous
+            // generation's (a rollback). The record names the digest of the `.base` on
+            // disk, or no base at all.
+            guard let expected = interrupted?.base else {
+                if try fs.fileType(at: paths.base) != nil { run.setAside.append(paths.base) }
+                return nil
             }
-            if try FileSystem.fileType(at: paths.base) == .regular, try FileDigest.sha256(ofFileAt: paths.base) == expected {
+            let staged = interrupted?.generation.map {
+                FileSystem.namedTemporaryPath(in: paths.directory, stem: paths.name.rawValue, name: Self.baseName($0))
+            }
+            for candidate in [paths.base, staged, interrupted?.isRollback == true ? paths.previousBase : nil].compactMap({ $0 }) {
+                guard try fs.fileType(at: candidate) == .regular, try fs.sha256(of: candidate) == expected else { continue }
+                if candidate != paths.base {
+                    try fs.rename(candidate, to: paths.base)
+                    try fs.syncDirectory(paths.directory)
+                }
                 return expected
             }
-            if try FileSystem.fileType(at: paths.base) != nil { run.setAside.append(paths.base) }
+            if try fs.fileType(at: paths.base) != nil { run.setAside.append(paths.base) }
             return nil
         }
         var source: (path: String, digest: SHA256Digest?)?
         if let pristine = run.pristine {
             source = (pristine.path, pristine.digest)
-        } else if target.isRollback, try FileSystem.fileType(at: paths.previousBase) == .regular {
+        } else if target.isRollback, target.entry.previous?.base != nil, try fs.fileType(at: paths.previousBase) == .regular {
             source = (paths.previousBase, target.entry.previous?.base)
+        } else if target.isRollback {
+            // The restored generation has no base: the current one belongs to what it replaces.
+            for stale in [paths.base, paths.previousBase] where try fs.fileType(at: stale) != nil {
+                run.setAside.append(stale)
+            }
+            return nil
         }
         guard let source else {
             if !target.merge.mergesAnything {
-                for stale in [paths.base, paths.previousBase] where try FileSystem.fileType(at: stale) != nil {
+                for stale in [paths.base, paths.previousBase] where try fs.fileType(at: stale) != nil {
                     run.setAside.append(stale)
                 }
                 return nil
             }
             return target.entry.base
         }
-        if try FileSystem.fileType(at: paths.base) == .regular {
-            let hold = FileSystem.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "old-base")
-            try FileSystem.link(paths.base, as: hold)
+        if try fs.fileType(at: paths.base) == .regular {
+            let hold = try fs.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "old-base")
+            try fs.link(paths.base, as: hold)
             run.setAside.append(hold)
-            run.onFailure("the merge base") { () throws(SeedDBError) in try FileSystem.rename(hold, to: paths.base) }
+            run.onFailure("the merge base") { () throws(SeedDBError) in try fs.rename(hold, to: paths.base) }
         } else {
-            run.onFailure("the merge base") { () throws(SeedDBError) in try FileSystem.remove(paths.base) }
+            run.onFailure("the merge base") { () throws(SeedDBError) in try fs.remove(paths.base) }
         }
-        try FileSystem.rename(source.path, to: paths.base)
+        try fs.rename(source.path, to: paths.base)
         run.setAside.removeAll { $0 == source.path }
-        try FileSystem.syncDirectory(paths.directory)
+        try fs.syncDirectory(paths.directory)
         return source.digest
     }
 
@@ -563,16 +540,9 @@ extension DeployExecutor {
     /// removes whatever is left.
     func cleanUp(_ run: DeployRun) {
         if let staged = run.staged, !run.installed || run.generation == nil { run.setAside.append(staged.path) }
-        var leftovers: [String] = []
-        if let current = try? WorkingCopy.inspect(paths), let files = try? current.generationFiles() {
-            let observed = DeployObservation(
-                recorded: target.version, recordedGeneration: current.observed.generationNumber,
-                workingCopy: current.observed, generationFiles: files, current: target.version)
-            leftovers = (try? current.leftovers(disposable: observed.disposableGenerations)) ?? []
-        }
-        for path in Set(run.setAside + leftovers).sorted() {
+        for path in Set(run.setAside).sorted() {
             do {
-                try FileSystem.remove(path)
+                try fs.remove(path)
             } catch {
                 context.logger.warning("could not remove \(path): \(error.message)")
             }

@@ -16,8 +16,8 @@ struct DeployExecutor {
     let context: DeployContext
     /// What the run replaces, and with what.
     let target: DeployTarget
-    /// The deploy lock (its readers byte tells whether a `SeedDatabase` is open).
-    let lock: FileLock
+    /// The deploy lock (it tells whether a `SeedDatabase` is open).
+    let lock: any DeployLock
     /// When waiting for other processes gives up.
     let deadline: ContinuousClock.Instant
 
@@ -75,23 +75,24 @@ struct DeployExecutor {
         let waiting = target.preservedTables.isEmpty
             ? "replace \(target.paths.workingCopy)"
             : "carry table\(target.preservedTables.count == 1 ? "" : "s") \(tables) from \(target.paths.workingCopy)"
+        let database = context.effects.database
         switch plan.strategy {
         case .live:
-            try WriterLock.forLive(
+            try database.replaceLive(
                 old, staged: try run.staged(for: .install).path, waiting: waiting, until: deadline,
                 progress: context.configuration.progress, isInterrupted: context.configuration.isInterrupted
-            ) { (db, oldCopy) throws(SeedDBError) in
-                try guarded(.live(staged: db, old: oldCopy))
+            ) { (live, oldCopy) throws(SeedDBError) in
+                try guarded(.live(staged: live, old: oldCopy))
             }
             run.installed = true
         default:
-            try lock.waitUntilFree(.readers, until: deadline) {
+            try lock.waitUntilNoHandle(until: deadline) {
                 SeedDBError(.inUse, "cannot \(waiting): database in use by another process")
             }
             // `auto` chose a swap because nobody was seen using the copy; if someone turns
             // up, it does not wait: the deployer plans again, live.
             let patience: Duration? = context.configuration.strategy == .auto ? .zero : nil
-            try WriterLock.forSwap(old, waiting: waiting, patience: patience, until: deadline, logger: context.logger) { (oldCopy) throws(SeedDBError) in
+            try database.underSwapLock(old, waiting: waiting, patience: patience, until: deadline, logger: context.logger) { (oldCopy) throws(SeedDBError) in
                 try guarded(.swap(old: oldCopy))
             }
         }
@@ -126,7 +127,9 @@ struct DeployContext {
     /// Where warnings and debug traces go.
     var logger: Logger
     /// The settings store the working copy is recorded in.
-    var settings: SettingsStore
+    var records: any DeployRecordStore
+    /// The file system, the databases and the locks.
+    var effects: DeployEffects
 
     /// Tells the configured observer that `step` completed.
     func reached(_ step: DeployStep) {
@@ -180,7 +183,7 @@ enum WriterScope {
     /// A swap: the old copy to attach (`nil` when it is not a database).
     case swap(old: WriterLock.OldCopy)
     /// A live replace: the staged copy's connection, inside the backup, and the old copy.
-    case live(staged: Database, old: WriterLock.OldCopy)
+    case live(staged: any LiveReplace, old: WriterLock.OldCopy)
 }
 
 /// The state of one run: what the steps produced, and how to undo them.
@@ -221,9 +224,9 @@ final class DeployRun {
     }
 
     /// Flushes and hashes the staged copy again, after something wrote into it.
-    func rehashStaged() throws(SeedDBError) {
+    func rehashStaged(_ files: any DeployFileSystem) throws(SeedDBError) {
         guard var copy = staged else { return }
-        (copy.digest, copy.size) = try FileSystem.digestAndSync(copy.path)
+        (copy.digest, copy.size) = try files.digestAndSync(copy.path)
         staged = copy
     }
 

@@ -61,6 +61,10 @@ public struct SeedStatus: Sendable {
     /// Files a killed run left beside the working copy that SeedDB proved disposable (the
     /// next run that succeeds removes them): never a database the user may have written.
     public var leftovers: [String] = []
+    /// The adopted copies kept beside the working copy (`<name>.adopted-<stamp>`):
+    /// databases SeedDB found with no record that matched them, kept instead of being
+    /// rotated away; only `purge` removes them.
+    public var adoptedCopies: [String] = []
     /// The key id and serial of the signed manifest the recorded version came from;
     /// `nil` when nothing is recorded or it was not signed.
     public var signature: SeedSignature? = nil

@@ -63,7 +63,7 @@ extension Deployer {
             guard due(entry) else {
                 return MaintenanceReport(name: seed.name, action: .skipped, lastRun: entry.maintainedAt, workingCopy: paths.workingCopy)
             }
-            try lock.waitUntilFree(.readers, until: deadline) {
+            try lock.waitUntilNoHandle(until: deadline) {
                 SeedDBError(.inUse, "cannot maintain \(paths.workingCopy): database in use by another process")
             }
             try SQLiteFile.mapping("cannot maintain", paths.workingCopy) {

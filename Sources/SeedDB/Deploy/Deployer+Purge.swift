@@ -22,16 +22,40 @@ extension Deployer {
     /// The seed itself is not needed (a purged package's files are already gone): the
     /// app, the working-copy name and the location say where everything is.
     ///
-    /// - Parameter dryRun: Report what would be removed, and remove nothing.
+    /// - Parameters:
+    ///   - dryRun: Report what would be removed, and remove nothing.
+    ///   - onlyAdopted: Remove only the adopted copies (`<name>.adopted-<stamp>`, the
+    ///     databases SeedDB found with no record and kept), nothing else.
     /// - Throws: ``SeedDBError`` `inUse` (75) while a ``SeedDatabase`` has it open,
     ///   `conflictingSeed` when the name is recorded for the other location.
-    public func purge(app: AppIdentifier, name: SeedName, location: SeedLocation, dryRun: Bool = false) throws(SeedDBError) -> PurgeReport {
+    public func purge(app: AppIdentifier, name: SeedName, location: SeedLocation, dryRun: Bool = false, onlyAdopted: Bool = false) throws(SeedDBError) -> PurgeReport {
         let paths = SeedPaths(app: app, name: name, location: location, directories: directories)
         var deployer = self
         if deployer.configuration.files.owner == nil {
             deployer.configuration.files.owner = FileSystem.nonRootOwner(of: paths.directory) ?? FileSystem.nonRootOwner(of: paths.settingsDirectory)
         }
+        if onlyAdopted { return try deployer.purgeAdoptedCopies(paths, dryRun: dryRun) }
         return try deployer.purge(paths, dryRun: dryRun)
+    }
+
+    /// Removes the adopted copies of the working copy at `paths` and their sidecars,
+    /// under the deploy lock; nothing else.
+    private func purgeAdoptedCopies(_ paths: SeedPaths, dryRun: Bool) throws(SeedDBError) -> PurgeReport {
+        let files = try filesToRemove(paths).filter { path in
+            paths.adoptedCopyStamp(of: Self.databaseName(of: FileSystem.fileName(of: path))) != nil
+        }
+        guard !dryRun, !files.isEmpty else { return PurgeReport(name: paths.name, removed: files) }
+        try FileSystem.requireSafeForRoot(paths.directory, owner: configuration.files.owner)
+        return try withDeployLock(paths) { (_, _) throws(SeedDBError) in
+            for path in files { try FileSystem.remove(path) }
+            return PurgeReport(name: paths.name, removed: files)
+        }
+    }
+
+    /// The database file name a SQLite sidecar's name belongs to (`x.sqlite-wal` →
+    /// `x.sqlite`); other names as they are.
+    private static func databaseName(of entry: String) -> String {
+        SeedPaths.sqliteSidecarSuffixes.reduce(entry) { !$0.hasSuffix($1) ? $0 : String($0.dropLast($1.count)) }
     }
 
     private func purge(_ paths: SeedPaths, dryRun: Bool) throws(SeedDBError) -> PurgeReport {
@@ -98,14 +122,14 @@ extension Deployer {
     }
 
     /// Every file SeedDB keeps for the working copy at `paths` that exists: the working
-    /// copy, its generation files and sidecars, the previous generation, temporary files
-    /// and the lock file last.
+    /// copy, its generation files and sidecars, the previous generation, the adopted
+    /// copies, temporary files and the lock file last.
     private func filesToRemove(_ paths: SeedPaths) throws(SeedDBError) -> [String] {
         let name = paths.name.rawValue
         let owned = try FileSystem.entries(of: paths.directory).filter { entry in
-            let base = SeedPaths.sqliteSidecarSuffixes.reduce(entry) { $1.isEmpty || !$0.hasSuffix($1) ? $0 : String($0.dropLast($1.count)) }
+            let base = Self.databaseName(of: entry)
             return [name, name + ".previous", name + ".base", name + ".previous.base", name + ".conflicts.json"].contains(base)
-                || paths.generationNumber(of: base) != nil
+                || paths.generationNumber(of: base) != nil || paths.adoptedCopyStamp(of: base) != nil
                 || (entry.hasPrefix(FileSystem.temporaryPrefix(name)) && entry.hasSuffix(".tmp"))
         }.sorted()
         let lock = try FileSystem.fileType(at: paths.lockFile) != nil ? [paths.lockFile] : []

@@ -102,7 +102,7 @@ extension Deployer {
     /// ``DeployConfiguration/forgetSignature``.
     func pin(of seed: Seed) throws(SeedDBError) -> SeedSignature? {
         guard !configuration.forgetSignature else { return nil }
-        return try settings(for: seed).snapshot(only: seed.name).entries[seed.name.rawValue]?.signature
+        return try records(at: paths(for: seed)).snapshot(only: seed.name).entries[seed.name.rawValue]?.signature
     }
 
     /// Refuses what the pin in `entry` (the record as observed, again under the deploy
@@ -135,7 +135,7 @@ extension Deployer {
     /// Records `signature` for a run with nothing to copy, when ``recordsSignature(_:entry:plan:)``.
     func rememberSignature(_ signature: SeedSignature?, entry: SettingsEntry, plan: DeployPlan, paths: SeedPaths) throws(SeedDBError) {
         guard recordsSignature(signature, entry: entry, plan: plan) else { return }
-        try settings(at: paths).update(timeout: configuration.wait) { $0[paths.name.rawValue]?.signature = signature }
+        try records(at: paths).update(timeout: configuration.wait) { $0[paths.name.rawValue]?.signature = signature }
     }
 
     /// `report` with what the run did with signatures: the one it checked, and the pin it

@@ -22,6 +22,8 @@ public struct Deployer: Sendable {
     public var configuration: DeployConfiguration
     /// Where warnings (a settings file set aside, …) and debug traces go.
     public var logger: Logger
+    /// Everything a run does to the world: the real machine, or the simulator's model.
+    var effects: DeployEffects = .local
 
     /// Creates a deployer.
     public init(directories: XDGDirectories, configuration: DeployConfiguration = DeployConfiguration(), logger: Logger) {
@@ -52,6 +54,12 @@ public struct Deployer: Sendable {
     /// The settings store of the working copy at `paths`.
     func settings(at paths: SeedPaths) -> SettingsStore {
         SettingsStore(path: paths.settingsFile, logger: logger, policy: configuration.files)
+    }
+
+    /// Where a run reads and writes the record of the working copy at `paths`: its
+    /// settings store, through ``effects``.
+    func records(at paths: SeedPaths) -> any DeployRecordStore {
+        effects.records(paths, logger, configuration.files)
     }
 
     /// Deploys `seed` if it is not installed, its version changed, or its working copy is
@@ -167,6 +175,7 @@ public struct Deployer: Sendable {
             state: state, settingsProblem: observed.problem, heldFrom: observed.entry.heldFrom,
             blocked: { if case .foreign(let what) = observed.workingCopy.state { return what } else { return nil } }(),
             leftovers: try observed.workingCopy.leftovers(disposable: observed.observation.disposableGenerations),
+            adoptedCopies: observed.observation.adoptedCopies.map(paths.adoptedCopy),
             signature: observed.entry.record == nil ? nil : observed.entry.signature,
             pinnedKeyID: observed.entry.signature?.keyID,
             // The seed's digest matters only to a deploy that copies it.
@@ -227,7 +236,15 @@ public struct Deployer: Sendable {
 
     /// The request a run of `kind` makes, from the configuration.
     func request(_ kind: DeployRequest.Kind) -> DeployRequest {
-        DeployRequest(kind: kind, strategy: configuration.strategy, keepPrevious: configuration.keepPrevious, integrity: configuration.integrity)
+        DeployRequest(
+            kind: kind, strategy: configuration.strategy, keepPrevious: configuration.keepPrevious, integrity: configuration.integrity,
+            stamp: Self.stamp(Date()))
+    }
+
+    /// `date` in UTC as an adopted copy's stamp (`20261126T071500Z`).
+    static func stamp(_ date: Date) -> String {
+        // `2026-11-26T07:15:00Z` without its separators.
+        date.ISO8601Format().filter { $0 != "-" && $0 != ":" }
     }
 
     /// The plan for what was observed, or the refusal as the error the run fails with.
@@ -239,7 +256,9 @@ public struct Deployer: Sendable {
             case .blocked(let what):
                 throw WorkingCopy.blocked(paths, what: what)
             case .nothingToRollBack:
-                throw SeedDBError(.seedUnavailable, "no previous generation of \(paths.workingCopy) to roll back to")
+                let adopted = observed.observation.adoptedCopies.map(paths.adoptedCopy)
+                let hint = adopted.isEmpty ? "" : "; adopted \(adopted.count == 1 ? "copy" : "copies") kept: \(adopted.joined(separator: ", ")) (to restore one, stop the app and copy it over the working copy; seeddb purge --adopted removes them)"
+                throw SeedDBError(.seedUnavailable, "no previous generation of \(paths.workingCopy) to roll back to\(hint)")
             }
         }
     }
@@ -267,8 +286,12 @@ public struct Deployer: Sendable {
     /// The plan of a `deploy` the quick look finds nothing to copy for, or `nil` when it
     /// cannot tell (a damaged settings file, leftovers of a killed run to clean up).
     private func upToDatePlan(_ quick: Observed) throws(SeedDBError) -> DeployPlan? {
-        guard quick.problem == nil, let plan = try? DeployPlanner.plan(quick.observation, request(.deploy)), !plan.action.copies,
-              try quick.workingCopy.leftovers(disposable: []).isEmpty else { return nil }
+        guard quick.problem == nil, let plan = try? DeployPlanner.plan(quick.observation, request(.deploy)), !plan.action.copies
+        else { return nil }
+        // One directory read: a killed run's temporary files, or the sidecars of a gone
+        // generation, are work for a locked run.
+        let listing = try quick.workingCopy.listing()
+        guard !listing.temporaries, Set(listing.sidecarGenerations).isSubset(of: listing.generations) else { return nil }
         return plan
     }
 
@@ -284,7 +307,7 @@ public struct Deployer: Sendable {
         if kind == .deploy, let plan = try upToDatePlan(quick) {
             if quick.isNewDigest {
                 // Same content under a new identity (touched, copied): remember it.
-                try settings(at: paths).update(timeout: configuration.wait) { $0[seed.name.rawValue]?.source = quick.sourceDigest }
+                try records(at: paths).update(timeout: configuration.wait) { $0[seed.name.rawValue]?.source = quick.sourceDigest }
             }
             try rememberSignature(signature, entry: quick.entry, plan: plan, paths: paths)
             // `--owner`/`--mode`: one more lstat, of the content file, and a repair if it drifted.
@@ -310,14 +333,18 @@ public struct Deployer: Sendable {
                 var observed = try observe(seed, paths: paths, lock: lock, known: hashed)
                 if kind != .rollback { try requirePinned(signature, entry: observed.entry, seed: seed) }
                 var plan = try decide(observed, kind, paths: paths)
-                guard plan.action.copies else {
+                guard plan.action.copies, plan.steps != [.cleanUp] else {
                     if kind == .deploy { try rememberSignature(signature, entry: observed.entry, plan: plan, paths: paths) }
                     try removeLeftovers(observed)
-                    return finished ?? report(observed, plan, kind, paths: paths)
+                    let done = finished ?? report(observed, plan, kind, paths: paths)
+                    if plan.finishesInterrupted {
+                        logger.warning("\(paths.workingCopy): finished a run that was interrupted (\(done.action.rawValue) \(done.to))")
+                    }
+                    return done
                 }
                 var target = try target(observed, plan, kind, paths: paths)
                 (target.signature, target.manifest) = (signature, seed.manifest)
-                let context = DeployContext(configuration: configuration, logger: logger, settings: settings(at: paths))
+                let context = DeployContext(configuration: configuration, logger: logger, records: records(at: paths), effects: effects)
                 let executor = DeployExecutor(context: context, target: target, lock: lock, deadline: deadline)
                 let done: DeployReport
                 do throws(SeedDBError) {
@@ -334,6 +361,8 @@ public struct Deployer: Sendable {
                 try removeLeftovers(observed)
                 guard plan.finishesInterrupted else { return done }
                 logger.warning("\(paths.workingCopy): finished a run that was interrupted (\(done.action.rawValue) \(done.to))")
+                // A rollback that finished a killed rollback did what was asked.
+                if kind == .rollback && done.action == .rolledBack { return done }
                 finished = done
             }
             return finished!
@@ -344,7 +373,7 @@ public struct Deployer: Sendable {
     func removeLeftovers(_ observed: Observed) throws(SeedDBError) {
         for leftover in try observed.workingCopy.leftovers(disposable: observed.observation.disposableGenerations) {
             do {
-                try FileSystem.remove(leftover)
+                try effects.files.remove(leftover)
             } catch {
                 logger.warning("could not remove \(leftover): \(error.message)")
             }
@@ -368,6 +397,15 @@ public struct Deployer: Sendable {
         var isNewDigest: Bool
         /// The planner's input.
         var observation: DeployObservation
+
+        /// The version the previous generation on disk holds, as a rollback records it:
+        /// the replaced version when a killed live replace made it its snapshot, the
+        /// recorded previous generation's otherwise, ``DeployRecord/adoptedVersion``
+        /// when nothing records it.
+        var restorableVersion: SeedVersion {
+            if observation.interrupted?.previousIsSnapshot == true, let replaced = entry.interrupted?.replacing { return replaced.version }
+            return entry.previous?.version ?? DeployRecord.adoptedVersion
+        }
     }
 
     /// Reads the settings entry (once), inspects the working copy and, under the lock,
@@ -381,28 +419,43 @@ public struct Deployer: Sendable {
     ///   - known: A digest of the seed file this run already computed.
     /// - Throws: ``SeedDBError`` `conflictingSeed` when the name is recorded for the other
     ///   location.
-    func observe(_ seed: Seed, paths: SeedPaths, quick: Bool = false, lock: FileLock? = nil, known: SourceDigest? = nil) throws(SeedDBError) -> Observed {
-        let store = settings(at: paths)
+    func observe(_ seed: Seed, paths: SeedPaths, quick: Bool = false, lock: (any DeployLock)? = nil, known: SourceDigest? = nil) throws(SeedDBError) -> Observed {
+        let store = records(at: paths)
+        let files = effects.files
         let snapshot = quick ? try store.snapshot(only: seed.name) : try store.snapshot()
         let entry = snapshot.entries[seed.name.rawValue] ?? SettingsEntry()
-        let workingCopy = quick ? try WorkingCopy.inspect(paths) : try WorkingCopy.inspect(paths, recordedGeneration: entry.generation)
+        let workingCopy = quick ? try WorkingCopy.inspect(paths, files: files) : try WorkingCopy.inspect(paths, recordedGeneration: entry.generation, files: files)
         try requireSameLocation(seed, entry: entry, workingCopy: workingCopy)
         let resolved = try resolve(seed, entry: entry, workingCopyExists: workingCopy.exists, lookingAtSeed: !quick, known: known)
         let checked = entry.checked.flatMap { memo in
             resolved.source.map(\.sha256) == memo.sha256 || seed.expectedSHA256 == memo.sha256 ? memo.integrity : nil
         }
-        let interrupted = entry.interrupted.map { run in
-            DeployObservation.Interrupted(
+        let previousExists = quick ? false : try files.fileType(at: paths.previousGeneration) == .regular
+        var interrupted: DeployObservation.Interrupted?
+        if let run = entry.interrupted {
+            // Hashed only after a killed live replace that wrote its snapshot's digest down.
+            var previousIsSnapshot = false
+            if previousExists, let snapshot = run.snapshot {
+                previousIsSnapshot = try files.sha256(of: paths.previousGeneration) == snapshot
+            }
+            interrupted = DeployObservation.Interrupted(
                 version: run.version, generation: run.generation.flatMap(paths.generationNumber(of:)),
-                replacing: run.replacing?.version, isRollback: run.isRollback)
+                replacing: run.replacing?.version, isRollback: run.isRollback, previousIsSnapshot: previousIsSnapshot,
+                replacingGeneration: run.replacingGeneration.flatMap(paths.generationNumber(of:)), adopting: run.adopting)
         }
+        let listing = quick
+            ? WorkingCopy.Listing(generations: [], sidecarGenerations: [], stagedBases: [], adoptedCopies: [], temporaries: false)
+            : try workingCopy.listing()
         let settingsState: DeployObservation.Settings = snapshot.problem != nil ? .damaged : snapshot.fileExists ? .valid : .missing
         let observation = DeployObservation(
             settings: settingsState, recorded: entry.record?.version,
             recordedGeneration: entry.generation.flatMap(paths.generationNumber(of:)),
             interrupted: interrupted, heldFrom: entry.heldFrom, previousRecorded: entry.previous != nil,
-            workingCopy: workingCopy.observed, linkMissing: workingCopy.linkMissing, generationFiles: quick ? [] : try workingCopy.generationFiles(),
-            previousExists: quick ? false : try FileSystem.fileType(at: paths.previousGeneration) == .regular,
+            previousAdopted: entry.previous?.version == DeployRecord.adoptedVersion,
+            workingCopy: workingCopy.observed, linkMissing: workingCopy.linkMissing, generationFiles: listing.generations,
+            sidecarGenerations: listing.sidecarGenerations, stagedBases: listing.stagedBases, adoptedCopies: listing.adoptedCopies,
+            leftoversFound: listing.temporaries,
+            previousExists: previousExists,
             current: resolved.seed.version, alreadyChecked: checked,
             usage: try lock.map { (lock) throws(SeedDBError) in try usage(of: workingCopy, lock: lock) } ?? .idle)
         return Observed(
@@ -413,10 +466,10 @@ public struct Deployer: Sendable {
     /// Who uses the working copy, seen under the deploy lock: an open `SeedDatabase`, and
     /// for `auto`, whether a swap could have the old copy now (so a busy database is
     /// planned live before the seed is staged).
-    private func usage(of workingCopy: WorkingCopy, lock: FileLock) throws(SeedDBError) -> DeployObservation.Usage {
-        var usage = try workingCopy.usage(lock: lock)
+    private func usage(of workingCopy: WorkingCopy, lock: any DeployLock) throws(SeedDBError) -> DeployObservation.Usage {
+        var usage = DeployObservation.Usage(handleOpen: try lock.handleOpenElsewhere())
         if configuration.strategy == .auto, !usage.handleOpen, let old = workingCopy.contentFile {
-            usage.connectionsBusy = !WriterLock.swapLooksFree(old)
+            usage.connectionsBusy = !effects.database.swapLooksFree(old)
         }
         return usage
     }
@@ -435,7 +488,7 @@ public struct Deployer: Sendable {
         } else {
             var elsewhere = seed
             elsewhere.location = other
-            recorded = try WorkingCopy.inspect(paths(for: elsewhere)).exists ? other : nil
+            recorded = try WorkingCopy.inspect(paths(for: elsewhere), files: effects.files).exists ? other : nil
         }
         guard let recorded, recorded != seed.location else { return }
         throw SeedDBError(.conflictingSeed, "working copy \(NameRules.quoted(seed.name.rawValue)) of \(seed.app) is recorded in the \(recorded.rawValue) location, not \(seed.location.rawValue); to move it, purge it from the \(recorded.rawValue) location, then deploy")
@@ -449,7 +502,7 @@ public struct Deployer: Sendable {
             expectedSHA256: observed.seed.expectedSHA256, contentIsTheSeed: true, knownSourceDigest: observed.sourceDigest,
             preservedTables: observed.seed.preservedTables, merge: observed.seed.merge,
             isRollback: kind == .rollback, adopted: plan.adopted, location: observed.seed.location,
-            entry: observed.entry, settingsBackup: try settings(at: paths).backup(), workingCopy: observed.workingCopy)
+            entry: observed.entry, settingsBackup: try records(at: paths).backup(), workingCopy: observed.workingCopy)
         if plan.finishesInterrupted, let interrupted = observed.entry.interrupted {
             target.version = interrupted.version
             target.isRollback = interrupted.isRollback
@@ -458,7 +511,7 @@ public struct Deployer: Sendable {
         } else if kind == .rollback {
             // A previous generation on disk whose record was lost is restored all the same.
             target.source = paths.previousGeneration
-            target.version = observed.entry.previous?.version ?? DeployRecord.adoptedVersion
+            target.version = observed.restorableVersion
             target.expectedSHA256 = nil
             target.contentIsTheSeed = false
             target.knownSourceDigest = nil
@@ -489,7 +542,7 @@ public struct Deployer: Sendable {
     /// - Parameter known: A digest this run already computed, used if the identity matches.
     func resolve(_ seed: Seed, entry: SettingsEntry, workingCopyExists: Bool, lookingAtSeed: Bool = true, known: SourceDigest? = nil) throws(SeedDBError) -> ResolvedSeed {
         guard seed.version.isAuto else {
-            guard lookingAtSeed, let identity = try? FileDigest.identity(ofFileAt: seed.source) else {
+            guard lookingAtSeed, let identity = try? effects.files.identity(of: seed.source) else {
                 return ResolvedSeed(seed: seed, source: nil, isNewDigest: false)
             }
             let remembered = [entry.source, known].lazy.compactMap { $0 }.first { $0.identity == identity }
@@ -498,7 +551,7 @@ public struct Deployer: Sendable {
         var resolved = seed
         let identity: FileIdentity
         do {
-            identity = try FileDigest.identity(ofFileAt: seed.source)
+            identity = try effects.files.identity(of: seed.source)
         } catch let error where error.code == .seedUnavailable {
             // The seed is gone: an up-to-date copy stays so, as with a fixed version.
             guard let record = entry.record, workingCopyExists else { throw error }
@@ -525,15 +578,19 @@ public struct Deployer: Sendable {
     private func report(_ observed: Observed, _ plan: DeployPlan, _ kind: DeployRequest.Kind, paths: SeedPaths) -> DeployReport {
         let recorded = observed.entry.record ?? observed.entry.interrupted?.replacing
         var to = observed.seed.version
+        var from = recorded?.version
         if plan.finishesInterrupted, let interrupted = observed.entry.interrupted {
             to = interrupted.version
+        } else if plan.finishesInterrupted, kind == .rollback {
+            // The clean-up of a rollback that had recorded.
+            (from, to) = (observed.entry.heldFrom, recorded?.version ?? to)
         } else if kind == .rollback {
-            to = observed.entry.previous?.version ?? DeployRecord.adoptedVersion
+            to = observed.restorableVersion
         } else if plan.action == .held || plan.action == .unchanged {
             to = recorded?.version ?? to
         }
         return DeployReport(
-            name: observed.seed.name, action: plan.action, from: recorded?.version, to: to,
+            name: observed.seed.name, action: plan.action, from: from, to: to,
             workingCopy: paths.workingCopy, strategy: plan.strategy, adopted: plan.adopted, heldFrom: plan.action == .held ? observed.entry.heldFrom : nil)
     }
 
@@ -541,26 +598,10 @@ public struct Deployer: Sendable {
 
     /// Runs `body` holding the deploy lock of the working copy at `paths`. When `body` fails, the lock file and the directories this
     /// call created are removed: a failed run leaves nothing behind.
-    func withDeployLock<Result>(_ paths: SeedPaths, _ body: (FileLock, ContinuousClock.Instant) throws(SeedDBError) -> Result) throws(SeedDBError) -> Result {
+    func withDeployLock<Result>(_ paths: SeedPaths, _ body: (any DeployLock, ContinuousClock.Instant) throws(SeedDBError) -> Result) throws(SeedDBError) -> Result {
         let deadline = ContinuousClock().now.advanced(by: configuration.wait)
-        let files = configuration.files
-        try FileSystem.requireSafeForRoot(FileSystem.directory(of: paths.directory), owner: nil, sticky: true)
-        let created = try FileSystem.createDirectories(paths.directory, mode: files.directoryMode)
-        do throws(SeedDBError) {
-            try FileSystem.requireSafeForRoot(paths.directory, owner: files.owner)
-            if let owner = files.owner { try FileSystem.setOwner(owner, of: paths.directory) }
-            let lock = try FileLock.acquire(paths.lockFile, kind: .exclusive, timeout: configuration.wait, owner: files.owner)
-            do throws(SeedDBError) {
-                let result = try body(lock, deadline)
-                lock.close()
-                return result
-            } catch {
-                if lock.created { lock.removeAndClose() } else { lock.close() }
-                throw error
-            }
-        } catch {
-            for directory in created.reversed() { _ = FileSystem.removeIfEmpty(directory) }
-            throw error
+        return try effects.locks.withDeployLock(paths, files: configuration.files, wait: configuration.wait) { (lock) throws(SeedDBError) in
+            try body(lock, deadline)
         }
     }
 }

@@ -119,6 +119,8 @@ enum FileSystem {
     static func createTemporaryFile(in directory: String, stem: String, permissions: FilePermissions = [.ownerReadWrite, .groupRead, .otherRead]) throws(SeedDBError) -> (FileDescriptor, String) {
         while true {
             let path = joined(directory, temporaryPrefix(stem) + randomSuffix() + ".tmp")
+            // A name any file has, a stale journal of an earlier temporary file included, is never taken.
+            if SeedPaths.sqliteSidecars(of: path).contains(where: { (try? fileType(at: $0)) != nil }) { continue }
             do {
                 let descriptor = try FileDescriptor.open(
                     FilePath(path), .readWrite,
@@ -203,6 +205,16 @@ enum FileSystem {
     static func rename(_ source: String, to destination: String) throws(SeedDBError) {
         do {
             try Syscalls.rename(source, destination)
+        } catch {
+            throw SeedDBError.io(error, "cannot rename \(source) to", destination)
+        }
+    }
+
+    /// Renames `source` to `destination`, which must not exist: a file that took the name
+    /// since it was observed stops the caller instead of being replaced.
+    static func renameNoReplace(_ source: String, to destination: String) throws(SeedDBError) {
+        do {
+            try Syscalls.renameNoReplace(source, destination)
         } catch {
             throw SeedDBError.io(error, "cannot rename \(source) to", destination)
         }

@@ -53,6 +53,12 @@ enum Syscalls {
         try retrying { Glibc.rename(source, destination) }
     }
 
+    /// `renameat2(2)` with `RENAME_NOREPLACE`: renames, failing with `EEXIST` rather than
+    /// replacing `destination`.
+    static func renameNoReplace(_ source: String, _ destination: String) throws(Errno) {
+        try retrying { cseeddb_rename_noreplace(source, destination) }
+    }
+
     /// `unlink(2)`: removes a directory entry; a symbolic link is removed, never followed.
     static func unlink(_ path: String) throws(Errno) {
         try retrying { Glibc.unlink(path) }

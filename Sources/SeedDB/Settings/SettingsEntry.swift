@@ -56,6 +56,15 @@ public struct SettingsEntry: Sendable, Hashable {
         public var seedTables: [String]?
         /// Whether the run is a rollback.
         public var isRollback: Bool
+        /// For a live replace: the digest of the snapshot of the old content it makes the
+        /// previous generation, written down before the snapshot takes that name, so the
+        /// next run knows the previous generation holds ``replacing``'s content.
+        public var snapshot: SHA256Digest? = nil
+        /// The generation file the working copy's link named when the run started: the
+        /// old content a swap keeps as the previous generation.
+        public var replacingGeneration: String? = nil
+        /// Whether the old content is a database SeedDB adopted (no record matched it).
+        public var adopting = false
     }
     /// The key id and serial of the signed manifest the recorded version came from; `nil`
     /// when it was not verified. Kept when a deploy withdraws ``record``, so a killed run
@@ -148,7 +157,18 @@ public struct SettingsEntry: Sendable, Hashable {
             if run["generation"] != nil && generation == nil { throw Self.bad("interrupted.generation") }
             let seedTables = run["seedTables"]?.strings
             if run["seedTables"] != nil && seedTables == nil { throw Self.bad("interrupted.seedTables") }
-            interrupted = InterruptedRun(version: version, generation: generation, replacing: replacing, base: base, seedTables: seedTables, isRollback: isRollback)
+            var snapshot: SHA256Digest?
+            if let value = run["snapshot"] {
+                guard let digest = Self.digest(value) else { throw Self.bad("interrupted.snapshot") }
+                snapshot = digest
+            }
+            let replacingGeneration = run["replacingGeneration"]?.string
+            if run["replacingGeneration"] != nil && replacingGeneration == nil { throw Self.bad("interrupted.replacingGeneration") }
+            let adopting = run["adopting"]?.bool
+            if run["adopting"] != nil && adopting == nil { throw Self.bad("interrupted.adopting") }
+            interrupted = InterruptedRun(
+                version: version, generation: generation, replacing: replacing, base: base, seedTables: seedTables,
+                isRollback: isRollback, snapshot: snapshot, replacingGeneration: replacingGeneration, adopting: adopting ?? false)
         }
         signature = try Self.signature(in: object, at: "")
     }
@@ -179,6 +199,9 @@ public struct SettingsEntry: Sendable, Hashable {
             if let generation = interrupted.generation { run["generation"] = .string(generation) }
             if let replacing = interrupted.replacing { run["replacing"] = .object(Self.members(of: replacing)) }
             if let base = interrupted.base { run["base"] = .string(base.hex) }
+            if let snapshot = interrupted.snapshot { run["snapshot"] = .string(snapshot.hex) }
+            if let old = interrupted.replacingGeneration { run["replacingGeneration"] = .string(old) }
+            if interrupted.adopting { run["adopting"] = .bool(true) }
             if let seedTables = interrupted.seedTables { run["seedTables"] = .array(seedTables.map(JSONValue.string)) }
             object["interrupted"] = .object(run)
         }

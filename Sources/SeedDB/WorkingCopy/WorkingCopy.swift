@@ -21,10 +21,18 @@ struct WorkingCopy {
         /// Something SeedDB did not make, or its link to a file that is gone: never
         /// followed, replaced or removed.
         case foreign(String)
+
+        /// The generation file SeedDB's link points at, if that is what is there.
+        var generationNumber: Int? {
+            if case .generation(let number) = self { return number }
+            return nil
+        }
     }
 
     /// The working copy's paths.
     let paths: SeedPaths
+    /// The file system it was found on.
+    let files: any DeployFileSystem
     /// What is there.
     let state: State
     /// Whether the working copy's link is missing and ``state`` is the recorded generation
@@ -32,30 +40,30 @@ struct WorkingCopy {
     var linkMissing = false
 
     /// Looks at the working-copy path without following anything but SeedDB's own link.
-    static func inspect(_ paths: SeedPaths) throws(SeedDBError) -> WorkingCopy {
-        WorkingCopy(paths: paths, state: try state(at: paths))
+    static func inspect(_ paths: SeedPaths, files: any DeployFileSystem = LocalFileSystem()) throws(SeedDBError) -> WorkingCopy {
+        WorkingCopy(paths: paths, files: files, state: try state(at: paths, files: files))
     }
 
     /// Looks at the working-copy path; when nothing is there but the generation file the
     /// record names is, that file is the working copy whose link was removed.
-    static func inspect(_ paths: SeedPaths, recordedGeneration: String?) throws(SeedDBError) -> WorkingCopy {
-        let found = try inspect(paths)
+    static func inspect(_ paths: SeedPaths, recordedGeneration: String?, files: any DeployFileSystem = LocalFileSystem()) throws(SeedDBError) -> WorkingCopy {
+        let found = try inspect(paths, files: files)
         guard found.state == .absent, let recordedGeneration, let number = paths.generationNumber(of: recordedGeneration),
-              try FileSystem.fileType(at: paths.inDirectory(recordedGeneration)) == .regular
+              try files.fileType(at: paths.inDirectory(recordedGeneration)) == .regular
         else { return found }
-        return WorkingCopy(paths: paths, state: .generation(number), linkMissing: true)
+        return WorkingCopy(paths: paths, files: files, state: .generation(number), linkMissing: true)
     }
 
-    private static func state(at paths: SeedPaths) throws(SeedDBError) -> State {
-        switch try FileSystem.fileType(at: paths.workingCopy) {
+    private static func state(at paths: SeedPaths, files: any DeployFileSystem) throws(SeedDBError) -> State {
+        switch try files.fileType(at: paths.workingCopy) {
         case nil: return .absent
         case .regular: return .file
         case .symbolicLink:
-            let target = try FileSystem.linkTarget(of: paths.workingCopy)
+            let target = try files.linkTarget(of: paths.workingCopy)
             guard let number = paths.generationNumber(of: target) else {
                 return .foreign("a symbolic link SeedDB did not make (to \(NameRules.quoted(target, limit: 80)))")
             }
-            switch try FileSystem.fileType(at: paths.inDirectory(target)) {
+            switch try files.fileType(at: paths.inDirectory(target)) {
             case nil: return .foreign("a symbolic link to \(NameRules.quoted(target, limit: 80)), which does not exist")
             case .regular: return .generation(number)
             default: return .foreign("a symbolic link to \(NameRules.quoted(target, limit: 80)), which is not a regular file")
@@ -100,24 +108,48 @@ struct WorkingCopy {
         SeedDBError(.cannotCreate, "cannot \(operation) \(paths.workingCopy): it is \(what), not a regular file or SeedDB's link, and SeedDB never replaces it; nothing was changed; move it away (or put back SeedDB's link to its generation file) and run again")
     }
 
-    /// Whether an open ``SeedDatabase`` uses the working copy (the readers byte of
-    /// `lock`), seen without touching the database. Other connections are seen only by
-    /// trying (``WriterLock/forSwap(_:waiting:patience:until:logger:_:)``).
-    func usage(lock: FileLock) throws(SeedDBError) -> DeployObservation.Usage {
-        DeployObservation.Usage(handleOpen: try lock.isHeldElsewhere(.readers))
+    /// What one read of the working copy's directory shows of SeedDB's files.
+    struct Listing {
+        /// The generation files, by number.
+        var generations: [Int]
+        /// The generation numbers that have a `-wal`, `-shm` or `-journal` beside them
+        /// (whether or not their database file is there).
+        var sidecarGenerations: [Int]
+        /// The generation numbers staged merge bases are named after
+        /// (`.<name>.seeddb-<name>.v<N>.base.tmp`, a killed run's).
+        var stagedBases: [Int]
+        /// The stamps of the adopted copies (`<name>.adopted-<stamp>`).
+        var adoptedCopies: [String]
+        /// Whether temporary files of SeedDB's naming are there.
+        var temporaries: Bool
+    }
+
+    /// Reads the working copy's directory once.
+    func listing() throws(SeedDBError) -> Listing {
+        let names = try files.entries(of: paths.directory)
+        var sidecars: Set<Int> = []
+        for name in names {
+            for suffix in SeedPaths.sqliteSidecarSuffixes where name.hasSuffix(suffix) {
+                if let number = paths.generationNumber(of: String(name.dropLast(suffix.count))) { sidecars.insert(number) }
+            }
+        }
+        let temporaries = FileSystem.staleTemporaryFiles(
+            in: paths.directory, listing: names, stems: [paths.name.rawValue, paths.conflictsFileName])
+        let basePrefix = FileSystem.temporaryPrefix(paths.name.rawValue), baseSuffix = ".base.tmp"
+        let stagedBases = names.compactMap { name in
+            name.hasPrefix(basePrefix) && name.hasSuffix(baseSuffix)
+                ? paths.generationNumber(of: String(name.dropFirst(basePrefix.count).dropLast(baseSuffix.count))) : nil
+        }
+        return Listing(
+            generations: names.compactMap(paths.generationNumber(of:)).sorted(), sidecarGenerations: sidecars.sorted(),
+            stagedBases: stagedBases.sorted(),
+            adoptedCopies: names.compactMap(paths.adoptedCopyStamp(of:)).sorted(),
+            temporaries: temporaries.contains { !holdsOnlyCopy($0) })
     }
 
     /// The generation files in the directory, by number.
     func generationFiles() throws(SeedDBError) -> [Int] {
-        try FileSystem.entries(of: paths.directory).compactMap(paths.generationNumber(of:)).sorted()
-    }
-
-    /// The number the next generation file gets: one more than any generation file in
-    /// the directory and than the last one recorded, so a name is not reused.
-    func nextGeneration(recorded: String?) throws(SeedDBError) -> Int {
-        var highest = max(try generationFiles().max() ?? 0, recorded.flatMap(paths.generationNumber(of:)) ?? 0)
-        if case .generation(let current) = state { highest = max(highest, current) }
-        return highest + 1
+        try listing().generations
     }
 
     /// What SeedDB may remove beside the working copy: its temporary files (with their
@@ -125,9 +157,9 @@ struct WorkingCopy {
     /// disposable. Never the linked or recorded generation, the previous generation, a
     /// base, or a generation file that may hold what the user wrote.
     func leftovers(disposable generations: [Int]) throws(SeedDBError) -> [String] {
-        let listing = try FileSystem.entries(of: paths.directory)
+        let listing = try files.entries(of: paths.directory)
         let temporary = FileSystem.staleTemporaryFiles(
-            in: paths.directory, listing: listing, stems: [paths.name.rawValue, FileSystem.fileName(of: paths.conflictsFile)])
+            in: paths.directory, listing: listing, stems: [paths.name.rawValue, paths.conflictsFileName])
         let names = Set(generations.map(paths.generationName))
         let stray = listing.filter { entry in
             let base = SeedPaths.sqliteSidecarSuffixes.reduce(entry) { name, suffix in
@@ -142,8 +174,8 @@ struct WorkingCopy {
     /// file (`.old.tmp`) and is now its only name: kept, never removed.
     private func holdsOnlyCopy(_ path: String) -> Bool {
         guard path.hasSuffix(".old.tmp") else { return false }
-        guard state == .file, let held = try? FileDigest.identity(ofFileAt: path),
-              let current = try? FileDigest.identity(ofFileAt: paths.workingCopy)
+        guard state == .file, let held = try? files.identity(of: path),
+              let current = try? files.identity(of: paths.workingCopy)
         else { return true }
         return held.device != current.device || held.inode != current.inode
     }

@@ -75,13 +75,28 @@ public struct DeployObservation: Sendable, Hashable {
         public var replacing: SeedVersion?
         /// Whether the run was a rollback.
         public var isRollback: Bool
+        /// Whether a live replace had already made its snapshot of the old content the
+        /// previous generation: the file at the previous generation's name is that
+        /// snapshot (its digest matches the one the run wrote down before the rename), so
+        /// it holds the content of ``replacing``, whether or not the backup committed.
+        public var previousIsSnapshot: Bool
+        /// The generation file the link named when the run started (its old content).
+        public var replacingGeneration: Int?
+        /// Whether the old content is a database the run adopted (no record matched it).
+        public var adopting: Bool
 
         /// Creates the marker.
-        public init(version: SeedVersion, generation: Int?, replacing: SeedVersion?, isRollback: Bool = false) {
+        public init(
+            version: SeedVersion, generation: Int?, replacing: SeedVersion?, isRollback: Bool = false, previousIsSnapshot: Bool = false,
+            replacingGeneration: Int? = nil, adopting: Bool = false
+        ) {
             self.version = version
             self.generation = generation
             self.replacing = replacing
             self.isRollback = isRollback
+            self.previousIsSnapshot = previousIsSnapshot
+            self.replacingGeneration = replacingGeneration
+            self.adopting = adopting
         }
     }
 
@@ -99,6 +114,9 @@ public struct DeployObservation: Sendable, Hashable {
     public var heldFrom: SeedVersion?
     /// Whether the settings record a previous generation.
     public var previousRecorded: Bool
+    /// Whether the recorded previous generation is a database SeedDB adopted (found with
+    /// no record that matched it): what it holds is not known.
+    public var previousAdopted: Bool
     /// What is at the working-copy path.
     public var workingCopy: WorkingCopy
     /// Whether the working copy's link is missing, and ``workingCopy`` is the recorded
@@ -106,6 +124,17 @@ public struct DeployObservation: Sendable, Hashable {
     public var linkMissing: Bool
     /// The generation files (`<name>.v<N>`) in the directory, by number.
     public var generationFiles: [Int]
+    /// The generation numbers for which SQLite sidecars (`<name>.v<N>-wal`, `-shm`,
+    /// `-journal`) are in the directory, whether or not their database file is.
+    public var sidecarGenerations: [Int]
+    /// The generation numbers that staged merge bases a killed run left are named after
+    /// (`.<name>.seeddb-<name>.v<N>.base.tmp`).
+    public var stagedBases: [Int]
+    /// The stamps of the adopted copies kept beside the working copy
+    /// (`<name>.adopted-<stamp>`).
+    public var adoptedCopies: [String]
+    /// Whether temporary files of SeedDB's naming (a killed run's) are in the directory.
+    public var leftoversFound: Bool
     /// Whether a previous generation file exists beside the working copy.
     public var previousExists: Bool
     /// The version being deployed.
@@ -119,8 +148,9 @@ public struct DeployObservation: Sendable, Hashable {
     /// Creates an observation.
     public init(
         settings: Settings = .valid, recorded: SeedVersion?, recordedGeneration: Int? = nil,
-        interrupted: Interrupted? = nil, heldFrom: SeedVersion? = nil, previousRecorded: Bool = false,
-        workingCopy: WorkingCopy, linkMissing: Bool = false, generationFiles: [Int] = [], previousExists: Bool = false,
+        interrupted: Interrupted? = nil, heldFrom: SeedVersion? = nil, previousRecorded: Bool = false, previousAdopted: Bool = false,
+        workingCopy: WorkingCopy, linkMissing: Bool = false, generationFiles: [Int] = [], sidecarGenerations: [Int] = [], stagedBases: [Int] = [],
+        adoptedCopies: [String] = [], leftoversFound: Bool = false, previousExists: Bool = false,
         current: SeedVersion, alreadyChecked: IntegrityLevel? = nil, usage: Usage = .idle
     ) {
         self.settings = settings
@@ -129,9 +159,14 @@ public struct DeployObservation: Sendable, Hashable {
         self.interrupted = interrupted
         self.heldFrom = heldFrom
         self.previousRecorded = previousRecorded
+        self.previousAdopted = previousAdopted
         self.workingCopy = workingCopy
         self.linkMissing = linkMissing
         self.generationFiles = generationFiles
+        self.sidecarGenerations = sidecarGenerations
+        self.stagedBases = stagedBases
+        self.adoptedCopies = adoptedCopies
+        self.leftoversFound = leftoversFound
         self.previousExists = previousExists
         self.current = current
         self.alreadyChecked = alreadyChecked
@@ -157,19 +192,38 @@ public struct DeployObservation: Sendable, Hashable {
         return recorded
     }
 
-    /// The generation files SeedDB may remove: those no link or record names that were
-    /// never installed. Installs always take a number above the linked one, so a file
-    /// numbered above the link's target that the link does not name is a killed run's
-    /// staged generation; so is the generation an interrupted run names that the link does
-    /// not point at. With no link of SeedDB's, nothing else is provably disposable.
+    /// The generation files SeedDB may remove, with their sidecars: those no link or
+    /// record names that were never installed, and the sidecars of generations whose
+    /// database file is gone. Installs always take a number above the linked one, so a
+    /// file numbered above the link's target that the link does not name is a killed
+    /// run's staged generation; so is the generation an interrupted run names that the
+    /// link does not point at. With no link of SeedDB's, nothing else is provably
+    /// disposable. A `-wal`, `-shm` or `-journal` whose database is gone can only ever be
+    /// replayed into a wrong file: it always is.
     public var disposableGenerations: [Int] {
-        guard let linked = linkedGeneration else {
+        let stranded = Set(sidecarGenerations).subtracting(generationFiles).subtracting([linkedGeneration].compactMap { $0 })
+        let staged: [Int]
+        if let linked = linkedGeneration {
+            staged = generationFiles.filter { number in
+                number != linked && number != recordedGeneration && (number > linked || number == interrupted?.generation)
+            }
+        } else {
             // No link: only the generation an interrupted run staged and never linked.
-            return generationFiles.filter { $0 == interrupted?.generation && $0 != recordedGeneration }
+            staged = generationFiles.filter { $0 == interrupted?.generation && $0 != recordedGeneration }
         }
-        return generationFiles.filter { number in
-            number != linked && number != recordedGeneration && (number > linked || number == interrupted?.generation)
-        }
+        return (staged + stranded).sorted()
+    }
+
+    /// The number of the next generation file: one above every number any file in the
+    /// directory carries (a generation file or one of its sidecars), the record, the
+    /// link and an interrupted run name, so a new generation never takes a name that any
+    /// file of an earlier one still has (a staged merge base named after it included):
+    /// SQLite would replay a stale `-wal` or `-journal` into whatever file is next given
+    /// its name.
+    public var nextGeneration: Int {
+        let taken = generationFiles + sidecarGenerations + stagedBases
+            + [recordedGeneration, linkedGeneration, interrupted?.generation, interrupted?.replacingGeneration].compactMap { $0 }
+        return (taken.max() ?? 0) + 1
     }
 
     /// Generation files nothing names and that may hold what the user wrote: never

@@ -23,15 +23,31 @@ public struct DeployPlan: Sendable, Hashable {
     /// Whether the plan finishes a run that was interrupted after it switched the link:
     /// the new content is in place, only keeping the old one and the record are left.
     public var finishesInterrupted: Bool = false
+    /// The number of the generation file a swap installs (`<name>.v<N>`): a name no file
+    /// in the directory has, sidecars included (see
+    /// ``DeployObservation/nextGeneration``). `nil` for a live replace and for plans that
+    /// install nothing new.
+    public var generation: Int? = nil
+    /// When the previous generation that goes is a database SeedDB could not account for
+    /// (adopted, or on disk with no record): the stamp of the adopted copy it is kept as
+    /// (`<name>.adopted-<stamp>`) instead of being removed.
+    public var keepsDroppedPreviousAs: String? = nil
+    /// Whether the previous generation on disk already holds the old content: a live
+    /// replace killed after it made its snapshot the previous generation. The run
+    /// records it as the replaced version's without taking another snapshot (which
+    /// would hold what the killed run may already have installed).
+    public var previousAlreadyKept: Bool = false
 
     /// The steps that run under the writer's lock on the old working copy: everything that
     /// reads the old copy and everything up to the moment the new content is in place
     /// (and, for a swap, recorded), so no row committed by an app is lost.
     public var writerLockedSteps: [DeployStep] {
         guard strategy != nil, steps.contains(.carry) else { return [] }
+        // A live replace keeps its snapshot inside the backup's lock; a previous
+        // generation it only drops goes after the commit.
         let locked: Set<DeployStep> = strategy == .swap
             ? [.carry, .install, .keepPrevious, .record]
-            : [.carry, .keepPrevious]
+            : keepsPrevious ? [.carry, .keepPrevious] : [.carry]
         return steps.filter(locked.contains)
     }
 
@@ -71,13 +87,16 @@ public struct DeployRequest: Sendable, Hashable {
     public var keepPrevious: Bool
     /// The configured integrity level.
     public var integrity: IntegrityLevel
+    /// The run's start in UTC (`20261126T071500Z`): the stamp of an adopted copy it keeps.
+    public var stamp: String
 
     /// Creates a request.
-    public init(kind: Kind, strategy: DeployStrategy = .auto, keepPrevious: Bool = true, integrity: IntegrityLevel = .quick) {
+    public init(kind: Kind, strategy: DeployStrategy = .auto, keepPrevious: Bool = true, integrity: IntegrityLevel = .quick, stamp: String = "19700101T000000Z") {
         self.kind = kind
         self.strategy = strategy
         self.keepPrevious = keepPrevious
         self.integrity = integrity
+        self.stamp = stamp
     }
 }
 

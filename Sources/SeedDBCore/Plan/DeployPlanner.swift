@@ -25,12 +25,23 @@ public enum DeployPlanner {
     public static func plan(_ observed: DeployObservation, _ request: DeployRequest) throws(DeployRefusal) -> DeployPlan {
         if case .blocked(let what) = observed.workingCopy { throw .blocked(what) }
         if observed.interruptedAfterSwitch, let interrupted = observed.interrupted { return finishing(observed, interrupted, request) }
+        if let interrupted = observed.interrupted, interrupted.isRollback, interrupted.generation == nil, !observed.previousExists {
+            // A live rollback drops the previous generation only after its commit: gone,
+            // it was restored; only the record is left.
+            return finishingLiveRollback
+        }
         let recorded = observed.effectiveRecorded
         let adopted = recorded == nil && observed.workingCopyExists
         let action: DeployAction
         switch request.kind {
         case .rollback:
-            guard observed.previousExists else { throw .nothingToRollBack }
+            guard observed.previousExists else {
+                // A rollback killed after its record, while cleaning up: its rerun finishes that.
+                if observed.leftoversFound || !observed.disposableGenerations.isEmpty, observed.heldFrom != nil, observed.interrupted == nil {
+                    return finishingCleanUp
+                }
+                throw .nothingToRollBack
+            }
             action = .rolledBack
         case .deploy where observed.heldFrom == observed.current && recorded != nil && observed.workingCopyExists:
             return observed.linkMissing ? relinking : .held
@@ -46,12 +57,19 @@ public enum DeployPlanner {
         let replacing = observed.workingCopyExists
         let strategy: DeployStrategy
         switch request.strategy {
-        case _ where !replacing: strategy = .swap
+        // Nothing to be in use: nothing there, or only the generation file whose link was
+        // removed (a live replace would leave the link missing).
+        case _ where !replacing || observed.linkMissing: strategy = .swap
         case .auto: strategy = observed.usage.inUse ? .live : .swap
         case .swap, .live: strategy = request.strategy
         }
-        let keepsPrevious = replacing && (adopted || (request.kind != .rollback && request.keepPrevious && recorded != nil))
-        let dropsPrevious = observed.previousExists && (keepsPrevious || request.kind == .rollback || !request.keepPrevious)
+        // A live replace killed after its snapshot became the previous generation: that
+        // file holds the replaced content; it is recorded as such, never snapshotted again.
+        let previousAlreadyKept = request.kind != .rollback && observed.interrupted?.previousIsSnapshot == true && observed.previousExists
+        let keepsPrevious = !previousAlreadyKept && replacing
+            && (adopted || (request.kind != .rollback && request.keepPrevious && recorded != nil))
+        let dropsPrevious = !previousAlreadyKept && observed.previousExists
+            && (keepsPrevious || request.kind == .rollback || !request.keepPrevious)
         let integrity = observed.alreadyChecked.map { $0 >= request.integrity } == true ? .none : request.integrity
 
         var steps: [DeployStep] = [.stage]
@@ -63,16 +81,52 @@ public enum DeployPlanner {
             steps.append(.install)
             if keepsPrevious || dropsPrevious { steps.append(.keepPrevious) }
         default:
-            if keepsPrevious || dropsPrevious { steps.append(.keepPrevious) }
+            // A previous generation a live run only drops (a rollback's, with generations
+            // off) goes after the commit: until then it may be the only copy of its content.
+            if keepsPrevious { steps.append(.keepPrevious) }
             steps.append(.install)
+            if dropsPrevious && !keepsPrevious { steps.append(.keepPrevious) }
         }
         steps += [.record, .cleanUp]
         var plan = DeployPlan(
             action: action, strategy: strategy, integrity: integrity,
             keepsPrevious: keepsPrevious, dropsPrevious: dropsPrevious, steps: steps)
         plan.adopted = adopted
+        plan.previousAlreadyKept = previousAlreadyKept
+        if strategy == .swap { plan.generation = observed.nextGeneration }
+        // A rollback's dropped previous generation is the content it restores.
+        if dropsPrevious, request.kind != .rollback { plan.keepsDroppedPreviousAs = adoptedCopyStamp(observed, request) }
         return plan
     }
+
+    /// The stamp under which a previous generation that is about to go is kept instead,
+    /// when SeedDB cannot account for it (it was adopted, or nothing records it); `nil`
+    /// when it may go. A stamp already taken gets a counter (`…Z-2`).
+    private static func adoptedCopyStamp(_ observed: DeployObservation, _ request: DeployRequest) -> String? {
+        guard observed.previousAdopted || !observed.previousRecorded else { return nil }
+        var stamp = request.stamp
+        var counter = 2
+        while observed.adoptedCopies.contains(stamp) {
+            stamp = "\(request.stamp)-\(counter)"
+            counter += 1
+        }
+        return stamp
+    }
+
+    /// The plan that finishes a live rollback killed after its commit: the record.
+    private static let finishingLiveRollback: DeployPlan = {
+        var plan = DeployPlan(action: .rolledBack, strategy: .live, integrity: .none, keepsPrevious: false, dropsPrevious: false, steps: [.record, .cleanUp])
+        plan.finishesInterrupted = true
+        return plan
+    }()
+
+    /// The plan of a rerun of a rollback killed after its record, while it removed what
+    /// it had set aside: the clean-up is finished, nothing else.
+    private static let finishingCleanUp: DeployPlan = {
+        var plan = DeployPlan(action: .rolledBack, strategy: nil, integrity: .none, keepsPrevious: false, dropsPrevious: false, steps: [.cleanUp])
+        plan.finishesInterrupted = true
+        return plan
+    }()
 
     /// The plan that puts back a removed link to the recorded generation, which is up to
     /// date: restored without a copy.
@@ -83,18 +137,28 @@ public enum DeployPlanner {
     /// aside by a rollback or with generations off (a rollback also sets aside the previous
     /// generation it restored), then the record is written.
     private static func finishing(_ observed: DeployObservation, _ interrupted: DeployObservation.Interrupted, _ request: DeployRequest) -> DeployPlan {
-        let action: DeployAction = interrupted.isRollback ? .rolledBack : interrupted.replacing == nil ? .installed : .replaced
-        let oldGenerationThere = observed.recordedGeneration.map(observed.generationFiles.contains) ?? false
-        // The old generation is still named by the record, or already is the previous one.
-        let keepsPrevious = !interrupted.isRollback && request.keepPrevious && interrupted.replacing != nil
+        let action: DeployAction = interrupted.isRollback ? .rolledBack
+            : interrupted.replacing == nil && !interrupted.adopting ? .installed : .replaced
+        let oldGeneration = interrupted.replacingGeneration ?? observed.recordedGeneration
+        let oldGenerationThere = oldGeneration.map(observed.generationFiles.contains) ?? false
+        // The old generation is still there, or already is the previous one; an adopted
+        // database is always kept.
+        let keepsPrevious = (interrupted.adopting || (!interrupted.isRollback && request.keepPrevious && interrupted.replacing != nil))
             && (oldGenerationThere || observed.previousExists)
         // A rollback consumes the previous generation it restored; a replace that already
         // moved the old generation to the previous name must keep that file.
-        let dropsPrevious = observed.previousExists && (interrupted.isRollback || (oldGenerationThere && (keepsPrevious || !request.keepPrevious)))
+        // A rollback drops the previous generation it restored; one that adopted the old
+        // content renames it to the previous name after that drop, so with the old
+        // generation gone the file there is the adopted one.
+        let dropsPrevious = observed.previousExists && (interrupted.isRollback
+            ? (!interrupted.adopting || oldGenerationThere)
+            : (oldGenerationThere && (keepsPrevious || !request.keepPrevious)))
         var plan = DeployPlan(
             action: action, strategy: .swap, integrity: .none, keepsPrevious: keepsPrevious, dropsPrevious: dropsPrevious,
             steps: (oldGenerationThere || dropsPrevious ? [.keepPrevious] : []) + [.record, .cleanUp])
         plan.finishesInterrupted = true
+        plan.adopted = interrupted.adopting
+        if dropsPrevious, !interrupted.isRollback { plan.keepsDroppedPreviousAs = adoptedCopyStamp(observed, request) }
         return plan
     }
 }

@@ -1,0 +1,214 @@
+import GRDB
+import Logging
+import SeedDBCore
+import SystemPackage
+
+/// The database operations a deploy makes: copying a seed into a staged file, checking
+/// it, running the app's migrations, the writer's lock on the old copy, the carry of the
+/// user's tables and edits, the snapshot of a live replace and the fence on an old
+/// generation.
+///
+/// ``LocalDatabase`` is the real one (``SeedSource``, ``SQLiteFile``, ``WriterLock``,
+/// ``TableCarry``, ``ThreeWayMerge``, ``GenerationFence``); the simulator's is a model
+/// of content labels and the rows users wrote (`Tests/SeedDBSimulation`).
+protocol DeployDatabase: Sendable {
+    /// The seed file at `path` as found: it exists, is a regular file, and (when
+    /// `readingHeader`) starts with an SQLite header.
+    func inspectSeed(_ path: String, readingHeader: Bool) throws(SeedDBError) -> SeedSource.Inspection
+    /// Copies the seed at `source` into a new temporary file in `directory` (named for
+    /// `stem`) with `policy`'s mode and owner, hashing and flushing it; `created` is told
+    /// the new file's path as soon as it exists.
+    func copySeed(_ source: String, into directory: String, stem: String, policy: FilePolicy, options: SeedCopyOptions, created: (String) -> Void) throws(SeedDBError) -> SeedSource.CopyResult
+    /// `quick_check` (or `integrity_check` when `full`) of the database at `path`: `"ok"`
+    /// or the first problem.
+    func check(_ path: String, full: Bool) -> String
+    /// The names of the tables of the database at `path`.
+    func tableNames(of path: String) throws(SeedDBError) -> [String]
+    /// Fences the database at `path` (SQLite then refuses every write to it).
+    func fence(_ path: String) throws(SeedDBError)
+    /// Removes the fence from the database at `path`; whether it had one.
+    func unfence(_ path: String) throws(SeedDBError) -> Bool
+    /// Runs the app's migrations on the database at `path`.
+    func migrate(_ path: String, with migrator: DatabaseMigrator) throws(SeedDBError)
+    /// Whether a swap could have the database at `path` to itself now (see
+    /// ``WriterLock/swapLooksFree(_:)``).
+    func swapLooksFree(_ path: String) -> Bool
+    /// Runs `body` holding the writer's lock a swap takes on the old copy at `path`.
+    func underSwapLock(_ path: String, waiting: String, patience: Duration?, until deadline: ContinuousClock.Instant, logger: Logger, _ body: (WriterLock.OldCopy) throws(SeedDBError) -> Void) throws(SeedDBError)
+    /// Replaces the content of the database at `path` by the staged copy's through
+    /// SQLite's backup, calling `body` inside the backup's write lock before any page of
+    /// the working copy changes; the backup commits once `body` returns.
+    func replaceLive(_ path: String, staged: String, waiting: String, until deadline: ContinuousClock.Instant, progress: (@Sendable (Int64, Int64) -> Void)?, isInterrupted: CopyEngine.Interruption, _ body: (any LiveReplace, WriterLock.OldCopy) throws(SeedDBError) -> Void) throws(SeedDBError)
+    /// Carries the user's tables and edits from `old` into `target`, as `carry` says.
+    func carry(into target: CarryTarget, from old: String, _ carry: CarryRequest, logger: Logger) throws(SeedDBError) -> CarryResult
+    /// Writes a copy of the old content (`old`, read inside the live replace's lock) to
+    /// the new file `path`.
+    func snapshot(_ live: any LiveReplace, of old: String, to path: String) throws(SeedDBError)
+}
+
+/// A live replace under way: the staged copy's connection inside the backup's lock.
+protocol LiveReplace: AnyObject {}
+
+/// Where a carry writes.
+enum CarryTarget {
+    /// The staged copy's file (a swap).
+    case staged(String)
+    /// The staged copy's connection inside a live replace.
+    case live(any LiveReplace)
+}
+
+/// What a carry brings across, decided before it runs.
+struct CarryRequest {
+    /// The working copy's path, for messages (`old` may be a URI).
+    var workingCopy: String
+    /// Tables whose rows survive the replace whole.
+    var preservedTables: [String]
+    /// How the user's edits of the seed's rows are merged (off for none).
+    var merge: MergePolicies
+    /// Which tables count as the app's (carried whole) when the merge does not decide.
+    var appTables: TableCarry.AppTables
+    /// The merge base to attach (its digest already checked), or `nil` to merge without.
+    var base: String?
+}
+
+/// What a carry did.
+struct CarryResult {
+    /// The tables carried whole.
+    var carried: [String]
+    /// What the merge did, when one ran.
+    var merge: MergeResult?
+}
+
+/// How a seed is copied (see ``SeedSource/copy(to:destinationPath:known:prefix:rereads:progress:whileHashing:isInterrupted:)``).
+struct SeedCopyOptions {
+    /// The seed's identity and digest as known before the copy.
+    var known: SourceDigest?
+    /// The bytes read for the header, with the identity they were read at.
+    var prefix: (identity: FileIdentity, bytes: [UInt8])?
+    /// Whether the copy is read back and compared (`--integrity full`).
+    var rereads: Bool
+    /// Told the bytes copied and the total.
+    var progress: (@Sendable (Int64, Int64) -> Void)?
+    /// Asked between chunks: a stop abandons the copy.
+    var isInterrupted: CopyEngine.Interruption
+}
+
+/// The real database operations, through GRDB and the IO room.
+struct LocalDatabase: DeployDatabase {
+    /// Creates the real database operations.
+    init() {}
+
+    func inspectSeed(_ path: String, readingHeader: Bool) throws(SeedDBError) -> SeedSource.Inspection {
+        try SeedSource(path: path).inspect(readingHeader: readingHeader)
+    }
+
+    func copySeed(_ source: String, into directory: String, stem: String, policy: FilePolicy, options: SeedCopyOptions, created: (String) -> Void) throws(SeedDBError) -> SeedSource.CopyResult {
+        let (descriptor, temporary) = try FileSystem.createTemporaryFile(in: directory, stem: stem)
+        created(temporary)
+        return try FileSystem.writing(descriptor, path: temporary) { () throws(SeedDBError) -> SeedSource.CopyResult in
+            try FileSystem.apply(policy, to: descriptor, path: temporary)
+            // The flush overlaps the end of the hashing.
+            return try SeedSource(path: source).copy(
+                to: descriptor, destinationPath: temporary, known: options.known, prefix: options.prefix,
+                rereads: options.rereads, progress: options.progress,
+                whileHashing: { () throws(SeedDBError) in try FileSystem.sync(descriptor, path: temporary) },
+                // Ctrl-C stops the copy between two chunks, not at its end.
+                isInterrupted: options.isInterrupted)
+        }
+    }
+
+    func check(_ path: String, full: Bool) -> String {
+        SQLiteFile.check(path, access: .immutable, full: full)
+    }
+
+    func tableNames(of path: String) throws(SeedDBError) -> [String] {
+        try SQLiteFile.mapping("cannot read the tables of", path) {
+            let queue = try SQLiteFile.open(path, access: .immutable, label: "SeedDB.tables")
+            defer { try? queue.close() }
+            return try queue.read { try MergeCatalog.tableNames(in: "main", db: $0) }
+        }
+    }
+
+    func fence(_ path: String) throws(SeedDBError) { try GenerationFence.fence(path) }
+    func unfence(_ path: String) throws(SeedDBError) -> Bool { try GenerationFence.unfence(path) }
+
+    func migrate(_ path: String, with migrator: DatabaseMigrator) throws(SeedDBError) {
+        try SQLiteFile.mapping("cannot run the app's migrations on", path) {
+            let queue = try SQLiteFile.open(path, access: .readWrite, label: "SeedDB.migrate")
+            defer { try? queue.close() }
+            try migrator.migrate(queue)
+        }
+    }
+
+    func swapLooksFree(_ path: String) -> Bool { WriterLock.swapLooksFree(path) }
+
+    func underSwapLock(_ path: String, waiting: String, patience: Duration?, until deadline: ContinuousClock.Instant, logger: Logger, _ body: (WriterLock.OldCopy) throws(SeedDBError) -> Void) throws(SeedDBError) {
+        try WriterLock.forSwap(path, waiting: waiting, patience: patience, until: deadline, logger: logger, body)
+    }
+
+    func replaceLive(_ path: String, staged: String, waiting: String, until deadline: ContinuousClock.Instant, progress: (@Sendable (Int64, Int64) -> Void)?, isInterrupted: CopyEngine.Interruption, _ body: (any LiveReplace, WriterLock.OldCopy) throws(SeedDBError) -> Void) throws(SeedDBError) {
+        try WriterLock.forLive(path, staged: staged, waiting: waiting, until: deadline, progress: progress, isInterrupted: isInterrupted) { (db, old) throws(SeedDBError) in
+            try body(Connection(db), old)
+        }
+    }
+
+    func carry(into target: CarryTarget, from old: String, _ carry: CarryRequest, logger: Logger) throws(SeedDBError) -> CarryResult {
+        switch target {
+        case .live(let live):
+            return try Self.carry(into: Self.database(live), from: old, carry, logger: logger)
+        case .staged(let staged):
+            return try SQLiteFile.mapping("cannot carry tables into", staged) {
+                let queue = try SQLiteFile.open(staged, access: .readWrite, label: "SeedDB.carry")
+                defer { try? queue.close() }
+                return try queue.writeWithoutTransaction { db in try Self.carry(into: db, from: old, carry, logger: logger) }
+            }
+        }
+    }
+
+    func snapshot(_ live: any LiveReplace, of old: String, to path: String) throws(SeedDBError) {
+        let db = Self.database(live)
+        try SQLiteFile.mapping("cannot keep the previous generation in", path) {
+            try db.execute(sql: "ATTACH DATABASE ? AS seeddb_old", arguments: [old])
+            defer { try? db.execute(sql: "DETACH DATABASE seeddb_old") }
+            try db.execute(sql: "VACUUM seeddb_old INTO ?", arguments: [path])
+        }
+    }
+
+    /// The staged copy's connection inside a live replace.
+    private final class Connection: LiveReplace {
+        let db: Database
+        init(_ db: Database) { self.db = db }
+    }
+
+    /// The connection of a live replace this type started (no other kind reaches it).
+    private static func database(_ live: any LiveReplace) -> Database {
+        (live as! Connection).db
+    }
+
+    /// The carry on a connection to the staged copy: the merge first (when on), then the
+    /// preserved tables and the tables the app created.
+    private static func carry(into db: Database, from old: String, _ carry: CarryRequest, logger: Logger) throws(SeedDBError) -> CarryResult {
+        try SQLiteFile.mapping("cannot read the working copy", carry.workingCopy) {
+            try db.execute(sql: "ATTACH DATABASE ? AS old", arguments: [old])
+        }
+        defer { try? db.execute(sql: "DETACH DATABASE old") }
+        var appTables = carry.appTables
+        var merged: MergeResult?
+        if carry.merge.mergesAnything {
+            if let base = carry.base {
+                try SQLiteFile.mapping("cannot read the merge base", base) {
+                    try db.execute(sql: "ATTACH DATABASE ? AS seeddb_base", arguments: [SQLiteFile.uri(base, query: "immutable=1")])
+                }
+            }
+            defer { if carry.base != nil { try? db.execute(sql: "DETACH DATABASE seeddb_base") } }
+            var policies = carry.merge
+            for table in carry.preservedTables { policies.tables[table] = .off }
+            let result = try ThreeWayMerge(policies: policies, logger: logger)
+                .merge(in: db, base: carry.base == nil ? nil : "seeddb_base", user: "old", into: "main")
+            merged = result
+            appTables = .carriedByTheMerge(result.carriedTables)
+        }
+        let carried = try TableCarry.carryUserTables(preserving: carry.preservedTables, appTables: appTables, in: db, logger: logger)
+        return CarryResult(carried: carried, merge: merged)
+    }
+}

@@ -1,0 +1,118 @@
+import SeedDBCore
+import SystemPackage
+
+/// The file-system operations a deploy makes, and nothing else: what the observation
+/// reads and what the executor's steps change beside the working copy.
+///
+/// ``LocalFileSystem`` is the real one (the IO room: ``FileSystem`` and ``Syscalls``); the
+/// simulator's is an in-memory model that can stop the process before or after any call
+/// (`Tests/SeedDBSimulation`). Every path is absolute; nothing follows a symbolic link at
+/// a path's last component unless it says so.
+protocol DeployFileSystem: Sendable {
+    /// The type of the file at `path` (not following a final link); `nil` when nothing is there.
+    func fileType(at path: String) throws(SeedDBError) -> FileType?
+    /// The target a symbolic link at `path` names, as written.
+    func linkTarget(of path: String) throws(SeedDBError) -> String
+    /// The names in `directory`; empty when it does not exist.
+    func entries(of directory: String) throws(SeedDBError) -> [String]
+    /// What identifies the content of the file at `path` without reading it (following links).
+    func identity(of path: String) throws(SeedDBError) -> FileIdentity
+    /// The permission bits and owner of the file at `path`; `nil` when nothing is there.
+    func modeAndOwner(of path: String) throws(SeedDBError) -> (mode: UInt16, owner: FileOwner)?
+    /// The first `count` bytes of the file at `path`.
+    func readPrefix(of path: String, count: Int) throws(SeedDBError) -> [UInt8]
+    /// The SHA-256 of the file at `path`.
+    func sha256(of path: String) throws(SeedDBError) -> SHA256Digest
+    /// The SHA-256 and size of the file at `path`, which is then flushed.
+    func digestAndSync(_ path: String) throws(SeedDBError) -> (SHA256Digest, Int64)
+
+    /// Atomically replaces `destination` with `source`.
+    func rename(_ source: String, to destination: String) throws(SeedDBError)
+    /// Renames `source` to `destination`, failing if `destination` exists.
+    func renameNoReplace(_ source: String, to destination: String) throws(SeedDBError)
+    /// Makes `new` a second name for the file at `existing`.
+    func link(_ existing: String, as new: String) throws(SeedDBError)
+    /// Removes the file or link at `path` (nothing there is no error).
+    func remove(_ path: String) throws(SeedDBError)
+    /// Atomically makes `path` a symbolic link to `target`.
+    func replaceWithLink(_ path: String, to target: String, owner: FileOwner?) throws(SeedDBError)
+    /// Flushes `directory`'s entries.
+    func syncDirectory(_ directory: String) throws(SeedDBError)
+    /// Gives the file at `path` `mode` and `owner` (each when given).
+    func setMode(_ mode: UInt16?, owner: FileOwner?, of path: String) throws(SeedDBError)
+    /// Writes `bytes` to `path` atomically (a temporary file, flushed, renamed).
+    func writeAtomically(_ bytes: [UInt8], to path: String, permissions: FilePermissions, owner: FileOwner?) throws(SeedDBError)
+    /// A new temporary path `.<stem>.seeddb-<random>.<kind>.tmp` in `directory` that no
+    /// file has, nor any of its SQLite sidecars.
+    func temporaryPath(in directory: String, stem: String, kind: String) throws(SeedDBError) -> String
+    /// A read-only copy of `source` (whose digest is `digest`) at the new path `path`:
+    /// a clone where the file system shares extents, otherwise a full copy when
+    /// `evenByCopy`. Returns whether the copy was made; `created` is told the path as
+    /// soon as the file exists, so a failure can remove it.
+    func keepCopy(of source: String, digest: SHA256Digest, at path: String, evenByCopy: Bool, owner: FileOwner?, created: (String) -> Void) throws(SeedDBError) -> Bool
+}
+
+/// The real file system: every call goes through ``FileSystem`` (and so ``Syscalls``).
+struct LocalFileSystem: DeployFileSystem {
+    /// Creates the real file system.
+    init() {}
+
+    func fileType(at path: String) throws(SeedDBError) -> FileType? { try FileSystem.fileType(at: path) }
+    func linkTarget(of path: String) throws(SeedDBError) -> String { try FileSystem.linkTarget(of: path) }
+    func entries(of directory: String) throws(SeedDBError) -> [String] { try FileSystem.entries(of: directory) }
+    func identity(of path: String) throws(SeedDBError) -> FileIdentity { try FileDigest.identity(ofFileAt: path) }
+    func modeAndOwner(of path: String) throws(SeedDBError) -> (mode: UInt16, owner: FileOwner)? {
+        try FileSystem.status(at: path).map { ($0.permissionBits, $0.owner) }
+    }
+    func readPrefix(of path: String, count: Int) throws(SeedDBError) -> [UInt8] { try FileSystem.readPrefix(of: path, count: count) }
+    func sha256(of path: String) throws(SeedDBError) -> SHA256Digest { try FileDigest.sha256(ofFileAt: path) }
+    func digestAndSync(_ path: String) throws(SeedDBError) -> (SHA256Digest, Int64) { try FileSystem.digestAndSync(path) }
+    func rename(_ source: String, to destination: String) throws(SeedDBError) { try FileSystem.rename(source, to: destination) }
+    func renameNoReplace(_ source: String, to destination: String) throws(SeedDBError) { try FileSystem.renameNoReplace(source, to: destination) }
+    func link(_ existing: String, as new: String) throws(SeedDBError) { try FileSystem.link(existing, as: new) }
+    func remove(_ path: String) throws(SeedDBError) { try FileSystem.remove(path) }
+    func replaceWithLink(_ path: String, to target: String, owner: FileOwner?) throws(SeedDBError) {
+        try FileSystem.replaceWithLink(path, to: target, owner: owner)
+    }
+    func syncDirectory(_ directory: String) throws(SeedDBError) { try FileSystem.syncDirectory(directory) }
+    func setMode(_ mode: UInt16?, owner: FileOwner?, of path: String) throws(SeedDBError) {
+        try FileSystem.setMode(mode, owner: owner, of: path)
+    }
+    func writeAtomically(_ bytes: [UInt8], to path: String, permissions: FilePermissions, owner: FileOwner?) throws(SeedDBError) {
+        try FileSystem.writeAtomically(bytes, to: path, permissions: permissions, owner: owner)
+    }
+    func temporaryPath(in directory: String, stem: String, kind: String) throws(SeedDBError) -> String {
+        while true {
+            let path = FileSystem.temporaryPath(in: directory, stem: stem, kind: kind)
+            var taken = false
+            for name in [path] + SeedPaths.sqliteSidecars(of: path) where try FileSystem.fileType(at: name) != nil { taken = true }
+            if !taken { return path }
+        }
+    }
+
+    func keepCopy(of source: String, digest: SHA256Digest, at path: String, evenByCopy: Bool, owner: FileOwner?, created: (String) -> Void) throws(SeedDBError) -> Bool {
+        let descriptor: FileDescriptor
+        do {
+            descriptor = try FileDescriptor.open(
+                FilePath(path), .readWrite, options: [.create, .exclusiveCreate, .noFollow, .closeOnExec],
+                permissions: [.ownerRead, .groupRead, .otherRead])
+        } catch {
+            throw SeedDBError.io(error, "cannot create temporary file", path)
+        }
+        created(path)
+        if !evenByCopy {
+            let cloned = FileSystem.clone(source, into: descriptor)
+            try? descriptor.close()
+            return cloned
+        }
+        // The source's digest is known: the copy does not hash it again.
+        let known = try FileSystem.status(at: source).map { SourceDigest(identity: FileIdentity($0), sha256: digest) }
+        _ = try FileSystem.writing(descriptor, path: path) { () throws(SeedDBError) -> SeedSource.CopyResult in
+            if let owner { try FileSystem.setOwner(owner, of: path) }
+            return try SeedSource(path: source).copy(to: descriptor, destinationPath: path, known: known, progress: nil) { () throws(SeedDBError) in
+                try FileSystem.sync(descriptor, path: path)
+            }
+        }
+        return true
+    }
+}

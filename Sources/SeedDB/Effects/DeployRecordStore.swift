@@ -1,0 +1,21 @@
+import SeedDBCore
+
+/// Where a deploy reads and writes its record: the settings store of one app.
+///
+/// ``SettingsStore`` is the real one (a JSON file replaced atomically under a lock file);
+/// the simulator's keeps the same bytes in memory and parses them with the same
+/// ``SettingsSnapshot``, so a damaged file is damaged the same way.
+protocol DeployRecordStore: Sendable {
+    /// What the store holds, every entry checked.
+    func snapshot() throws(SeedDBError) -> SettingsSnapshot
+    /// What the store holds, only `name`'s entry decoded (the startup check).
+    func snapshot(only name: SeedName) throws(SeedDBError) -> SettingsSnapshot
+    /// Changes SeedDB's entries and saves the result atomically.
+    func update(timeout: Duration, _ change: (inout [String: SettingsEntry]) throws -> Void) throws(SeedDBError)
+    /// The store as it is now, byte for byte, so a failed run can put it back.
+    func backup() throws(SeedDBError) -> SettingsStore.Backup
+    /// Puts the store back as `backup` found it.
+    func restore(_ backup: SettingsStore.Backup, timeout: Duration) throws(SeedDBError)
+}
+
+extension SettingsStore: DeployRecordStore {}

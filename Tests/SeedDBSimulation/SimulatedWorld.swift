@@ -1,0 +1,561 @@
+import Crypto
+import GRDB
+import Logging
+@testable import SeedDB
+import SeedDBCore
+import SystemPackage
+
+/// The simulator's machine: an in-memory file system whose files are labelled database
+/// contents, the settings bytes and SQLite's sidecars, behind the same four interfaces
+/// the real deployer uses (``DeployFileSystem``, ``DeployDatabase``,
+/// ``DeployRecordStore``, ``DeployLocks``).
+///
+/// A database's content is what matters to a user: which seed's rows it holds and which
+/// rows the user wrote. SQLite's one hazard a name can carry is modelled as SQLite has
+/// it: a `-wal` or `-journal` belongs to whatever file next has its database's name, and
+/// opening that file replays it (the content becomes ``Content/mixed``).
+///
+/// The process can be stopped before any mutating call (``crash(beforeCall:)``): from
+/// then on every call fails and changes nothing, so the undo a failing run attempts
+/// cannot touch the state, exactly as a killed process cannot.
+final class SimulatedWorld: @unchecked Sendable {
+    /// A database's content.
+    struct Database: Hashable, CustomStringConvertible {
+        /// The seed version whose rows it holds (`"1"`), or `"adopted"` for a database
+        /// found with no record.
+        var seed: String
+        /// The rows the user wrote in tables of the app's own.
+        var userRows: Set<Int> = []
+        /// The user's edits of the seed's own rows (kept by a merge, replaced without one).
+        var edits: Set<Int> = []
+        /// Whether SeedDB fenced it (read-only for SQLite).
+        var fenced = false
+        /// Whether SQLite replayed another database's `-wal` or `-journal` into it.
+        var mixed = false
+
+        var description: String {
+            "seed \(seed)\(userRows.isEmpty ? "" : " rows \(userRows.sorted())")\(edits.isEmpty ? "" : " edits \(edits.sorted())")\(fenced ? " fenced" : "")\(mixed ? " MIXED" : "")"
+        }
+    }
+
+    /// What a file holds.
+    enum Content: Hashable {
+        /// A database, and the lineage (`id`) its `-wal`/`-journal` frames belong to.
+        case database(Database, id: Int)
+        /// Plain bytes (the settings file, the conflicts file).
+        case bytes([UInt8])
+        /// A `-wal`, `-shm` or `-journal` holding frames of database lineage `owner`.
+        case sidecar(owner: Int)
+    }
+
+    /// A directory entry.
+    enum Node: Hashable {
+        case file(Content, inode: UInt64, stamp: Int64)
+        case link(String)
+    }
+
+    /// Every entry by absolute path (directories are implied).
+    private(set) var nodes: [String: Node] = [:]
+    private var nextInode: UInt64 = 1
+    private var nextLineage = 1
+    private var clock: Int64 = 1
+    /// The mutating calls made so far.
+    private(set) var mutatingCalls = 0
+    /// The call before which the process stops, if one was set.
+    private var crashBefore: Int?
+    /// Whether the process stopped.
+    private(set) var crashed = false
+    /// A broken rule the model saw happen (a name reused beside a sidecar, a file
+    /// replayed into another's name).
+    private(set) var violations: [String] = []
+
+    /// The staged copy of the live replace under way (the model's connection to it).
+    fileprivate(set) var liveStaged: String?
+
+    /// The error every call fails with once the process stopped.
+    static let crashError = SeedDBError(.ioFailure, "simulated crash")
+
+    init() {}
+
+    /// A copy of the world as it is (the same nodes and counters; no crash set).
+    func copy() -> SimulatedWorld {
+        let world = SimulatedWorld()
+        world.nodes = nodes
+        world.nextInode = nextInode
+        world.nextLineage = nextLineage
+        world.clock = clock
+        return world
+    }
+
+    /// Stops the process before mutating call number `call` (0 is before the first).
+    func crash(beforeCall call: Int?) {
+        crashBefore = call.map { mutatingCalls + $0 }
+        crashed = false
+    }
+
+    /// Starts a new process on the same disk.
+    func restart() {
+        crashBefore = nil
+        crashed = false
+    }
+
+    // MARK: - What the simulator reads and does directly
+
+    /// The directory part of an absolute path (the model's paths are plain: no `..`, no `//`).
+    static func parent(of path: String) -> String {
+        path.lastIndex(of: "/").map { String(path[..<$0]) } ?? path
+    }
+
+    /// The last component of an absolute path.
+    static func name(of path: String) -> String {
+        path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+    }
+
+    /// The settings bytes last parsed, and what they parsed to (the model reads the same
+    /// bytes many times between two writes).
+    private var lastParsed: (bytes: [UInt8], snapshot: SettingsSnapshot)?
+
+    /// `bytes` parsed as the settings file, by SeedDB's own parser.
+    func parsed(_ bytes: [UInt8]) -> SettingsSnapshot {
+        if let lastParsed, lastParsed.bytes == bytes { return lastParsed.snapshot }
+        let snapshot = SettingsSnapshot(parsing: bytes)
+        lastParsed = (bytes, snapshot)
+        return snapshot
+    }
+
+    /// The node at `path`.
+    func node(_ path: String) -> Node? { nodes[path] }
+
+    /// The names in `directory`.
+    func names(in directory: String) -> [String] {
+        let prefix = directory + "/"
+        return nodes.keys.filter { $0.hasPrefix(prefix) && !$0.dropFirst(prefix.count).contains("/") }
+            .map { String($0.dropFirst(prefix.count)) }.sorted()
+    }
+
+    /// The database at `path`, following one link in the same directory.
+    func database(at path: String) -> (content: Database, id: Int, file: String)? {
+        var file = path
+        if case .link(let target)? = nodes[path] { file = SimulatedWorld.parent(of: path) + "/" + target }
+        guard case .file(.database(let content, let id), _, _)? = nodes[file] else { return nil }
+        return (content, id, file)
+    }
+
+    /// Puts a seed file on disk, out of any deploy.
+    func putSeed(_ path: String, version: String) {
+        put(path, .database(Database(seed: version), id: newLineage()))
+    }
+
+    /// The app writes row `row` into the working copy at `path` (through its link), the
+    /// way SQLite would: a fenced or absent file takes no write.
+    @discardableResult
+    func appWrites(row: Int, into path: String, editingTheSeed: Bool = false) -> Bool {
+        guard var (content, id, file) = database(at: path), !content.fenced else { return false }
+        content = opened(content, id: id, at: file)
+        if editingTheSeed { content.edits.insert(row) } else { content.userRows.insert(row) }
+        put(file, .database(content, id: id))
+        return true
+    }
+
+    /// The app crashes mid-write in WAL or rollback-journal mode: a `-wal` (or hot
+    /// `-journal`) of the working copy's lineage stays beside its file.
+    func appCrashesLeavingSidecar(_ path: String, suffix: String) {
+        guard let (_, id, file) = database(at: path) else { return }
+        put(file + suffix, .sidecar(owner: id))
+        if suffix == "-wal" { put(file + "-shm", .sidecar(owner: id)) }
+    }
+
+    /// Removes `path` as a user or a cleaner would.
+    func userRemoves(_ path: String) { nodes[path] = nil }
+
+    /// Writes `bytes` at `path` as a user or a tool would.
+    func userWrites(_ path: String, bytes: [UInt8]) { put(path, .bytes(bytes)) }
+
+    // MARK: - Calls
+
+    /// Every call: fails once the process stopped.
+    fileprivate func reading() throws(SeedDBError) {
+        if crashed { throw Self.crashError }
+    }
+
+    /// Every mutating call: fails (and stops the process) when its turn to crash came.
+    fileprivate func mutating() throws(SeedDBError) {
+        try reading()
+        if let crashBefore, mutatingCalls >= crashBefore {
+            crashed = true
+            throw Self.crashError
+        }
+        mutatingCalls += 1
+    }
+
+    fileprivate func newLineage() -> Int {
+        nextLineage += 1
+        return nextLineage
+    }
+
+    fileprivate func put(_ path: String, _ content: Content, inode: UInt64? = nil) {
+        clock += 1
+        let number: UInt64
+        if let inode {
+            number = inode
+        } else if case .file(_, let existing, _)? = nodes[path] {
+            number = existing
+        } else {
+            nextInode += 1
+            number = nextInode
+        }
+        nodes[path] = .file(content, inode: number, stamp: clock)
+    }
+
+    /// What SQLite does when it opens the database file `file`: a `-wal` or hot
+    /// `-journal` of another lineage under its name is replayed into it.
+    fileprivate func opened(_ content: Database, id: Int, at file: String) -> Database {
+        var content = content
+        for suffix in ["-wal", "-journal"] {
+            if case .file(.sidecar(let owner), _, _)? = nodes[file + suffix], owner != id {
+                content.mixed = true
+                violations.append("SQLite replayed \(SimulatedWorld.name(of: file))\(suffix) of another database into \(SimulatedWorld.name(of: file))")
+            }
+        }
+        return content
+    }
+
+    /// The database of lineage `id` appears under `path`: its name must be free of
+    /// every sidecar of another lineage.
+    fileprivate func appears(at path: String, id: Int) {
+        for suffix in SeedPaths.sqliteSidecarSuffixes {
+            guard case .file(.sidecar(let owner), _, _)? = nodes[path + suffix], owner != id else { continue }
+            violations.append("\(SimulatedWorld.name(of: path)) was created beside \(SimulatedWorld.name(of: path))\(suffix) of a gone database")
+        }
+    }
+
+    fileprivate func fileContent(_ path: String) throws(SeedDBError) -> (Content, UInt64) {
+        guard case .file(let content, let inode, _)? = nodes[path] else {
+            throw SeedDBError(.ioFailure, "cannot read \(path): No such file or directory")
+        }
+        return (content, inode)
+    }
+
+    /// A stable digest of what a file holds (copies of the same content share it).
+    static func digest(_ content: Content) -> SeedDBCore.SHA256Digest {
+        let text: String
+        switch content {
+        case .database(let database, _): text = "db:\(database.seed):\(database.userRows.sorted()):\(database.edits.sorted()):\(database.fenced):\(database.mixed)"
+        case .bytes(let bytes): text = "bytes:" + bytes.map(String.init).joined(separator: ",")
+        case .sidecar(let owner): text = "sidecar:\(owner)"
+        }
+        return SeedDBCore.SHA256Digest(bytes: Array(SHA256.hash(data: Array(text.utf8))))
+    }
+
+    /// The effects a ``Deployer`` gets to run on this world.
+    var effects: DeployEffects {
+        DeployEffects(
+            files: SimulatedFileSystem(world: self), database: SimulatedDatabase(world: self), locks: SimulatedLocks(world: self),
+            records: { paths, _, _ in SimulatedRecords(world: self, path: paths.settingsFile) })
+    }
+}
+
+/// ``DeployFileSystem`` on a ``SimulatedWorld``.
+struct SimulatedFileSystem: DeployFileSystem {
+    let world: SimulatedWorld
+
+    func fileType(at path: String) throws(SeedDBError) -> FileType? {
+        try world.reading()
+        switch world.node(path) {
+        case nil: return world.nodes.keys.contains { $0.hasPrefix(path + "/") } ? .directory : nil
+        case .file?: return .regular
+        case .link?: return .symbolicLink
+        }
+    }
+
+    func linkTarget(of path: String) throws(SeedDBError) -> String {
+        try world.reading()
+        guard case .link(let target)? = world.node(path) else { throw SeedDBError(.ioFailure, "cannot read link \(path)") }
+        return target
+    }
+
+    func entries(of directory: String) throws(SeedDBError) -> [String] {
+        try world.reading()
+        return world.names(in: directory)
+    }
+
+    func identity(of path: String) throws(SeedDBError) -> FileIdentity {
+        try world.reading()
+        var file = path
+        if case .link(let target)? = world.node(path) { file = SimulatedWorld.parent(of: path) + "/" + target }
+        guard case .file(_, let inode, let stamp)? = world.node(file) else {
+            throw SeedDBError(.seedUnavailable, "seed not found: \(path)")
+        }
+        return FileIdentity(device: 1, inode: inode, size: 4096, modifiedNanoseconds: stamp, changedNanoseconds: stamp)
+    }
+
+    func modeAndOwner(of path: String) throws(SeedDBError) -> (mode: UInt16, owner: FileOwner)? {
+        try world.reading()
+        return world.node(path) == nil ? nil : (0o644, FileOwner(uid: 0, gid: 0))
+    }
+
+    func readPrefix(of path: String, count: Int) throws(SeedDBError) -> [UInt8] {
+        try world.reading()
+        guard case .database? = try? world.fileContent(path).0 else { return [] }
+        // A valid header whose page count is not trusted (no declared size to check).
+        var header = SQLiteHeader.magic + [0x10, 0x00, 1, 1] + [UInt8](repeating: 0, count: 80)
+        header[27] = 1
+        return Array(header.prefix(count))
+    }
+
+    func sha256(of path: String) throws(SeedDBError) -> SeedDBCore.SHA256Digest {
+        try world.reading()
+        return SimulatedWorld.digest(try world.fileContent(path).0)
+    }
+
+    func digestAndSync(_ path: String) throws(SeedDBError) -> (SeedDBCore.SHA256Digest, Int64) {
+        (try sha256(of: path), 4096)
+    }
+
+    func rename(_ source: String, to destination: String) throws(SeedDBError) {
+        try world.mutating()
+        guard let node = world.node(source) else { throw SeedDBError(.ioFailure, "cannot rename \(source): No such file or directory") }
+        if case .file(.database(_, let id), _, _) = node { world.appears(at: destination, id: id) }
+        world.move(source, to: destination, node)
+    }
+
+    func renameNoReplace(_ source: String, to destination: String) throws(SeedDBError) {
+        try world.reading()
+        if world.node(destination) != nil { throw SeedDBError(.ioFailure, "cannot rename \(source) to \(destination): File exists") }
+        try rename(source, to: destination)
+    }
+
+    func link(_ existing: String, as new: String) throws(SeedDBError) {
+        try world.mutating()
+        guard let node = world.node(existing), world.node(new) == nil else { throw SeedDBError(.ioFailure, "cannot link \(existing) to \(new)") }
+        world.move(nil, to: new, node)
+    }
+
+    func remove(_ path: String) throws(SeedDBError) {
+        try world.mutating()
+        world.userRemoves(path)
+    }
+
+    func replaceWithLink(_ path: String, to target: String, owner: FileOwner?) throws(SeedDBError) {
+        try world.mutating()
+        world.move(nil, to: path, .link(target))
+    }
+
+    func syncDirectory(_ directory: String) throws(SeedDBError) {
+        try world.mutating()
+    }
+
+    func setMode(_ mode: UInt16?, owner: FileOwner?, of path: String) throws(SeedDBError) {
+        try world.mutating()
+    }
+
+    func writeAtomically(_ bytes: [UInt8], to path: String, permissions: FilePermissions, owner: FileOwner?) throws(SeedDBError) {
+        try world.mutating()
+        world.put(path, .bytes(bytes), inode: nil)
+    }
+
+    func temporaryPath(in directory: String, stem: String, kind: String) throws(SeedDBError) -> String {
+        try world.reading()
+        var counter = 0
+        while true {
+            counter += 1
+            let path = directory + "/" + FileSystem.temporaryPrefix(stem) + "t\(counter).\(kind).tmp"
+            if !([path] + SeedPaths.sqliteSidecars(of: path)).contains(where: { world.node($0) != nil }) { return path }
+        }
+    }
+
+    func keepCopy(of source: String, digest: SeedDBCore.SHA256Digest, at path: String, evenByCopy: Bool, owner: FileOwner?, created: (String) -> Void) throws(SeedDBError) -> Bool {
+        try world.mutating()
+        guard world.node(path) == nil else { throw SeedDBError(.ioFailure, "cannot create temporary file \(path): File exists") }
+        guard case .database(let content, _) = try world.fileContent(source).0 else { throw SeedDBError(.ioFailure, "not a database: \(source)") }
+        world.put(path, .database(content, id: world.newLineage()))
+        created(path)
+        return true
+    }
+}
+
+extension SimulatedWorld {
+    /// Moves `node` to `destination` (from `source`, if given): a rename keeps the inode.
+    fileprivate func move(_ source: String?, to destination: String, _ node: Node) {
+        clock += 1
+        if let source { nodes[source] = nil }
+        nodes[destination] = node
+    }
+}
+
+/// ``DeployDatabase`` on a ``SimulatedWorld``.
+struct SimulatedDatabase: DeployDatabase {
+    let world: SimulatedWorld
+
+    private final class Live: LiveReplace {}
+
+    func inspectSeed(_ path: String, readingHeader: Bool) throws(SeedDBError) -> SeedSource.Inspection {
+        try world.reading()
+        guard case .database? = try? world.fileContent(path).0 else { throw SeedDBError(.seedUnavailable, "seed not found: \(path)") }
+        return SeedSource.Inspection(identity: try SimulatedFileSystem(world: world).identity(of: path), header: nil, prefix: nil)
+    }
+
+    func copySeed(_ source: String, into directory: String, stem: String, policy: FilePolicy, options: SeedCopyOptions, created: (String) -> Void) throws(SeedDBError) -> SeedSource.CopyResult {
+        let files = SimulatedFileSystem(world: world)
+        let path = try files.temporaryPath(in: directory, stem: stem, kind: "staged")
+        try world.mutating()
+        guard case .database(let content, _) = try world.fileContent(source).0 else { throw SeedDBError(.invalidSeed, "not a database: \(source)") }
+        world.put(path, .database(content, id: world.newLineage()))
+        created(path)
+        let identity = try files.identity(of: source)
+        return SeedSource.CopyResult(digest: SimulatedWorld.digest(.database(content, id: 0)), size: 4096, identity: identity)
+    }
+
+    func check(_ path: String, full: Bool) -> String {
+        guard case .database(let content, let id)? = try? world.fileContent(path).0 else { return "not a database" }
+        return world.opened(content, id: id, at: path).mixed ? "mixed rows" : "ok"
+    }
+
+    func tableNames(of path: String) throws(SeedDBError) -> [String] {
+        try world.reading()
+        return ["levels"]
+    }
+
+    func fence(_ path: String) throws(SeedDBError) {
+        try rewrite(path) { $0.fenced = true }
+    }
+
+    func unfence(_ path: String) throws(SeedDBError) -> Bool {
+        guard case .database(let content, _) = try world.fileContent(path).0, content.fenced else { return false }
+        try rewrite(path) { $0.fenced = false }
+        return true
+    }
+
+    func migrate(_ path: String, with migrator: DatabaseMigrator) throws(SeedDBError) {}
+
+    func swapLooksFree(_ path: String) -> Bool { true }
+
+    func underSwapLock(_ path: String, waiting: String, patience: Duration?, until deadline: ContinuousClock.Instant, logger: Logger, _ body: (WriterLock.OldCopy) throws(SeedDBError) -> Void) throws(SeedDBError) {
+        try world.reading()
+        guard case .database(_, let id)? = try? world.fileContent(path).0 else { return try body(nil) }
+        // SQLite leaves WAL and rolls a hot journal back: the file's own sidecars go.
+        for suffix in SeedPaths.sqliteSidecarSuffixes {
+            guard case .file(.sidecar(let owner), _, _)? = world.node(path + suffix), owner == id else { continue }
+            try world.mutating()
+            world.userRemoves(path + suffix)
+        }
+        try body(path)
+    }
+
+    func replaceLive(_ path: String, staged: String, waiting: String, until deadline: ContinuousClock.Instant, progress: (@Sendable (Int64, Int64) -> Void)?, isInterrupted: CopyEngine.Interruption, _ body: (any LiveReplace, WriterLock.OldCopy) throws(SeedDBError) -> Void) throws(SeedDBError) {
+        try world.reading()
+        world.liveStaged = staged
+        defer { world.liveStaged = nil }
+        try body(Live(), path)
+        // The backup's commit: the working copy's file now holds the staged content.
+        guard case .database(let content, _) = try world.fileContent(staged).0,
+              case .database(_, let id) = try world.fileContent(path).0 else { throw SeedDBError(.ioFailure, "cannot replace \(path)") }
+        try world.mutating()
+        world.put(path, .database(content, id: id))
+    }
+
+    func carry(into target: CarryTarget, from old: String, _ carry: CarryRequest, logger: Logger) throws(SeedDBError) -> CarryResult {
+        guard case .database(var previous, let id) = try world.fileContent(old).0 else { throw SeedDBError(.ioFailure, "cannot read \(old)") }
+        previous = world.opened(previous, id: id, at: old)
+        let staged: String
+        switch target {
+        case .staged(let path): staged = path
+        case .live: staged = world.liveStaged ?? ""
+        }
+        try rewrite(staged) { content in
+            content.userRows.formUnion(previous.userRows)
+            if carry.merge.mergesAnything { content.edits.formUnion(previous.edits) }
+            content.mixed = content.mixed || previous.mixed
+        }
+        return CarryResult(carried: previous.userRows.isEmpty ? [] : ["probe"], merge: nil)
+    }
+
+    func snapshot(_ live: any LiveReplace, of old: String, to path: String) throws(SeedDBError) {
+        guard case .database(let content, _) = try world.fileContent(old).0 else { throw SeedDBError(.ioFailure, "cannot read \(old)") }
+        try world.mutating()
+        let id = world.newLineage()
+        world.appears(at: path, id: id)
+        world.put(path, .database(content, id: id))
+    }
+
+    /// Changes the database at `path` in one mutating call.
+    private func rewrite(_ path: String, _ change: (inout SimulatedWorld.Database) -> Void) throws(SeedDBError) {
+        guard case .database(var content, let id) = try world.fileContent(path).0 else { throw SeedDBError(.ioFailure, "not a database: \(path)") }
+        try world.mutating()
+        change(&content)
+        world.put(path, .database(content, id: id))
+    }
+}
+
+
+/// ``DeployRecordStore`` on a ``SimulatedWorld``: the settings file's bytes as a file of
+/// the world, parsed and written by SeedDB's own JSON.
+struct SimulatedRecords: DeployRecordStore {
+    let world: SimulatedWorld
+    let path: String
+
+    private func bytes() throws(SeedDBError) -> [UInt8]? {
+        try world.reading()
+        guard case .file(.bytes(let bytes), _, _)? = world.node(path) else { return nil }
+        return bytes
+    }
+
+    func snapshot() throws(SeedDBError) -> SettingsSnapshot {
+        try bytes().map(world.parsed) ?? SettingsSnapshot()
+    }
+
+    /// The whole file parsed (the model keeps one entry: the same as `only:` decodes).
+    func snapshot(only name: SeedName) throws(SeedDBError) -> SettingsSnapshot {
+        try snapshot()
+    }
+
+    func update(timeout: Duration, _ change: (inout [String: SettingsEntry]) throws -> Void) throws(SeedDBError) {
+        let current = try snapshot()
+        var entries = current.entries
+        do {
+            try change(&entries)
+        } catch {
+            throw SeedDBError.io(error, "cannot update settings", path)
+        }
+        var document = current.appValues
+        document[SettingsStore.key] = .object(entries.mapValues(\.json))
+        try world.mutating()
+        world.put(path, .bytes(JSONValue.object(document).prettyPrinted + [0x0A]))
+    }
+
+    func backup() throws(SeedDBError) -> SettingsStore.Backup {
+        SettingsStore.Backup(bytes: try bytes(), lockExisted: true, directoryExisted: true, setAside: [])
+    }
+
+    func restore(_ backup: SettingsStore.Backup, timeout: Duration) throws(SeedDBError) {
+        guard try bytes() != backup.bytes else { return }
+        try world.mutating()
+        if let bytes = backup.bytes { world.put(path, .bytes(bytes)) } else { world.userRemoves(path) }
+    }
+}
+
+/// ``DeployLocks`` on a ``SimulatedWorld``: one process at a time, no handle open.
+struct SimulatedLocks: DeployLocks {
+    let world: SimulatedWorld
+
+    private struct Lock: DeployLock {
+        func handleOpenElsewhere() throws(SeedDBError) -> Bool { false }
+        func waitUntilNoHandle(until deadline: ContinuousClock.Instant, error: () -> SeedDBError) throws(SeedDBError) {}
+    }
+
+    func withDeployLock<Result>(_ paths: SeedPaths, files: FilePolicy, wait: Duration, _ body: (any DeployLock) throws(SeedDBError) -> Result) throws(SeedDBError) -> Result {
+        try world.reading()
+        let created = world.node(paths.lockFile) == nil
+        if created {
+            try world.mutating()
+            world.userWrites(paths.lockFile, bytes: [])
+        }
+        do throws(SeedDBError) {
+            return try body(Lock())
+        } catch {
+            // A failed run leaves no lock file it made (unless it was stopped).
+            if created, !world.crashed { world.userRemoves(paths.lockFile) }
+            throw error
+        }
+    }
+}

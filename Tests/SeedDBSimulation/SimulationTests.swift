@@ -1,0 +1,243 @@
+import Foundation
+@testable import SeedDB
+import SeedDBCore
+import SeedDBTestSupport
+import Testing
+
+/// The real planner and executor over the simulated world: every state × every command
+/// × a crash before each mutating call, each followed by the rerun a package's script
+/// makes and the app's next start; then long seeded random sequences. A failure prints
+/// its seed; `SEEDDB_SIM_SEED=<seed> swift test --filter SimulationTests` replays it.
+@Suite struct SimulationTests {
+    typealias Command = Simulator.Command
+
+    // MARK: - The bugs users found, first written here
+
+    /// An app in WAL mode crashed; the link, the generation and the settings were then
+    /// deleted; the next deploy of another seed took the gone generation's name beside
+    /// its `-wal`, and SQLite replayed one seed's frames into the other.
+    @Test(arguments: [true, false])
+    func aNewGenerationNeverTakesTheNameOfAGoneOnesSidecar(wal: Bool) {
+        let sim = Simulator()
+        sim.run(Command(kind: .deploy, version: 1))
+        sim.appWrites()
+        sim.appCrashes(wal: wal)
+        sim.userDeletes(["levels.sqlite", "levels.sqlite.v1", "settings"])
+        #expect(sim.run(Command(kind: .deploy, version: 2)) == .done(.installed))
+        #expect(sim.problems() == [], "\(sim.log)")
+        #expect(sim.leftovers() == [], "the gone generation's sidecars stay a trap")
+    }
+
+    /// A live replace cut between its commit and its record once recorded its snapshot
+    /// of the new content as the old version's previous generation.
+    @Test func aLiveReplaceCutAnywhereRecordsThePreviousGenerationTruthfully() {
+        let start = Simulator()
+        start.run(Command(kind: .deploy, version: 1))
+        start.appWrites()
+        let live = Command(kind: .reseed, version: 1, live: true)
+        let upgrade = Command(kind: .deploy, version: 2, live: true)
+        for command in [live, upgrade] {
+            for crash in 0...start.calls(command) {
+                let sim = start.copy()
+                sim.run(command, crash: crash)
+                sim.run(command)
+                #expect(sim.problems() == [], "\(command), crash before call \(crash): \(sim.log)")
+                #expect(sim.entry()?.previous?.version.rawValue == "1", "\(command), crash before call \(crash)")
+            }
+        }
+    }
+
+    /// A merged rollback cut after it moved the base once recorded the base it replaced.
+    @Test func aMergedRollbackCutAnywhereRecordsTheBaseOnDisk() {
+        let start = Simulator()
+        start.run(Command(kind: .deploy, version: 1, merge: true))
+        start.appWrites(editingTheSeed: true)
+        start.run(Command(kind: .deploy, version: 2, merge: true))
+        let rollback = Command(kind: .rollback, version: 2, merge: true)
+        for crash in 0...start.calls(rollback) {
+            let sim = start.copy()
+            sim.run(rollback, crash: crash)
+            sim.run(rollback)
+            #expect(sim.problems() == [], "crash before call \(crash): \(sim.log)")
+            #expect(sim.entry()?.record?.version.rawValue == "1")
+        }
+    }
+
+    /// A rollback killed while it cleaned up was not finished by its rerun (exit 66, its
+    /// set-aside files left until the app's next deploy).
+    @Test func aKilledRollbacksRerunFinishesItsCleanUp() {
+        let start = Simulator()
+        start.run(Command(kind: .deploy, version: 1))
+        start.run(Command(kind: .deploy, version: 2))
+        let rollback = Command(kind: .rollback, version: 2)
+        let calls = start.calls(rollback)
+        for crash in 0..<calls {
+            let sim = start.copy()
+            sim.run(rollback, crash: crash)
+            let rerun = sim.run(rollback)
+            #expect(rerun == .done(.rolledBack) || (rerun == .failed(.seedUnavailable) && sim.leftovers() == []), "crash before call \(crash): \(sim.log)")
+            #expect(sim.leftovers() == [], "crash before call \(crash): \(sim.leftovers())")
+        }
+    }
+
+    /// A database adopted with a damaged settings file was dropped by the next replace,
+    /// and a row the user had written into a seed table was in no file.
+    @Test func anAdoptedDatabaseIsNeverRotatedAway() {
+        let sim = Simulator()
+        sim.run(Command(kind: .deploy, version: 1))
+        sim.appWrites(editingTheSeed: true)
+        sim.userDamagesSettings()
+        #expect(sim.run(Command(kind: .deploy, version: 1)) == .done(.replaced))
+        #expect(sim.adopted.count == 1)
+        sim.run(Command(kind: .deploy, version: 2))
+        sim.run(Command(kind: .reseed, version: 2))
+        #expect(sim.problems() == [], "\(sim.log)")
+        #expect(sim.world.names(in: sim.paths.directory).contains { $0.hasPrefix("levels.sqlite.adopted-") })
+    }
+
+    // MARK: - Every state, every command, every cut
+
+    /// The states the planner distinguishes, each made by a short history.
+    nonisolated(unsafe) static let states: [(String, (Simulator) -> Void)] = [
+        ("nothing deployed", { _ in }),
+        ("v1 installed, the app wrote", { sim in
+            sim.run(Command(kind: .deploy, version: 1)); sim.appWrites() }),
+        ("v2 over v1, a previous generation", { sim in
+            sim.run(Command(kind: .deploy, version: 1)); sim.appWrites(); sim.run(Command(kind: .deploy, version: 2)); sim.appWrites() }),
+        ("merged v2 over v1, bases", { sim in
+            sim.run(Command(kind: .deploy, version: 1, merge: true)); sim.appWrites(editingTheSeed: true)
+            sim.run(Command(kind: .deploy, version: 2, merge: true)); sim.appWrites() }),
+        ("rolled back to v1, held", { sim in
+            sim.run(Command(kind: .deploy, version: 1)); sim.run(Command(kind: .deploy, version: 2)); sim.appWrites()
+            sim.run(Command(kind: .rollback, version: 2)) }),
+        ("replaced live", { sim in
+            sim.run(Command(kind: .deploy, version: 1)); sim.appWrites(); sim.run(Command(kind: .deploy, version: 2, live: true)) }),
+        ("settings damaged, a database there", { sim in
+            sim.run(Command(kind: .deploy, version: 1)); sim.appWrites(editingTheSeed: true); sim.userDamagesSettings() }),
+        ("adopted as the previous generation", { sim in
+            sim.run(Command(kind: .deploy, version: 1)); sim.appWrites(editingTheSeed: true); sim.userDamagesSettings()
+            sim.run(Command(kind: .deploy, version: 1)) }),
+        ("settings missing, generations there", { sim in
+            sim.run(Command(kind: .deploy, version: 1)); sim.run(Command(kind: .deploy, version: 2)); sim.appWrites()
+            sim.userDeletes(["settings"]) }),
+        ("the link removed", { sim in
+            sim.run(Command(kind: .deploy, version: 1)); sim.appWrites(); sim.userDeletes(["levels.sqlite"]) }),
+        ("a gone generation's -wal", { sim in
+            sim.run(Command(kind: .deploy, version: 1)); sim.appWrites(); sim.appCrashes(wal: true)
+            sim.userDeletes(["levels.sqlite", "levels.sqlite.v1", "settings"]) }),
+        ("a crashed app's hot -journal", { sim in
+            sim.run(Command(kind: .deploy, version: 1)); sim.appWrites(); sim.appCrashes(wal: false) }),
+    ]
+
+    static let commands: [Command] = [
+        Command(kind: .deploy, version: 1), Command(kind: .deploy, version: 2), Command(kind: .deploy, version: 3),
+        Command(kind: .deploy, version: 3, live: true), Command(kind: .deploy, version: 3, merge: true),
+        Command(kind: .reseed, version: 2), Command(kind: .reseed, version: 2, live: true),
+        Command(kind: .rollback, version: 2), Command(kind: .rollback, version: 2, merge: true),
+    ]
+
+    @Test(arguments: states.indices)
+    func everyCommandCutBeforeEveryCallIsFinishedOrUndone(_ state: Int) {
+        let (name, make) = Self.states[state]
+        let start = Simulator()
+        make(start)
+        #expect(start.problems() == [], "the state \(name) itself: \(start.log)")
+        var cuts = 0
+        for command in Self.commands {
+            let clean = start.copy()
+            let before = clean.contents()
+            let outcome = clean.run(command)
+            if case .failed = outcome {
+                // Refused from this state: nothing changed, and so for every cut.
+                #expect(clean.contents() == before, "\(name), \(command) failed and changed things: \(clean.log)")
+                continue
+            }
+            #expect(clean.problems() == [], "\(name), \(command): \(clean.log)")
+            #expect(clean.leftovers() == [], "\(name), \(command) left \(clean.leftovers())")
+            for crash in 0..<start.calls(command) {
+                cuts += 1
+                let sim = start.copy()
+                #expect(sim.run(command, crash: crash) == .crashed)
+                let label = "\(name), \(command), crash before call \(crash)"
+                #expect(sim.problems() == [], "\(label), after the crash: \(sim.log.suffix(3))")
+                // The app keeps writing; the package's script runs again; the app starts.
+                sim.appWrites()
+                let rerun = sim.run(command)
+                let finished = rerun == outcome || rerun == .done(.unchanged) || rerun == .done(.held)
+                    || (command.kind == .rollback && rerun == .failed(.seedUnavailable))
+                #expect(finished, "\(label): the rerun \(rerun), the clean run \(outcome)")
+                sim.run(Command(kind: .deploy, version: command.version, merge: command.merge))
+                #expect(sim.problems() == [], "\(label), after recovery: \(sim.log.suffix(4))")
+                #expect(sim.leftovers() == [], "\(label): left \(sim.leftovers())")
+            }
+        }
+        #expect(cuts > 0)
+        ReliabilityLog.record(suite: "simulator: every command cut before every call (\(name))", trials: cuts, crashes: cuts, dataLost: 0)
+    }
+
+    // MARK: - Long random sequences
+
+    /// Random histories: commands (with crashes), the app's writes and crashes, users
+    /// deleting files and damaging the settings, the invariants checked after each step.
+    /// 100 seeds × 1,000 steps, or the one seed `SEEDDB_SIM_SEED` names.
+    static let seeds: [UInt64] = {
+        if let text = ProcessInfo.processInfo.environment["SEEDDB_SIM_SEED"], let seed = UInt64(text) { return [seed] }
+        return Array(1...100)
+    }()
+
+    @Test(arguments: seeds)
+    func randomHistoriesKeepEveryInvariant(_ seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let sim = Simulator()
+        var shipped = 1
+        for step in 0..<1_000 {
+            let roll = random.next() % 100
+            switch roll {
+            case 0..<30: sim.appWrites(editingTheSeed: random.next() % 4 == 0)
+            case 30..<33: sim.appCrashes(wal: random.next() % 2 == 0)
+            case 33..<35: sim.userDeletes(["levels.sqlite", sim.currentGenerationName ?? "levels.sqlite.v1", "settings"])
+            case 35..<36: sim.userDeletes([["levels.sqlite"], ["settings"], ["levels.sqlite.previous"], ["levels.sqlite.base"]][Int(random.next() % 4)])
+            case 36..<37: sim.userDamagesSettings()
+            case 37..<42: shipped = min(3, shipped + 1)
+            default:
+                let kinds: [Command.Kind] = [.deploy, .deploy, .deploy, .reseed, .rollback]
+                let command = Command(
+                    kind: kinds[Int(random.next() % 5)], version: shipped,
+                    live: random.next() % 4 == 0, merge: random.next() % 3 == 0)
+                if random.next() % 3 == 0 {
+                    sim.run(command, crash: Int(random.next() % 40))
+                    sim.run(command)
+                } else {
+                    sim.run(command)
+                }
+            }
+            let problems = sim.problems()
+            if !problems.isEmpty {
+                Issue.record("seed \(seed), step \(step): \(problems)\nreplay: SEEDDB_SIM_SEED=\(seed) swift test --filter SimulationTests\n\(sim.log.suffix(12).joined(separator: "\n"))\nfiles: \(sim.contents().filter { $0.key != "settings" })\nrecord: \(sim.entry().map { "\($0.record?.version.rawValue ?? "none"), previous \($0.previous?.version.rawValue ?? "none"), interrupted \($0.interrupted != nil)" } ?? "none")")
+                return
+            }
+        }
+        ReliabilityLog.record(suite: "simulator: random histories (1,000 steps a seed)", trials: 1_000, crashes: sim.crashes, dataLost: 0)
+    }
+}
+
+/// A small, fast, seedable generator (SplitMix64): the same seed, the same history.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+extension Simulator {
+    /// The generation file the working copy's link points at.
+    var currentGenerationName: String? {
+        if case .link(let target)? = world.node(paths.workingCopy) { return target }
+        return nil
+    }
+}

@@ -1,0 +1,262 @@
+import Foundation
+import Logging
+@testable import SeedDB
+import SeedDBCore
+
+/// Drives the real ``Deployer`` (its planner and executor) over a ``SimulatedWorld``: the
+/// app's commands, the app's own writes and crashes, a user deleting files, and a crash
+/// of SeedDB before any of its mutating calls; after each, the invariants every state
+/// must keep (``problems()``).
+final class Simulator {
+    /// A command the app, its package or a person runs.
+    struct Command: Hashable, CustomStringConvertible {
+        enum Kind: String { case deploy, reseed, rollback }
+        var kind: Kind
+        /// The seed version the app ships.
+        var version: Int
+        /// `--strategy live`.
+        var live = false
+        /// `--merge user-wins`.
+        var merge = false
+
+        var description: String {
+            "\(kind.rawValue) v\(version)\(live ? " live" : "")\(merge ? " merged" : "")"
+        }
+    }
+
+    let world: SimulatedWorld
+    let directories = XDGDirectories(dataHome: "/sim/data", cacheHome: "/sim/cache", configHome: "/sim/config")
+    let app = try! AppIdentifier("com.example.sim")
+    let paths: SeedPaths
+    /// Every row the app wrote and was told was committed, less those only the user's own
+    /// deletions took away.
+    private(set) var rowsWritten: Set<Int> = []
+    private var nextRow = 1
+    /// The content of each database SeedDB adopted (its edits of seed rows): it must stay
+    /// in some file until someone says otherwise.
+    private(set) var adopted: [Set<Int>] = []
+    /// What happened, newest last (printed with a failure).
+    private(set) var log: [String] = []
+    /// How many runs were stopped by a crash.
+    private(set) var crashes = 0
+
+    init(world: SimulatedWorld = SimulatedWorld()) {
+        self.world = world
+        paths = SeedPaths(app: app, name: try! SeedName("levels.sqlite"), location: .data, directories: directories)
+        for version in 1...3 { world.putSeed(Self.seedPath(version), version: "\(version)") }
+    }
+
+    /// A simulator on a copy of this one's world and history.
+    func copy() -> Simulator {
+        let copy = Simulator(world: world.copy())
+        copy.rowsWritten = rowsWritten
+        copy.nextRow = nextRow
+        copy.adopted = adopted
+        copy.log = log
+        return copy
+    }
+
+    static func seedPath(_ version: Int) -> String { "/sim/seeds/v\(version)/levels.sqlite" }
+
+    func seed(_ command: Command) -> Seed {
+        try! Seed(
+            app: app, source: Self.seedPath(command.version), version: try! SeedVersion("\(command.version)"),
+            merge: command.merge ? MergePolicies(default: .userWins) : MergePolicies())
+    }
+
+    func deployer(_ command: Command) -> Deployer {
+        var configuration = DeployConfiguration()
+        configuration.strategy = command.live ? .live : .auto
+        configuration.wait = .zero
+        var deployer = Deployer(directories: directories, configuration: configuration, logger: Logger(label: "sim") { _ in SwiftLogNoOpLogHandler() })
+        deployer.effects = world.effects
+        return deployer
+    }
+
+    /// The outcome of one run.
+    enum Outcome: Equatable {
+        case done(DeployAction)
+        case failed(SeedDBError.Code)
+        case crashed
+    }
+
+    /// Runs `command`, stopping the process before mutating call `crash` when given.
+    @discardableResult
+    func run(_ command: Command, crash: Int? = nil) -> Outcome {
+        world.crash(beforeCall: crash)
+        let deployer = deployer(command)
+        let seed = seed(command)
+        // A database with no record (and no run under way) is one SeedDB cannot account
+        // for: whatever the run does, its content must stay in some file.
+        if let found = world.database(at: paths.workingCopy)?.content, !found.edits.isEmpty,
+           entry()?.record == nil, entry()?.interrupted == nil, !adopted.contains(found.edits) {
+            adopted.append(found.edits)
+        }
+        var outcome: Outcome
+        do {
+            let report: DeployReport
+            switch command.kind {
+            case .deploy: report = try deployer.deploy(seed)
+            case .reseed: report = try deployer.reseed(seed)
+            case .rollback: report = try deployer.rollback(seed)
+            }
+            outcome = .done(report.action)
+        } catch {
+            outcome = world.crashed ? .crashed : .failed(error.code)
+        }
+        // A crash in a step that never fails the run (the clean-up) still stopped it.
+        if world.crashed { outcome = .crashed }
+        if outcome == .crashed { crashes += 1 }
+        world.restart()
+        log.append("\(command)\(crash.map { " (crash before call \($0))" } ?? ""): \(outcome)")
+        return outcome
+    }
+
+    /// The mutating calls `command` makes from this state, run on a copy.
+    func calls(_ command: Command) -> Int {
+        let trial = copy()
+        let before = trial.world.mutatingCalls
+        trial.run(command)
+        return trial.world.mutatingCalls - before
+    }
+
+    // MARK: - What happens around SeedDB
+
+    /// The app writes a row through the working copy (in a table of its own, or an
+    /// edit of a seed row); `false` when it could not.
+    @discardableResult
+    func appWrites(editingTheSeed: Bool = false) -> Bool {
+        let row = nextRow
+        nextRow += 1
+        let written = world.appWrites(row: row, into: paths.workingCopy, editingTheSeed: editingTheSeed)
+        if written, !editingTheSeed { rowsWritten.insert(row) }
+        log.append("app \(editingTheSeed ? "edits seed row" : "writes row") \(row): \(written ? "committed" : "refused")")
+        return written
+    }
+
+    /// The app crashes mid-write, leaving a `-wal` (and `-shm`) or a hot `-journal`.
+    func appCrashes(wal: Bool) {
+        world.appCrashesLeavingSidecar(paths.workingCopy, suffix: wal ? "-wal" : "-journal")
+        log.append("app crashes leaving a \(wal ? "-wal" : "-journal")")
+    }
+
+    /// A user (a cleaner, a restore from backup) deletes `names` in the working copy's
+    /// directory (the settings file by its own name): rows only they held are theirs to lose.
+    func userDeletes(_ names: [String]) {
+        for name in names {
+            world.userRemoves(name == "settings" ? paths.settingsFile : paths.inDirectory(name))
+        }
+        rowsWritten.formIntersection(rowsOnDisk())
+        let kept = databasesOnDisk().map(\.edits)
+        adopted.removeAll { edits in !kept.contains(where: edits.isSubset(of:)) }
+        log.append("user deletes \(names)")
+    }
+
+    /// A user or a tool damages the settings file.
+    func userDamagesSettings() {
+        world.userWrites(paths.settingsFile, bytes: Array("{ damaged".utf8))
+        log.append("settings damaged")
+    }
+
+    // MARK: - Invariants
+
+    /// Every row in a database file that is not a temporary one, or that SeedDB keeps
+    /// as the only copy of a database (`.old.tmp`).
+    func rowsOnDisk() -> Set<Int> {
+        databasesOnDisk().reduce(into: []) { $0.formUnion($1.userRows) }
+    }
+
+    /// The databases in files that are not temporary (or that SeedDB keeps as the only
+    /// copy of a database, `.old.tmp`).
+    func databasesOnDisk() -> [SimulatedWorld.Database] {
+        world.names(in: paths.directory).compactMap { name in
+            guard !isTemporary(name) || name.hasSuffix(".old.tmp"),
+                  case .file(.database(let content, _), _, _)? = world.node(paths.inDirectory(name)) else { return nil }
+            return content
+        }
+    }
+
+    func isTemporary(_ name: String) -> Bool { name.hasPrefix(".") }
+
+    /// The settings entry, as SeedDB would read it.
+    func entry() -> SettingsEntry? {
+        guard case .file(.bytes(let bytes), _, _)? = world.node(paths.settingsFile) else { return nil }
+        return world.parsed(bytes).entries["levels.sqlite"]
+    }
+
+    /// What is wrong with the world now; empty when every invariant holds.
+    func problems() -> [String] {
+        var problems = world.violations
+        // The working copy is one complete generation, or absent.
+        var linked: SimulatedWorld.Database?
+        switch world.node(paths.workingCopy) {
+        case .link(let target)?:
+            if let (content, _, _) = world.database(at: paths.workingCopy) {
+                linked = content
+            } else {
+                problems.append("the working copy's link points at \(target), which is not a database")
+            }
+        case .file(.database(let content, _), _, _)?: linked = content
+        case .file?: problems.append("the working copy is not a database")
+        case nil: break
+        }
+        if let linked, linked.mixed { problems.append("the working copy holds two databases' rows: \(linked)") }
+        if let linked, linked.fenced { problems.append("the working copy is fenced (read-only)") }
+        // The record names what the files hold.
+        let entry = entry()
+        if let record = entry?.record, let linked, record.version.rawValue != linked.seed, record.version != DeployRecord.adoptedVersion {
+            problems.append("recorded version \(record.version), the working copy holds seed \(linked.seed)")
+        }
+        if let entry, entry.interrupted == nil {
+            // (A file the user deleted is not SeedDB's to account for.)
+            if let previous = entry.previous, let (content, _, _) = world.database(at: paths.previousGeneration),
+               previous.version != DeployRecord.adoptedVersion, previous.version.rawValue != content.seed {
+                problems.append("previous recorded as \(previous.version), its file holds seed \(content.seed)")
+            }
+            if let base = entry.base, entry.record != nil, world.node(paths.base) != nil,
+               (try? SimulatedFileSystem(world: world).sha256(of: paths.base)) != base {
+                problems.append("the record's base is not the digest of the .base on disk")
+            }
+            if let generation = entry.generation, entry.record != nil, case .link(let target)? = world.node(paths.workingCopy), target != generation {
+                problems.append("the link points at \(target), the record names \(generation)")
+            }
+        }
+        // No row the user wrote is in no file.
+        let lost = rowsWritten.subtracting(rowsOnDisk())
+        if !lost.isEmpty { problems.append("rows the user wrote are in no file: \(lost.sorted())") }
+        // No database SeedDB adopted left through a rotation.
+        let kept = databasesOnDisk().map(\.edits)
+        for edits in adopted where !kept.contains(where: edits.isSubset(of:)) {
+            problems.append("an adopted database (edits \(edits.sorted())) is in no file")
+        }
+        return problems
+    }
+
+    /// What a run that finished and recorded must also leave: nothing but the
+    /// generation, the previous generation, the bases, adopted copies, the conflicts
+    /// file, the lock and the settings.
+    func leftovers() -> [String] {
+        let linked: String? = { if case .link(let target)? = world.node(paths.workingCopy) { return target }; return nil }()
+        return world.names(in: paths.directory).filter { name in
+            let database = SeedPaths.sqliteSidecarSuffixes.reduce(name) { $0.hasSuffix($1) ? String($0.dropLast($1.count)) : $0 }
+            return !(name == "levels.sqlite" || name == linked || (database != name && database == linked) || name == "levels.sqlite.lock" || name == "levels.sqlite.previous"
+              || name == "levels.sqlite.base" || name == "levels.sqlite.previous.base" || name == "levels.sqlite.conflicts.json"
+              || name.hasPrefix("levels.sqlite.adopted-"))
+        }
+    }
+
+    /// The world's nodes without their inodes and stamps: what a failed run must leave.
+    func contents() -> [String: String] {
+        var contents: [String: String] = [:]
+        for name in world.names(in: paths.directory) + ["settings"] {
+            let path = name == "settings" ? paths.settingsFile : paths.inDirectory(name)
+            switch world.node(path) {
+            case .file(.database(let database, let id), _, _)?: contents[name] = "\(database) (lineage \(id))"
+            case .file(let content, _, _)?: contents[name] = "\(content)"
+            case .link(let target)?: contents[name] = "-> \(target)"
+            case nil: break
+            }
+        }
+        return contents
+    }
+}

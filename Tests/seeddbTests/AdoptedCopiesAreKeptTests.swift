@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+/// What SeedDB could not account for stays until someone says otherwise: a database
+/// adopted with a damaged settings file is kept as the previous generation, and a later
+/// replace that would drop it keeps it as `<name>.adopted-<UTC stamp>` instead; `status`
+/// lists it, `rollback` says how to restore it, `purge --adopted` and `purge` remove it.
+@Suite struct AdoptedCopiesAreKeptTests {
+    @Test func anAdoptedDatabaseOutlivesTheNextRotation() throws {
+        let cli = CLIHarness()
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+        let edit = try cli.shell("sqlite3 '\(cli.workingCopy)' \"UPDATE levels SET background = 'the user wrote this' WHERE ix = 3\"")
+        #expect(edit.status == 0, "\(edit.stderr)")
+        try Data("{ damaged".utf8).write(to: URL(fileURLWithPath: cli.settingsFile))
+
+        // Adopted: the database found becomes the previous generation.
+        let adopting = try cli.run(["deploy", "--json"] + cli.seedFlags(1))
+        #expect(adopting.status == 0, "\(adopting.stderr)")
+        #expect(try adopting.seeds().first?["adopted"] as? Bool == true, "\(adopting.stdout)")
+
+        // The next replace would drop it: it is kept under a stamp instead.
+        let upgrade = try cli.run(["deploy"] + cli.seedFlags(2))
+        #expect(upgrade.status == 0, "\(upgrade.stderr)")
+        let adopted = cli.list(cli.appData).filter { $0.hasPrefix("levels.sqlite.adopted-") }
+        try #require(adopted.count == 1, "\(cli.list(cli.appData))")
+        let stamp = adopted[0].dropFirst("levels.sqlite.adopted-".count)
+        #expect(stamp.count == 16 && stamp.hasSuffix("Z") && stamp.contains("T"), "not a UTC stamp: \(stamp)")
+        let path = cli.appData + "/" + adopted[0]
+        let row = try cli.shell("sqlite3 -readonly '\(path)' \"SELECT background FROM levels WHERE ix = 3\"")
+        #expect(row.stdout == "the user wrote this\n", "the user's row is in no file: \(row.stdout) \(row.stderr)")
+        #expect(upgrade.stderr.contains(adopted[0]), "the run did not say where it kept it: \(upgrade.stderr)")
+
+        let status = try cli.run(["status", "--json"] + cli.seedFlags(2))
+        #expect(try status.seeds().first?["adoptedCopies"] as? [String] == [path], "\(status.stdout)")
+        let human = try cli.run(["status"] + cli.seedFlags(2))
+        #expect(human.stdout.contains("adopted copy (kept; seeddb purge --adopted removes it): \(path)"), "\(human.stdout)")
+
+        // Later rotations leave it alone; a rollback with nothing left names it.
+        #expect(try cli.run(["reseed"] + cli.seedFlags(2)).status == 0)
+        #expect(try cli.run(["rollback"] + cli.seedFlags(2)).status == 0)
+        let nothing = try cli.run(["rollback"] + cli.seedFlags(2))
+        #expect(nothing.status == 66)
+        #expect(nothing.stderr.contains(path) && nothing.stderr.contains("purge --adopted"), "\(nothing.stderr)")
+        #expect(FileManager.default.fileExists(atPath: path))
+
+        // Only purge removes it: --adopted alone, then everything.
+        let dryRun = try cli.run(["purge", "--adopted", "--dry-run", "--app", cli.app, "--name", "levels.sqlite"])
+        #expect(dryRun.status == 0 && FileManager.default.fileExists(atPath: path), "\(dryRun.stderr)")
+        let purged = try cli.run(["purge", "--adopted", "--app", cli.app, "--name", "levels.sqlite"])
+        #expect(purged.status == 0, "\(purged.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(FileManager.default.fileExists(atPath: cli.workingCopy), "purge --adopted removed the working copy")
+        #expect(cli.settingsEntry()?["version"] as? String == "2")
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+/// A new generation never takes the name of a gone one while any file of it is on disk:
+/// SQLite replays a `-wal` (or rolls back a hot `-journal`) into whatever file has its
+/// name, so a second seed's file under the first one's name would come out with two
+/// seeds' rows mixed, `integrity_check` saying `ok`.
+///
+/// The state users met: an app in WAL (or rollback-journal) mode crashed with committed
+/// work in `levels.sqlite.v1-wal` (or a hot `levels.sqlite.v1-journal`); the working copy's
+/// link, `levels.sqlite.v1` and the settings file were then deleted; the next deploy of
+/// another seed named its generation `levels.sqlite.v1` again.
+@Suite struct NamesAreNeverReusedTests {
+    /// Makes the app crash mid-work on the deployed v1 in `mode`, leaving its sidecar.
+    static func crashTheApp(_ cli: CLIHarness, mode: String) throws {
+        let script = """
+            import os, sqlite3, sys
+            c = sqlite3.connect(sys.argv[1], isolation_level=None)
+            c.execute("PRAGMA journal_mode=\(mode)")
+            c.execute("PRAGMA wal_autocheckpoint=0")
+            c.execute("PRAGMA cache_size=1")
+            if "\(mode)" == "wal":
+                c.execute("CREATE TABLE probe(id INTEGER PRIMARY KEY)")
+                c.execute("INSERT INTO probe VALUES (1)")
+                c.execute("UPDATE levels SET background = 'from seed one' WHERE ix = 1")
+                os._exit(0)  # committed, never checkpointed
+            c.execute("BEGIN")
+            c.execute("UPDATE levels SET background = 'from seed one', map = randomblob(4096)")
+            c.execute("CREATE TABLE probe(id INTEGER PRIMARY KEY, padding BLOB)")
+            c.execute("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 50) INSERT INTO probe SELECT i, randomblob(4096) FROM n")
+            os._exit(0)  # mid-transaction: the journal is hot
+            """
+        let result = try cli.shell("python3 -c '\(script.replacingOccurrences(of: "'", with: "'\\''"))' '\(cli.contentFile)'")
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    @Test(arguments: ["wal", "delete"])
+    func aNewSeedNeverMeetsAGoneGenerationsSidecar(_ mode: String) throws {
+        let cli = CLIHarness()
+        let first = try cli.run(["deploy"] + cli.seedFlags(1))
+        try #require(first.status == 0, "\(first.stderr)")
+        #expect(cli.generationFile == "levels.sqlite.v1")
+        try Self.crashTheApp(cli, mode: mode)
+        let sidecar = mode == "wal" ? "levels.sqlite.v1-wal" : "levels.sqlite.v1-journal"
+        try #require(cli.list(cli.appData).contains(sidecar), "the crash left no \(sidecar): \(cli.list(cli.appData))")
+
+        // The link, the generation file and the settings are deleted (a cleaner, a restore).
+        for path in [cli.contentFile, cli.workingCopy, cli.settingsFile] { try FileManager.default.removeItem(atPath: path) }
+
+        let second = try cli.run(["deploy"] + cli.seedFlags(2))
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(cli.generationFile != "levels.sqlite.v1", "a name a sidecar still had was taken again")
+        let rows = try cli.shell("sqlite3 '\(cli.workingCopy)' \"SELECT count(*), sum(background = 'from seed one') FROM levels; SELECT count(*) FROM sqlite_schema WHERE name = 'probe';\"")
+        #expect(rows.stdout == "24|0\n0\n", "the new seed holds another database's rows: \(rows.stdout) \(rows.stderr)")
+        let listing = cli.list(cli.appData)
+        #expect(!listing.contains { $0.hasPrefix("levels.sqlite.v1") }, "a gone generation's sidecars were left: \(listing)")
+    }
+
+    /// With the record kept, a gone generation's sidecars are still removed by the next
+    /// run that succeeds, and `status` lists them until then.
+    @Test func aGoneGenerationsSidecarsAreListedThenRemoved() throws {
+        let cli = CLIHarness()
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+        #expect(try cli.run(["deploy"] + cli.seedFlags(2)).status == 0)
+        let stale = cli.appData + "/levels.sqlite.v1-wal"
+        try Data("stale".utf8).write(to: URL(fileURLWithPath: stale))
+        let status = try cli.run(["status", "--json"] + cli.seedFlags(2))
+        #expect(try status.seeds().first?["leftovers"] as? [String] == [stale], "\(status.stdout)")
+        #expect(try cli.run(["reseed"] + cli.seedFlags(2)).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: stale))
+        #expect(cli.generationFile == "levels.sqlite.v3")
+    }
+}
