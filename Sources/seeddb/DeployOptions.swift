@@ -35,10 +35,19 @@ struct DeployOptions: ParsableArguments {
         configuration.allowDowngrade = allowDowngrade
         configuration.forgetSignature = forgetSignature
         if let progress { configuration.stepStarted = progress.stepStarted(then: configuration.stepStarted) }
-        let (reports, failure) = seeds.each(system, configuration: configuration, trust: trust, { (deployer, seed) throws(SeedDBError) in
-            if dryRun { return try deployer.plan(seed, force: force) }
-            return force ? try deployer.reseed(seed) : try deployer.deploy(seed)
-        })
+        let (reports, failure): ([DeployReport], SeedFailure?)
+        if seeds.manifestOptions.manifest != nil, !dryRun {
+            // A manifest is one release: all of its seeds or none.
+            (reports, failure) = seeds.all(system, configuration: configuration, trust: trust) { deployer, seeds in
+                let outcome = deployer.deploy(release: seeds, force: force)
+                return (outcome.reports, outcome.failure.map { SeedFailure(seed: $0.seed, error: $0.error, fromManifest: true) })
+            }
+        } else {
+            (reports, failure) = seeds.each(system, configuration: configuration, trust: trust, { (deployer, seed) throws(SeedDBError) in
+                if dryRun { return try deployer.plan(seed, force: force) }
+                return force ? try deployer.reseed(seed) : try deployer.deploy(seed)
+            })
+        }
         progress?.finish()
         Printer(output).deployReports(reports, dryRun: dryRun, failure: failure)
         try failure?.exit()

@@ -59,6 +59,21 @@ extension SeedSelection {
             }
         }, each)
     }
+
+    /// Runs `body` once on every seed these options describe, as one release, with the
+    /// deployer and checks of ``each(_:configuration:trust:_:)``.
+    func all(
+        _ system: SystemOptions, configuration: DeployConfiguration, trust: TrustOptions,
+        _ body: (Deployer, [Seed]) -> (reports: [DeployReport], failure: SeedFailure?)
+    ) -> (reports: [DeployReport], failure: SeedFailure?) {
+        var prepared: (Deployer, [Seed])?
+        let (_, failure) = each(system, configuration: configuration, trust: trust) { (deployer, seed) throws(SeedDBError) in
+            prepared = (deployer, (prepared?.1 ?? []) + [seed])
+        }
+        if let failure { return ([], failure) }
+        guard let (deployer, seeds) = prepared else { return ([], nil) }
+        return body(deployer, seeds)
+    }
 }
 
 /// A seed described by `--app`, `--seed` and `--version`.

@@ -21,16 +21,42 @@ struct DeployExecutor {
     /// When waiting for other processes gives up.
     let deadline: ContinuousClock.Instant
 
-    /// Runs `plan`.
+    /// Runs `plan`: ``prepare(_:)``, ``complete(_:_:)``, ``finish(_:_:)``.
     /// - Throws: ``SeedDBError``, after undoing every completed step.
     func run(_ plan: DeployPlan) throws(SeedDBError) -> DeployReport {
+        let run = try prepare(plan)
+        try complete(plan, run)
+        return finish(plan, run)
+    }
+
+    /// Runs the steps that only prepare (`stage`, `check`): nothing anybody reads has
+    /// changed when it returns. A release prepares every seed before it completes any.
+    /// - Throws: ``SeedDBError``, after undoing what it did.
+    func prepare(_ plan: DeployPlan) throws(SeedDBError) -> DeployRun {
         let run = DeployRun()
         do {
-            try execute(plan, run)
+            try execute(plan, run, from: 0, to: Self.preparing(plan))
         } catch {
             run.undo(logger: context.logger)
             throw error
         }
+        return run
+    }
+
+    /// Runs the rest of the plan but the clean-up; the run keeps how to undo all of it
+    /// (``DeployRun/undo(downTo:logger:)``) until ``finish(_:_:)``.
+    /// - Throws: ``SeedDBError``, after undoing every completed step, the prepared ones too.
+    func complete(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) {
+        do {
+            try execute(plan, run, from: Self.preparing(plan), to: plan.steps.firstIndex(of: .cleanUp) ?? plan.steps.count)
+        } catch {
+            run.undo(logger: context.logger)
+            throw error
+        }
+    }
+
+    /// Removes what the run set aside and reports it.
+    func finish(_ plan: DeployPlan, _ run: DeployRun) -> DeployReport {
         cleanUp(run)
         context.reached(.cleanUp)
         return DeployReport(
@@ -39,10 +65,15 @@ struct DeployExecutor {
             adopted: plan.adopted, conflictsKept: run.merge?.conflicts.map(\.kept) ?? [])
     }
 
-    private func execute(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) {
+    /// How many of the plan's first steps only prepare.
+    private static func preparing(_ plan: DeployPlan) -> Int {
+        plan.steps.prefix { $0 == .stage || $0 == .check }.count
+    }
+
+    private func execute(_ plan: DeployPlan, _ run: DeployRun, from start: Int, to end: Int) throws(SeedDBError) {
         let locked = plan.writerLockedSteps
-        var index = 0
-        while index < plan.steps.count {
+        var index = start
+        while index < end {
             let step = plan.steps[index]
             if step == .cleanUp { return }
             if locked.first == step {

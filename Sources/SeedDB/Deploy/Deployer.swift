@@ -297,11 +297,40 @@ public struct Deployer: Sendable {
 
     /// Observes, plans and, when there is work, executes under the deploy lock.
     private func run(_ seed: Seed, _ kind: DeployRequest.Kind) throws(SeedDBError) -> DeployReport {
+        let work: Work
+        switch try look(seed, kind) {
+        case .answered(let report): return report
+        case .work(let found): work = found
+        }
+        let done = try locked(work.seed, kind, signature: work.signature, paths: work.paths, hashed: work.quick.sourceDigest)
+        return try finished(done, work, kind)
+    }
+
+    /// A seed the quick look found work for.
+    struct Work {
+        /// The seed, as a trusted key vouched for it.
+        var seed: Seed
+        /// Who signed its manifest, when a key is trusted or pinned.
+        var signature: SeedSignature?
+        /// Its paths.
+        var paths: SeedPaths
+        /// What the quick look saw.
+        var quick: Observed
+    }
+
+    /// What the quick look of a run found: its answer, or work for a locked run.
+    enum Look {
+        case answered(DeployReport)
+        case work(Work)
+    }
+
+    /// The start of every run: the signature checked, then the startup hot path (one
+    /// settings read and one lstat, a readlink for a link; no lock, no hashing, no SQLite;
+    /// with `version: auto`, one stat of the seed), which answers an up-to-date deploy.
+    func look(_ seed: Seed, _ kind: DeployRequest.Kind) throws(SeedDBError) -> Look {
         // Before anything is looked at or copied: only what a trusted key signed.
         let (seed, signature) = kind == .rollback ? (seed, nil) : try authenticate(seed)
         let paths = paths(for: seed)
-        // The startup hot path: one settings read and one lstat (a readlink for a link);
-        // no lock, no hashing, no SQLite (with `version: auto`, one stat of the seed).
         let quick = try observe(seed, paths: paths, quick: true)
         if kind != .rollback { try requirePinned(signature, entry: quick.entry, seed: seed) }
         if kind == .deploy, let plan = try upToDatePlan(quick) {
@@ -312,15 +341,18 @@ public struct Deployer: Sendable {
             try rememberSignature(signature, entry: quick.entry, plan: plan, paths: paths)
             // `--owner`/`--mode`: one more lstat, of the content file, and a repair if it drifted.
             try repairOwnership(paths, contentFile: quick.workingCopy.contentFile)
-            return signed(report(quick, plan, kind, paths: paths), signature, pinned: quick.entry.signature)
+            return .answered(signed(report(quick, plan, kind, paths: paths), signature, pinned: quick.entry.signature))
         }
         if case .foreign(let what) = quick.workingCopy.state { throw WorkingCopy.blocked(paths, what: what) }
         if kind == .rollback { _ = try decide(try observe(seed, paths: paths), kind, paths: paths) }
-        // What the quick look hashed (`version: auto`, a new seed) is not hashed again.
-        let done = try locked(seed, kind, signature: signature, paths: paths, hashed: quick.sourceDigest)
+        return .work(Work(seed: seed, signature: signature, paths: paths, quick: quick))
+    }
+
+    /// The end of a run with work: the ownership kept, the signature reported.
+    func finished(_ done: DeployReport, _ work: Work, _ kind: DeployRequest.Kind) throws(SeedDBError) -> DeployReport {
         // A live replace keeps the working copy's file, and a run with nothing to copy its content.
-        if configuration.files.asksForOwnership { try repairOwnership(paths, contentFile: try WorkingCopy.inspect(paths).contentFile) }
-        return kind == .rollback ? done : signed(done, signature, pinned: quick.entry.signature)
+        if configuration.files.asksForOwnership { try repairOwnership(work.paths, contentFile: try WorkingCopy.inspect(work.paths).contentFile) }
+        return kind == .rollback ? done : signed(done, work.signature, pinned: work.quick.entry.signature)
     }
 
     /// The part of a run with work to do: under the deploy lock, observe, plan, execute
@@ -496,7 +528,7 @@ public struct Deployer: Sendable {
 
     /// The target of a run of `kind`: the seed, or the previous generation for a rollback;
     /// for a plan that finishes an interrupted run, what that run was installing.
-    private func target(_ observed: Observed, _ plan: DeployPlan, _ kind: DeployRequest.Kind, paths: SeedPaths) throws(SeedDBError) -> DeployTarget {
+    func target(_ observed: Observed, _ plan: DeployPlan, _ kind: DeployRequest.Kind, paths: SeedPaths) throws(SeedDBError) -> DeployTarget {
         var target = DeployTarget(
             paths: paths, source: observed.seed.source, version: observed.seed.version,
             expectedSHA256: observed.seed.expectedSHA256, contentIsTheSeed: true, knownSourceDigest: observed.sourceDigest,
@@ -575,7 +607,7 @@ public struct Deployer: Sendable {
     }
 
     /// The report of a plan that was not executed (nothing to do, held, or a dry run).
-    private func report(_ observed: Observed, _ plan: DeployPlan, _ kind: DeployRequest.Kind, paths: SeedPaths) -> DeployReport {
+    func report(_ observed: Observed, _ plan: DeployPlan, _ kind: DeployRequest.Kind, paths: SeedPaths) -> DeployReport {
         let recorded = observed.entry.record ?? observed.entry.interrupted?.replacing
         var to = observed.seed.version
         var from = recorded?.version
