@@ -319,6 +319,20 @@ import Testing
         #expect(renamed.keepsPrevious && !renamed.dropsPrevious, "the adopted database, now the previous generation, is kept")
     }
 
+    /// `auto` names its live branch in the plan: a swap that finds the old copy busy gives
+    /// up at once and the live plan runs; an asked-for swap waits; a first install has
+    /// nothing to find busy.
+    @Test func autoNamesItsLiveBranchInThePlan() throws {
+        #expect(try DeployPlanner.plan(Self.observed(), DeployRequest(kind: .deploy)).goesLiveWhenBusy)
+        #expect(try !DeployPlanner.plan(Self.observed(), DeployRequest(kind: .deploy, strategy: .swap)).goesLiveWhenBusy)
+        let first = Self.observed(recorded: nil, workingCopy: .absent, recordedGeneration: nil)
+        #expect(try !DeployPlanner.plan(first, DeployRequest(kind: .deploy)).goesLiveWhenBusy)
+        var busy = Self.observed()
+        busy.usage.connectionsBusy = true
+        let live = try DeployPlanner.plan(busy, DeployRequest(kind: .deploy))
+        #expect(live.strategy == .live && !live.goesLiveWhenBusy)
+    }
+
     /// With the link removed, nothing can be using the working copy's path: a live
     /// replace would leave the link missing, so the plan swaps.
     @Test func aRemovedLinkIsReplacedBySwapEvenWhenLiveIsAsked() throws {

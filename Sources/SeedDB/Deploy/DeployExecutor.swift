@@ -121,8 +121,8 @@ struct DeployExecutor {
                 SeedDBError(.inUse, "cannot \(waiting): database in use by another process")
             }
             // `auto` chose a swap because nobody was seen using the copy; if someone turns
-            // up, it does not wait: the deployer plans again, live.
-            let patience: Duration? = context.configuration.strategy == .auto ? .zero : nil
+            // up, it does not wait: the plan's live branch runs instead.
+            let patience: Duration? = plan.goesLiveWhenBusy ? .zero : nil
             try database.underSwapLock(old, waiting: waiting, patience: patience, until: deadline, logger: context.logger) { (oldCopy) throws(SeedDBError) in
                 try guarded(.swap(old: oldCopy))
             }

@@ -25,10 +25,10 @@ extension Deployer {
     /// The repair runs under the deploy lock, which gives the directory and the lock file
     /// to the owner; then the content file gets the mode and owner, the link and the
     /// previous generation the same, and the settings file the owner.
-    func repairOwnership(_ paths: SeedPaths, contentFile: String?) throws(SeedDBError) {
+    func repairOwnership(_ paths: SeedPaths, contentFile: String?, holdingTheLock: Bool = false) throws(SeedDBError) {
         guard let drift = try ownershipDrift(of: contentFile) else { return }
         let files = configuration.files
-        try withDeployLock(paths) { (_, _) throws(SeedDBError) in
+        let repair = { () throws(SeedDBError) in
             guard let content = try WorkingCopy.inspect(paths).contentFile else { return }
             try FileSystem.setMode(files.workingCopyMode, owner: files.owner, of: content)
             if content != paths.workingCopy { try FileSystem.setMode(nil, owner: files.owner, of: paths.workingCopy) }
@@ -38,6 +38,12 @@ extension Deployer {
             if let owner = files.owner, try FileSystem.fileType(at: paths.settingsFile) != nil {
                 try FileSystem.setOwner(owner, of: paths.settingsFile)
             }
+        }
+        // A run with work repairs under the deploy lock it holds; the fast path takes it.
+        if holdingTheLock {
+            try repair()
+        } else {
+            try withDeployLock(paths) { (_, _) throws(SeedDBError) in try repair() }
         }
         logger.warning("\(paths.workingCopy): owner and mode set as asked: \(drift)")
     }

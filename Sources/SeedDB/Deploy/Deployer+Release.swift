@@ -127,7 +127,7 @@ extension Deployer {
         let entry = release.prepared[index]
         do throws(SeedDBError) {
             try entry.executor.complete(entry.plan, entry.run)
-        } catch let error where error.underlying is WriterLock.SwapRefused && configuration.strategy == .auto {
+        } catch let error where error.underlying is WriterLock.SwapRefused && entry.plan.goesLiveWhenBusy {
             logger.debug("\(entry.work.paths.workingCopy) is in use; replacing it live")
             var observed = entry.observed
             observed.observation.usage.connectionsBusy = true

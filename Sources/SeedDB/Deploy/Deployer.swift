@@ -302,8 +302,9 @@ public struct Deployer: Sendable {
         case .answered(let report): return report
         case .work(let found): work = found
         }
-        let done = try locked(work.seed, kind, signature: work.signature, paths: work.paths, hashed: work.quick.sourceDigest)
-        return try finished(done, work, kind)
+        return try locked(work.seed, kind, signature: work.signature, paths: work.paths, hashed: work.quick.sourceDigest) { (done) throws(SeedDBError) in
+            try finished(done, work, kind)
+        }
     }
 
     /// A seed the quick look found work for.
@@ -348,57 +349,72 @@ public struct Deployer: Sendable {
         return .work(Work(seed: seed, signature: signature, paths: paths, quick: quick))
     }
 
-    /// The end of a run with work: the ownership kept, the signature reported.
+    /// The end of a run with work, under its deploy lock: the ownership kept (a live
+    /// replace keeps the working copy's file, and a run with nothing to copy its content),
+    /// the signature reported.
     func finished(_ done: DeployReport, _ work: Work, _ kind: DeployRequest.Kind) throws(SeedDBError) -> DeployReport {
-        // A live replace keeps the working copy's file, and a run with nothing to copy its content.
-        if configuration.files.asksForOwnership { try repairOwnership(work.paths, contentFile: try WorkingCopy.inspect(work.paths).contentFile) }
+        if configuration.files.asksForOwnership {
+            try repairOwnership(work.paths, contentFile: try WorkingCopy.inspect(work.paths).contentFile, holdingTheLock: true)
+        }
         return kind == .rollback ? done : signed(done, work.signature, pinned: work.quick.entry.signature)
     }
 
     /// The part of a run with work to do: under the deploy lock, observe, plan, execute
     /// (and first finish an interrupted run).
-    private func locked(_ seed: Seed, _ kind: DeployRequest.Kind, signature: SeedSignature?, paths: SeedPaths, hashed: SourceDigest?) throws(SeedDBError) -> DeployReport {
+    private func locked(
+        _ seed: Seed, _ kind: DeployRequest.Kind, signature: SeedSignature?, paths: SeedPaths, hashed: SourceDigest?,
+        then finish: (DeployReport) throws(SeedDBError) -> DeployReport
+    ) throws(SeedDBError) -> DeployReport {
         try withDeployLock(paths) { (lock, deadline) throws(SeedDBError) in
-            var finished: DeployReport?
-            // At most twice: an interrupted run is finished first, then what was asked.
-            for _ in 0..<2 {
-                var observed = try observe(seed, paths: paths, lock: lock, known: hashed)
-                if kind != .rollback { try requirePinned(signature, entry: observed.entry, seed: seed) }
-                var plan = try decide(observed, kind, paths: paths)
-                guard plan.action.copies, plan.steps != [.cleanUp] else {
-                    if kind == .deploy { try rememberSignature(signature, entry: observed.entry, plan: plan, paths: paths) }
-                    try removeLeftovers(observed)
-                    let done = finished ?? report(observed, plan, kind, paths: paths)
-                    if plan.finishesInterrupted {
-                        logger.warning("\(paths.workingCopy): finished a run that was interrupted (\(done.action.rawValue) \(done.to))")
-                    }
-                    return done
-                }
-                var target = try target(observed, plan, kind, paths: paths)
-                (target.signature, target.manifest) = (signature, seed.manifest)
-                let context = DeployContext(configuration: configuration, logger: logger, records: records(at: paths), effects: effects)
-                let executor = DeployExecutor(context: context, target: target, lock: lock, deadline: deadline)
-                let done: DeployReport
-                do throws(SeedDBError) {
-                    done = try executor.run(plan)
-                } catch let error where error.underlying is WriterLock.SwapRefused && configuration.strategy == .auto {
-                    // Other connections keep the database busy: the plan is made again, live.
-                    logger.debug("\(paths.workingCopy) is in use; replacing it live")
-                    observed.observation.usage.connectionsBusy = true
-                    plan = try decide(observed, kind, paths: paths)
-                    done = try executor.run(plan)
-                }
-                // What the observation proved disposable before the run (a killed run's
-                // staged generation, its temporary files) goes once this run has recorded.
-                try removeLeftovers(observed)
-                guard plan.finishesInterrupted else { return done }
-                logger.warning("\(paths.workingCopy): finished a run that was interrupted (\(done.action.rawValue) \(done.to))")
-                // A rollback that finished a killed rollback did what was asked.
-                if kind == .rollback && done.action == .rolledBack { return done }
-                finished = done
-            }
-            return finished!
+            try finish(try lockedRun(seed, kind, signature: signature, paths: paths, hashed: hashed, lock: lock, deadline: deadline))
         }
+    }
+
+    /// Observes, plans and executes under the deploy lock (and first finishes an
+    /// interrupted run).
+    private func lockedRun(
+        _ seed: Seed, _ kind: DeployRequest.Kind, signature: SeedSignature?, paths: SeedPaths, hashed: SourceDigest?,
+        lock: any DeployLock, deadline: ContinuousClock.Instant
+    ) throws(SeedDBError) -> DeployReport {
+        var finished: DeployReport?
+        // At most twice: an interrupted run is finished first, then what was asked.
+        for _ in 0..<2 {
+            var observed = try observe(seed, paths: paths, lock: lock, known: hashed)
+            if kind != .rollback { try requirePinned(signature, entry: observed.entry, seed: seed) }
+            var plan = try decide(observed, kind, paths: paths)
+            guard plan.action.copies, plan.steps != [.cleanUp] else {
+                if kind == .deploy { try rememberSignature(signature, entry: observed.entry, plan: plan, paths: paths) }
+                try removeLeftovers(observed)
+                let done = finished ?? report(observed, plan, kind, paths: paths)
+                if plan.finishesInterrupted {
+                    logger.warning("\(paths.workingCopy): finished a run that was interrupted (\(done.action.rawValue) \(done.to))")
+                }
+                return done
+            }
+            var target = try target(observed, plan, kind, paths: paths)
+            (target.signature, target.manifest) = (signature, seed.manifest)
+            let context = DeployContext(configuration: configuration, logger: logger, records: records(at: paths), effects: effects)
+            let executor = DeployExecutor(context: context, target: target, lock: lock, deadline: deadline)
+            let done: DeployReport
+            do throws(SeedDBError) {
+                done = try executor.run(plan)
+            } catch let error where error.underlying is WriterLock.SwapRefused && plan.goesLiveWhenBusy {
+                // Other connections keep the database busy: the plan's live branch.
+                logger.debug("\(paths.workingCopy) is in use; replacing it live")
+                observed.observation.usage.connectionsBusy = true
+                plan = try decide(observed, kind, paths: paths)
+                done = try executor.run(plan)
+            }
+            // What the observation proved disposable before the run (a killed run's
+            // staged generation, its temporary files) goes once this run has recorded.
+            try removeLeftovers(observed)
+            guard plan.finishesInterrupted else { return done }
+            logger.warning("\(paths.workingCopy): finished a run that was interrupted (\(done.action.rawValue) \(done.to))")
+            // A rollback that finished a killed rollback did what was asked.
+            if kind == .rollback && done.action == .rolledBack { return done }
+            finished = done
+        }
+        return finished!
     }
 
     /// Removes what the observation proved disposable, in a run that succeeded.

@@ -32,6 +32,10 @@ public struct DeployPlan: Sendable, Hashable {
     /// (adopted, or on disk with no record): the stamp of the adopted copy it is kept as
     /// (`<name>.adopted-<stamp>`) instead of being removed.
     public var keepsDroppedPreviousAs: String? = nil
+    /// Whether a swap that finds other connections keeping the old copy busy (WAL
+    /// connections, which only trying shows) gives up at once so the run is made live
+    /// (`auto`), rather than waiting for them (`swap`).
+    public var goesLiveWhenBusy: Bool = false
     /// Whether the previous generation on disk already holds the old content: a live
     /// replace killed after it made its snapshot the previous generation. The run
     /// records it as the replaced version's without taking another snapshot (which

@@ -94,6 +94,7 @@ public enum DeployPlanner {
         plan.adopted = adopted
         plan.previousAlreadyKept = previousAlreadyKept
         if strategy == .swap { plan.generation = observed.nextGeneration }
+        plan.goesLiveWhenBusy = request.strategy == .auto && strategy == .swap && replacing && !observed.linkMissing
         // A rollback's dropped previous generation is the content it restores.
         if dropsPrevious, request.kind != .rollback { plan.keepsDroppedPreviousAs = adoptedCopyStamp(observed, request) }
         return plan
