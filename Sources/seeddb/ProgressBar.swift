@@ -55,6 +55,7 @@ final class ProgressBar: @unchecked Sendable {
         { [self] step in
             other?(step)
             switch step {
+            case .migrate: self.phase("migrating")
             case .check: self.phase("checking")
             case .carry: self.phase("carrying tables")
             case .install: self.phase("installing", bar: "live replace")

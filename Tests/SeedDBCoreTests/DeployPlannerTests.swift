@@ -319,6 +319,15 @@ import Testing
         #expect(renamed.keepsPrevious && !renamed.dropsPrevious, "the adopted database, now the previous generation, is kept")
     }
 
+    /// The app's migrations are a step of their own (a kill point, a progress phase),
+    /// after the copy and before the check; only a library caller with a migrator has it.
+    @Test func migrationsAreAStepOfTheirOwn() throws {
+        var request = DeployRequest(kind: .deploy)
+        request.migrates = true
+        #expect(try DeployPlanner.plan(Self.observed(), request).steps == [.stage, .migrate, .check, .withdraw, .carry, .install, .keepPrevious, .record, .cleanUp])
+        #expect(try !DeployPlanner.plan(Self.observed(), DeployRequest(kind: .deploy)).steps.contains(.migrate))
+    }
+
     /// `auto` names its live branch in the plan: a swap that finds the old copy busy gives
     /// up at once and the live plan runs; an asked-for swap waits; a first install has
     /// nothing to find busy.

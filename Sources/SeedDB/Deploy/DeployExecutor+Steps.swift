@@ -73,10 +73,16 @@ extension DeployExecutor {
             if let memo = target.entry.checked, memo.sha256 == copy.digest { run.seedTables = memo.tables }
             try keepPristineCopy(run, of: try run.staged(for: .stage), evenByCopy: target.merge.mergesAnything)
         }
-        if let migrator = context.configuration.migrator {
-            try db.migrate(temporary, with: migrator)
-            try run.rehashStaged(fs)
+    }
+
+    /// `migrate`: runs the app's migrations on the staged copy, which is then flushed and
+    /// hashed again (the merge base stays the pristine seed). Undone with the staged copy.
+    func migrate(_ run: DeployRun) throws(SeedDBError) {
+        guard let migrator = context.configuration.migrator else {
+            throw SeedDBError(.ioFailure, "cannot migrate \(paths.workingCopy): the plan asked for migrations, the configuration has none")
         }
+        try db.migrate(try run.staged(for: .migrate).path, with: migrator)
+        try run.rehashStaged(fs)
     }
 
     /// Keeps a pristine, read-only copy of the staged seed, to become `<name>.base` once the

@@ -29,7 +29,7 @@ struct DeployExecutor {
         return finish(plan, run)
     }
 
-    /// Runs the steps that only prepare (`stage`, `check`): nothing anybody reads has
+    /// Runs the steps that only prepare (`stage`, `migrate`, `check`): nothing anybody reads has
     /// changed when it returns. A release prepares every seed before it completes any.
     /// - Throws: ``SeedDBError``, after undoing what it did.
     func prepare(_ plan: DeployPlan) throws(SeedDBError) -> DeployRun {
@@ -67,7 +67,7 @@ struct DeployExecutor {
 
     /// How many of the plan's first steps only prepare.
     private static func preparing(_ plan: DeployPlan) -> Int {
-        plan.steps.prefix { $0 == .stage || $0 == .check }.count
+        plan.steps.prefix { $0 == .stage || $0 == .migrate || $0 == .check }.count
     }
 
     private func execute(_ plan: DeployPlan, _ run: DeployRun, from start: Int, to end: Int) throws(SeedDBError) {
@@ -137,6 +137,7 @@ struct DeployExecutor {
         context.configuration.stepStarted?(step)
         switch step {
         case .stage: try stage(plan, run)
+        case .migrate: try migrate(run)
         case .check: try check(plan.integrity, run)
         case .withdraw: try withdraw(plan, run)
         case .carry: try carry(run, scope: scope)

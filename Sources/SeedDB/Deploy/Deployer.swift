@@ -236,9 +236,11 @@ public struct Deployer: Sendable {
 
     /// The request a run of `kind` makes, from the configuration.
     func request(_ kind: DeployRequest.Kind) -> DeployRequest {
-        DeployRequest(
+        var request = DeployRequest(
             kind: kind, strategy: configuration.strategy, keepPrevious: configuration.keepPrevious, integrity: configuration.integrity,
             stamp: Self.stamp(Date()))
+        request.migrates = configuration.migrator != nil
+        return request
     }
 
     /// `date` in UTC as an adopted copy's stamp (`20261126T071500Z`).

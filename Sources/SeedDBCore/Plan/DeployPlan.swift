@@ -93,6 +93,9 @@ public struct DeployRequest: Sendable, Hashable {
     public var integrity: IntegrityLevel
     /// The run's start in UTC (`20261126T071500Z`): the stamp of an adopted copy it keeps.
     public var stamp: String
+    /// Whether the app's migrations run on the staged copy (the library was given a
+    /// migrator).
+    public var migrates: Bool = false
 
     /// Creates a request.
     public init(kind: Kind, strategy: DeployStrategy = .auto, keepPrevious: Bool = true, integrity: IntegrityLevel = .quick, stamp: String = "19700101T000000Z") {

@@ -73,6 +73,7 @@ public enum DeployPlanner {
         let integrity = observed.alreadyChecked.map { $0 >= request.integrity } == true ? .none : request.integrity
 
         var steps: [DeployStep] = [.stage]
+        if request.migrates { steps.append(.migrate) }
         if integrity != .none { steps.append(.check) }
         steps.append(.withdraw)
         if replacing { steps.append(.carry) }

@@ -6,6 +6,8 @@
 public enum DeployStep: String, Sendable, CaseIterable {
     /// Copy the source into a new temporary file beside the working copy and flush it.
     case stage
+    /// Run the app's migrations on the staged copy (a library caller's `DatabaseMigrator`).
+    case migrate
     /// Run the integrity check on the staged copy.
     case check
     /// Remove the recorded version from the settings (undone by restoring the settings'
