@@ -416,8 +416,14 @@ struct SimulatedDatabase: DeployDatabase {
         return ["levels"]
     }
 
-    func fence(_ path: String) throws(SeedDBError) {
+    func fence(_ path: String) throws(SeedDBError) -> [UInt8]? {
+        guard case .database(let content, _) = try world.fileContent(path).0, !content.fenced else { return nil }
         try rewrite(path) { $0.fenced = true }
+        return [1]
+    }
+
+    func restoreHeader(_ path: String, _ header: [UInt8]) throws(SeedDBError) {
+        try rewrite(path) { $0.fenced = false }
     }
 
     func unfence(_ path: String) throws(SeedDBError) -> Bool {

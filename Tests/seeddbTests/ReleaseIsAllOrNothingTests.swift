@@ -95,6 +95,31 @@ import Testing
         #expect(cli.list(cli.appData).filter { $0.hasPrefix(".") } == [], "\(step): left \(cli.list(cli.appData))")
     }
 
+    /// Interrupted after the first seed's record, before the second seed's install: the
+    /// first seed is undone too, and the run says nothing was changed.
+    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+    func anInterruptedReleaseChangesNoSeed(signal: Int32, status: Int32) throws {
+        let cli = CLIHarness()
+        #expect(try cli.run(["deploy", "--manifest", try Self.release(cli, "r1", version: 1, count: 2)]).status == 0)
+        let before = Self.state(cli)
+        let manifest = try Self.release(cli, "r2", version: 2, count: 2)
+        let started = try cli.start(["deploy", "--manifest", manifest], environment: ["SEEDDB_TEST_STOP_AFTER": "record"])
+        // Wait until the run stopped itself after the first seed's record.
+        let deadline = Date().addingTimeInterval(30)
+        let statPath = "/proc/\(started.0.processIdentifier)/stat"
+        while Date() < deadline {
+            let stat = (try? String(contentsOfFile: statPath, encoding: .utf8)) ?? ""
+            if stat.split(separator: ")").last?.trimmingCharacters(in: .whitespaces).hasPrefix("T") == true { break }
+            usleep(10_000)
+        }
+        kill(started.0.processIdentifier, signal)
+        kill(started.0.processIdentifier, SIGCONT)
+        let result = cli.finish(started)
+        #expect(result.status == status, "\(result.stderr)")
+        #expect(result.stderr.contains("interrupted; nothing was changed"), "\(result.stderr)")
+        #expect(Self.state(cli) == before, "a seed changed")
+    }
+
     /// Every seed up to date: the fast path, nothing locked or copied.
     @Test func anUpToDateReleaseIsTheFastPath() throws {
         let cli = CLIHarness()

@@ -26,9 +26,14 @@ enum GenerationFence {
     /// The header is written through a descriptor of its own, which is closed at once:
     /// on Linux that also drops the process's POSIX locks on the file, harmless here
     /// because the fence is in place before they go.
-    static func fence(_ path: String) throws(SeedDBError) {
+    /// - Returns: The header as it was, when the fence changed it (``restore(_:header:)``
+    ///   puts it back byte for byte).
+    @discardableResult
+    static func fence(_ path: String) throws(SeedDBError) -> [UInt8]? {
+        var original: [UInt8]?
         _ = try rewriteHeader(path) { header in
             guard header[18] == 1 else { return false }
+            original = header
             header[18] = fencedWriteVersion
             let counter = (UInt32(header[24]) << 24 | UInt32(header[25]) << 16 | UInt32(header[26]) << 8 | UInt32(header[27])) &+ 1
             for offset in [24, 92] {
@@ -37,6 +42,17 @@ enum GenerationFence {
                 header[offset + 2] = UInt8(truncatingIfNeeded: counter >> 8)
                 header[offset + 3] = UInt8(truncatingIfNeeded: counter)
             }
+            return true
+        }
+        return original
+    }
+
+    /// Puts back the header ``fence(_:)`` changed, byte for byte: the undo of a fence
+    /// whose run failed (the content pages never changed).
+    static func restore(_ path: String, header: [UInt8]) throws(SeedDBError) {
+        _ = try rewriteHeader(path) { current in
+            guard current != header else { return false }
+            current = header
             return true
         }
     }

@@ -267,8 +267,9 @@ extension DeployExecutor {
             run.oldContent = paths.inDirectory(paths.generationName(number))
         }
         guard let old = run.oldContent else { return }
-        try db.fence(old)
-        run.onFailure("the fence on the old copy") { () throws(SeedDBError) in try db.unfence(old) }
+        if let header = try db.fence(old) {
+            run.onFailure("the fence on the old copy") { () throws(SeedDBError) in try db.restoreHeader(old, header) }
+        }
         run.setAside += SeedPaths.sqliteSidecars(of: workingCopy.state == .file ? paths.workingCopy : old)
         if !plan.keepsPrevious, case .generation = workingCopy.state {
             try retire(old, run)
@@ -325,7 +326,7 @@ extension DeployExecutor {
         if plan.finishesInterrupted, let oldGeneration = target.entry.interrupted?.replacingGeneration ?? target.entry.generation,
            try fs.fileType(at: paths.inDirectory(oldGeneration)) == .regular {
             let old = paths.inDirectory(oldGeneration)
-            try db.fence(old)
+            _ = try db.fence(old)
             run.oldContent = old
             run.setAside += SeedPaths.sqliteSidecars(of: old)
             if !plan.keepsPrevious { try retire(old, run) }

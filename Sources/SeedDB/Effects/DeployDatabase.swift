@@ -24,8 +24,11 @@ protocol DeployDatabase: Sendable {
     func check(_ path: String, full: Bool) -> String
     /// The names of the tables of the database at `path`.
     func tableNames(of path: String) throws(SeedDBError) -> [String]
-    /// Fences the database at `path` (SQLite then refuses every write to it).
-    func fence(_ path: String) throws(SeedDBError)
+    /// Fences the database at `path` (SQLite then refuses every write to it); the header
+    /// as it was when the fence changed it.
+    func fence(_ path: String) throws(SeedDBError) -> [UInt8]?
+    /// Puts back the header a fence changed.
+    func restoreHeader(_ path: String, _ header: [UInt8]) throws(SeedDBError)
     /// Removes the fence from the database at `path`; whether it had one.
     func unfence(_ path: String) throws(SeedDBError) -> Bool
     /// Runs the app's migrations on the database at `path`.
@@ -129,7 +132,8 @@ struct LocalDatabase: DeployDatabase {
         }
     }
 
-    func fence(_ path: String) throws(SeedDBError) { try GenerationFence.fence(path) }
+    func fence(_ path: String) throws(SeedDBError) -> [UInt8]? { try GenerationFence.fence(path) }
+    func restoreHeader(_ path: String, _ header: [UInt8]) throws(SeedDBError) { try GenerationFence.restore(path, header: header) }
     func unfence(_ path: String) throws(SeedDBError) -> Bool { try GenerationFence.unfence(path) }
 
     func migrate(_ path: String, with migrator: DatabaseMigrator) throws(SeedDBError) {
