@@ -523,10 +523,8 @@ struct SimulatedRecords: DeployRecordStore {
         } catch {
             throw SeedDBError.io(error, "cannot update settings", path)
         }
-        var document = current.appValues
-        document[SettingsStore.key] = .object(entries.mapValues(\.json))
         try world.mutating()
-        world.put(path, .bytes(JSONValue.object(document).prettyPrinted + [0x0A]))
+        world.put(path, .bytes(current.bytes(with: entries)))
     }
 
     func backup() throws(SeedDBError) -> SettingsStore.Backup {

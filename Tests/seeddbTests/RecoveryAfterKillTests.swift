@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SeedDB
+import SeedDBTestSupport
 import Testing
 
 /// `deploy` and `reseed` killed with SIGKILL after every named step
@@ -9,18 +10,6 @@ import Testing
 /// file holds, and the next deploy finishes the job and leaves no temporary files.
 @Suite(.serialized) struct RecoveryAfterKillTests {
     let cli = CLIHarness()
-
-    /// A small deterministic generator, so a failing trial can be replayed.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     @Test func killedDeploysNeverLoseOrMixData() throws {
         let seeds = ["A": try cli.makeSeed("a.sqlite", marker: "A", megabytes: 16),
@@ -32,7 +21,7 @@ import Testing
         try Data(#"{"theme": "dark"}"#.utf8).write(to: URL(fileURLWithPath: cli.settingsFile))
         #expect(try cli.run(["deploy"] + flags("A")).status == 0)
 
-        var random = SplitMix(state: 20_261_121)
+        var random = SplitMix64(seed: 20_261_121)
         let steps = DeployStep.allCases
         let trials = 200
         var killed = 0

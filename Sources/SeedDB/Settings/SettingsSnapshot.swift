@@ -40,6 +40,14 @@ public struct SettingsSnapshot: Sendable {
     ///
     /// - Parameter only: Decode just this entry (the startup check needs one); its
     ///   siblings and the app's keys are then checked as JSON and left out.
+    /// The settings file's bytes with SeedDB's entries replaced by `entries` and the
+    /// app's keys as they are: what an update writes.
+    func bytes(with entries: [String: SettingsEntry]) -> [UInt8] {
+        var document = appValues
+        document[SettingsStore.key] = .object(entries.mapValues(\.json))
+        return JSONValue.object(document).prettyPrinted + [0x0A]
+    }
+
     init(parsing bytes: [UInt8], only: String? = nil) {
         fileExists = true
         guard !bytes.isEmpty else {

@@ -106,9 +106,7 @@ public struct SettingsStore: Sendable {
         } catch {
             throw SeedDBError.io(error, "cannot update settings", path)
         }
-        var document = current.appValues
-        document[Self.key] = .object(entries.mapValues(\.json))
-        try FileSystem.writeAtomically(JSONValue.object(document).prettyPrinted + [0x0A], to: file, permissions: FilePermissions(rawValue: CInterop.Mode(policy.settingsMode)), owner: policy.owner)
+        try FileSystem.writeAtomically(current.bytes(with: entries), to: file, permissions: FilePermissions(rawValue: CInterop.Mode(policy.settingsMode)), owner: policy.owner)
     }
 
     /// The settings file as it is now, byte for byte, so a failed run can put it back.
