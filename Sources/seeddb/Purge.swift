@@ -46,7 +46,9 @@ extension SeedDBCommand {
                 guard manifestOptions.app == nil, name.isEmpty else { throw ValidationError("--manifest cannot be combined with --app or --name") }
                 return
             }
-            guard manifestOptions.app != nil, !name.isEmpty else { throw ValidationError("give --manifest FILE, or --app ID and --name FILE") }
+            guard manifestOptions.app != nil, !name.isEmpty else {
+                throw ValidationError(WorkingCopySelection.missingWorkingCopy(app: manifestOptions.app != nil, name: !name.isEmpty))
+            }
         }
 
         /// What to purge: the manifest's seeds (loaded once) or, with `--orphans`, what its

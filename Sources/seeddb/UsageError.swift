@@ -196,6 +196,12 @@ struct UsageError: Error {
         Spelling.closest(to: word, among: candidates).map { "; did you mean `\($0)`?" } ?? ""
     }
 
+    /// `a`, `a and b`, `a, b and c`.
+    static func andList(_ words: [String]) -> String {
+        guard let last = words.last, words.count > 1 else { return words.joined() }
+        return words.dropLast().joined(separator: ", ") + " and " + last
+    }
+
     /// swift-argument-parser's message as one line, starting lower-case like SeedDB's own.
     static func oneLine(_ message: String) -> String {
         let joined = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
