@@ -64,7 +64,7 @@ extension SeedDBCommand {
         }
 
         func run() throws {
-            Interruption.install()
+            Interruption.stopAtTheNextStep()
             let (reports, failure) = eachItem({ () throws(SeedDBError) in
                 let deployer = try system.deployer(DeployConfiguration(system, ownership: ownership, wait: wait))
                 return (deployer, try targets(deployer))

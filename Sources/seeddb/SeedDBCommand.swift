@@ -29,6 +29,8 @@ struct SeedDBCommand: ParsableCommand {
     )
 
     static func main() {
+        // First: Ctrl-C or SIGTERM at any moment from here on exits 130 or 143 with one line.
+        Interruption.install()
         // Past a file-size limit, fail the write with EFBIG (exit 74) instead of dying.
         signal(SIGXFSZ, SIG_IGN)
         // `seeddb --version` is answered here, not through `CommandConfiguration(version:)`
