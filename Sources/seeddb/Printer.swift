@@ -35,12 +35,13 @@ struct Printer {
             return pairs
         }], dryRun: dryRun, failure: failure) {
             reports.map { report in
-                let verb = dryRun ? "would be \(report.action.rawValue)" : report.action.rawValue
+                let verb = dryRun ? "would be \(report.action)" : "\(report.action)"
                 let to = Self.short(report.to)
                 let versions: String
                 switch (report.action, report.from) {
                 case (.unchanged, _): versions = "at \(to)"
                 case (_, nil): versions = to
+                case (_, report.to?): versions = "at \(to)"
                 case (_, let from?): versions = "\(Self.short(from)) -> \(to)"
                 }
                 let how = report.strategy.map { " by \($0.rawValue)" } ?? ""
@@ -108,12 +109,7 @@ struct Printer {
             let shown = value is NSNull ? (column == nil ? "no row" : "NULL") : text(value)
             return "\(side) \(shown)"
         }.joined(separator: ", ")
-        let kept: String
-        switch conflict["kept"] as? String {
-        case "user": kept = "kept the user's"
-        case "seed": kept = "kept the seed's"
-        default: kept = "nothing kept: the merge was refused"
-        }
+        let kept: MergeConflict.Kept = (conflict["kept"] as? String).flatMap(MergeConflict.Kept.init(rawValue:)) ?? MergeConflict.Kept.none
         return "  \(conflict["table"] as? String ?? "?") [\(key)]\(where_): \(values); \(kept)"
     }
 

@@ -16,7 +16,6 @@ struct SeedDBCommand: ParsableCommand {
         remembers the deployed version in the app's settings file.
 
         Describe the seeds with --manifest FILE, or one seed with --app, --seed and --version.
-        `seeddb --version` prints the version of seeddb.
 
         Exit codes: 0 success, 64 bad usage (also an empty HOME where a default needs it), \
         65 invalid seed, failed integrity check or a signature refused, 66 seed, manifest \
@@ -41,11 +40,16 @@ struct SeedDBCommand: ParsableCommand {
             Terminal.printOut(SeedDBVersion.current)
             return
         }
+        if arguments.isEmpty || arguments == ["--help"] || arguments == ["-h"] || arguments == ["help"] {
+            Terminal.printOut(rootHelp())
+            return
+        }
         // The startup check of an app's launcher or a service: answered before the parser
         // builds its model, when it can be (everything else goes on to the parser).
         if let upToDate = UpToDateDeploy(arguments), upToDate.answer() { return }
         do {
             try UsageError.checkHelpRequest(arguments)
+            try UsageError.checkRepeatedOptions(arguments)
             var command = try parseAsRoot(arguments)
             try command.run()
         } catch {
@@ -70,6 +74,21 @@ struct SeedDBCommand: ParsableCommand {
             Terminal.printError(message)
         }
         Glibc.exit(status)
+    }
+}
+
+extension SeedDBCommand {
+    /// The root's help, with `--version` among its options: swift-argument-parser cannot
+    /// list it there without a root flag, which would also take the subcommands' own
+    /// `--version STRING` (see ``main()``).
+    static func rootHelp() -> String {
+        var help = helpMessage()
+        while help.hasSuffix("\n") { help.removeLast() }
+        let helpLine = "\n  -h, --help              "
+        let versionLine = "\n  --version               Show the version of seeddb."
+        guard let range = help.range(of: helpLine) else { return help }
+        help.replaceSubrange(range, with: versionLine + helpLine)
+        return help
     }
 }
 

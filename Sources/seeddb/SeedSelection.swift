@@ -120,7 +120,7 @@ struct SeedFileSelection: SeedSelection {
 /// the working copy as it does for `deploy`, and `--version` is ignored.
 struct WorkingCopySelection: SeedSelection {
     @OptionGroup var manifestOptions: ManifestOptions
-    @OptionGroup var workingCopy: WorkingCopyOptions
+    @OptionGroup var workingCopy: WorkingCopyNameOptions
 
     @Option(name: .long, help: .hidden, completion: .file())
     var seed: String?

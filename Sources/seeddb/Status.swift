@@ -9,7 +9,9 @@ extension SeedDBCommand {
             abstract: "Show each seed's current and recorded version and its working copy's state.",
             discussion: """
             States: up-to-date, not-installed (nothing recorded), outdated (the recorded version \
-            differs), missing (recorded, but the working copy is gone). A version deployed from \
+            differs), missing (recorded, but the working copy is gone), held (rolled back: \
+            deploy leaves it at the version it restored until the app ships another version, \
+            or reseed). A version deployed from \
             a signed manifest shows its key id and serial. With trusted keys, a manifest a \
             deploy would refuse is reported with a warning. Changes nothing.
 

@@ -60,7 +60,6 @@ remembers the deployed version in the app's settings file.
 
 Describe the seeds with --manifest FILE, or one seed with --app, --seed and
 --version.
-`seeddb --version` prints the version of seeddb.
 
 Exit codes: 0 success, 64 bad usage (also an empty HOME where a default needs
 it), 65 invalid seed, failed integrity check or a signature refused, 66 seed,
@@ -72,6 +71,7 @@ A name recorded for the other location is 64 from flags, 78 from a manifest.
 USAGE: seeddb <subcommand>
 
 OPTIONS:
+  --version               Show the version of seeddb.
   -h, --help              Show help information.
 
 SUBCOMMANDS:
@@ -263,8 +263,7 @@ OPTIONS:
                           starting with '.'.
   --location <data|cache> Where the working copy lives: data (user data, the
                           default) or cache (regenerable). (values: data, cache)
-  --name <file>           The working copy's file name (default: the seed's
-                          file name).
+  --name <file>           The working copy's file name (with --app).
   --preserve <table>      A table holding the user's own data, carried into
                           each new copy (repeatable).
   --merge <policy>        Merge the user's edits of the seed's rows into each
@@ -306,9 +305,11 @@ OVERVIEW: Show each seed's current and recorded version and its working copy's
 state.
 
 States: up-to-date, not-installed (nothing recorded), outdated (the recorded
-version differs), missing (recorded, but the working copy is gone). A version
-deployed from a signed manifest shows its key id and serial. With trusted keys,
-a manifest a deploy would refuse is reported with a warning. Changes nothing.
+version differs), missing (recorded, but the working copy is gone), held
+(rolled back: deploy leaves it at the version it restored until the app ships
+another version, or reseed). A version deployed from a signed manifest shows
+its key id and serial. With trusted keys, a manifest a deploy would refuse is
+reported with a warning. Changes nothing.
 
 Example:
   seeddb status --manifest Seeds/v2/seeds.json --json
@@ -404,8 +405,7 @@ OPTIONS:
                           starting with '.'.
   --location <data|cache> Where the working copy lives: data (user data, the
                           default) or cache (regenerable). (values: data, cache)
-  --name <file>           The working copy's file name (default: the seed's
-                          file name).
+  --name <file>           The working copy's file name (with --app).
   --system                Use system locations (/var/lib/<app>,
                           /var/cache/<app>) for services and post-install
                           scripts.
@@ -473,8 +473,7 @@ OPTIONS:
                           starting with '.'.
   --location <data|cache> Where the working copy lives: data (user data, the
                           default) or cache (regenerable). (values: data, cache)
-  --name <file>           The working copy's file name (default: the seed's
-                          file name).
+  --name <file>           The working copy's file name (with --app).
   --system                Use system locations (/var/lib/<app>,
                           /var/cache/<app>) for services and post-install
                           scripts.

@@ -244,7 +244,7 @@ extension DeployExecutor {
             problem = "does not match the recorded seed"
         }
         guard let problem else { return base }
-        context.logger.warning("merge base \(base) \(problem): merging without a base (the user's rows are kept, cells that differ from the new seed are conflicts); the new base is kept for the next upgrade")
+        context.logger.warning("merge base \(base) \(problem): merging without a base (a cell that differs from the new seed is a conflict); once a deploy succeeds, its base is kept for the next upgrade")
         return nil
     }
 
