@@ -65,14 +65,17 @@ struct Printer {
     }
 
     /// `pack`: `size` is the database's size in bytes, uncompressed (see
-    /// ``SeedPacker/Report/size``). `report` is `nil` when the pack failed.
-    func packReport(_ report: SeedPacker.Report?, version: String, failure: SeedFailure? = nil) {
+    /// ``SeedPacker/Report/size``). `report` is `nil` when the pack failed; `version` is
+    /// `nil` when none was given (nothing records it without a manifest).
+    func packReport(_ report: SeedPacker.Report?, version: String?, failure: SeedFailure? = nil) {
         let json: [String: Any] = report.map { report in
-            ["output": report.output, "version": version, "sha256": report.sha256.hex, "size": Int64(report.size), "compression": report.compression.rawValue]
+            var json: [String: Any] = ["output": report.output, "sha256": report.sha256.hex, "size": Int64(report.size), "compression": report.compression.rawValue]
+            json["version"] = version
+            return json
         } ?? [:]
         emit(json: json, failure: failure) {
             report.map { report in
-                ["\(report.output): packed version \(version), \(report.size) bytes\(report.compression == .none ? "" : " uncompressed"), sha256 \(report.sha256)\(report.compression == .none ? "" : ", \(report.compression.rawValue)")"]
+                ["\(report.output): packed\(version.map { " version \($0)" } ?? ""), \(report.size) bytes\(report.compression == .none ? "" : " uncompressed"), sha256 \(report.sha256)\(report.compression == .none ? "" : ", \(report.compression.rawValue)")"]
             } ?? []
         }
     }

@@ -62,11 +62,12 @@ Describe the seeds with --manifest FILE, or one seed with --app, --seed and
 --version.
 
 Exit codes: 0 success, 64 bad usage (also an empty HOME where a default needs
-it), 65 invalid seed, failed integrity check or a signature refused, 66 seed,
-manifest or working copy missing or unreadable, 73 cannot create the working
-copy or settings, 74 other I/O error, 75 in use or lock wait timed out, 78 bad
-manifest or key, 130 or 143 interrupted (SIGINT, SIGTERM; nothing was changed).
-A name recorded for the other location is 64 from flags, 78 from a manifest.
+it, or a wrong passphrase), 65 invalid seed, failed integrity check or a
+signature refused, 66 seed, manifest or working copy missing or unreadable, 73
+cannot create the working copy or settings, 74 other I/O error, 75 in use or
+lock wait timed out, 78 bad manifest or key, 130 or 143 interrupted (SIGINT,
+SIGTERM; nothing was changed). A name recorded for the other location is 64
+from flags, 78 from a manifest.
 
 USAGE: seeddb <subcommand>
 
@@ -517,17 +518,18 @@ give the same bytes.
 
 Example:
   seeddb pack v2.sql --output levels.sqlite --version 2 --manifest seeds.json
-  seeddb pack schema.sql data.sql --output levels.sqlite.zst --version 3
+  seeddb pack schema.sql data.sql --output levels.sqlite.zst
   seeddb pack v3.sql --output v3.db --version 3 --manifest m.json --sign k.key
 
-USAGE: seeddb pack <sql-file> ... --output <seed> --version <string> [--manifest <file>] [--app <id>] [--location <data|cache>] [--compress <zstd|gzip|none>] [--serial <n>] [--sign <key-file>] [--json] [--quiet]
+USAGE: seeddb pack <sql-file> ... --output <seed> [--version <string>] [--manifest <file>] [--app <id>] [--location <data|cache>] [--compress <zstd|gzip|none>] [--serial <n>] [--sign <key-file>] [--json] [--quiet]
 
 ARGUMENTS:
   <sql-file>              SQL scripts, run in order.
 
 OPTIONS:
   --output <seed>         The seed file to write (not one of the scripts).
-  --version <string>      The version to record in the manifest.
+  --version <string>      The version to record in the manifest (with
+                          --manifest, which needs it).
   --manifest <file>       A JSON manifest listing the app's seeds.
   --app <id>              The app identifier: 1-128 of [A-Za-z0-9._-], not
                           starting with '.'.

@@ -62,8 +62,10 @@ import Testing
         defer { _ = try? cli.shell("umount '\(data)'") }
         #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
         let big = try cli.makeSeed("big.sqlite", marker: "A", megabytes: 16)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: big)[.size] as? NSNumber).int64Value
+        // It says how much the copy needs and how much was free, and names the directory.
         try expectFault("disk full", ["reseed", "--app", cli.app, "--seed", big, "--name", "levels.sqlite", "--version", "big"],
-                        status: 74, mentioning: "no space left on device") {
+                        status: 74, mentioning: "cannot copy seed into \(cli.appData): no space left on device: the copy needs \(size) bytes (") {
             let remount = try cli.shell("mount -o remount,size=64m '\(data)'")
             #expect(remount.status == 0)
         }

@@ -63,4 +63,56 @@ import Testing
         }
         #expect(try cli.run(["status", "--help"], environment: ["COLUMNS": "80"]).stdout.contains("held\n(rolled back"))
     }
+
+    @Test func anEmptySeedSaysItIsEmpty() throws {
+        let empty = cli.root + "/empty.sqlite"
+        FileManager.default.createFile(atPath: empty, contents: Data())
+        let result = try cli.run(["deploy", "--app", cli.app, "--seed", empty, "--version", "1"])
+        #expect(result.status == 65)
+        #expect(result.stderr == "seeddb: error: invalid seed \(empty): the file is empty (0 bytes), not an SQLite 3 database\n")
+        #expect(!FileManager.default.fileExists(atPath: cli.workingCopy))
+    }
+
+    @Test func packNamesTheLineOfTheFailingStatement() throws {
+        let syntax = cli.root + "/bad.sql"
+        try Data("CREATE TABLE t(a);\n\n-- the data\nINSERT INTO t VALUES(1);\nSELEC 1;\n".utf8).write(to: URL(fileURLWithPath: syntax))
+        var result = try cli.run(["pack", syntax, "--output", cli.root + "/out.sqlite"])
+        #expect(result.status == 65)
+        #expect(result.stderr == "seeddb: error: SQL error in \(syntax), line 5: near \"SELEC\": syntax error\n")
+        let constraint = cli.root + "/twice.sql"
+        try Data("CREATE TABLE t(a PRIMARY KEY);\nINSERT INTO t VALUES(1);\nINSERT INTO t\n  VALUES(1);\n".utf8).write(to: URL(fileURLWithPath: constraint))
+        result = try cli.run(["pack", constraint, "--output", cli.root + "/out.sqlite"])
+        #expect(result.stderr == "seeddb: error: SQL error in \(constraint), line 3: UNIQUE constraint failed: t.a\n")
+        #expect(!FileManager.default.fileExists(atPath: cli.root + "/out.sqlite"))
+    }
+
+    @Test func packTakesAVersionOnlyWhereSomethingRecordsIt() throws {
+        let script = cli.root + "/ok.sql"
+        try Data("CREATE TABLE t(a);\nINSERT INTO t VALUES(1);\n".utf8).write(to: URL(fileURLWithPath: script))
+        let plain = try cli.run(["pack", script, "--output", cli.root + "/a.sqlite"])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(plain.stdout.hasPrefix("\(cli.root)/a.sqlite: packed, 8192 bytes, sha256 "), "\(plain.stdout)")
+        let json = try cli.run(["pack", script, "--output", cli.root + "/b.sqlite", "--json"]).json()
+        #expect(json["version"] == nil && json["sha256"] != nil)
+        let manifest = try cli.run(["pack", script, "--output", cli.root + "/c.sqlite", "--manifest", cli.root + "/seeds.json", "--app", cli.app])
+        #expect(manifest.status == 64)
+        #expect(manifest.stderr == "seeddb: error: missing --version STRING: the manifest records the seed's version\n")
+        #expect(!FileManager.default.fileExists(atPath: cli.root + "/seeds.json"))
+    }
+
+    /// The text files SeedDB writes end with a newline, as POSIX text files do.
+    @Test func filesSeedDBWritesEndWithANewline() throws {
+        let script = cli.root + "/ok.sql"
+        try Data("CREATE TABLE t(a);\n".utf8).write(to: URL(fileURLWithPath: script))
+        let manifest = cli.root + "/seeds.json"
+        #expect(try cli.run(["pack", script, "--output", cli.root + "/s.sqlite", "--version", "1", "--manifest", manifest, "--app", cli.app, "--serial", "1"]).status == 0)
+        #expect(try cli.run(["keygen", "--unencrypted", "--public-key", cli.root + "/k.pub", "--secret-key", cli.root + "/k.key"]).status == 0)
+        #expect(try cli.run(["sign", "--key", cli.root + "/k.key", manifest]).status == 0)
+        #expect(try cli.run(["deploy", "--merge", "user-wins"] + cli.seedFlags(1)).status == 0)
+        #expect(try cli.run(["deploy", "--merge", "user-wins"] + cli.seedFlags(2)).status == 0)
+        for file in [manifest, manifest + ".minisig", cli.root + "/k.pub", cli.root + "/k.key", cli.settingsFile, cli.workingCopy + ".conflicts.json"] {
+            let bytes = try #require(cli.bytes(file), "\(file) was not written")
+            #expect(bytes.last == 0x0A, "\(file) does not end with a newline")
+        }
+    }
 }

@@ -23,6 +23,16 @@ enum Syscalls {
         try retrying { Glibc.fsync(fd.rawValue) }
     }
 
+    /// `fstatvfs(3)` and `fstat(2)`: the bytes an unprivileged writer may still use on the
+    /// file system of `fd`, and the bytes `fd`'s file occupies there.
+    static func space(_ fd: FileDescriptor) throws(Errno) -> (available: Int64, allocated: Int64) {
+        var system = statvfs()
+        try retrying { Glibc.fstatvfs(fd.rawValue, &system) }
+        var file = stat()
+        try retrying { Glibc.fstat(fd.rawValue, &file) }
+        return (Int64(system.f_bavail) * Int64(system.f_frsize), Int64(file.st_blocks) * 512)
+    }
+
     /// `mkdir(2)`.
     static func mkdir(_ path: String, mode: mode_t) throws(Errno) {
         try retrying { Glibc.mkdir(path, mode) }
