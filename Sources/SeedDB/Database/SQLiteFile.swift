@@ -92,6 +92,13 @@ enum SQLiteFile {
         return error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
     }
 
+    /// `error` described by its own result code (`database is locked`): the message GRDB
+    /// read from the connection may belong to a later call on it (`no more rows
+    /// available` after a busy step), which would make the cause unreadable.
+    static func inItsOwnWords(_ error: DatabaseError) -> DatabaseError {
+        DatabaseError(resultCode: error.extendedResultCode, sql: error.sql)
+    }
+
     /// Whether `error` says the file is not a database.
     static func isNotADatabase(_ error: any Error) -> Bool {
         guard let error = error as? DatabaseError else { return false }

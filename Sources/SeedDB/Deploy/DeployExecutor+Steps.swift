@@ -68,6 +68,9 @@ extension DeployExecutor {
             }
         }
         run.staged = StagedCopy(path: temporary, digest: copy.digest, size: copy.size)
+        if !target.isRollback, !plan.steps.contains(.carry) {
+            try ConfiguredTables.check(ConfiguredTables.names(preserved: target.preservedTables, merge: target.merge), source: target.source, stagedAt: temporary)
+        }
         if target.isRollback {
             // The previous generation was fenced when it stopped being the working copy.
             if try GenerationFence.unfence(temporary) { try run.rehashStaged() }
@@ -192,6 +195,7 @@ extension DeployExecutor {
             try db.execute(sql: "ATTACH DATABASE ? AS old", arguments: [old])
         }
         defer { try? db.execute(sql: "DETACH DATABASE old") }
+        try ConfiguredTables.check(ConfiguredTables.names(preserved: target.preservedTables, merge: target.merge), in: db)
         let appTables: TableCarry.AppTables
         if target.merge.mergesAnything {
             let result = try merge(into: db, run)
