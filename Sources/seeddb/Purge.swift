@@ -43,7 +43,8 @@ extension SeedDBCommand {
                 throw ValidationError("--orphans goes with --manifest FILE")
             }
             if manifestOptions.manifest != nil {
-                guard manifestOptions.app == nil, name.isEmpty else { throw ValidationError("--manifest cannot be combined with --app or --name") }
+                let extra = [("--app", manifestOptions.app != nil), ("--name", !name.isEmpty)].filter(\.1).map(\.0)
+                guard extra.isEmpty else { throw ValidationError("--manifest cannot be combined with \(extra.joined(separator: ", "))") }
                 return
             }
             guard manifestOptions.app != nil, !name.isEmpty else {

@@ -127,10 +127,21 @@ struct AnsibleModuleTests {
         #expect(cliResult.status == 64)
         #expect(cliResult.stderr == "seeddb: error: --manifest cannot be combined with --merge\n")
 
-        let partial = try play(["app": cli.app, "seed": DemoSeeds.v1])
-        #expect(partial.task["msg"] as? String == "missing --version STRING: one seed takes --app, --seed and --version (or give --manifest FILE)")
-        let cliPartial = try cli.run(["deploy", "--app", cli.app, "--seed", DemoSeeds.v1])
-        #expect(cliPartial.stderr == "seeddb: error: \(partial.task["msg"] as? String ?? "?")\n")
+        // The module's words are seeddb's, case by case.
+        let cases: [([String: Any], [String])] = [
+            (["app": cli.app, "seed": DemoSeeds.v1], ["deploy", "--app", cli.app, "--seed", DemoSeeds.v1]),
+            (["command": "purge", "manifest": manifest, "name": "levels.sqlite"], ["purge", "--manifest", manifest, "--name", "levels.sqlite"]),
+            (["command": "rollback", "app": cli.app], ["rollback", "--app", cli.app]),
+            (["command": "reseed", "manifest": manifest, "preserve": ["progress"], "sha256": String(repeating: "0", count: 64)], ["reseed", "--manifest", manifest, "--sha256", String(repeating: "0", count: 64), "--preserve", "progress"]),
+        ]
+        for (arguments, command) in cases {
+            let module = try play(arguments)
+            let message = try #require(module.task["msg"] as? String, "\(module.task)")
+            #expect(module.task["cmd"] as? [String] == [], "\(arguments): seeddb never ran")
+            let expected = try cli.run(command)
+            #expect(expected.status == 64)
+            #expect(expected.stderr == "seeddb: error: \(message)\n", "\(arguments)")
+        }
     }
 
     @Test
