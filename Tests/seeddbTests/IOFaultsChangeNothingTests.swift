@@ -71,6 +71,19 @@ import Testing
         }
     }
 
+    @Test(.enabled(if: IOFaultsChangeNothingTests.canMountTmpfs, "mounting a small tmpfs needs root and a sandbox that allows it"))
+    func settingsOnAFullDiskSayHowMuchIsFree() throws {
+        let config = cli.root + "/config"
+        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+        #expect(try cli.shell("mount -t tmpfs -o size=1m tmpfs '\(config)'").status == 0)
+        defer { _ = try? cli.shell("umount '\(config)'") }
+        _ = try cli.shell("dd if=/dev/zero of='\(config)/fill' bs=4k count=1000")
+        let result = try cli.run(["deploy"] + cli.seedFlags(1))
+        #expect(result.status == 74)
+        #expect(result.stderr == "seeddb: error: cannot write \(cli.settingsFile): no space left on device; 0 bytes free there\n", "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: cli.workingCopy), "the failed record undid the install")
+    }
+
     @Test(.enabled(if: IOFaultsChangeNothingTests.canMakeImmutable, "chattr +i needs root and a file system that supports it"))
     func readOnlyTargetDirectory() throws {
         #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)

@@ -116,7 +116,8 @@ enum SQLiteFile {
         case .SQLITE_CORRUPT, .SQLITE_NOTADB: code = .invalidSeed
         default: code = .ioFailure
         }
-        let reason = code == .inUse ? "database in use by another process" : (error.message ?? "\(error.resultCode)")
+        var reason = code == .inUse ? "database in use by another process" : (error.message ?? "\(error.resultCode)")
+        if error.resultCode == .SQLITE_FULL { reason += SeedDBError.freeSpace(near: path) }
         return SeedDBError(code, "\(operation) \(path): \(reason)", underlying: error)
     }
 

@@ -22,7 +22,15 @@ extension SeedDBError {
         default:
             code = .ioFailure
         }
-        return SeedDBError(code, "\(operation) \(path): \(describe(errno))", underlying: errno)
+        return SeedDBError(code, "\(operation) \(path): \(describe(errno))\(errno == .noSpace ? freeSpace(near: path) : "")", underlying: errno)
+    }
+
+    /// `; 2084864 bytes (2.0 MiB) free there`, for a write that ran out of space: what the
+    /// file system holding `path`'s directory still has; nothing when that cannot be told.
+    static func freeSpace(near path: String) -> String {
+        let directory = FilePath(path).removingLastComponent().string
+        guard let free = try? Syscalls.availableBytes(inDirectory: directory.isEmpty ? "." : directory) else { return "" }
+        return "; \(byteCount(free)) free there"
     }
 
     /// The system's wording for `errno`, lower-cased to fit after a colon.
