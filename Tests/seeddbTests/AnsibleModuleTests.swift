@@ -185,6 +185,26 @@ struct AnsibleModuleTests {
     }
 
     @Test
+    func theNewOptionsReachSeedDB() throws {
+        // preserve: a typo is refused by seeddb (78) with its closest name.
+        let typo = try play(seed: DemoSeeds.v1, version: "1", arguments: ["preserve": ["progres"]])
+        #expect(typo.task["rc"] as? Int == 78)
+        #expect((typo.task["msg"] as? String)?.contains("did you mean \"progress\"?") == true, "\(typo.task)")
+        // sha256: a wrong digest is refused (65).
+        let wrong = try play(seed: DemoSeeds.v1, version: "1", arguments: ["sha256": String(repeating: "0", count: 64)])
+        #expect(wrong.task["rc"] as? Int == 65, "\(wrong.task)")
+        #expect(!FileManager.default.fileExists(atPath: cli.workingCopy))
+        // keep_previous, integrity, merge_table: on the command line, and a replace that keeps no previous generation.
+        #expect(try play(seed: DemoSeeds.v1, version: "1").task["changed"] as? Bool == true)
+        let replaced = try play(seed: DemoSeeds.v2, version: "2", arguments: ["keep_previous": false, "integrity": "full", "merge_table": ["levels": "user-wins"]])
+        #expect(replaced.status == 0, "\(replaced.output)")
+        let command = try #require(replaced.task["cmd"] as? [String])
+        #expect(command.contains("--keep-previous") && command.contains("false") && command.contains("full") && command.contains("levels=user-wins"), "\(command)")
+        #expect(!cli.list(cli.appData).contains { $0.hasSuffix(".previous") }, "\(cli.list(cli.appData))")
+        #expect(try cli.levelCount() == 24)
+    }
+
+    @Test
     func theDeployOptionsAreModuleOptions() throws {
         let module = try #require(try cli.run(["deploy", "--help"]).stdout.split(separator: "\n").compactMap { line -> String? in
             // `  --merge-table <table=policy>`, `  -q, --quiet`: the long name of each option.
