@@ -118,7 +118,7 @@ enum SQLiteFile {
         }
         var reason = code == .inUse ? "database in use by another process" : (error.message ?? "\(error.resultCode)")
         if error.resultCode == .SQLITE_FULL { reason += SeedDBError.freeSpace(near: path) }
-        return SeedDBError(code, "\(operation) \(path): \(reason)", underlying: error)
+        return SeedDBError(code, "\(operation) \(path): \(reason)", underlying: code == .inUse ? inItsOwnWords(error) : error)
     }
 
     /// A `file:` URI for `path` with `query`, percent-encoding every character that is
