@@ -71,6 +71,13 @@ import Testing
         #expect(result.status == 65)
         #expect(result.stderr == "seeddb: error: invalid seed \(empty): the file is empty (0 bytes), not an SQLite 3 database\n")
         #expect(!FileManager.default.fileExists(atPath: cli.workingCopy))
+
+        // Compressed: empty once decompressed.
+        let compressed = cli.root + "/empty.sqlite.zst"
+        #expect(try cli.shell("zstd -q '\(empty)' -o '\(compressed)'").status == 0)
+        let zst = try cli.run(["deploy", "--app", cli.app, "--seed", compressed, "--version", "1"])
+        #expect(zst.status == 65)
+        #expect(zst.stderr == "seeddb: error: invalid seed \(compressed): the file is empty once decompressed (0 bytes), not an SQLite 3 database\n")
     }
 
     @Test func packNamesTheLineOfTheFailingStatement() throws {

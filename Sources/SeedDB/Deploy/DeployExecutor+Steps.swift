@@ -52,7 +52,7 @@ extension DeployExecutor {
         if header == nil && !checkedBefore { header = SQLiteHeader(try FileSystem.readPrefix(of: temporary, count: SQLiteHeader.length)) }
         if !checkedBefore {
             guard let header else {
-                throw SeedDBError(.invalidSeed, "invalid seed \(target.source): " + (copy.size == 0 ? "empty (0 bytes\(source.compression == .none ? "" : " once decompressed")), not an SQLite 3 database" : "not an SQLite 3 database\(source.compression == .none ? "" : " once decompressed") (bad header)"))
+                throw SeedDBError(.invalidSeed, "invalid seed \(target.source): " + (copy.size == 0 ? "the file is empty\(source.compression == .none ? "" : " once decompressed") (0 bytes), not an SQLite 3 database" : "not an SQLite 3 database\(source.compression == .none ? "" : " once decompressed") (bad header)"))
             }
             if let declared = header.declaredSize, declared != copy.size {
                 throw SeedDBError(.invalidSeed, "invalid seed \(target.source): its header declares \(declared) bytes but \(copy.size) were read (truncated, or changed while copying)")
