@@ -226,6 +226,40 @@ struct AnsibleModuleTests {
         #expect(missing.isEmpty, "seeddb deploy takes options the module lacks: \(missing.sorted())")
     }
 
+    /// What `ansible-test sanity`'s validate-modules checks first (it cannot run offline
+    /// here, see NOTES.md): each option in `ARGUMENT_SPEC` is documented, and nothing else
+    /// is, with the same type, choices, default and list elements.
+    @Test
+    func theDocumentationDescribesTheArgumentSpec() throws {
+        try #require(AnsibleCore.venvProblem == nil, "\(AnsibleCore.venvProblem ?? "")")
+        let script = """
+            import importlib.util, json, sys, yaml
+            spec = importlib.util.spec_from_file_location('seeddb_module', sys.argv[1])
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            documented = yaml.safe_load(module.DOCUMENTATION)['options']
+            problems = []
+            for name in sorted(set(module.ARGUMENT_SPEC) | set(documented)):
+                code, doc = module.ARGUMENT_SPEC.get(name), documented.get(name)
+                if code is None or doc is None:
+                    problems.append('%s: %s' % (name, 'not documented' if doc is None else 'documented but not an option'))
+                    continue
+                for key, default in (('type', 'str'), ('choices', None), ('default', None), ('elements', None)):
+                    if code.get(key, default) != doc.get(key, default):
+                        problems.append('%s: %s is %r in the code, %r in DOCUMENTATION' % (name, key, code.get(key, default), doc.get(key, default)))
+                if not doc.get('description'):
+                    problems.append('%s: no description' % name)
+            yaml.safe_load(module.EXAMPLES)
+            yaml.safe_load(module.RETURN)
+            print(json.dumps(problems))
+            """
+        let path = AnsibleCore.packageRoot + "/contrib/ansible/ansible_collections/seeddb/seeddb/plugins/modules/seeddb.py"
+        let result = AnsibleCore.run([AnsibleCore.venv + "/bin/python", "-c", script, path], environment: AnsibleCore.environment(cli), timeout: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        let problems = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String], "\(result.stdout)\(result.stderr)")
+        #expect(problems.isEmpty, "\(problems)")
+    }
+
     /// The README's playbook (the block marked `<!-- readme-playbook: site.yml -->`) run as
     /// written, against localhost as the only host of `levels_servers`. It runs in a mount
     /// namespace of its own where the test's folders are `/usr/share` (the package's

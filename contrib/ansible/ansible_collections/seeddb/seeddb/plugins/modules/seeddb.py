@@ -345,6 +345,34 @@ FLAG = dict(
 WARNING = 'seeddb: warning: '
 
 
+# The module's options, as DOCUMENTATION describes them (AnsibleModuleTests compares the two).
+ARGUMENT_SPEC = dict(
+    command=dict(type='str', default='deploy', choices=['deploy', 'reseed', 'rollback', 'purge']),
+    manifest=dict(type='path'),
+    app=dict(type='str'),
+    seed=dict(type='path'),
+    version=dict(type='str'),
+    name=dict(type='str'),
+    location=dict(type='str', choices=['data', 'cache']),
+    sha256=dict(type='str'),
+    preserve=dict(type='list', elements='str'),
+    merge=dict(type='str', choices=['off', 'seed-wins', 'user-wins', 'fail']),
+    merge_table=dict(type='dict'),
+    strategy=dict(type='str', choices=['auto', 'swap', 'live']),
+    integrity=dict(type='str', choices=['none', 'quick', 'full']),
+    keep_previous=dict(type='bool'),
+    wait=dict(type='float'),
+    system=dict(type='bool', default=False),
+    root=dict(type='path'),
+    owner=dict(type='str'),
+    mode=dict(type='raw'),
+    trusted_keys=dict(type='list', elements='path', no_log=False),
+    allow_downgrade=dict(type='bool', default=False),
+    orphans=dict(type='bool', default=False),
+    executable=dict(type='str', default='seeddb'),
+)
+
+
 def given(params, key):
     """Whether the task set option `key` (an empty list or dictionary counts as not set)."""
     value = params[key]
@@ -501,31 +529,7 @@ def failure_message(output, stderr, rc):
 
 def main():
     module = AnsibleModule(
-        argument_spec=dict(
-            command=dict(type='str', default='deploy', choices=['deploy', 'reseed', 'rollback', 'purge']),
-            manifest=dict(type='path'),
-            app=dict(type='str'),
-            seed=dict(type='path'),
-            version=dict(type='str'),
-            name=dict(type='str'),
-            location=dict(type='str', choices=['data', 'cache']),
-            sha256=dict(type='str'),
-            preserve=dict(type='list', elements='str'),
-            merge=dict(type='str', choices=['off', 'seed-wins', 'user-wins', 'fail']),
-            merge_table=dict(type='dict'),
-            strategy=dict(type='str', choices=['auto', 'swap', 'live']),
-            integrity=dict(type='str', choices=['none', 'quick', 'full']),
-            keep_previous=dict(type='bool'),
-            wait=dict(type='float'),
-            system=dict(type='bool', default=False),
-            root=dict(type='path'),
-            owner=dict(type='str'),
-            mode=dict(type='raw'),
-            trusted_keys=dict(type='list', elements='path', no_log=False),
-            allow_downgrade=dict(type='bool', default=False),
-            orphans=dict(type='bool', default=False),
-            executable=dict(type='str', default='seeddb'),
-        ),
+        argument_spec=ARGUMENT_SPEC,
         supports_check_mode=True,
     )
     params = module.params
