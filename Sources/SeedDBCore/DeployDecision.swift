@@ -20,6 +20,14 @@ public enum DeployAction: String, Sendable, CaseIterable {
     public var copies: Bool { self != .unchanged && self != .held }
 }
 
+extension DeployAction: CustomStringConvertible {
+    /// The action in words, as `seeddb` prints it for people: `rolled back` (the raw value,
+    /// `rolled-back`, is the JSON's).
+    public var description: String {
+        self == .rolledBack ? "rolled back" : rawValue
+    }
+}
+
 /// The state of one seed, as `status` reports it.
 public enum SeedState: String, Sendable, CaseIterable {
     /// Nothing is recorded.

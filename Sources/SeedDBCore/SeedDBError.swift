@@ -33,6 +33,13 @@ public struct SeedDBError: Error, Sendable, CustomStringConvertible {
         case untrustedSeed = "untrusted-seed"
         /// The run was interrupted (SIGINT, SIGTERM) and undid what it had done.
         case interrupted = "interrupted"
+        /// A merge under the policy `fail` met conflicts and was refused. The seed is
+        /// fine: the conflicts are recorded (``MergeConflict``), and nothing was changed.
+        case mergeRefused = "merge-refused"
+        /// A seed's configuration names a table neither the seed nor the working copy has
+        /// (a preserved table, a per-table merge policy): a typo, caught at every deploy
+        /// that copies, the first included.
+        case invalidConfiguration = "invalid-configuration"
     }
 
     /// The kind of failure.
@@ -57,6 +64,8 @@ public struct SeedDBError: Error, Sendable, CustomStringConvertible {
         /// Deploy a manifest that is not signed by the key the seed's record pins, and
         /// forget the pin (`--forget-signature`).
         case forgetSignature
+        /// Read the conflicts a refused merge recorded (`seeddb conflicts`).
+        case conflicts
     }
 
     /// Creates an error.

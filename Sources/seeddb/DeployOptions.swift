@@ -27,7 +27,7 @@ struct DeployOptions: ParsableArguments {
     /// Runs the library for each seed (a reseed when `force`) and prints the reports: with
     /// several seeds, those done before a failure, then the failure.
     func run(force: Bool) throws {
-        Interruption.install()
+        Interruption.stopAtTheNextStep()
         let progress = ProgressBar.forTerminal(output)
         var configuration = DeployConfiguration(system, ownership: ownership, wait: wait, replace: replace)
         configuration.keepPrevious = keepPrevious

@@ -18,6 +18,8 @@ enum ExitStatus {
         case .ioFailure: return 74            // EX_IOERR
         case .inUse: return 75                // EX_TEMPFAIL
         case .invalidManifest: return 78      // EX_CONFIG
+        case .invalidConfiguration: return 78 // EX_CONFIG: a table the seed lacks
+        case .mergeRefused: return 65         // EX_DATAERR: conflicts under `fail`
         }
     }
 }
@@ -29,6 +31,7 @@ func remedyHint(_ remedy: SeedDBError.Remedy?) -> String {
     case .app: return "; give --app to create it"
     case .downgrade: return "; pass --allow-downgrade to deploy it anyway"
     case .forgetSignature: return "; pass --forget-signature to leave signing"
+    case .conflicts: return "; `seeddb conflicts` lists them"
     case nil: return ""
     }
 }

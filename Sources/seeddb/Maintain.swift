@@ -40,7 +40,7 @@ extension SeedDBCommand {
         }
 
         func run() throws {
-            Interruption.install()
+            Interruption.stopAtTheNextStep()
             let interval = Duration.seconds((every ?? 7) * 86_400)
             let configuration = DeployConfiguration(system, ownership: ownership, wait: wait)
             let (reports, failure) = seeds.each(system, configuration: configuration, { (deployer, seed) throws(SeedDBError) in try deployer.maintain(seed, every: interval, policy: policy, dryRun: dryRun) })

@@ -40,6 +40,19 @@ struct WorkingCopyOptions: ParsableArguments {
     var given: [(String, Bool)] { [("--location", location != nil), ("--name", name != nil)] }
 }
 
+/// `--location` and `--name` for the commands that find a working copy without reading its
+/// seed (`rollback`, `conflicts`, `maintain`): `--name` has no default there.
+struct WorkingCopyNameOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Where the working copy lives: data (user data, the default) or cache (regenerable).", valueName: "data|cache"))
+    var location: SeedLocation?
+
+    @Option(name: .long, help: ArgumentHelp("The working copy's file name (with --app).", valueName: "file"), transform: { (text) throws(SeedDBError) in try SeedName(text) })
+    var name: SeedName?
+
+    /// The flags given, by name, for the refusal of flags beside `--manifest`.
+    var given: [(String, Bool)] { [("--location", location != nil), ("--name", name != nil)] }
+}
+
 /// `--preserve`, `--merge` and `--merge-table`: what a replace carries from the old copy.
 struct CarryOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("A table holding the user's own data, carried into each new copy (repeatable).", valueName: "table"))

@@ -22,7 +22,7 @@ extension SeedDBCommand {
 
             Example:
               seeddb pack v2.sql --output levels.sqlite --version 2 --manifest seeds.json
-              seeddb pack schema.sql data.sql --output levels.sqlite.zst --version 3
+              seeddb pack schema.sql data.sql --output levels.sqlite.zst
               seeddb pack v3.sql --output v3.db --version 3 --manifest m.json --sign k.key
             """)
 
@@ -32,8 +32,8 @@ extension SeedDBCommand {
         @Option(name: .long, help: ArgumentHelp("The seed file to write (not one of the scripts).", valueName: "seed"))
         var output: String
 
-        @Option(name: .long, help: ArgumentHelp("The version to record in the manifest.", valueName: "string"), transform: { (text) throws(SeedDBError) in try SeedVersion(text) })
-        var version: SeedVersion
+        @Option(name: .long, help: ArgumentHelp("The version to record in the manifest (with --manifest, which needs it).", valueName: "string"), transform: { (text) throws(SeedDBError) in try SeedVersion(text) })
+        var version: SeedVersion?
 
         @OptionGroup var manifestOptions: ManifestOptions
 
@@ -53,6 +53,9 @@ extension SeedDBCommand {
 
         func validate() throws {
             guard !scripts.isEmpty else { throw ValidationError("give at least one SQL script") }
+            if manifestOptions.manifest != nil, version == nil {
+                throw ValidationError("missing --version STRING: the manifest records the seed's version")
+            }
             if manifestOptions.manifest == nil {
                 if sign != nil { throw ValidationError("--sign signs the manifest: give --manifest") }
                 if serial != nil { throw ValidationError("--serial is the manifest's: give --manifest") }
@@ -81,7 +84,7 @@ extension SeedDBCommand {
                     // All or nothing: the manifest and its signature are written before the
                     // seed is renamed into place, and put back if anything fails.
                     try SeedPacker.pack(scripts: scripts.map(absolute), output: output, compression: compress ?? SeedCompression(path: output)) { (report) throws(SeedDBError) in
-                        try editor?.record(seed: output, version: version, sha256: report.sha256, location: location)
+                        if let editor, let version { try editor.record(seed: output, version: version, sha256: report.sha256, location: location) }
                         if let key, let editor {
                             let signed = try ManifestSigner.sign(editor.path, with: key)
                             if signed.manifest.serial == nil {
@@ -96,10 +99,10 @@ extension SeedDBCommand {
             }
             switch result {
             case .success(let report):
-                Printer(printing).packReport(report, version: version.rawValue)
+                Printer(printing).packReport(report, version: version?.rawValue)
             case .failure(let error):
                 let failure = SeedFailure(seed: nil, error: error)
-                Printer(printing).packReport(nil, version: version.rawValue, failure: failure)
+                Printer(printing).packReport(nil, version: version?.rawValue, failure: failure)
                 try failure.exit()
             }
         }

@@ -37,12 +37,13 @@ struct Printer {
             return pairs
         }], dryRun: dryRun, failure: failure) {
             reports.map { report in
-                let verb = dryRun ? "would be \(report.action.rawValue)" : report.action.rawValue
+                let verb = dryRun ? "would be \(report.action)" : "\(report.action)"
                 let to = Self.short(report.to)
                 let versions: String
                 switch (report.action, report.from) {
                 case (.unchanged, _): versions = "at \(to)"
                 case (_, nil): versions = to
+                case (_, report.to?): versions = "at \(to)"
                 case (_, let from?): versions = "\(Self.short(from)) -> \(to)"
                 }
                 let how = report.strategy.map { " by \($0.rawValue)" } ?? ""
@@ -76,14 +77,17 @@ struct Printer {
     }
 
     /// `pack`: `size` is the database's size in bytes, uncompressed (see
-    /// ``SeedPacker/Report/size``). `report` is `nil` when the pack failed.
-    func packReport(_ report: SeedPacker.Report?, version: String, failure: SeedFailure? = nil) {
+    /// ``SeedPacker/Report/size``). `report` is `nil` when the pack failed; `version` is
+    /// `nil` when none was given (nothing records it without a manifest).
+    func packReport(_ report: SeedPacker.Report?, version: String?, failure: SeedFailure? = nil) {
         let json: [String: Any] = report.map { report in
-            ["output": report.output, "version": version, "sha256": report.sha256.hex, "size": Int64(report.size), "compression": report.compression.rawValue]
+            var json: [String: Any] = ["output": report.output, "sha256": report.sha256.hex, "size": Int64(report.size), "compression": report.compression.rawValue]
+            json["version"] = version
+            return json
         } ?? [:]
         emit(json: json, failure: failure) {
             report.map { report in
-                ["\(report.output): packed version \(version), \(report.size) bytes\(report.compression == .none ? "" : " uncompressed"), sha256 \(report.sha256)\(report.compression == .none ? "" : ", \(report.compression.rawValue)")"]
+                ["\(report.output): packed\(version.map { " version \($0)" } ?? ""), \(report.size) bytes\(report.compression == .none ? "" : " uncompressed"), sha256 \(report.sha256)\(report.compression == .none ? "" : ", \(report.compression.rawValue)")"]
             } ?? []
         }
     }
@@ -120,12 +124,7 @@ struct Printer {
             let shown = value is NSNull ? (column == nil ? "no row" : "NULL") : text(value)
             return "\(side) \(shown)"
         }.joined(separator: ", ")
-        let kept: String
-        switch conflict["kept"] as? String {
-        case "user": kept = "kept the user's"
-        case "seed": kept = "kept the seed's"
-        default: kept = "nothing kept: the merge was refused"
-        }
+        let kept: MergeConflict.Kept = (conflict["kept"] as? String).flatMap(MergeConflict.Kept.init(rawValue:)) ?? MergeConflict.Kept.none
         return "  \(conflict["table"] as? String ?? "?") [\(key)]\(where_): \(values); \(kept)"
     }
 

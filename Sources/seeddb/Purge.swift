@@ -49,10 +49,13 @@ extension SeedDBCommand {
                 throw ValidationError("--adopted cannot be combined with --orphans")
             }
             if manifestOptions.manifest != nil {
-                guard manifestOptions.app == nil, name.isEmpty else { throw ValidationError("--manifest cannot be combined with --app or --name") }
+                let extra = [("--app", manifestOptions.app != nil), ("--name", !name.isEmpty)].filter(\.1).map(\.0)
+                guard extra.isEmpty else { throw ValidationError("--manifest cannot be combined with \(extra.joined(separator: ", "))") }
                 return
             }
-            guard manifestOptions.app != nil, !name.isEmpty else { throw ValidationError("give --manifest FILE, or --app ID and --name FILE") }
+            guard manifestOptions.app != nil, !name.isEmpty else {
+                throw ValidationError(WorkingCopySelection.missingWorkingCopy(app: manifestOptions.app != nil, name: !name.isEmpty))
+            }
         }
 
         /// What to purge: the manifest's seeds (loaded once) or, with `--orphans`, what its
@@ -68,7 +71,7 @@ extension SeedDBCommand {
         }
 
         func run() throws {
-            Interruption.install()
+            Interruption.stopAtTheNextStep()
             let (reports, failure) = eachItem({ () throws(SeedDBError) in
                 let deployer = try system.deployer(DeployConfiguration(system, ownership: ownership, wait: wait))
                 return (deployer, try targets(deployer))

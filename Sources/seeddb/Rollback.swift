@@ -32,7 +32,7 @@ extension SeedDBCommand {
         var dryRun = false
 
         func run() throws {
-            Interruption.install()
+            Interruption.stopAtTheNextStep()
             let configuration = DeployConfiguration(system, ownership: ownership, wait: wait, replace: replace)
             let (reports, failure) = seeds.each(system, configuration: configuration, { (deployer, seed) throws(SeedDBError) in
                 try dryRun ? deployer.planRollback(seed) : deployer.rollback(seed)

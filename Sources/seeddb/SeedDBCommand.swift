@@ -16,19 +16,21 @@ struct SeedDBCommand: ParsableCommand {
         remembers the deployed version in the app's settings file.
 
         Describe the seeds with --manifest FILE, or one seed with --app, --seed and --version.
-        `seeddb --version` prints the version of seeddb.
 
-        Exit codes: 0 success, 64 bad usage (also an empty HOME where a default needs it), \
-        65 invalid seed, failed integrity check or a signature refused, 66 seed, manifest \
-        or working copy missing or unreadable, 73 cannot create the working copy or \
-        settings, 74 other I/O error, 75 in use or lock wait timed out, 78 bad manifest \
-        or key, 130 or 143 interrupted (SIGINT, SIGTERM; nothing was changed). A name \
+        Exit codes: 0 success, 64 bad usage (also an empty HOME where a default needs it, \
+        or a wrong passphrase), \
+        65 invalid seed, failed integrity check, a signature refused or a merge refused, 66 \
+        seed, manifest or working copy missing or unreadable, 73 cannot create the working \
+        copy or settings, 74 other I/O error, 75 in use or lock wait timed out, 78 bad \
+        manifest or key, or a preserved or merge table the seed lacks, 130 or 143 interrupted (SIGINT, SIGTERM; nothing was changed). A name \
         recorded for the other location is 64 from flags, 78 from a manifest.
         """,
         subcommands: [Deploy.self, Reseed.self, Rollback.self, Status.self, Verify.self, Conflicts.self, Paths.self, Maintain.self, Pack.self, Purge.self, Keygen.self, Sign.self]
     )
 
     static func main() {
+        // First: Ctrl-C or SIGTERM at any moment from here on exits 130 or 143 with one line.
+        Interruption.install()
         // Past a file-size limit, fail the write with EFBIG (exit 74) instead of dying.
         signal(SIGXFSZ, SIG_IGN)
         // `seeddb --version` is answered here, not through `CommandConfiguration(version:)`
@@ -39,11 +41,16 @@ struct SeedDBCommand: ParsableCommand {
             Terminal.printOut(SeedDBVersion.current)
             return
         }
+        if arguments.isEmpty || arguments == ["--help"] || arguments == ["-h"] || arguments == ["help"] {
+            Terminal.printOut(rootHelp())
+            return
+        }
         // The startup check of an app's launcher or a service: answered before the parser
         // builds its model, when it can be (everything else goes on to the parser).
         if let upToDate = UpToDateDeploy(arguments), upToDate.answer() { return }
         do {
             try UsageError.checkHelpRequest(arguments)
+            try UsageError.checkRepeatedOptions(arguments)
             var command = try parseAsRoot(arguments)
             try command.run()
         } catch {
@@ -68,6 +75,21 @@ struct SeedDBCommand: ParsableCommand {
             Terminal.printError(message)
         }
         Glibc.exit(status)
+    }
+}
+
+extension SeedDBCommand {
+    /// The root's help, with `--version` among its options: swift-argument-parser cannot
+    /// list it there without a root flag, which would also take the subcommands' own
+    /// `--version STRING` (see ``main()``).
+    static func rootHelp() -> String {
+        var help = helpMessage()
+        while help.hasSuffix("\n") { help.removeLast() }
+        let helpLine = "\n  -h, --help              "
+        let versionLine = "\n  --version               Show the version of seeddb."
+        guard let range = help.range(of: helpLine) else { return help }
+        help.replaceSubrange(range, with: versionLine + helpLine)
+        return help
     }
 }
 

@@ -81,8 +81,11 @@ private func seedFromFlags(
     _ manifestOptions: ManifestOptions, _ file: SeedFileOptions, _ workingCopy: WorkingCopyOptions, sha256: SHA256Digest? = nil, carry: CarryOptions? = nil
 ) throws(SeedDBError) -> Seed {
     guard let app = manifestOptions.app, let source = file.seed, let version = file.version else {
-        let missing = [("--app", manifestOptions.app == nil), ("--seed", file.seed == nil), ("--version", file.version == nil)].filter(\.1).map(\.0)
-        throw SeedDBError(.invalidArgument, "give --manifest FILE, or \(missing.joined(separator: ", ")) (with --app, --seed and --version)")
+        let missing = [("--app ID", manifestOptions.app == nil), ("--seed PATH", file.seed == nil), ("--version STRING", file.version == nil)].filter(\.1).map(\.0)
+        guard missing.count < 3 else {
+            throw SeedDBError(.invalidArgument, "missing --manifest FILE, or --app ID, --seed PATH and --version STRING")
+        }
+        throw SeedDBError(.invalidArgument, "missing \(UsageError.andList(missing)): one seed takes --app, --seed and --version (or give --manifest FILE)")
     }
     return try Seed(
         app: app, source: absolute(source), version: version, location: workingCopy.location ?? .data,
@@ -132,7 +135,7 @@ struct SeedFileSelection: SeedSelection {
 /// the working copy as it does for `deploy`, and `--version` is ignored.
 struct WorkingCopySelection: SeedSelection {
     @OptionGroup var manifestOptions: ManifestOptions
-    @OptionGroup var workingCopy: WorkingCopyOptions
+    @OptionGroup var workingCopy: WorkingCopyNameOptions
 
     @Option(name: .long, help: .hidden, completion: .file())
     var seed: String?
@@ -148,12 +151,21 @@ struct WorkingCopySelection: SeedSelection {
         try flagSeed(carrying: nil)
     }
 
+    /// What is missing to name a working copy without a manifest, in one line.
+    static func missingWorkingCopy(app: Bool, name: Bool) -> String {
+        switch (app, name) {
+        case (false, false): "missing --manifest FILE, or --app ID and --name FILE"
+        case (false, _): "missing --app ID: a working copy takes --app and --name (or give --manifest FILE)"
+        default: "missing --name FILE: a working copy takes --app and --name (or give --manifest FILE)"
+        }
+    }
+
     /// The working copy the flags name, with what a rollback carries.
     func flagSeed(carrying carry: CarryOptions?) throws(SeedDBError) -> Seed {
         var name = workingCopy.name
         if name == nil, let seed { name = try Seed.defaultName(forSource: seed) }
         guard let app = manifestOptions.app, let name else {
-            throw SeedDBError(.invalidArgument, "give --manifest FILE, or --app ID and --name FILE")
+            throw SeedDBError(.invalidArgument, Self.missingWorkingCopy(app: manifestOptions.app != nil, name: name != nil))
         }
         return try Seed(
             app: app, workingCopy: name, location: workingCopy.location ?? .data,

@@ -9,10 +9,11 @@ extension SeedDBCommand {
             abstract: "Show each seed's current and recorded version and its working copy's state.",
             discussion: """
             States: up-to-date, not-installed (nothing recorded), outdated (the recorded version \
-            differs), missing (recorded, but the working copy is gone). A version deployed from \
-            a signed manifest shows its key id and serial, and the key it pins. A manifest a \
-            deploy would refuse for its signature is reported with a warning (and "refusal" \
-            in --json); the exit status stays 0. Changes nothing.
+            differs), missing (recorded, but the working copy is gone), held (rolled back: \
+            deploy leaves it at the version it restored until the app ships another version, \
+            or reseed). A version deployed from a signed manifest shows its key id and serial, \
+            and the key it pins. A manifest a deploy would refuse for its signature is reported \
+            with a warning (and "refusal" in --json); the exit status stays 0. Changes nothing.
 
             Example:
               seeddb status --manifest Seeds/v2/seeds.json --json

@@ -101,6 +101,41 @@ struct UsageError: Error {
         }
     }
 
+    /// Refuses an option that takes one value (or a flag) given twice, naming both values:
+    /// swift-argument-parser would keep the last one silently. Options that may repeat
+    /// (`--preserve`, `--trusted-key`) are left alone.
+    static func checkRepeatedOptions(_ arguments: [String]) throws(UsageError) {
+        var values: [String: [String]] = [:]
+        var index = arguments.startIndex + 1
+        while index < arguments.endIndex {
+            let word = arguments[index]
+            if word == "--" { break }
+            index += 1
+            guard word.hasPrefix("--"), word.count > 2 else { continue }
+            let name = String(word.dropFirst(2).prefix { $0 != "=" })
+            var value: String?
+            if let equals = word.firstIndex(of: "=") {
+                value = String(word[word.index(after: equals)...])
+            } else if index < arguments.endIndex, !arguments[index].hasPrefix("--") {
+                value = arguments[index]
+            }
+            values[name, default: []].append(value ?? "")
+        }
+        // The dump of the command tree costs more than the scan: only when a name repeats.
+        let repeated = values.filter { $0.value.count > 1 }
+        guard !repeated.isEmpty, let command = subcommand(in: arguments) else { return }
+        let known = optionNames(of: command)
+        for word in arguments.dropFirst() {
+            let name = String(word.dropFirst(2).prefix { $0 != "=" })
+            guard word.hasPrefix("--"), let given = repeated[name], !known.repeating.contains(name) else { continue }
+            if known.takingValues.contains(name) {
+                throw UsageError(message: "--\(name) given \(given.count == 2 ? "twice" : "\(given.count) times") (\(andList(given.map { NameRules.quoted($0) }))); it takes one value")
+            } else if known.long.contains(name) {
+                throw UsageError(message: "--\(name) given \(given.count == 2 ? "twice" : "\(given.count) times"); give it once")
+            }
+        }
+    }
+
     /// `--wait -1` as `--wait=-1`: a negative number after a long option is its value (so
     /// that the option's own check explains what is wrong), not an unknown short option.
     static func joiningNegativeValues(_ arguments: [String]) -> [String] {
@@ -167,14 +202,14 @@ struct UsageError: Error {
 
     /// The option names of subcommand `name`, from swift-argument-parser's own description
     /// of the command tree: long and short names, and the long names that take a value.
-    private static func optionNames(of name: String) -> (long: [String], short: [String], takingValues: [String]) {
+    private static func optionNames(of name: String) -> (long: [String], short: [String], takingValues: [String], repeating: [String]) {
         guard let data = SeedDBCommand._dumpHelp().data(using: .utf8),
               let tool = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               let root = tool["command"] as? [String: Any],
               let commands = root["subcommands"] as? [[String: Any]],
               let command = commands.first(where: { $0["commandName"] as? String == name }),
-              let arguments = command["arguments"] as? [[String: Any]] else { return ([], [], []) }
-        var names: (long: [String], short: [String], takingValues: [String]) = ([], [], [])
+              let arguments = command["arguments"] as? [[String: Any]] else { return ([], [], [], []) }
+        var names: (long: [String], short: [String], takingValues: [String], repeating: [String]) = ([], [], [], [])
         for argument in arguments {
             for entry in argument["names"] as? [[String: Any]] ?? [] {
                 guard let option = entry["name"] as? String else { continue }
@@ -182,6 +217,7 @@ struct UsageError: Error {
                 case "long":
                     names.long.append(option)
                     if argument["kind"] as? String == "option" { names.takingValues.append(option) }
+                    if argument["isRepeating"] as? Bool == true { names.repeating.append(option) }
                 case "short": names.short.append(option)
                 default: break
                 }
@@ -194,6 +230,12 @@ struct UsageError: Error {
     /// distance, else nothing.
     static func suggestion(for word: String, among candidates: [String]) -> String {
         Spelling.closest(to: word, among: candidates).map { "; did you mean `\($0)`?" } ?? ""
+    }
+
+    /// `a`, `a and b`, `a, b and c`.
+    static func andList(_ words: [String]) -> String {
+        guard let last = words.last, words.count > 1 else { return words.joined() }
+        return words.dropLast().joined(separator: ", ") + " and " + last
     }
 
     /// swift-argument-parser's message as one line, starting lower-case like SeedDB's own.

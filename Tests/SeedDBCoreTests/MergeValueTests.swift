@@ -39,7 +39,7 @@ import Testing
                                 base: .absent, user: .row([MergeField("a", .text("x")), MergeField("v", .real(1))]),
                                 seed: .row([MergeField("a", .text("x")), MergeField("v", .blob([1]))]), kept: .none)
         #expect(row.json == "{\"table\":\"t\",\"key\":{\"a\":\"x\",\"b\":2},\"column\":null,\"base\":null,\"user\":{\"a\":\"x\",\"v\":1.0},\"seed\":{\"a\":\"x\",\"v\":{\"hex\":\"01\"}},\"kept\":\"none\"}")
-        #expect(row.location == "table \"t\", key (a='x', b=2) (whole row)")
+        #expect(row.location == "table \"t\", key [a=\"x\",b=2] (whole row)")
         #expect(MergeConflict.document(seeds: [(name: "levels.sqlite", conflicts: [cell]), (name: "b", conflicts: [])])
             == "{\"seeds\":[{\"name\":\"levels.sqlite\",\"conflicts\":[\(cell.json)]},{\"name\":\"b\",\"conflicts\":[]}]}")
         #expect(MergeSummary(inserted: 1, updated: 2, deleted: 3, conflicts: 4).json == "{\"inserted\":1,\"updated\":2,\"deleted\":3,\"conflicts\":4}")

@@ -89,7 +89,9 @@ import Testing
     @Test func failChangesNothingAndNamesTheFirstConflict() throws {
         let fixture = try MergeFixture(shared: Self.levels, user: Self.userEdits + "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes VALUES (1, 'n');", seed: Self.seedEdits)
         let error = try #require(throws: SeedDBError.self) { try fixture.merge(MergePolicies(default: .fail)) }
-        #expect(error.code == .invalidSeed)
+        #expect(error.code == .mergeRefused, "the seed is fine: the merge was refused")
+        #expect(error.remedy == .conflicts)
+        #expect(!error.message.contains("seeddb"), "the library's message names no CLI command: \(error.message)")
         #expect(error.message.contains("\"levels\""))
         #expect(error.message.contains("id=5"))
         let failure = try #require(error.underlying as? MergeFailure)
@@ -343,7 +345,7 @@ import Testing
             seed: "DELETE FROM levels WHERE id = 3;")
         let error = try #require(throws: SeedDBError.self) { try fixture.merge(MergePolicies(default: .userWins)) }
         #expect(error.message.contains("\"stars\""))
-        #expect(error.message.contains("player='bob', level=3"))
+        #expect(error.message.contains("key [level=3,player=\"bob\"]"))
     }
 
     /// Without a base nothing tells what the user changed: every row of the user's copy
@@ -372,7 +374,7 @@ import Testing
     @Test func withoutBaseFailRefuses() throws {
         let fixture = try fixture()
         let error = try #require(throws: SeedDBError.self) { try fixture.merge(MergePolicies(default: .userWins, tables: ["levels": .fail]), withBase: false) }
-        #expect(error.code == .invalidSeed)
+        #expect(error.code == .mergeRefused)
         #expect(try fixture.dump() == fixture.dump(fixture.seed))
     }
 

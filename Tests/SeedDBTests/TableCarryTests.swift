@@ -178,10 +178,10 @@ import Testing
     // MARK: Errors
 
     @Test func aPreservedTableNeitherCopyHasIsATypo() throws {
-        let carry = try Copies()
+        let carry = try Copies(new: "CREATE TABLE scores (id INTEGER PRIMARY KEY);")
         let error = try #require(throws: SeedDBError.self) { try carry.carry(preserving: ["scroes"]) }
-        #expect(error.code == .invalidSeed)
-        #expect(error.message == "cannot preserve table \"scroes\": neither the working copy nor the new seed has it; nothing was replaced")
+        #expect(error.code == .invalidConfiguration)
+        #expect(error.message == "preserved table \"scroes\" is not in the working copy or the new seed; did you mean \"scores\"?; nothing was changed")
     }
 
     @Test func rowsThatDoNotFitAreOneErrorAndChangeNothing() throws {

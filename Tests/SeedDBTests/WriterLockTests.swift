@@ -42,6 +42,29 @@ import Testing
                 try WriterLock.forSwap(path, waiting: "replace \(path)", until: ContinuousClock().now.advanced(by: .milliseconds(200)), logger: Logger(label: "test")) { _ in }
             }
             #expect(error.code == .inUse)
+            // The cause in SQLite's words for its own code, not the connection's last message.
+            let cause = try #require(error.underlying as? DatabaseError, "\(String(describing: error.underlying))")
+            #expect(cause.resultCode == .SQLITE_BUSY)
+            #expect(cause.description.hasPrefix("SQLite error 5: database is locked"), "\(cause)")
+        }
+    }
+
+    @Test func aLiveReplaceRefusedWhileAnotherConnectionWritesSaysDatabaseIsLocked() throws {
+        // The staged copy: a database of its own beside the working copy.
+        let staged = path + ".staged"
+        let queue = try DatabaseQueue(path: staged)
+        try queue.write { db in try db.execute(sql: "CREATE TABLE t (v); INSERT INTO t VALUES (9)") }
+        try queue.close()
+        try whileWriting {
+            let error = try #require(throws: SeedDBError.self) {
+                try WriterLock.forLive(path, staged: staged, waiting: "replace \(path)", until: ContinuousClock().now.advanced(by: .milliseconds(200))) { _, _ in }
+            }
+            #expect(error.code == .inUse)
+            // The cause in SQLite's words for its own code, not the connection's last message
+            // ("no more rows available" after the backup's step).
+            let cause = try #require(error.underlying as? DatabaseError, "\(String(describing: error.underlying))")
+            #expect(cause.resultCode == .SQLITE_BUSY)
+            #expect(cause.description.hasPrefix("SQLite error 5: database is locked"), "\(cause)")
         }
     }
 

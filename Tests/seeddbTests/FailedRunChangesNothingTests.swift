@@ -111,7 +111,7 @@ import Testing
 
     @Test func aPreserveTypoChangesNothing() throws {
         try deployedTwice(preserve: ["progress"])
-        try expectNothingChanged(["reseed", "--preserve", "progres"] + cli.seedFlags(1), status: 65, mentioning: "progres")
+        try expectNothingChanged(["reseed", "--preserve", "progres"] + cli.seedFlags(1), status: 78, mentioning: "did you mean \"progress\"?")
     }
 
     @Test func aMissingSeedCreatesNothing() throws {

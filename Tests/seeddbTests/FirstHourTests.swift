@@ -324,7 +324,7 @@ import Testing
         #expect(try rollback.json()["dryRun"] as? Bool == true)
         #expect(try rollback.seeds().first?["action"] as? String == "rolled-back")
         let human = try cli.run(["rollback", "--dry-run"] + cli.seedFlags(2))
-        #expect(human.stdout.hasPrefix("levels.sqlite: would be rolled-back 2 -> 1"))
+        #expect(human.stdout.hasPrefix("levels.sqlite: would be rolled back 2 -> 1"), "\(human.stdout)")
 
         let maintain = try cli.run(["maintain", "--dry-run", "--json", "--every", "0"] + cli.seedFlags(2))
         #expect(maintain.status == 0, "\(maintain.stderr)")

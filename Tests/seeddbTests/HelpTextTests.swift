@@ -60,18 +60,20 @@ remembers the deployed version in the app's settings file.
 
 Describe the seeds with --manifest FILE, or one seed with --app, --seed and
 --version.
-`seeddb --version` prints the version of seeddb.
 
 Exit codes: 0 success, 64 bad usage (also an empty HOME where a default needs
-it), 65 invalid seed, failed integrity check or a signature refused, 66 seed,
-manifest or working copy missing or unreadable, 73 cannot create the working
-copy or settings, 74 other I/O error, 75 in use or lock wait timed out, 78 bad
-manifest or key, 130 or 143 interrupted (SIGINT, SIGTERM; nothing was changed).
-A name recorded for the other location is 64 from flags, 78 from a manifest.
+it, or a wrong passphrase), 65 invalid seed, failed integrity check, a
+signature refused or a merge refused, 66 seed, manifest or working copy missing
+or unreadable, 73 cannot create the working copy or settings, 74 other I/O
+error, 75 in use or lock wait timed out, 78 bad manifest or key, or a preserved
+or merge table the seed lacks, 130 or 143 interrupted (SIGINT, SIGTERM; nothing
+was changed). A name recorded for the other location is 64 from flags, 78 from
+a manifest.
 
 USAGE: seeddb <subcommand>
 
 OPTIONS:
+  --version               Show the version of seeddb.
   -h, --help              Show help information.
 
 SUBCOMMANDS:
@@ -267,8 +269,7 @@ OPTIONS:
                           starting with '.'.
   --location <data|cache> Where the working copy lives: data (user data, the
                           default) or cache (regenerable). (values: data, cache)
-  --name <file>           The working copy's file name (default: the seed's
-                          file name).
+  --name <file>           The working copy's file name (with --app).
   --preserve <table>      A table holding the user's own data, carried into
                           each new copy (repeatable).
   --merge <policy>        Merge the user's edits of the seed's rows into each
@@ -310,10 +311,12 @@ OVERVIEW: Show each seed's current and recorded version and its working copy's
 state.
 
 States: up-to-date, not-installed (nothing recorded), outdated (the recorded
-version differs), missing (recorded, but the working copy is gone). A version
-deployed from a signed manifest shows its key id and serial, and the key it
-pins. A manifest a deploy would refuse for its signature is reported with a
-warning (and "refusal" in --json); the exit status stays 0. Changes nothing.
+version differs), missing (recorded, but the working copy is gone), held
+(rolled back: deploy leaves it at the version it restored until the app ships
+another version, or reseed). A version deployed from a signed manifest shows
+its key id and serial, and the key it pins. A manifest a deploy would refuse
+for its signature is reported with a warning (and "refusal" in --json); the
+exit status stays 0. Changes nothing.
 
 Example:
   seeddb status --manifest Seeds/v2/seeds.json --json
@@ -410,8 +413,7 @@ OPTIONS:
                           starting with '.'.
   --location <data|cache> Where the working copy lives: data (user data, the
                           default) or cache (regenerable). (values: data, cache)
-  --name <file>           The working copy's file name (default: the seed's
-                          file name).
+  --name <file>           The working copy's file name (with --app).
   --system                Use system locations (/var/lib/<app>,
                           /var/cache/<app>) for services and post-install
                           scripts.
@@ -479,8 +481,7 @@ OPTIONS:
                           starting with '.'.
   --location <data|cache> Where the working copy lives: data (user data, the
                           default) or cache (regenerable). (values: data, cache)
-  --name <file>           The working copy's file name (default: the seed's
-                          file name).
+  --name <file>           The working copy's file name (with --app).
   --system                Use system locations (/var/lib/<app>,
                           /var/cache/<app>) for services and post-install
                           scripts.
@@ -524,17 +525,18 @@ give the same bytes.
 
 Example:
   seeddb pack v2.sql --output levels.sqlite --version 2 --manifest seeds.json
-  seeddb pack schema.sql data.sql --output levels.sqlite.zst --version 3
+  seeddb pack schema.sql data.sql --output levels.sqlite.zst
   seeddb pack v3.sql --output v3.db --version 3 --manifest m.json --sign k.key
 
-USAGE: seeddb pack <sql-file> ... --output <seed> --version <string> [--manifest <file>] [--app <id>] [--location <data|cache>] [--compress <zstd|gzip|none>] [--serial <n>] [--sign <key-file>] [--json] [--quiet]
+USAGE: seeddb pack <sql-file> ... --output <seed> [--version <string>] [--manifest <file>] [--app <id>] [--location <data|cache>] [--compress <zstd|gzip|none>] [--serial <n>] [--sign <key-file>] [--json] [--quiet]
 
 ARGUMENTS:
   <sql-file>              SQL scripts, run in order.
 
 OPTIONS:
   --output <seed>         The seed file to write (not one of the scripts).
-  --version <string>      The version to record in the manifest.
+  --version <string>      The version to record in the manifest (with
+                          --manifest, which needs it).
   --manifest <file>       A JSON manifest listing the app's seeds.
   --app <id>              The app identifier: 1-128 of [A-Za-z0-9._-], not
                           starting with '.'.

@@ -62,11 +62,26 @@ import Testing
         defer { _ = try? cli.shell("umount '\(data)'") }
         #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
         let big = try cli.makeSeed("big.sqlite", marker: "A", megabytes: 16)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: big)[.size] as? NSNumber).int64Value
+        // It says how much the copy needs and how much was free, and names the directory.
         try expectFault("disk full", ["reseed", "--app", cli.app, "--seed", big, "--name", "levels.sqlite", "--version", "big"],
-                        status: 74, mentioning: "no space left on device") {
+                        status: 74, mentioning: "cannot copy seed into \(cli.appData): no space left on device: the copy needs \(size) bytes (") {
             let remount = try cli.shell("mount -o remount,size=64m '\(data)'")
             #expect(remount.status == 0)
         }
+    }
+
+    @Test(.enabled(if: IOFaultsChangeNothingTests.canMountTmpfs, "mounting a small tmpfs needs root and a sandbox that allows it"))
+    func settingsOnAFullDiskSayHowMuchIsFree() throws {
+        let config = cli.root + "/config"
+        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+        #expect(try cli.shell("mount -t tmpfs -o size=1m tmpfs '\(config)'").status == 0)
+        defer { _ = try? cli.shell("umount '\(config)'") }
+        _ = try cli.shell("dd if=/dev/zero of='\(config)/fill' bs=4k count=1000")
+        let result = try cli.run(["deploy"] + cli.seedFlags(1))
+        #expect(result.status == 74)
+        #expect(result.stderr == "seeddb: error: cannot write \(cli.settingsFile): no space left on device; 0 bytes free there\n", "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: cli.workingCopy), "the failed record undid the install")
     }
 
     @Test(.enabled(if: IOFaultsChangeNothingTests.canMakeImmutable, "chattr +i needs root and a file system that supports it"))

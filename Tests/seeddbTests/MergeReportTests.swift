@@ -62,6 +62,15 @@ import Testing
         ])
     }
 
+    @Test func aRefusedMergeWritesTheKeyAsConflictsDoes() throws {
+        try deployV1AndEdit("fail")
+        let refused = try cli.run(["deploy"] + cli.seedFlags(2) + ["--merge", "fail"])
+        #expect(refused.status == 65)
+        #expect(refused.stderr.contains("(the first: table \"levels\", key [ix=2], column \"background\")"), "\(refused.stderr)")
+        let conflicts = try cli.run(["conflicts"] + cli.seedFlags(2))
+        #expect(conflicts.stdout.contains("  levels [ix=2] background: base \"cave\", user \"my cave\", seed \"cave-hd\"; nothing kept: the merge was refused"), "\(conflicts.stdout)")
+    }
+
     @Test func conflictsSaysWhenNoMergeHasRun() throws {
         #expect(try cli.run(["conflicts"] + cli.seedFlags(1)).stdout == "levels.sqlite: no merge has run\n", "nothing deployed")
         #expect(try cli.run(["deploy"] + cli.seedFlags(1) + ["--merge", "user-wins"]).status == 0)

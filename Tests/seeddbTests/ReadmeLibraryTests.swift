@@ -11,25 +11,7 @@ import Testing
 @Suite struct ReadmeLibraryTests {
     /// The app's files, from the README: file name and code, in the README's order.
     static func markedSnippets(_ readme: String) -> [(file: String, code: String)] {
-        var snippets: [(String, String)] = []
-        var pending: String?
-        var code: [Substring]?
-        for line in readme.split(separator: "\n", omittingEmptySubsequences: false) {
-            if var lines = code {
-                if line == "```" {
-                    snippets.append((pending!, lines.joined(separator: "\n") + "\n"))
-                    (pending, code) = (nil, nil)
-                } else {
-                    lines.append(line)
-                    code = lines
-                }
-            } else if line.hasPrefix("<!-- readme-app: "), line.hasSuffix(" -->") {
-                pending = String(line.dropFirst("<!-- readme-app: ".count).dropLast(" -->".count))
-            } else if pending != nil, line == "```swift" {
-                code = []
-            }
-        }
-        return snippets
+        ReadmeSnippets.marked(readme, marker: "readme-app", fence: "```swift")
     }
 
     @Test(.timeLimit(.minutes(10)))

@@ -49,6 +49,6 @@ import Testing
     @Test func withoutANameItIsAUsageError() throws {
         let result = try cli.run(["rollback", "--app", cli.app])
         #expect(result.status == 64)
-        #expect(result.stderr == "seeddb: error: give --manifest FILE, or --app ID and --name FILE\n")
+        #expect(result.stderr == "seeddb: error: missing --name FILE: a working copy takes --app and --name (or give --manifest FILE)\n")
     }
 }

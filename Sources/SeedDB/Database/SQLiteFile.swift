@@ -92,6 +92,13 @@ enum SQLiteFile {
         return error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
     }
 
+    /// `error` described by its own result code (`database is locked`): the message GRDB
+    /// read from the connection may belong to a later call on it (`no more rows
+    /// available` after a busy step), which would make the cause unreadable.
+    static func inItsOwnWords(_ error: DatabaseError) -> DatabaseError {
+        DatabaseError(resultCode: error.extendedResultCode, sql: error.sql)
+    }
+
     /// Whether `error` says the file is not a database.
     static func isNotADatabase(_ error: any Error) -> Bool {
         guard let error = error as? DatabaseError else { return false }
@@ -109,8 +116,9 @@ enum SQLiteFile {
         case .SQLITE_CORRUPT, .SQLITE_NOTADB: code = .invalidSeed
         default: code = .ioFailure
         }
-        let reason = code == .inUse ? "database in use by another process" : (error.message ?? "\(error.resultCode)")
-        return SeedDBError(code, "\(operation) \(path): \(reason)", underlying: error)
+        var reason = code == .inUse ? "database in use by another process" : (error.message ?? "\(error.resultCode)")
+        if error.resultCode == .SQLITE_FULL { reason += SeedDBError.freeSpace(near: path) }
+        return SeedDBError(code, "\(operation) \(path): \(reason)", underlying: code == .inUse ? inItsOwnWords(error) : error)
     }
 
     /// A `file:` URI for `path` with `query`, percent-encoding every character that is

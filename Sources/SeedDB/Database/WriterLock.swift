@@ -54,7 +54,7 @@ enum WriterLock {
         } catch let error where error is SwapRefused || SQLiteFile.isBusy(error) {
             let message = "cannot \(waiting): database in use by another process"
             if patience != nil { throw SeedDBError(.inUse, message, underlying: SwapRefused()) }
-            throw SeedDBError(.inUse, message, underlying: error as? DatabaseError)
+            throw SeedDBError(.inUse, message, underlying: (error as? DatabaseError).map(SQLiteFile.inItsOwnWords))
         } catch {
             throw SQLiteFile.mapped(error, "cannot lock", path)
         }
@@ -162,7 +162,9 @@ enum WriterLock {
             }
         } catch {
             if let failure { throw failure }
-            if SQLiteFile.isBusy(error) { throw SeedDBError(.inUse, "cannot \(waiting): database in use by another process", underlying: error) }
+            if let busy = error as? DatabaseError, SQLiteFile.isBusy(busy) {
+                throw SeedDBError(.inUse, "cannot \(waiting): database in use by another process", underlying: SQLiteFile.inItsOwnWords(busy))
+            }
             throw SQLiteFile.mapped(error, "cannot replace", path)
         }
     }

@@ -49,7 +49,7 @@ extension DeployExecutor {
         if header == nil && !checkedBefore { header = SQLiteHeader(try fs.readPrefix(of: temporary, count: SQLiteHeader.length)) }
         if !checkedBefore {
             guard let header else {
-                throw SeedDBError(.invalidSeed, "invalid seed \(target.source): not an SQLite 3 database\(source.compression == .none ? "" : " once decompressed") (bad header)")
+                throw SeedDBError(.invalidSeed, "invalid seed \(target.source): " + (copy.size == 0 ? "the file is empty\(source.compression == .none ? "" : " once decompressed") (0 bytes), not an SQLite 3 database" : "not an SQLite 3 database\(source.compression == .none ? "" : " once decompressed") (bad header)"))
             }
             if let declared = header.declaredSize, declared != copy.size {
                 throw SeedDBError(.invalidSeed, "invalid seed \(target.source): its header declares \(declared) bytes but \(copy.size) were read (truncated, or changed while copying)")
@@ -65,6 +65,11 @@ extension DeployExecutor {
             }
         }
         run.staged = StagedCopy(path: temporary, digest: copy.digest, size: copy.size)
+        let configured = ConfiguredTables.names(preserved: target.preservedTables, merge: target.merge)
+        if !target.isRollback, !plan.steps.contains(.carry), !configured.isEmpty {
+            // A first install: the names the configuration gives are checked against the seed.
+            try ConfiguredTables.check(configured, among: try db.tableNames(of: temporary), missingFrom: "the seed \(target.source)")
+        }
         if target.isRollback {
             // The previous generation was fenced when it stopped being the working copy.
             if try db.unfence(temporary) { try run.rehashStaged(fs) }
@@ -205,7 +210,7 @@ extension DeployExecutor {
             problem = "does not match the recorded seed"
         }
         guard let problem else { return base }
-        context.logger.warning("merge base \(base) \(problem): merging without a base (the user's rows are kept, cells that differ from the new seed are conflicts); the new base is kept for the next upgrade")
+        context.logger.warning("merge base \(base) \(problem): merging without a base (a cell that differs from the new seed is a conflict); once a deploy succeeds, its base is kept for the next upgrade")
         return nil
     }
 

@@ -196,6 +196,7 @@ struct LocalDatabase: DeployDatabase {
             try db.execute(sql: "ATTACH DATABASE ? AS old", arguments: [old])
         }
         defer { try? db.execute(sql: "DETACH DATABASE old") }
+        try ConfiguredTables.check(ConfiguredTables.names(preserved: carry.preservedTables, merge: carry.merge), in: db)
         var appTables = carry.appTables
         var merged: MergeResult?
         if carry.merge.mergesAnything {

@@ -386,7 +386,7 @@ enum FileSystem {
             }
         } catch {
             try? remove(temporary)
-            throw SeedDBError.io(error, "cannot write", temporary)
+            throw SeedDBError.io(error, "cannot write", path)  // the temporary file is gone
         }
         try renameOrRemove(temporary, to: path)
         try syncDirectory(directory)

@@ -67,7 +67,7 @@ struct SeedSource {
             throw SeedDBError(.seedUnavailable, "cannot read seed \(path): \(error.message)", underlying: error)
         }
         guard let header = SQLiteHeader(prefix) else {
-            throw SeedDBError(.invalidSeed, "invalid seed \(path): not an SQLite 3 database (bad header)")
+            throw SeedDBError(.invalidSeed, "invalid seed \(path): " + (prefix.isEmpty ? "the file is empty (0 bytes), not an SQLite 3 database" : "not an SQLite 3 database (bad header)"))
         }
         return Inspection(identity: identity, header: header, prefix: (identity, prefix))
     }
@@ -150,6 +150,13 @@ struct SeedSource {
             switch error {
             case .read(let cause):
                 throw SeedDBError(.seedUnavailable, "cannot read seed \(path): \(cause)", underlying: cause)
+            case .write(let cause as Errno) where cause == .noSpace:
+                let needed: Int64? = switch compression {
+                case .none: before.size
+                case .zstd: ZstdFrameHeader.contentSize(of: input)
+                default: nil
+                }
+                throw SeedDBError.noSpace(copying: needed, to: destination, destinationPath)
             case .write(let cause):
                 throw SeedDBError.io(cause, "cannot copy seed to", destinationPath)
             case .corrupt(let reason):

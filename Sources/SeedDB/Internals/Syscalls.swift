@@ -23,6 +23,26 @@ enum Syscalls {
         try retrying { Glibc.fsync(fd.rawValue) }
     }
 
+    /// `fstatvfs(3)` and `fstat(2)`: the bytes an unprivileged writer may still use on the
+    /// file system of `fd`, and the bytes `fd`'s file occupies there.
+    static func space(_ fd: FileDescriptor) throws(Errno) -> (available: Int64, allocated: Int64) {
+        var system = statvfs()
+        try retrying { Glibc.fstatvfs(fd.rawValue, &system) }
+        var file = stat()
+        try retrying { Glibc.fstat(fd.rawValue, &file) }
+        return (Int64(system.f_bavail) * Int64(system.f_frsize), Int64(file.st_blocks) * 512)
+    }
+
+    /// `fstatvfs(3)` of the directory `path`: the bytes an unprivileged writer may still
+    /// use on the file system that holds it.
+    static func availableBytes(inDirectory path: String) throws(Errno) -> Int64 {
+        let fd = try retrying { Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        defer { _ = Glibc.close(fd) }
+        var system = statvfs()
+        try retrying { Glibc.fstatvfs(fd, &system) }
+        return Int64(system.f_bavail) * Int64(system.f_frsize)
+    }
+
     /// `mkdir(2)`.
     static func mkdir(_ path: String, mode: mode_t) throws(Errno) {
         try retrying { Glibc.mkdir(path, mode) }

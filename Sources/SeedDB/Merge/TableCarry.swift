@@ -172,7 +172,7 @@ struct TableCarry {
         case let error as SeedDBError:
             return error
         case let error as DatabaseError where SQLiteFile.isBusy(error):
-            return SeedDBError(.inUse, "cannot carry table \(NameRules.quoted(table)) into the new seed: the working copy is in use by another process; nothing was changed", underlying: error)
+            return SeedDBError(.inUse, "cannot carry table \(NameRules.quoted(table)) into the new seed: the working copy is in use by another process; nothing was changed", underlying: SQLiteFile.inItsOwnWords(error))
         case let error as DatabaseError:
             return SeedDBError(.invalidSeed, "cannot carry table \(NameRules.quoted(table)) into the new seed: \(error.message ?? "\(error.resultCode)"); nothing was changed", underlying: error)
         default:
@@ -209,9 +209,8 @@ extension TableCarry {
         do {
             let user = try MergeCatalog.read(db, schema: "old")
             let seed = try MergeCatalog.read(db, schema: "main")
-            for table in preserved where user.table(table) == nil && seed.table(table) == nil {
-                throw SeedDBError(.invalidSeed, "cannot preserve table \(NameRules.quoted(table)): neither the working copy nor the new seed has it; nothing was replaced")
-            }
+            let tables = Array(Set(seed.tables.values.map(\.name) + user.tables.values.map(\.name))).sorted()
+            try ConfiguredTables.check(ConfiguredTables.names(preserved: preserved, merge: MergePolicies()), among: tables, missingFrom: "the working copy or the new seed")
             let isPreserved = Set(preserved.map(MergeNames.folded))
             let carry = TableCarry(db: db, user: user, target: "main", logger: logger)
             var carried: [String] = []

@@ -276,8 +276,7 @@ struct TableMerge {
                     outcome.wrote = true
                 }
             } catch let error as DatabaseError {
-                let location = key.map { "\($0.column)=\($0.value)" }.joined(separator: ", ")
-                throw SeedDBError(.invalidSeed, "cannot merge table \(NameRules.quoted(name)), key (\(location)): \(error.message ?? "\(error.resultCode)"); nothing was changed", underlying: error)
+                throw SeedDBError(.invalidSeed, "cannot merge table \(NameRules.quoted(name)), key \(MergeConflict.keyText(key)): \(error.message ?? "\(error.resultCode)"); nothing was changed", underlying: error)
             }
         }
         return outcome

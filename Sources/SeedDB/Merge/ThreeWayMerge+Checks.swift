@@ -35,8 +35,8 @@ extension ThreeWayMerge {
         let parent: String = violation["parent"]
         let rowid: Int64? = violation["rowid"]
         let fkid: Int = violation["fkid"]
-        let key = (try? violatingKey(db: db, target: target, table: table, rowid: rowid, fkid: fkid, parent: parent)) ?? rowid.map { "rowid=\($0)" } ?? "?"
-        throw SeedDBError(.invalidSeed, "foreign key violation after the merge: table \(NameRules.quoted(table)), key (\(key)) points at a row of \(NameRules.quoted(parent)) that is not there; nothing was changed")
+        let key = (try? violatingKey(db: db, target: target, table: table, rowid: rowid, fkid: fkid, parent: parent)) ?? rowid.map { "[rowid=\($0)]" } ?? "?"
+        throw SeedDBError(.invalidSeed, "foreign key violation after the merge: table \(NameRules.quoted(table)), key \(key) points at a row of \(NameRules.quoted(parent)) that is not there; nothing was changed")
     }
 
     /// The primary key of the violating row, as `column=value, …`.
@@ -64,6 +64,6 @@ extension ThreeWayMerge {
             row = try Row.fetchOne(db, sql: "SELECT \(select) FROM \(child) AS c WHERE \(notNull) AND NOT EXISTS (SELECT 1 FROM \(MergeSQL.qualified(target, parent)) AS p WHERE \(match)) LIMIT 1")
         }
         guard let row else { return nil }
-        return keyColumns.indices.map { "\(keyColumns[$0])=\(MergeValue(row[$0] as DatabaseValue))" }.joined(separator: ", ")
+        return MergeConflict.keyText(keyColumns.indices.map { MergeField(keyColumns[$0], MergeValue(row[$0] as DatabaseValue)) })
     }
 }

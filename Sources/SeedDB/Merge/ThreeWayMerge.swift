@@ -165,7 +165,7 @@ public struct ThreeWayMerge: Sendable {
             if result.conflicts.contains(where: { $0.kept == .none }) {
                 let failure = MergeFailure(conflicts: result.conflicts, summary: result.summary)
                 let count = failure.conflicts.count
-                throw SeedDBError(.invalidSeed, "merge refused under policy \"fail\": \(count) conflict\(count == 1 ? "" : "s") (the first: \(failure.conflicts[0].location)); `seeddb conflicts` lists them all; nothing was changed", underlying: failure)
+                throw SeedDBError(.mergeRefused, "merge refused under policy \"fail\": \(count) conflict\(count == 1 ? "" : "s") (the first: \(failure.conflicts[0].location)); nothing was changed", underlying: failure, remedy: .conflicts)
             }
             try checkForeignKeys(db: db, target: target)
             return .commit

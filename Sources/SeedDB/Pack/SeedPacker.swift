@@ -110,6 +110,7 @@ public enum SeedPacker {
 
     private static func build(_ path: String, from sources: [(String, String)]) throws(SeedDBError) {
         var current = ""
+        var reading = ScriptPosition(sql: "")
         do {
             let queue = try SQLiteFile.open(path, access: .readWrite, label: "SeedDB.pack")
             defer { try? queue.close() }
@@ -117,8 +118,15 @@ public enum SeedPacker {
                 try db.execute(sql: "PRAGMA journal_mode = DELETE")
                 for (script, sql) in sources {
                     current = script
+                    reading = ScriptPosition(sql: sql)
                     try db.inTransaction {
-                        try db.execute(sql: sql)
+                        // Statement by statement, so that an error names its line.
+                        let statements = try db.allStatements(sql: sql)
+                        while let statement = try statements.next() {
+                            reading.found(statement.sql)
+                            try statement.execute()
+                            reading.executed()
+                        }
                         return .commit
                     }
                 }
@@ -132,10 +140,64 @@ public enum SeedPacker {
         } catch let error as SeedDBError {
             throw error
         } catch let error as DatabaseError {
-            let place = current.isEmpty ? "while finishing the database" : "in \(current)"
+            let place = current.isEmpty ? "while finishing the database" : "in \(current), line \(reading.failingLine)"
             throw SeedDBError(.invalidSeed, "SQL error \(place): \(error.message ?? "\(error.resultCode)")", underlying: error)
         } catch {
             throw SeedDBError.io(error, "cannot build", path)
+        }
+    }
+
+    /// Where a script's run is, to name the line of a statement that fails: the statement
+    /// being run, or, when the next one cannot be prepared (a syntax error), the first
+    /// line after the last one run that is neither blank nor a comment.
+    struct ScriptPosition {
+        let sql: String
+        /// Where the statement being run starts; `nil` while the next one is prepared.
+        private var running: String.Index?
+        /// Where the text after the last statement found starts.
+        private var rest: String.Index
+
+        init(sql: String) {
+            self.sql = sql
+            rest = sql.startIndex
+        }
+
+        /// The statement `text` (as SQLite keeps it: trimmed, without its semicolon) was
+        /// prepared, and is about to run.
+        mutating func found(_ text: String) {
+            guard let range = sql.range(of: text, range: rest..<sql.endIndex) else { return }
+            running = range.lowerBound
+            rest = range.upperBound
+        }
+
+        /// The statement found last ran.
+        mutating func executed() {
+            running = nil
+        }
+
+        /// The 1-based line of the failure.
+        var failingLine: Int {
+            let start = running ?? Self.skippingBlanksAndComments(sql, from: rest)
+            return sql[..<start].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
+        }
+
+        /// The first index from `index` that is not white space, a `;`, a `-- …` line or a
+        /// `/* … */` comment.
+        static func skippingBlanksAndComments(_ sql: String, from index: String.Index) -> String.Index {
+            var index = index
+            while index < sql.endIndex {
+                let rest = sql[index...]
+                if let first = rest.first, first.isWhitespace || first == ";" {
+                    index = sql.index(after: index)
+                } else if rest.hasPrefix("--") {
+                    index = rest.firstIndex(of: "\n") ?? sql.endIndex
+                } else if rest.hasPrefix("/*") {
+                    index = rest.range(of: "*/")?.upperBound ?? sql.endIndex
+                } else {
+                    break
+                }
+            }
+            return index
         }
     }
 

@@ -73,10 +73,15 @@ public struct MergeConflict: Sendable, Hashable {
             + sides.joined() + "\"kept\":\"\(kept.rawValue)\"}"
     }
 
-    /// A one-line rendering for messages: `table "t", key (id=3), column "name"`.
+    /// A one-line rendering for messages: `table "t", key [id=3], column "name"`.
     public var location: String {
-        let key = self.key.map { "\($0.column)=\($0.value)" }.joined(separator: ", ")
-        return "table \(NameRules.quoted(table)), key (\(key))" + (column.map { ", column \(NameRules.quoted($0))" } ?? " (whole row)")
+        "table \(NameRules.quoted(table)), key \(MergeConflict.keyText(key))" + (column.map { ", column \(NameRules.quoted($0))" } ?? " (whole row)")
+    }
+
+    /// A row's key as every message and `seeddb conflicts` write it: its columns in name
+    /// order, each value as JSON, `[tag="weather",word_id=100]`.
+    public static func keyText(_ key: [MergeField]) -> String {
+        "[" + key.sorted { $0.column < $1.column }.map { "\($0.column)=\($0.value.json)" }.joined(separator: ",") + "]"
     }
 
     /// The whole `seeddb conflicts --json` document:
@@ -93,5 +98,17 @@ public struct MergeConflict: Sendable, Hashable {
 
     static func object(_ fields: [MergeField]) -> String {
         "{" + fields.map { "\(MergeJSON.string($0.column)):\($0.value.json)" }.joined(separator: ",") + "}"
+    }
+}
+
+extension MergeConflict.Kept: CustomStringConvertible {
+    /// What was kept, in the words `seeddb conflicts` prints: `kept the user's`, `kept the
+    /// seed's`, or `nothing kept: the merge was refused`.
+    public var description: String {
+        switch self {
+        case .user: "kept the user's"
+        case .seed: "kept the seed's"
+        case .none: "nothing kept: the merge was refused"
+        }
     }
 }

@@ -22,6 +22,12 @@ description:
     would be done.
   - With C(--diff), shows each seed's recorded version before and after.
   - On failure, returns SeedDB's one-line message as C(msg) and its exit code as RV(rc).
+    A combination of options C(seeddb) refuses as bad usage is refused by the module before
+    anything runs, in SeedDB's words, with RV(rc=64).
+  - "SeedDB's warnings (its C(seeddb: warning:) lines) become the task's warnings."
+  - A seed held after a rollback (its action V(held)) is not a change, but it is reported
+    (RV(held), RV(held_seeds)) with a warning, since the host stays on an older version than
+    the one the play deploys.
 options:
   command:
     description:
@@ -36,7 +42,9 @@ options:
   manifest:
     description:
       - A JSON manifest listing the app's seeds (C(--manifest)).
-      - Mutually exclusive with O(app), O(seed) and O(version).
+      - Mutually exclusive with O(app) and with the options that describe one seed (O(seed),
+        O(version), O(location), O(name), O(sha256), O(preserve), O(merge), O(merge_table)),
+        since the manifest describes them.
     type: path
   app:
     description:
@@ -72,9 +80,54 @@ options:
     description:
       - Merge the user's edits of the seed's rows into each new seed (C(--merge)); seeddb's
         default is V(off).
+      - Only with O(app); a manifest sets it per seed (C(merge) or C(mergeTables)).
       - Ignored by O(command=purge).
     type: str
     choices: ['off', seed-wins, user-wins, fail]
+  merge_table:
+    description:
+      - One table's merge policy, overriding O(merge) (C(--merge-table TABLE=POLICY), once per
+        table), as a dictionary from table to policy (V(off), V(seed-wins), V(user-wins) or
+        V(fail)).
+      - Only with O(app); a table the seed does not have is refused.
+      - Ignored by O(command=purge).
+    type: dict
+  preserve:
+    description:
+      - Tables holding the user's own data, carried into each new copy (C(--preserve), once
+        each).
+      - Only with O(app); a manifest sets them per seed (C(preserve)). A table the seed does
+        not have is refused.
+      - Ignored by O(command=purge).
+    type: list
+    elements: str
+  sha256:
+    description:
+      - The seed's expected SHA-256, 64 hexadecimal digits (C(--sha256)); a mismatch refuses
+        the deploy.
+      - Only with O(app), for O(command=deploy) and O(command=reseed).
+    type: str
+  integrity:
+    description:
+      - How the seed is checked before it is swapped in (C(--integrity)), V(none), V(quick)
+        (C(PRAGMA quick_check)) or V(full) (C(PRAGMA integrity_check)); seeddb's default is
+        V(quick).
+      - Ignored by O(command=purge).
+    type: str
+    choices: [none, quick, full]
+  keep_previous:
+    description:
+      - Keep the replaced copy as the previous generation, for O(command=rollback)
+        (C(--keep-previous)); seeddb's default is V(true).
+      - For O(command=deploy) and O(command=reseed).
+    type: bool
+  allow_downgrade:
+    description:
+      - Deploy a signed manifest whose serial is lower than the one deployed
+        (C(--allow-downgrade)).
+      - For O(command=deploy) and O(command=reseed).
+    type: bool
+    default: false
   strategy:
     description:
       - V(swap) (atomic rename, refused while in use), V(live) (through SQLite, while in use)
@@ -115,6 +168,25 @@ options:
       - Ignored by O(command=rollback) and O(command=purge).
     type: list
     elements: path
+  forget_signature:
+    description:
+      - Deploy a manifest that is not signed by the key the seed's record pins, and forget
+        the pin, to leave signing on purpose (C(--forget-signature)).
+      - For O(command=deploy) and O(command=reseed).
+    type: bool
+    default: false
+  orphans:
+    description:
+      - With O(command=purge) and O(manifest), purge instead the working copies recorded for the
+        manifest's app that the manifest no longer lists (C(--orphans)).
+    type: bool
+    default: false
+  adopted:
+    description:
+      - With O(command=purge), remove only the adopted copies (databases SeedDB found with no
+        record and kept as C(<name>.adopted-<stamp>)), nothing else (C(--adopted)).
+    type: bool
+    default: false
   executable:
     description:
       - The C(seeddb) executable, a path or a name looked up on E(PATH).
@@ -160,12 +232,22 @@ EXAMPLES = r'''
     trusted_keys:
       - /etc/seeddb/levels.pub
 
+- name: Deploy one seed, carrying the user's own table and merging one table
+  seeddb.seeddb.seeddb:
+    app: com.example.levels
+    seed: /usr/share/levels/levels.sqlite
+    version: "3"
+    preserve:
+      - scores
+    merge_table:
+      levels: user-wins
+    integrity: full
+
 - name: Go back to the previous generation
   seeddb.seeddb.seeddb:
     command: rollback
     app: com.example.levels
-    seed: /usr/share/levels/levels.sqlite
-    version: "2"
+    name: levels.sqlite
 
 - name: Remove a working copy and its record
   seeddb.seeddb.seeddb:
@@ -194,6 +276,32 @@ seeds:
       to: "2"
       workingCopy: /home/ada/.local/share/com.example.levels/levels.sqlite
       strategy: swap
+held:
+  description:
+    - Whether a seed is held after a rollback (its action V(held)). The working copy stays at
+      the version rolled back to until the app ships another version, or O(command=reseed).
+  returned: always
+  type: bool
+  sample: false
+held_seeds:
+  description: The seeds held, each with its name, the version held at and the one held from.
+  returned: always
+  type: list
+  elements: dict
+  contains:
+    name:
+      description: The working copy's name.
+      type: str
+    held_at:
+      description: The version the working copy is at, the one rolled back to.
+      type: str
+    held_from:
+      description: The version rolled back from, which deploys leave alone.
+      type: str
+  sample:
+    - name: levels.sqlite
+      held_at: "1"
+      held_from: "2"
 dry_run:
   description: Whether C(seeddb) ran with C(--dry-run) (check mode), so nothing was changed.
   returned: always
@@ -235,6 +343,98 @@ from ansible.module_utils.basic import AnsibleModule
 # Actions after which the working copy is as it was.
 NO_CHANGE = ('unchanged', 'held')
 
+# The options each command passes on, in the order `seeddb` lists them.
+DEPLOY_FLAGS = ('seed', 'version', 'location', 'name', 'sha256', 'preserve', 'merge', 'merge_table')
+ROLLBACK_FLAGS = ('seed', 'location', 'name', 'preserve', 'merge', 'merge_table')
+PURGE_FLAGS = ('name',)
+
+# The flag each option is passed as.
+FLAG = dict(
+    seed='--seed', version='--version', location='--location', name='--name', sha256='--sha256',
+    preserve='--preserve', merge='--merge', merge_table='--merge-table',
+)
+
+# The prefix of SeedDB's warning lines on standard error.
+WARNING = 'seeddb: warning: '
+
+
+# The module's options, as DOCUMENTATION describes them (AnsibleModuleTests compares the two).
+ARGUMENT_SPEC = dict(
+    command=dict(type='str', default='deploy', choices=['deploy', 'reseed', 'rollback', 'purge']),
+    manifest=dict(type='path'),
+    app=dict(type='str'),
+    seed=dict(type='path'),
+    version=dict(type='str'),
+    name=dict(type='str'),
+    location=dict(type='str', choices=['data', 'cache']),
+    sha256=dict(type='str'),
+    preserve=dict(type='list', elements='str'),
+    merge=dict(type='str', choices=['off', 'seed-wins', 'user-wins', 'fail']),
+    merge_table=dict(type='dict'),
+    strategy=dict(type='str', choices=['auto', 'swap', 'live']),
+    integrity=dict(type='str', choices=['none', 'quick', 'full']),
+    keep_previous=dict(type='bool'),
+    wait=dict(type='float'),
+    system=dict(type='bool', default=False),
+    root=dict(type='path'),
+    owner=dict(type='str'),
+    mode=dict(type='raw'),
+    trusted_keys=dict(type='list', elements='path', no_log=False),
+    allow_downgrade=dict(type='bool', default=False),
+    forget_signature=dict(type='bool', default=False),
+    orphans=dict(type='bool', default=False),
+    adopted=dict(type='bool', default=False),
+    executable=dict(type='str', default='seeddb'),
+)
+
+
+def given(params, key):
+    """Whether the task set option `key` (an empty list or dictionary counts as not set)."""
+    value = params[key]
+    return value is not None and value != [] and value != {}
+
+
+def usage_problem(params):
+    """What `seeddb` would refuse as bad usage (exit 64), in its own words, or None."""
+    command = params['command']
+    flags = {'deploy': DEPLOY_FLAGS, 'reseed': DEPLOY_FLAGS, 'rollback': ROLLBACK_FLAGS}.get(command, PURGE_FLAGS)
+    if params['orphans'] and command != 'purge':
+        return 'orphans goes with command purge'
+    if params['orphans'] and params['manifest'] is None:
+        return '--orphans goes with --manifest FILE'
+    if params['adopted'] and command != 'purge':
+        return 'adopted goes with command purge'
+    if params['adopted'] and params['orphans']:
+        return '--adopted cannot be combined with --orphans'
+    if params['manifest'] is not None:
+        extra = [FLAG[key] for key in flags if given(params, key)]
+        if params['app'] is not None:
+            extra.insert(0, '--app')
+        if extra:
+            return '--manifest cannot be combined with %s' % ', '.join(extra)
+        return None
+    if command in ('deploy', 'reseed'):
+        missing = [flag for key, flag in (('app', '--app ID'), ('seed', '--seed PATH'), ('version', '--version STRING'))
+                   if params[key] is None]
+        if len(missing) == 3:
+            return 'missing --manifest FILE, or --app ID, --seed PATH and --version STRING'
+        if missing:
+            return 'missing %s: one seed takes --app, --seed and --version (or give --manifest FILE)' % and_list(missing)
+        return None
+    has_name = params['name'] is not None or (command == 'rollback' and params['seed'] is not None)
+    if params['app'] is None and not has_name:
+        return 'missing --manifest FILE, or --app ID and --name FILE'
+    if params['app'] is None:
+        return 'missing --app ID: a working copy takes --app and --name (or give --manifest FILE)'
+    if not has_name:
+        return 'missing --name FILE: a working copy takes --app and --name (or give --manifest FILE)'
+    return None
+
+
+def and_list(words):
+    """`a`, `a and b`, `a, b and c`."""
+    return words[0] if len(words) == 1 else ', '.join(words[:-1]) + ' and ' + words[-1]
+
 
 def build_command(module, executable):
     """The seeddb command line for the module's parameters."""
@@ -251,13 +451,21 @@ def build_command(module, executable):
     if command in ('deploy', 'reseed'):
         add('--seed', params['seed'])
         add('--version', params['version'])
+        add('--sha256', params['sha256'])
     elif command == 'rollback' and params['name'] is None:
         add('--seed', params['seed'])
     add('--name', params['name'])
     add('--location', params['location'])
     if command != 'purge':
+        for table in params['preserve'] or []:
+            add('--preserve', table)
         add('--merge', params['merge'])
+        for table, policy in sorted((params['merge_table'] or {}).items()):
+            add('--merge-table', '%s=%s' % (table, policy))
         add('--strategy', params['strategy'])
+        add('--integrity', params['integrity'])
+    if command in ('deploy', 'reseed') and params['keep_previous'] is not None:
+        add('--keep-previous', 'true' if params['keep_previous'] else 'false')
     if params['wait'] is not None:
         add('--wait', '%g' % params['wait'])
     if params['system']:
@@ -271,10 +479,37 @@ def build_command(module, executable):
     if command in ('deploy', 'reseed'):
         for key in params['trusted_keys'] or []:
             add('--trusted-key', key)
+        if params['allow_downgrade']:
+            argv.append('--allow-downgrade')
+        if params['forget_signature']:
+            argv.append('--forget-signature')
+    if command == 'purge' and params['orphans']:
+        argv.append('--orphans')
+    if command == 'purge' and params['adopted']:
+        argv.append('--adopted')
     argv.append('--json')
     if module.check_mode:
         argv.append('--dry-run')
     return argv
+
+
+def warnings_of(stderr):
+    """SeedDB's warnings, its `seeddb: warning: …` lines on standard error."""
+    return [line[len(WARNING):].strip() for line in (stderr or '').splitlines() if line.startswith(WARNING)]
+
+
+def holds_of(command, seeds):
+    """The seeds a rollback holds: name, the version held at and the one held from."""
+    if command == 'purge':
+        return []
+    return [dict(name=entry.get('name'), held_at=entry.get('to'), held_from=entry.get('heldFrom'))
+            for entry in seeds if entry.get('action') == 'held']
+
+
+def hold_warning(hold):
+    """The warning a held seed gives: the host stays behind the version deployed."""
+    return ('%s: held at %s: rolled back from %s; a new version or `seeddb reseed` ends the hold'
+            % (hold['name'], hold['held_at'], hold['held_from']))
 
 
 def is_change(command, entry):
@@ -317,38 +552,19 @@ def failure_message(output, stderr, rc):
 
 def main():
     module = AnsibleModule(
-        argument_spec=dict(
-            command=dict(type='str', default='deploy', choices=['deploy', 'reseed', 'rollback', 'purge']),
-            manifest=dict(type='path'),
-            app=dict(type='str'),
-            seed=dict(type='path'),
-            version=dict(type='str'),
-            name=dict(type='str'),
-            location=dict(type='str', choices=['data', 'cache']),
-            merge=dict(type='str', choices=['off', 'seed-wins', 'user-wins', 'fail']),
-            strategy=dict(type='str', choices=['auto', 'swap', 'live']),
-            wait=dict(type='float'),
-            system=dict(type='bool', default=False),
-            root=dict(type='path'),
-            owner=dict(type='str'),
-            mode=dict(type='raw'),
-            trusted_keys=dict(type='list', elements='path', no_log=False),
-            executable=dict(type='str', default='seeddb'),
-        ),
-        mutually_exclusive=[('manifest', 'app'), ('manifest', 'seed'), ('manifest', 'version')],
-        required_one_of=[('manifest', 'app')],
+        argument_spec=ARGUMENT_SPEC,
         supports_check_mode=True,
     )
     params = module.params
     command = params['command']
-    if params['app'] is not None and command in ('deploy', 'reseed'):
-        missing = [key for key in ('seed', 'version') if params[key] is None]
-        if missing:
-            module.fail_json(msg='app requires %s with command %s' % (' and '.join(missing), command))
-    if params['app'] is not None and command == 'rollback' and params['name'] is None and params['seed'] is None:
-        module.fail_json(msg='app requires name with command rollback')
-    if params['app'] is not None and command == 'purge' and params['name'] is None:
-        module.fail_json(msg='app requires name with command purge')
+    # Refused here, in SeedDB's words and with its exit code, before anything runs.
+    problem = usage_problem(params)
+    if problem is not None:
+        module.fail_json(msg=problem, rc=64, seeds=[], dry_run=module.check_mode, cmd=[], stdout='', stderr='')
+    for table, policy in (params['merge_table'] or {}).items():
+        if policy not in ('off', 'seed-wins', 'user-wins', 'fail'):
+            module.fail_json(msg='invalid --merge-table "%s=%s": "%s" is not a merge policy (off, seed-wins, user-wins or fail)'
+                             % (table, policy, policy), rc=64, seeds=[], dry_run=module.check_mode, cmd=[], stdout='', stderr='')
 
     executable = params['executable']
     if '/' not in executable:
@@ -363,10 +579,15 @@ def main():
     if not isinstance(output, dict):
         output = {}
     seeds = output.get('seeds') or []
+    holds = holds_of(command, seeds)
     result = dict(
         changed=False, seeds=seeds, dry_run=bool(output.get('dryRun', module.check_mode)),
-        cmd=argv, rc=rc, stdout=stdout, stderr=stderr,
+        held=bool(holds), held_seeds=holds, cmd=argv, rc=rc, stdout=stdout, stderr=stderr,
     )
+    for warning in warnings_of(stderr):
+        module.warn(warning)
+    for hold in holds:
+        module.warn(hold_warning(hold))
 
     result['changed'] = any(is_change(command, entry) for entry in seeds)
     if rc != 0:
