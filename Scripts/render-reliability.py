@@ -75,6 +75,13 @@ listings were as before, and the one error line named the manifest, the key id a
         print(f"| {name} | {result} |")
 print("""
 What each suite does (see `Tests/seeddbTests/`):
+- **simulator (every state × command × cut)**: the real planner and executor over the
+  in-memory model (`Tests/SeedDBSimulation`): 12 states × 9 commands (deploy, reseed,
+  rollback; live and merged variants), a crash before each mutating call, then the rerun
+  and the app's next start, the invariants checked after each (trials = cuts).
+- **simulator (random histories)**: 100 seeded histories of 1,000 steps each (commands,
+  a third of them crashed and rerun; the app's writes and crashes; users deleting files
+  and damaging the settings), the invariants checked after every step (trials = steps).
 - **crash**: 200 `deploy`/`reseed` runs of a 16 MiB seed killed with SIGKILL, after every
   named step (`SEEDDB_TEST_KILL_AFTER`) and at random times. After each: `integrity_check`
   is `ok`, the content is the complete old or new generation, the settings are valid JSON

@@ -172,7 +172,7 @@ import Testing
             }
         }
         #expect(cuts > 0)
-        ReliabilityLog.record(suite: "simulator: every command cut before every call (\(name))", trials: cuts, crashes: cuts, dataLost: 0)
+        ReliabilityLog.record(suite: "simulator (every state × command × cut)", trials: cuts, crashes: cuts, dataLost: 0)
     }
 
     // MARK: - Long random sequences
@@ -217,7 +217,7 @@ import Testing
                 return
             }
         }
-        ReliabilityLog.record(suite: "simulator: random histories (1,000 steps a seed)", trials: 1_000, crashes: sim.crashes, dataLost: 0)
+        ReliabilityLog.record(suite: "simulator (random histories)", trials: 1_000, crashes: sim.crashes, dataLost: 0)
     }
 }
 
