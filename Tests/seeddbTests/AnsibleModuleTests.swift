@@ -260,7 +260,8 @@ struct AnsibleModuleTests {
         #expect(problems.isEmpty, "\(problems)")
     }
 
-    /// The README's playbook (the block marked `<!-- readme-playbook: site.yml -->`) run as
+    /// The many-machines guide's playbook (`docs/many-machines.md`, the block marked
+    /// `<!-- readme-playbook: site.yml -->`) run as
     /// written, against localhost as the only host of `levels_servers`. It runs in a mount
     /// namespace of its own where the test's folders are `/usr/share` (the package's
     /// files), `/var/lib` (the system's working copies), `/etc/init.d` (the service, a
@@ -270,9 +271,9 @@ struct AnsibleModuleTests {
     @Test(.enabled(if: getuid() == 0, "needs root for a mount namespace"))
     func theReadmesPlaybookRunsAsWritten() throws {
         try #require(AnsibleCore.venvProblem == nil, "\(AnsibleCore.venvProblem ?? "")")
-        let readme = try String(contentsOfFile: AnsibleCore.packageRoot + "/README.md", encoding: .utf8)
-        let playbooks = ReadmeSnippets.marked(readme, marker: "readme-playbook", fence: "```yaml")
-        let site = try #require(playbooks.first { $0.file == "site.yml" }, "the README marks its playbook")
+        let guide = try String(contentsOfFile: AnsibleCore.packageRoot + "/docs/many-machines.md", encoding: .utf8)
+        let playbooks = ReadmeSnippets.marked(guide, marker: "readme-playbook", fence: "```yaml")
+        let site = try #require(playbooks.first { $0.file == "site.yml" }, "the guide marks its playbook")
 
         // Given the package's files (seed v1, its manifest signed by the package's key)
         let root = cli.root + "/fleet"

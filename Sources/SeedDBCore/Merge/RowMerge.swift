@@ -3,7 +3,7 @@
 ///
 /// The rows are arrays of the same columns in the same order (the merged table's
 /// columns); a side without the row passes `nil`. The decision follows the table of the
-/// README section "Keeping the user's changes":
+/// docs/merge.md, "Keeping the user's changes":
 ///
 /// | base | user | new seed | result |
 /// |---|---|---|---|

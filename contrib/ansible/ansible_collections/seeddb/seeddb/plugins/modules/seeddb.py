@@ -259,7 +259,7 @@ EXAMPLES = r'''
 RETURN = r'''
 seeds:
   description:
-    - The entries C(seeddb --json) printed, one per seed, as the README's "JSON output"
+    - The entries C(seeddb --json) printed, one per seed, as docs/reference.md's "JSON output"
       describes them.
     - For deploy, reseed and rollback, each has C(name), C(action) (V(installed), V(replaced),
       V(restored), V(reseeded), V(rolled-back), V(held) or V(unchanged)), C(from), C(to) and
@@ -314,7 +314,7 @@ cmd:
   elements: str
   sample: [seeddb, deploy, --manifest, /usr/share/levels/seeds.json, --json]
 rc:
-  description: The exit code of C(seeddb) (see the README's "Exit codes").
+  description: The exit code of C(seeddb) (see docs/reference.md, "Exit codes").
   returned: always
   type: int
   sample: 66
