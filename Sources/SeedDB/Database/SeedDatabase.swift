@@ -22,15 +22,31 @@ public final class SeedDatabase: @unchecked Sendable {
         case pool
     }
 
+    /// What ``open(_:deployer:kind:configuration:migrator:whenBusy:)`` does when the
+    /// working copy is busy past the deployer's wait (another instance holds a write
+    /// transaction, or keeps a swap out).
+    public enum WhenBusy: Sendable {
+        /// Throw the deploy's `inUse` error: the app does not start.
+        case fail
+        /// Open the working copy as it is, when there is one, and say the deploy is
+        /// pending (``pendingDeploy``): the app starts, and deploys at its next start.
+        case openCurrentCopy
+    }
+
     /// The open database.
     public let writer: any DatabaseWriter
-    /// What the deploy at open did.
+    /// What the deploy at open did (``DeployAction/unchanged`` at the recorded version
+    /// when it is pending).
     public let deployment: DeployReport
+    /// Why the deploy did not run, when the copy was busy and the caller asked to open
+    /// it as it is (``WhenBusy/openCurrentCopy``); `nil` when the deploy ran.
+    public let pendingDeploy: SeedDBError?
     private let usage: FileLock
 
-    private init(writer: any DatabaseWriter, deployment: DeployReport, usage: FileLock) {
+    private init(writer: any DatabaseWriter, deployment: DeployReport, pendingDeploy: SeedDBError?, usage: FileLock) {
         self.writer = writer
         self.deployment = deployment
+        self.pendingDeploy = pendingDeploy
         self.usage = usage
     }
 
@@ -46,13 +62,28 @@ public final class SeedDatabase: @unchecked Sendable {
     ///     each staged new seed before the user's tables are carried or merged into it, and
     ///     on the working copy once it is open, so the app's own columns and tables exist on
     ///     both sides of a merge.
+    ///   - whenBusy: What to do when the working copy is busy past the wait (default
+    ///     ``WhenBusy/fail``).
     /// - Throws: ``SeedDBError`` from the deploy, or when the database cannot be opened or
     ///   migrated.
-    public static func open(_ seed: Seed, deployer: Deployer, kind: Kind = .queue, configuration: Configuration = Configuration(), migrator: DatabaseMigrator? = nil) throws(SeedDBError) -> SeedDatabase {
+    public static func open(
+        _ seed: Seed, deployer: Deployer, kind: Kind = .queue, configuration: Configuration = Configuration(),
+        migrator: DatabaseMigrator? = nil, whenBusy: WhenBusy = .fail
+    ) throws(SeedDBError) -> SeedDatabase {
         var deployer = deployer
         if let migrator { deployer.configuration.migrator = migrator }
-        let deployment = try deployer.deploy(seed)
         let paths = deployer.paths(for: seed)
+        let deployment: DeployReport
+        var pending: SeedDBError?
+        do {
+            deployment = try deployer.deploy(seed)
+        } catch let error where error.code == .inUse && whenBusy == .openCurrentCopy {
+            // The deploy changed nothing; the copy there is opened as it is.
+            let status = try deployer.status(seed)
+            guard status.exists, let recorded = status.recordedVersion else { throw error }
+            deployment = DeployReport(name: seed.name, action: .unchanged, from: recorded, to: recorded, workingCopy: paths.workingCopy)
+            pending = error
+        }
         // Wait out a deploy in progress (it holds the writer byte), then announce this
         // reader before opening, so no swap can start between the two.
         let usage = try FileLock.acquire(paths.lockFile, kind: .shared, timeout: deployer.configuration.wait)
@@ -73,7 +104,7 @@ public final class SeedDatabase: @unchecked Sendable {
             case .pool: try DatabasePool(path: paths.workingCopy, configuration: configuration)
             }
             try migrator?.migrate(writer)
-            return SeedDatabase(writer: writer, deployment: deployment, usage: usage)
+            return SeedDatabase(writer: writer, deployment: deployment, pendingDeploy: pending, usage: usage)
         } catch let error as DatabaseError {
             usage.close()
             throw SQLiteFile.error(error, "cannot open working copy", paths.workingCopy)
