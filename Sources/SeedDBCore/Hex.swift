@@ -1,7 +1,7 @@
 /// Lower-case hexadecimal text of bytes, written once for digests and blobs.
-public enum Hex {
+package enum Hex {
     /// `bytes` as lower-case hex digits, two per byte.
-    public static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+    package static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         for byte in bytes {

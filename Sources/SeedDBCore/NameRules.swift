@@ -5,7 +5,7 @@
 /// contain a separator, start with a dot (hidden files, `.` and `..`), or hold control
 /// characters. App identifiers keep a strict character set; working-copy names are any
 /// plain file name that does not collide with SeedDB's own files.
-public enum NameRules {
+package enum NameRules {
     /// Characters allowed in an app identifier: `[A-Za-z0-9._-]`.
     static func isIdentifierCharacter(_ byte: UInt8) -> Bool {
         switch byte {
@@ -50,7 +50,7 @@ public enum NameRules {
     /// Endings of the files SeedDB and SQLite keep beside a working copy (`-wal`, the lock,
     /// the previous generation, …): a working copy with such a name would collide with
     /// another's sidecar.
-    public static let reservedSuffixes = ["-wal", "-shm", "-journal", ".lock", ".previous", ".base", ".conflicts.json", ".tmp"]
+    package static let reservedSuffixes = ["-wal", "-shm", "-journal", ".lock", ".previous", ".base", ".conflicts.json", ".tmp"]
 
     /// Validates a working-copy file name: any plain file name (spaces and Unicode
     /// included) of 1–`maximumLength` bytes that is not `.` or `..`, does not start with
@@ -84,14 +84,14 @@ public enum NameRules {
     }
 
     /// Whether `text` holds a control character (including NUL, newline and DEL).
-    public static func hasControlCharacter(_ text: String) -> Bool {
+    package static func hasControlCharacter(_ text: String) -> Bool {
         text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
     }
 
     /// A printable, shortened rendering of untrusted text for messages: a JSON string
     /// literal (`\t`, `\n`, `\r`, `\"`, `\\`, and `\u001b` for any other control
     /// character), with `…` when cut at `limit` characters.
-    public static func quoted(_ text: String, limit: Int = 40) -> String {
+    package static func quoted(_ text: String, limit: Int = 40) -> String {
         var kept = String.UnicodeScalarView()
         kept.append(contentsOf: text.unicodeScalars.prefix(limit))
         return MergeJSON.string(String(kept)) + (text.unicodeScalars.count > limit ? "…" : "")

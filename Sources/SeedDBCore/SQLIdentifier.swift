@@ -4,14 +4,14 @@
 ///
 /// (GRDB's `quotedDatabaseIdentifier` wraps a name in quotes without doubling the quotes
 /// inside it, so it is not used.)
-public enum SQLIdentifier {
+package enum SQLIdentifier {
     /// `name` as an SQL identifier: `levels` → `"levels"`, `my"t` → `"my""t"`.
-    public static func quoted(_ name: String) -> String {
+    package static func quoted(_ name: String) -> String {
         "\"" + name.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
     }
 }
 
 extension String {
     /// This name as an SQL identifier (see ``SQLIdentifier/quoted(_:)``).
-    public var quotedSQLIdentifier: String { SQLIdentifier.quoted(self) }
+    package var quotedSQLIdentifier: String { SQLIdentifier.quoted(self) }
 }

@@ -1,14 +1,14 @@
 /// Suggestions for a mistyped word: a command, an option, a manifest key.
-public enum Spelling {
+package enum Spelling {
     /// The closest of `candidates` to `word` within a small edit distance (at most 2, or
     /// a third of the word's length for long words), or `nil`.
-    public static func closest(to word: String, among candidates: [String]) -> String? {
+    package static func closest(to word: String, among candidates: [String]) -> String? {
         let scored = candidates.map { ($0, editDistance(word, $0)) }.filter { $0.1 <= max(2, word.count / 3) }
         return scored.min { $0.1 < $1.1 }?.0
     }
 
     /// The Levenshtein distance between `a` and `b`.
-    public static func editDistance(_ a: String, _ b: String) -> Int {
+    package static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         guard !a.isEmpty else { return b.count }
         guard !b.isEmpty else { return a.count }

@@ -1,7 +1,7 @@
 /// JSON string literals, without Foundation: for the merge report and the CLI's output.
-public enum MergeJSON {
+package enum MergeJSON {
     /// `text` as a JSON string literal (control characters escaped, the rest as is).
-    public static func string(_ text: String) -> String {
+    package static func string(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -2,32 +2,32 @@
 /// working-copy path and which of SeedDB's files are beside it. Gathered under the deploy
 /// lock (and, for the startup check, without it). ``DeployPlanner`` decides every
 /// combination; the executor decides none.
-public struct DeployObservation: Sendable, Hashable {
+package struct DeployObservation: Sendable, Hashable {
     /// Whether others are using the working copy.
-    public struct Usage: Sendable, Hashable {
+    package struct Usage: Sendable, Hashable {
         /// An open `SeedDatabase` handle holds the readers byte of the lock file (seen
         /// without touching the database).
-        public var handleOpen: Bool
+        package var handleOpen: Bool
         /// A swap attempt found other connections keeping the database busy (a
         /// transaction open, or connections in WAL mode): seen under the deploy lock,
         /// by trying.
-        public var connectionsBusy: Bool
+        package var connectionsBusy: Bool
 
         /// Creates an observation of use.
-        public init(handleOpen: Bool = false, connectionsBusy: Bool = false) {
+        package init(handleOpen: Bool = false, connectionsBusy: Bool = false) {
             self.handleOpen = handleOpen
             self.connectionsBusy = connectionsBusy
         }
 
         /// Nobody was seen using it.
-        public static let idle = Usage()
+        package static let idle = Usage()
 
         /// Whether anything was seen using it.
-        public var inUse: Bool { handleOpen || connectionsBusy }
+        package var inUse: Bool { handleOpen || connectionsBusy }
     }
 
     /// What is at the working-copy path.
-    public enum WorkingCopy: Sendable, Hashable {
+    package enum WorkingCopy: Sendable, Hashable {
         /// Nothing.
         case absent
         /// A regular file: a database the user may have written (an install made before
@@ -40,13 +40,13 @@ public struct DeployObservation: Sendable, Hashable {
         case blocked(String)
 
         /// The generation file SeedDB's link points at, if that is what is there.
-        public var generationNumber: Int? {
+        package var generationNumber: Int? {
             if case .generation(let number) = self { return number }
             return nil
         }
 
         /// Whether a database is there.
-        public var holdsDatabase: Bool {
+        package var holdsDatabase: Bool {
             switch self {
             case .file, .generation: return true
             case .absent, .blocked: return false
@@ -55,7 +55,7 @@ public struct DeployObservation: Sendable, Hashable {
     }
 
     /// The state of the settings entry.
-    public enum Settings: Sendable, Hashable {
+    package enum Settings: Sendable, Hashable {
         /// The file and the entry were read (the entry may be empty).
         case valid
         /// There is no settings file.
@@ -66,27 +66,27 @@ public struct DeployObservation: Sendable, Hashable {
 
     /// What an interrupted run left in the settings entry: its `withdraw` step wrote it,
     /// its `record` step clears it.
-    public struct Interrupted: Sendable, Hashable {
+    package struct Interrupted: Sendable, Hashable {
         /// The version the run was installing.
-        public var version: SeedVersion
+        package var version: SeedVersion
         /// The generation file the run was installing (a swap); `nil` for a live replace.
-        public var generation: Int?
+        package var generation: Int?
         /// The version it replaced (`nil` when nothing was recorded).
-        public var replacing: SeedVersion?
+        package var replacing: SeedVersion?
         /// Whether the run was a rollback.
-        public var isRollback: Bool
+        package var isRollback: Bool
         /// Whether a live replace had already made its snapshot of the old content the
         /// previous generation: the file at the previous generation's name is that
         /// snapshot (its digest matches the one the run wrote down before the rename), so
         /// it holds the content of ``replacing``, whether or not the backup committed.
-        public var previousIsSnapshot: Bool
+        package var previousIsSnapshot: Bool
         /// The generation file the link named when the run started (its old content).
-        public var replacingGeneration: Int?
+        package var replacingGeneration: Int?
         /// Whether the old content is a database the run adopted (no record matched it).
-        public var adopting: Bool
+        package var adopting: Bool
 
         /// Creates the marker.
-        public init(
+        package init(
             version: SeedVersion, generation: Int?, replacing: SeedVersion?, isRollback: Bool = false, previousIsSnapshot: Bool = false,
             replacingGeneration: Int? = nil, adopting: Bool = false
         ) {
@@ -101,52 +101,52 @@ public struct DeployObservation: Sendable, Hashable {
     }
 
     /// The state of the settings entry.
-    public var settings: Settings
+    package var settings: Settings
     /// The version the settings record for this working copy; `nil` when none is.
-    public var recorded: SeedVersion?
+    package var recorded: SeedVersion?
     /// The generation file the record names (`nil` for an install made before
     /// generations, or when nothing is recorded).
-    public var recordedGeneration: Int?
+    package var recordedGeneration: Int?
     /// What an interrupted run left, if one did.
-    public var interrupted: Interrupted?
+    package var interrupted: Interrupted?
     /// The version a rollback restored from: `deploy` leaves the working copy alone while
     /// the app still ships it.
-    public var heldFrom: SeedVersion?
+    package var heldFrom: SeedVersion?
     /// Whether the settings record a previous generation.
-    public var previousRecorded: Bool
+    package var previousRecorded: Bool
     /// Whether the recorded previous generation is a database SeedDB adopted (found with
     /// no record that matched it): what it holds is not known.
-    public var previousAdopted: Bool
+    package var previousAdopted: Bool
     /// What is at the working-copy path.
-    public var workingCopy: WorkingCopy
+    package var workingCopy: WorkingCopy
     /// Whether the working copy's link is missing, and ``workingCopy`` is the recorded
     /// generation file found without it.
-    public var linkMissing: Bool
+    package var linkMissing: Bool
     /// The generation files (`<name>.v<N>`) in the directory, by number.
-    public var generationFiles: [Int]
+    package var generationFiles: [Int]
     /// The generation numbers for which SQLite sidecars (`<name>.v<N>-wal`, `-shm`,
     /// `-journal`) are in the directory, whether or not their database file is.
-    public var sidecarGenerations: [Int]
+    package var sidecarGenerations: [Int]
     /// The generation numbers that staged merge bases a killed run left are named after
     /// (`.<name>.seeddb-<name>.v<N>.base.tmp`).
-    public var stagedBases: [Int]
+    package var stagedBases: [Int]
     /// The stamps of the adopted copies kept beside the working copy
     /// (`<name>.adopted-<stamp>`).
-    public var adoptedCopies: [String]
+    package var adoptedCopies: [String]
     /// Whether temporary files of SeedDB's naming (a killed run's) are in the directory.
-    public var leftoversFound: Bool
+    package var leftoversFound: Bool
     /// Whether a previous generation file exists beside the working copy.
-    public var previousExists: Bool
+    package var previousExists: Bool
     /// The version being deployed.
-    public var current: SeedVersion
+    package var current: SeedVersion
     /// Whether the content about to be staged already passed a check at least this strict
     /// (remembered by digest); `nil` when it did not, or its digest is not known yet.
-    public var alreadyChecked: IntegrityLevel?
+    package var alreadyChecked: IntegrityLevel?
     /// Who is using the working copy.
-    public var usage: Usage
+    package var usage: Usage
 
     /// Creates an observation.
-    public init(
+    package init(
         settings: Settings = .valid, recorded: SeedVersion?, recordedGeneration: Int? = nil,
         interrupted: Interrupted? = nil, heldFrom: SeedVersion? = nil, previousRecorded: Bool = false, previousAdopted: Bool = false,
         workingCopy: WorkingCopy, linkMissing: Bool = false, generationFiles: [Int] = [], sidecarGenerations: [Int] = [], stagedBases: [Int] = [],
@@ -174,20 +174,20 @@ public struct DeployObservation: Sendable, Hashable {
     }
 
     /// Whether a database is at the working-copy path.
-    public var workingCopyExists: Bool { workingCopy.holdsDatabase }
+    package var workingCopyExists: Bool { workingCopy.holdsDatabase }
 
     /// The generation the working copy's link points at, if it is SeedDB's link.
-    public var linkedGeneration: Int? { workingCopy.generationNumber }
+    package var linkedGeneration: Int? { workingCopy.generationNumber }
 
     /// Whether an interrupted swap got as far as switching the link to its new generation.
-    public var interruptedAfterSwitch: Bool {
+    package var interruptedAfterSwitch: Bool {
         guard let interrupted, let generation = interrupted.generation else { return false }
         return linkedGeneration == generation && recordedGeneration != generation
     }
 
     /// The version the working copy holds as far as the record tells, reading through an
     /// interrupted run that did not switch the link.
-    public var effectiveRecorded: SeedVersion? {
+    package var effectiveRecorded: SeedVersion? {
         if let interrupted, !interruptedAfterSwitch { return recorded ?? interrupted.replacing }
         return recorded
     }
@@ -200,7 +200,7 @@ public struct DeployObservation: Sendable, Hashable {
     /// link does not point at. With no link of SeedDB's, nothing else is provably
     /// disposable. A `-wal`, `-shm` or `-journal` whose database is gone can only ever be
     /// replayed into a wrong file: it always is.
-    public var disposableGenerations: [Int] {
+    package var disposableGenerations: [Int] {
         let stranded = Set(sidecarGenerations).subtracting(generationFiles).subtracting([linkedGeneration].compactMap { $0 })
         let staged: [Int]
         if let linked = linkedGeneration {
@@ -220,7 +220,7 @@ public struct DeployObservation: Sendable, Hashable {
     /// file of an earlier one still has (a staged merge base named after it included):
     /// SQLite would replay a stale `-wal` or `-journal` into whatever file is next given
     /// its name.
-    public var nextGeneration: Int {
+    package var nextGeneration: Int {
         let taken = generationFiles + sidecarGenerations + stagedBases
             + [recordedGeneration, linkedGeneration, interrupted?.generation, interrupted?.replacingGeneration].compactMap { $0 }
         return (taken.max() ?? 0) + 1
@@ -228,7 +228,7 @@ public struct DeployObservation: Sendable, Hashable {
 
     /// Generation files nothing names and that may hold what the user wrote: never
     /// removed, reported.
-    public var unaccountedGenerations: [Int] {
+    package var unaccountedGenerations: [Int] {
         let disposable = Set(disposableGenerations)
         return generationFiles.filter { number in
             number != linkedGeneration && number != recordedGeneration && !disposable.contains(number)

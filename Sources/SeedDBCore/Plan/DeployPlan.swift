@@ -1,51 +1,51 @@
 /// What a run will do to one working copy: the action, every choice made, and the named
 /// steps in order. A value, made by ``DeployPlanner`` with no I/O, so a test can read it
 /// without touching a disk; `DeployExecutor` (in `SeedDB`) runs it.
-public struct DeployPlan: Sendable, Hashable {
+package struct DeployPlan: Sendable, Hashable {
     /// The action the plan carries out (``DeployAction/unchanged`` for an empty plan).
-    public var action: DeployAction
+    package var action: DeployAction
     /// How the new content is installed; `nil` when nothing is installed.
-    public var strategy: DeployStrategy?
+    package var strategy: DeployStrategy?
     /// The check the staged copy gets (``IntegrityLevel/none`` when it already passed one
     /// at least as strict).
-    public var integrity: IntegrityLevel
+    package var integrity: IntegrityLevel
     /// Whether the old working copy becomes the previous generation.
-    public var keepsPrevious: Bool
+    package var keepsPrevious: Bool
     /// Whether an existing previous generation is removed (it is replaced, consumed by a
     /// rollback, or generations were turned off).
-    public var dropsPrevious: Bool
+    package var dropsPrevious: Bool
     /// The steps, in order.
-    public var steps: [DeployStep]
+    package var steps: [DeployStep]
     /// Whether the database found at the working-copy path had no record that matches it
     /// (a damaged or missing settings file, a missing entry): it is kept as the previous
     /// generation, and the tables the app made in it are carried.
-    public var adopted: Bool = false
+    package var adopted: Bool = false
     /// Whether the plan finishes a run that was interrupted after it switched the link:
     /// the new content is in place, only keeping the old one and the record are left.
-    public var finishesInterrupted: Bool = false
+    package var finishesInterrupted: Bool = false
     /// The number of the generation file a swap installs (`<name>.v<N>`): a name no file
     /// in the directory has, sidecars included (see
     /// ``DeployObservation/nextGeneration``). `nil` for a live replace and for plans that
     /// install nothing new.
-    public var generation: Int? = nil
+    package var generation: Int? = nil
     /// When the previous generation that goes is a database SeedDB could not account for
     /// (adopted, or on disk with no record): the stamp of the adopted copy it is kept as
     /// (`<name>.adopted-<stamp>`) instead of being removed.
-    public var keepsDroppedPreviousAs: String? = nil
+    package var keepsDroppedPreviousAs: String? = nil
     /// Whether a swap that finds other connections keeping the old copy busy (WAL
     /// connections, which only trying shows) gives up at once so the run is made live
     /// (`auto`), rather than waiting for them (`swap`).
-    public var goesLiveWhenBusy: Bool = false
+    package var goesLiveWhenBusy: Bool = false
     /// Whether the previous generation on disk already holds the old content: a live
     /// replace killed after it made its snapshot the previous generation. The run
     /// records it as the replaced version's without taking another snapshot (which
     /// would hold what the killed run may already have installed).
-    public var previousAlreadyKept: Bool = false
+    package var previousAlreadyKept: Bool = false
 
     /// The steps that run under the writer's lock on the old working copy: everything that
     /// reads the old copy and everything up to the moment the new content is in place
     /// (and, for a swap, recorded), so no row committed by an app is lost.
-    public var writerLockedSteps: [DeployStep] {
+    package var writerLockedSteps: [DeployStep] {
         guard strategy != nil, steps.contains(.carry) else { return [] }
         // A live replace keeps its snapshot inside the backup's lock; a previous
         // generation it only drops goes after the commit.
@@ -56,15 +56,15 @@ public struct DeployPlan: Sendable, Hashable {
     }
 
     /// The plan that does nothing.
-    public static let nothing = DeployPlan(action: .unchanged, strategy: nil, integrity: .none, keepsPrevious: false, dropsPrevious: false, steps: [])
+    package static let nothing = DeployPlan(action: .unchanged, strategy: nil, integrity: .none, keepsPrevious: false, dropsPrevious: false, steps: [])
 
     /// The plan that does nothing because a rollback holds the working copy at the version
     /// it restored while the app still ships the version it was rolled back from.
-    public static let held = DeployPlan(action: .held, strategy: nil, integrity: .none, keepsPrevious: false, dropsPrevious: false, steps: [])
+    package static let held = DeployPlan(action: .held, strategy: nil, integrity: .none, keepsPrevious: false, dropsPrevious: false, steps: [])
 }
 
 /// Why a run refuses to plan anything: nothing is changed.
-public enum DeployRefusal: Error, Sendable, Hashable {
+package enum DeployRefusal: Error, Sendable, Hashable {
     /// Something SeedDB did not make is at the working-copy path (what it is).
     case blocked(String)
     /// A rollback with no previous generation on disk.
@@ -72,9 +72,9 @@ public enum DeployRefusal: Error, Sendable, Hashable {
 }
 
 /// What the caller asks of a run, beside what was observed.
-public struct DeployRequest: Sendable, Hashable {
+package struct DeployRequest: Sendable, Hashable {
     /// What kind of run this is.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// `deploy`: only when missing or outdated.
         case deploy
         /// `reseed`: whatever the versions say.
@@ -84,21 +84,21 @@ public struct DeployRequest: Sendable, Hashable {
     }
 
     /// What kind of run this is.
-    public var kind: Kind
+    package var kind: Kind
     /// The configured strategy.
-    public var strategy: DeployStrategy
+    package var strategy: DeployStrategy
     /// Whether replaces keep the old copy as the previous generation.
-    public var keepPrevious: Bool
+    package var keepPrevious: Bool
     /// The configured integrity level.
-    public var integrity: IntegrityLevel
+    package var integrity: IntegrityLevel
     /// The run's start in UTC (`20261126T071500Z`): the stamp of an adopted copy it keeps.
-    public var stamp: String
+    package var stamp: String
     /// Whether the app's migrations run on the staged copy (the library was given a
     /// migrator).
-    public var migrates: Bool = false
+    package var migrates: Bool = false
 
     /// Creates a request.
-    public init(kind: Kind, strategy: DeployStrategy = .auto, keepPrevious: Bool = true, integrity: IntegrityLevel = .quick, stamp: String = "19700101T000000Z") {
+    package init(kind: Kind, strategy: DeployStrategy = .auto, keepPrevious: Bool = true, integrity: IntegrityLevel = .quick, stamp: String = "19700101T000000Z") {
         self.kind = kind
         self.strategy = strategy
         self.keepPrevious = keepPrevious

@@ -1,7 +1,7 @@
 /// The deploy decision: a pure function from what was observed and what was asked to a
 /// ``DeployPlan`` or a ``DeployRefusal``. Every state SeedDB can find is decided here;
 /// ARCHITECTURE.md has the table, and `DeployPlannerTests` checks each row.
-public enum DeployPlanner {
+package enum DeployPlanner {
     /// Plans one run.
     ///
     /// - Something SeedDB did not make at the working-copy path is refused.
@@ -22,7 +22,7 @@ public enum DeployPlanner {
     /// - The check is skipped when the content already passed one at least as strict.
     ///
     /// - Throws: ``DeployRefusal`` when nothing may be done.
-    public static func plan(_ observed: DeployObservation, _ request: DeployRequest) throws(DeployRefusal) -> DeployPlan {
+    package static func plan(_ observed: DeployObservation, _ request: DeployRequest) throws(DeployRefusal) -> DeployPlan {
         if case .blocked(let what) = observed.workingCopy { throw .blocked(what) }
         if observed.interruptedAfterSwitch, let interrupted = observed.interrupted { return finishing(observed, interrupted, request) }
         if let interrupted = observed.interrupted, interrupted.isRollback, interrupted.generation == nil, !observed.previousExists {
