@@ -37,6 +37,8 @@ struct Printer {
             return pairs
         }], dryRun: dryRun, failure: failure) {
             reports.map { report in
+                // A seed of a release that failed before installing it.
+                if report.action == .unchanged, report.from == nil { return "\(report.name): not installed (\(report.workingCopy))" }
                 let verb = dryRun ? "would be \(report.action)" : "\(report.action)"
                 let to = Self.short(report.to)
                 let versions: String

@@ -181,37 +181,38 @@ extension DeployExecutor {
         } else {
             appTables = .notInTheNewSeed
         }
+        let base = target.merge.mergesAnything ? try usableBase() : (path: nil, problem: nil)
         let request = CarryRequest(
             workingCopy: paths.workingCopy, preservedTables: target.preservedTables, merge: target.merge, appTables: appTables,
-            base: target.merge.mergesAnything ? try usableBase() : nil)
+            base: base.path)
+        // Said once the merge ran (done or refused): a carry refused first (a misspelt
+        // table) merged nothing.
+        func warnAboutTheBase() {
+            guard let problem = base.problem else { return }
+            context.logger.warning("merge base \(paths.base) \(problem): merging without a base (a cell that differs from the new seed is a conflict); once a deploy succeeds, its base is kept for the next upgrade")
+        }
         do {
             let result = try db.carry(into: carryTarget, from: old, request, logger: context.logger)
             (run.carried, run.merge) = (result.carried, result.merge)
+            warnAboutTheBase()
         } catch {
             if let failure = error.underlying as? MergeFailure {
+                warnAboutTheBase()
                 writeConflicts(failure.conflicts)
             }
             throw error
         }
     }
 
-    /// `<name>.base` when it is there and its digest is the one recorded; otherwise `nil`,
-    /// with a warning: the merge runs without a base (nothing the user's copy holds is
-    /// lost; cells that differ from the new seed are conflicts), and the new base is kept
-    /// so the next upgrade merges against it.
-    private func usableBase() throws(SeedDBError) -> String? {
+    /// `<name>.base` when it is there and its digest is the one recorded; otherwise no
+    /// path and what is wrong with it: the merge runs without a base (nothing the user's
+    /// copy holds is lost; cells that differ from the new seed are conflicts), and the new
+    /// base is kept so the next upgrade merges against it.
+    private func usableBase() throws(SeedDBError) -> (path: String?, problem: String?) {
         let base = paths.base
-        let problem: String?
-        if try fs.fileType(at: base) != .regular {
-            problem = "is missing"
-        } else if let expected = target.entry.base, try fs.sha256(of: base) == expected {
-            problem = nil
-        } else {
-            problem = "does not match the recorded seed"
-        }
-        guard let problem else { return base }
-        context.logger.warning("merge base \(base) \(problem): merging without a base (a cell that differs from the new seed is a conflict); once a deploy succeeds, its base is kept for the next upgrade")
-        return nil
+        if try fs.fileType(at: base) != .regular { return (nil, "is missing") }
+        if let expected = target.entry.base, try fs.sha256(of: base) == expected { return (base, nil) }
+        return (nil, "does not match the recorded seed")
     }
 
     /// Writes the conflicts of the last merge attempt beside the working copy (a JSON
