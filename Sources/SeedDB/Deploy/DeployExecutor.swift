@@ -55,8 +55,10 @@ struct DeployExecutor {
         }
     }
 
-    /// Removes what the run set aside and reports it.
+    /// Removes what the run set aside and reports it: from here on the run cannot be
+    /// undone (what the undo would need is gone), and says so by forgetting its undo.
     func finish(_ plan: DeployPlan, _ run: DeployRun) -> DeployReport {
+        run.forgetUndo()
         cleanUp(run)
         context.reached(.cleanUp)
         return DeployReport(
@@ -268,6 +270,11 @@ final class DeployRun {
     /// Registers how to undo what a step just did.
     func onFailure(_ what: String, _ action: @escaping () throws(SeedDBError) -> Void) {
         undoStack.append((what, action))
+    }
+
+    /// Forgets every undo action: the run is done.
+    func forgetUndo() {
+        undoStack.removeAll()
     }
 
     /// Undoes, newest first, every action registered after the first `mark`.
