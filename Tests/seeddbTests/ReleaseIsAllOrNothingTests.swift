@@ -120,6 +120,37 @@ import Testing
         #expect(Self.state(cli) == before, "a seed changed")
     }
 
+    /// The release in the syscall-kill matrix: killed at each of its `rename`s and
+    /// `symlink`s in turn (between two seeds' installs among them), then run again: every
+    /// seed at the new version, nothing of SeedDB's left behind.
+    @Test(.enabled(if: DurabilityOrderTests.strace != nil, "strace is missing: .ci/run installs it"))
+    func killedAtEachRenameAndRunAgain() throws {
+        let template = CLIHarness()
+        #expect(try template.run(["deploy", "--manifest", try Self.release(template, "r1", version: 1, count: 2)]).status == 0)
+        _ = try Self.release(template, "r2", version: 2, count: 2)
+        let matrix = RecoveryAfterSyscallKillTests()
+        var killed = 0
+        for name in ["rename", "symlink"] {
+            let probe = try template.clone()
+            let (_, lines) = try matrix.traced(probe, ["deploy", "--manifest", probe.root + "/r2/seeds.json"])
+            let variants = RecoveryAfterSyscallKillTests.syscalls.first { $0.name == name }!.variants
+            let calls = lines.filter { line in variants.contains { line.drop { $0.isNumber || $0 == " " }.hasPrefix($0 + "(") } }.count
+            for when in stride(from: 1, through: calls, by: 1) {
+                let cli = try template.clone()
+                let path = cli.root + "/r2/seeds.json"
+                let (first, _) = try matrix.traced(cli, ["deploy", "--manifest", path], kill: (name, when))
+                if first.status != 0 { killed += 1 }
+                let rerun = try cli.run(["deploy", "--manifest", path])
+                #expect(rerun.status == 0, "\(name) #\(when): \(rerun.stderr)")
+                for seed in Self.names.prefix(2) {
+                    #expect(cli.settingsEntry(name: seed)?["version"] as? String == "2", "\(name) #\(when): \(seed) is not at the new version")
+                }
+                #expect(cli.list(cli.appData).filter { $0.hasPrefix(".") } == [], "\(name) #\(when): left \(cli.list(cli.appData))")
+            }
+        }
+        #expect(killed > 0)
+    }
+
     /// Every seed up to date: the fast path, nothing locked or copied.
     @Test func anUpToDateReleaseIsTheFastPath() throws {
         let cli = CLIHarness()
