@@ -21,7 +21,7 @@ public struct Seed: Hashable, Sendable {
     /// (`"merge"` and `"mergeTables"` in a manifest). Default: ``MergePolicy/off``, the
     /// seed's rows replace the user's.
     public var merge: MergePolicies
-    /// The manifest this seed was read from (``Manifest`` sets it). When trusted keys are
+    /// The manifest this seed was read from (``SeedDB/Manifest`` sets it). When trusted keys are
     /// configured, a deploy reads the manifest again, checks its signature, and deploys the
     /// seed as the signed bytes describe it. Default: `nil`.
     public var manifest: String?

@@ -5,7 +5,7 @@
 /// with the files SeedDB and SQLite keep beside a working copy (names ending in `-wal`,
 /// `-shm`, `-journal`, `.lock`, `.previous`, `.base`, `.conflicts.json`, `.tmp` or `.v`
 /// and digits (generation files), names
-/// holding `.seeddb-`, and `settings.json`); see ``NameRules/validateFileName(_:maximumLength:)``.
+/// holding `.seeddb-`, and `settings.json`); see `NameRules.validateFileName(_:maximumLength:)`.
 /// The sidecars append to this name, so on a file system with a 255-byte limit a name
 /// longer than about 220 bytes deploys with an I/O error.
 public struct SeedName: Hashable, Sendable, Comparable, CustomStringConvertible {

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// "Fleets and people", item 7: the README's library snippets build as an app would add
-/// them. The code blocks the README marks `<!-- readme-app: FILE -->` become a scratch
+/// them, and so do those of the DocC Getting started article (issue 29: its startup,
+/// report and rollback code). The code blocks they mark `<!-- readme-app: FILE -->` become a scratch
 /// app's `FILE` (`Package.swift`, or a source of its executable target) beside a
 /// `SeedDB` link to this checkout, and `swift build` builds it: a README whose dependency
 /// lines or calls no longer match the package fails here. The app lives in
@@ -18,9 +19,12 @@ import Testing
     func theReadmesLibrarySnippetsBuildAsAnAppsPackage() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
         let readme = try String(contentsOfFile: root + "/README.md", encoding: .utf8)
-        let snippets = Self.markedSnippets(readme)
+        let article = try String(contentsOfFile: root + "/Sources/SeedDB/SeedDB.docc/GettingStarted.md", encoding: .utf8)
+        let articleSnippets = Self.markedSnippets(article)
+        let snippets = Self.markedSnippets(readme) + articleSnippets
         #expect(snippets.map(\.file).contains("Package.swift"), "the README shows an app's Package.swift")
         #expect(snippets.map(\.file).contains("main.swift"), "the README shows an app's startup code")
+        #expect(articleSnippets.map(\.file) == ["Startup.swift", "Report.swift", "Rollback.swift"], "the article's snippets are each their own file")
 
         // Given an app beside `SeedDB` (this checkout), as the README's `.package(path: "../SeedDB")` expects
         let folder = root + "/.build/readme-app"

@@ -53,6 +53,8 @@ public final class SeedDatabase: @unchecked Sendable {
     /// Deploys `seed` if needed, then opens its working copy.
     ///
     /// - Parameters:
+    ///   - seed: The seed whose working copy to open.
+    ///   - deployer: The deployer that deploys it (its directories and configuration).
     ///   - kind: A serial queue (default) or a pool.
     ///   - configuration: GRDB's configuration for the connection (functions to register
     ///     in `prepareDatabase`, read-only, …). Unless it sets a busy mode, the

@@ -38,7 +38,10 @@ extension Deployer {
     /// ``DeployConfiguration/wait``) while the database is in use.
     ///
     /// - Parameters:
+    ///   - seed: The seed whose working copy to maintain.
     ///   - every: The interval; `.zero` runs it now.
+    ///   - policy: What to run (`VACUUM` or `PRAGMA optimize`).
+    ///   - now: The time compared with the last run, and recorded.
     ///   - dryRun: Report what would be done, and change nothing.
     /// - Throws: ``SeedDBError`` `seedUnavailable` (66) when there is no working copy,
     ///   `inUse` (75) when the database stays in use.

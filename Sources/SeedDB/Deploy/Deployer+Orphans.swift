@@ -6,7 +6,7 @@ extension Deployer {
     /// decides from the app's settings store. Reads the settings once, changing nothing.
     /// An entry written before locations were recorded counts as the location whose
     /// working copy exists (data when neither does). Remove them with
-    /// ``purge(app:name:location:dryRun:)``.
+    /// ``purge(app:name:location:dryRun:onlyAdopted:)``.
     ///
     /// - Throws: ``SeedDBError`` when the settings file cannot be read.
     public func orphans(of manifest: Manifest) throws(SeedDBError) -> [OrphanSeed] {

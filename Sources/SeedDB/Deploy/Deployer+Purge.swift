@@ -23,6 +23,9 @@ extension Deployer {
     /// app, the working-copy name and the location say where everything is.
     ///
     /// - Parameters:
+    ///   - app: The app whose directories hold the working copy.
+    ///   - name: The working copy's file name.
+    ///   - location: Where it lives (data or cache).
     ///   - dryRun: Report what would be removed, and remove nothing.
     ///   - onlyAdopted: Remove only the adopted copies (`<name>.adopted-<stamp>`, the
     ///     databases SeedDB found with no record and kept), nothing else.

@@ -26,7 +26,9 @@ extension Deployer {
     /// seed. A live install cannot be undone once its backup commits: a later seed's
     /// failure then leaves it installed (see NOTES.md).
     ///
-    /// - Parameter force: Reseed every seed, whatever the versions say.
+    /// - Parameters:
+    ///   - seeds: The release's seeds (a manifest's), deployed in this order.
+    ///   - force: Reseed every seed, whatever the versions say.
     public func deploy(release seeds: [Seed], force: Bool = false) -> ReleaseOutcome {
         let kind: DeployRequest.Kind = force ? .reseed : .deploy
         var answered: [Int: DeployReport] = [:]

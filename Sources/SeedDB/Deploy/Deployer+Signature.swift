@@ -154,10 +154,12 @@ extension Deployer {
     /// `status` and `verify` report it. Returns who signed the manifest, or `nil` when no
     /// key is trusted for its app and none is pinned.
     ///
-    /// - Parameter digest: Also read the seed and compare its SHA-256 with the signed one
-    ///   (a deploy does it in the pass that copies it).
+    /// - Parameters:
+    ///   - seed: The seed to check.
+    ///   - digest: Also read the seed and compare its SHA-256 with the signed one
+    ///     (a deploy does it in the pass that copies it).
     /// - Throws: ``SeedDBError`` `untrustedSeed` when a deploy would be refused for it
-    ///   (see ``authenticate(_:)``, ``requirePinned(_:entry:seed:)``).
+    ///   (see `authenticate(_:)`, `requirePinned(_:entry:seed:)`).
     public func checkSignature(_ seed: Seed, digest: Bool = false) throws(SeedDBError) -> SeedSignature? {
         let (vouched, signature) = try authenticate(seed)
         let entry = try settings(for: vouched).snapshot(only: vouched.name).entries[vouched.name.rawValue] ?? SettingsEntry()

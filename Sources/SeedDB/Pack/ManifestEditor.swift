@@ -5,7 +5,7 @@ import SeedDBCore
 /// other key and entry as it is: what `seeddb pack --manifest` does after building.
 ///
 /// The manifest is read and checked once, when the editor is made (before anything is
-/// built), and written once, by ``record(seed:version:sha256:)``.
+/// built), and written once, by ``record(seed:version:sha256:location:)``.
 public struct ManifestEditor {
     /// The manifest's path (the file a symbolic link points to).
     public let path: String
@@ -40,8 +40,12 @@ public struct ManifestEditor {
     /// The entry whose `source` resolves to `seed` is updated; otherwise one is appended,
     /// with `source` relative to the manifest's folder when `seed` lies inside it.
     ///
-    /// - Parameter location: The entry's `"location"`: `cache` is written, `data` (the
-    ///   default) removes the key; `nil` leaves the entry's own.
+    /// - Parameters:
+    ///   - seed: The seed file's path.
+    ///   - version: The entry's `"version"`.
+    ///   - sha256: The entry's `"sha256"`, the seed file's digest.
+    ///   - location: The entry's `"location"`: `cache` is written, `data` (the
+    ///     default) removes the key; `nil` leaves the entry's own.
     /// - Throws: ``SeedDBError`` `invalidManifest` (the result is not a valid manifest),
     ///   `cannotCreate`/`ioFailure` (it cannot be written).
     public func record(seed: String, version: SeedVersion, sha256: SHA256Digest, location: SeedLocation? = nil) throws(SeedDBError) {

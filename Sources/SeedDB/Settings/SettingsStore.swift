@@ -28,7 +28,10 @@ public struct SettingsStore: Sendable {
     private let policy: FilePolicy
 
     /// Creates a store for the settings file at `path`.
-    /// - Parameter policy: The mode and owner of the files and directories it creates.
+    /// - Parameters:
+    ///   - path: The settings file (`settings.json` in the app's configuration directory).
+    ///   - logger: Where warnings go (a damaged settings file set aside).
+    ///   - policy: The mode and owner of the files and directories it creates.
     public init(path: String, logger: Logger, policy: FilePolicy = .user) {
         self.path = path
         self.lockPath = path + ".lock"

@@ -10,9 +10,11 @@ public enum ManifestSigner {
     /// the app, the serial and the file (`app:com.example.levels	serial:3	file:seeds.json`).
     ///
     /// It signs what it is given, and says what deploys would make of it (see
-    /// ``warnings(_:path:bytes:replacing:key:now:)``).
+    /// `warnings(_:path:bytes:replacing:key:now:)`).
     ///
     /// - Parameters:
+    ///   - path: The manifest.
+    ///   - key: The secret key to sign with.
     ///   - algorithm: `legacy` (`Ed`, the default: checking needs no libsodium) or
     ///     `prehashed` (`ED`, minisign's default).
     ///   - now: The time `expires` is compared with.

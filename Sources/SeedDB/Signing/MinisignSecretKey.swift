@@ -134,8 +134,12 @@ public struct MinisignSecretKey: Sendable {
 
     /// Signs `message` as `minisign -S` does, with `trustedComment` signed along.
     ///
-    /// - Parameter algorithm: ``MinisignSignature/Algorithm/legacy`` (the bytes
-    ///   themselves, checkable without libsodium) or ``MinisignSignature/Algorithm/prehashed``.
+    /// - Parameters:
+    ///   - message: The bytes to sign.
+    ///   - trustedComment: The comment signed along (`seeddb sign` names the app, serial and file).
+    ///   - untrustedComment: The signature file's first line, not signed.
+    ///   - algorithm: ``MinisignSignature/Algorithm/legacy`` (the bytes
+    ///     themselves, checkable without libsodium) or ``MinisignSignature/Algorithm/prehashed``.
     public func sign(_ message: [UInt8], trustedComment: String, untrustedComment: String = "signature from seeddb secret key", algorithm: MinisignSignature.Algorithm = .legacy) throws(SeedDBError) -> MinisignSignature {
         guard !trustedComment.contains(where: \.isNewline), !untrustedComment.contains(where: \.isNewline) else {
             throw SeedDBError(.invalidArgument, "a signature's comments are one line each")

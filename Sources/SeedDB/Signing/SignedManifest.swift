@@ -27,6 +27,8 @@ public struct SignedManifest: Sendable {
     /// trusted nor pinned, a signature that does not match the bytes, an expired manifest.
     ///
     /// - Parameters:
+    ///   - path: The manifest; its signature is `<path>.minisig`.
+    ///   - trustedKeys: The keys trusted for the manifest's app.
     ///   - pinned: The signature the seed's record pins, if any: its public key verifies
     ///     too, and refusals name it.
     ///   - now: The time `expires` is compared with.
