@@ -30,7 +30,7 @@ public struct DeployConfiguration: Sendable {
 
     /// The app's migrations, run on the staged new seed before the user's tables are
     /// carried or merged into it, so the app's own columns and tables exist on both sides.
-    /// ``SeedDatabase/open(_:deployer:kind:configuration:migrator:)`` sets it and runs the
+    /// ``SeedDatabase/open(_:deployer:kind:configuration:migrator:whenBusy:)`` sets it and runs the
     /// same migrations on the working copy afterwards. Default: `nil`.
     public var migrator: DatabaseMigrator?
 

@@ -10,7 +10,7 @@ import SeedDBCore
 /// ```
 ///
 /// Every operation has the same shape: *observe* (the settings entry, the working copy,
-/// who uses it), *plan* (``DeployPlanner``, a pure function), *execute*
+/// who uses it), *plan* (`DeployPlanner`, a pure function), *execute*
 /// (`DeployExecutor`, which undoes every completed step when a later one fails). The
 /// check that runs when nothing needs doing reads the settings file and `lstat`s the
 /// working copy, nothing more; a run with work to do takes the deploy lock beside the
