@@ -10,7 +10,9 @@ extension SeedDBCommand {
             discussion: """
             Does nothing (and costs almost nothing) when the recorded version matches and the \
             working copy exists. Otherwise copies the seed next to the working copy, checks \
-            it, swaps it in atomically and records the new version.
+            it, swaps it in atomically and records the new version. A manifest is one \
+            release: every seed with work is staged and checked before any is installed, and \
+            if one fails, no seed is changed.
 
             Example:
               seeddb deploy --app com.example.levels --seed levels.sqlite --version 2

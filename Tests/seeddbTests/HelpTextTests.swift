@@ -110,7 +110,9 @@ OVERVIEW: Deploy each seed whose working copy is missing or outdated.
 
 Does nothing (and costs almost nothing) when the recorded version matches and
 the working copy exists. Otherwise copies the seed next to the working copy,
-checks it, swaps it in atomically and records the new version.
+checks it, swaps it in atomically and records the new version. A manifest is
+one release: every seed with work is staged and checked before any is
+installed, and if one fails, no seed is changed.
 
 Example:
   seeddb deploy --app com.example.levels --seed levels.sqlite --version 2
@@ -180,7 +182,7 @@ OPTIONS:
 OVERVIEW: Replace each working copy with its seed, whatever the versions say.
 
 Runs the same safe steps as deploy. The working copy's current content is
-replaced.
+replaced. A manifest's seeds are reseeded as one release: all of them or none.
 
 Example:
   seeddb reseed --app com.example.levels --seed levels.sqlite --version 2
