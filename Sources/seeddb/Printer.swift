@@ -32,6 +32,7 @@ struct Printer {
                 if merge.withoutBase { counts.append(("withoutBase", true)) }
                 pairs.append(("merge", counts))
             }
+            if report.mergeSkipped { pairs.append(("mergeSkipped", true)) }
             if let signature = report.signature { pairs.append(("signature", Self.signature(signature))) }
             if let forgot = report.forgotSignature { pairs.append(("forgotSignature", Self.signature(forgot))) }
             return pairs
@@ -53,7 +54,8 @@ struct Printer {
                 if report.action == .held, let held = report.heldFrom {
                     return "\(report.name): held at \(to): rolled back from \(Self.short(held)) (\(report.workingCopy))\(signed)"
                 }
-                let merged = report.merge.map { "; merged\($0.withoutBase ? " without a base" : ""): " + Self.merged($0, kept: report.conflictsKept) } ?? ""
+                let merged = report.merge.map { "; merged\($0.withoutBase ? " without a base" : ""): " + Self.merged($0, kept: report.conflictsKept) }
+                    ?? (report.mergeSkipped ? "; nothing to merge: the working copy was the seed's own, unwritten" : "")
                 let kept = report.adopted ? "; the database found was kept as the previous generation (seeddb rollback restores it)" : ""
                 return "\(report.name): \(verb) \(versions)\(how)\(merged) (\(report.workingCopy))\(kept)\(signed)"
             }

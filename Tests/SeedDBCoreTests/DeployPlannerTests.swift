@@ -328,6 +328,19 @@ import Testing
         #expect(try !DeployPlanner.plan(Self.observed(), DeployRequest(kind: .deploy)).steps.contains(.migrate))
     }
 
+    /// A working copy that is the seed's own content, unwritten since its deploy, has
+    /// nothing of the user's to merge: the replace skips the merge. Not for a database
+    /// found with no record, nor a rollback (whose content is not the seed's).
+    @Test func anUntouchedSeedIsReplacedWithoutAMerge() throws {
+        var untouched = Self.observed()
+        untouched.untouchedSeed = true
+        #expect(try DeployPlanner.plan(untouched, DeployRequest(kind: .deploy)).skipsMerge)
+        #expect(try !DeployPlanner.plan(Self.observed(), DeployRequest(kind: .deploy)).skipsMerge)
+        var rollback = Self.observed(recorded: "2", previous: true)
+        rollback.untouchedSeed = true
+        #expect(try !DeployPlanner.plan(rollback, DeployRequest(kind: .rollback)).skipsMerge)
+    }
+
     /// `auto` names its live branch in the plan: a swap that finds the old copy busy gives
     /// up at once and the live plan runs; an asked-for swap waits; a first install has
     /// nothing to find busy.

@@ -473,7 +473,9 @@ struct SimulatedDatabase: DeployDatabase {
             if carry.merge.mergesAnything { content.edits.formUnion(previous.edits) }
             content.mixed = content.mixed || previous.mixed
         }
-        return CarryResult(carried: previous.userRows.isEmpty ? [] : ["probe"], merge: nil)
+        // Something of the user's came across: the new content is not the seed's own.
+        let carriedSomething = !previous.userRows.isEmpty || (carry.merge.mergesAnything && !previous.edits.isEmpty)
+        return CarryResult(carried: carriedSomething ? ["probe"] : [], merge: nil)
     }
 
     func snapshot(_ live: any LiveReplace, of old: String, to path: String) throws(SeedDBError) {

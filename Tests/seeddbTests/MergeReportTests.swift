@@ -43,9 +43,18 @@ import Testing
 
     @Test func aMergeWithNothingOfTheUsersSaysSo() throws {
         #expect(try cli.run(["deploy"] + cli.seedFlags(1) + ["--merge", "user-wins"]).status == 0)
+        // Written, then put back: the merge runs and finds no change of the user's.
+        let write = try cli.shell("sqlite3 '\(cli.workingCopy)' \"CREATE TABLE scratch(x); DROP TABLE scratch\"")
+        #expect(write.status == 0, "\(write.stderr)")
         let deploy = try cli.run(["deploy"] + cli.seedFlags(2) + ["--merge", "user-wins"])
         #expect(deploy.stdout == "levels.sqlite: replaced 1 -> 2 by swap; merged: no changes of the user's (\(cli.workingCopy))\n")
         #expect(try cli.run(["conflicts"] + cli.seedFlags(2)).stdout == "levels.sqlite: no conflicts in the last merge\n")
+    }
+
+    @Test func anUntouchedCopySaysThereWasNothingToMerge() throws {
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1) + ["--merge", "user-wins"]).status == 0)
+        let deploy = try cli.run(["deploy"] + cli.seedFlags(2) + ["--merge", "user-wins"])
+        #expect(deploy.stdout == "levels.sqlite: replaced 1 -> 2 by swap; nothing to merge: the working copy was the seed's own, unwritten (\(cli.workingCopy))\n")
     }
 
     @Test func conflictsShowsTheThreeValuesAndTheSideKept() throws {

@@ -156,12 +156,12 @@ extension DeployExecutor {
     /// `carry`: under the writer's lock, carries the user's tables from the old copy into
     /// the staged one and, when the seed asks for it, merges the user's edits of the seed's
     /// rows (a swap flushes and re-hashes the staged copy; a live replace copies it on).
-    func carry(_ run: DeployRun, scope: WriterScope?) throws(SeedDBError) {
+    func carry(_ plan: DeployPlan, _ run: DeployRun, scope: WriterScope?) throws(SeedDBError) {
         switch scope {
         case .live(let live, let old?):
-            try carry(into: .live(live), old: old, run)
+            try carry(into: .live(live), old: old, plan, run)
         case .swap(let old?):
-            try carry(into: .staged(try run.staged(for: .carry).path), old: old, run)
+            try carry(into: .staged(try run.staged(for: .carry).path), old: old, plan, run)
             if !run.carried.isEmpty || run.merge != nil { try run.rehashStaged(fs) }
         default:
             if !target.preservedTables.isEmpty || target.merge.mergesAnything {
@@ -174,16 +174,18 @@ extension DeployExecutor {
     /// when it is there and matches the record), then the preserved tables and the tables
     /// the app created. A refusal under `fail` still writes the conflicts file, for
     /// `seeddb conflicts`.
-    private func carry(into carryTarget: CarryTarget, old: String, _ run: DeployRun) throws(SeedDBError) {
+    private func carry(into carryTarget: CarryTarget, old: String, _ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) {
         let appTables: TableCarry.AppTables
         if !target.adopted, let seedTables = (target.entry.record ?? target.entry.interrupted?.replacing)?.seedTables {
             appTables = .notInTheOldSeed(seedTables)
         } else {
             appTables = .notInTheNewSeed
         }
-        let base = target.merge.mergesAnything ? try usableBase() : (path: nil, problem: nil)
+        // Nothing of the user's to merge into a working copy nobody wrote to.
+        let merge = plan.skipsMerge ? MergePolicies() : target.merge
+        let base = merge.mergesAnything ? try usableBase() : (path: nil, problem: nil)
         let request = CarryRequest(
-            workingCopy: paths.workingCopy, preservedTables: target.preservedTables, merge: target.merge, appTables: appTables,
+            workingCopy: paths.workingCopy, preservedTables: target.preservedTables, merge: merge, appTables: appTables,
             base: base.path)
         // Said once the merge ran (done or refused): a carry refused first (a misspelt
         // table) merged nothing.
@@ -440,6 +442,7 @@ extension DeployExecutor {
                 return record
             }
         let seedTables = plan.finishesInterrupted ? interrupted?.seedTables : run.seedTables
+        let pristine = try pristineIdentity(plan, run)
         let record = DeployRecord(version: target.version, sha256: content.digest, size: content.size, deployedAt: Date().ISO8601Format(), seedTables: seedTables)
         try store.update(timeout: deadline.timeLeft) { table in
             var entry = table[paths.name.rawValue] ?? SettingsEntry()
@@ -461,6 +464,7 @@ extension DeployExecutor {
             if let generation = plan.strategy == .swap ? (run.generation ?? interrupted?.generation) : target.entry.generation {
                 entry.generation = generation
             }
+            entry.pristine = pristine
             table[paths.name.rawValue] = entry
         }
         if let merge = run.merge {
@@ -469,6 +473,17 @@ extension DeployExecutor {
             // The merge whose conflicts the file lists is the one rolled back.
             try? fs.remove(paths.conflictsFile)
         }
+    }
+
+    /// The identity of the content just installed, when it is the seed's own: a replace
+    /// (not a rollback, not the finishing of a killed run) that carried no table and whose
+    /// merge, if any, changed nothing. Taken before the record is written; anything that
+    /// writes to the file later changes it.
+    private func pristineIdentity(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) -> FileIdentity? {
+        guard !plan.finishesInterrupted, !target.isRollback, run.carried.isEmpty else { return nil }
+        if let merge = run.merge?.summary, merge.inserted + merge.updated + merge.deleted + merge.conflicts > 0 { return nil }
+        let content = plan.strategy == .swap ? run.generation.map(paths.inDirectory) : target.workingCopy.contentFile
+        return try content.map { (path) throws(SeedDBError) in try fs.identity(of: path) }
     }
 
     /// The record of an adopted database as the previous generation: what it holds is

@@ -61,10 +61,12 @@ struct DeployExecutor {
         run.forgetUndo()
         cleanUp(run)
         context.reached(.cleanUp)
-        return DeployReport(
+        var report = DeployReport(
             name: target.paths.name, action: plan.action, from: target.entry.record?.version, to: target.version,
             workingCopy: target.paths.workingCopy, strategy: plan.strategy, carried: run.carried, merge: run.merge?.summary,
             adopted: plan.adopted, conflictsKept: run.merge?.conflicts.map(\.kept) ?? [])
+        report.mergeSkipped = plan.skipsMerge && target.merge.mergesAnything
+        return report
     }
 
     /// How many of the plan's first steps only prepare.
@@ -142,7 +144,7 @@ struct DeployExecutor {
         case .migrate: try migrate(run)
         case .check: try check(plan.integrity, run)
         case .withdraw: try withdraw(plan, run)
-        case .carry: try carry(run, scope: scope)
+        case .carry: try carry(plan, run, scope: scope)
         case .keepPrevious: try keepPrevious(plan, run, scope: scope)
         case .install: try installBySwap(plan, run)
         case .relink: try relink(run)

@@ -28,6 +28,9 @@ public struct DeployReport: Sendable, Hashable {
     /// The side each conflict of the merge kept, in the order `seeddb conflicts` lists
     /// them; empty when the merge met none (or none ran).
     public var conflictsKept: [MergeConflict.Kept] = []
+    /// Whether the merge the seed asks for was skipped: the working copy was the seed's
+    /// own content, unwritten since its deploy, so nothing of the user's was there.
+    public var mergeSkipped = false
     /// The signature the run checked: who signed the manifest and its serial; `nil` when
     /// no key is trusted for the app and none is pinned (and for a rollback, which checks
     /// none).

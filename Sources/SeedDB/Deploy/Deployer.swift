@@ -497,7 +497,7 @@ public struct Deployer: Sendable {
             ? WorkingCopy.Listing(generations: [], sidecarGenerations: [], stagedBases: [], adoptedCopies: [], temporaries: false)
             : try workingCopy.listing()
         let settingsState: DeployObservation.Settings = snapshot.problem != nil ? .damaged : snapshot.fileExists ? .valid : .missing
-        let observation = DeployObservation(
+        var observation = DeployObservation(
             settings: settingsState, recorded: entry.record?.version,
             recordedGeneration: entry.generation.flatMap(paths.generationNumber(of:)),
             interrupted: interrupted, heldFrom: entry.heldFrom, previousRecorded: entry.previous != nil,
@@ -508,9 +508,21 @@ public struct Deployer: Sendable {
             previousExists: previousExists,
             current: resolved.seed.version, alreadyChecked: checked,
             usage: try lock.map { (lock) throws(SeedDBError) in try usage(of: workingCopy, lock: lock) } ?? .idle)
+        if !quick, entry.record != nil, entry.interrupted == nil, let pristine = entry.pristine, let content = workingCopy.contentFile {
+            observation.untouchedSeed = try unwritten(content, since: pristine)
+        }
         return Observed(
             seed: resolved.seed, entry: entry, problem: snapshot.problem, workingCopy: workingCopy,
             sourceDigest: resolved.source, isNewDigest: resolved.isNewDigest, observation: observation)
+    }
+
+    /// Whether the database at `path` still has `identity` and no `-wal` with frames or
+    /// `-journal` beside it: nothing was written to it since.
+    private func unwritten(_ path: String, since identity: FileIdentity) throws(SeedDBError) -> Bool {
+        let files = effects.files
+        guard try files.identity(of: path) == identity, try files.fileType(at: path + "-journal") == nil else { return false }
+        guard try files.fileType(at: path + "-wal") != nil else { return true }
+        return try files.identity(of: path + "-wal").size == 0
     }
 
     /// Who uses the working copy, seen under the deploy lock: an open `SeedDatabase`, and

@@ -34,6 +34,11 @@ public struct SettingsEntry: Sendable, Hashable {
     public var location: SeedLocation?
     /// The generation file the working copy's link pointed at when this was recorded.
     public var generation: String?
+    /// The identity of the working copy's content file as the last deploy left it, when
+    /// that content was the seed's own (nothing carried or merged into it): while the file
+    /// keeps this identity and has no `-wal` or `-journal` beside it, nobody wrote to it,
+    /// and an upgrade has nothing of the user's to merge.
+    public var pristine: FileIdentity?
     /// What a run under way (or killed) is doing: written by its `withdraw` step, cleared
     /// by its `record` step.
     public var interrupted: InterruptedRun?
@@ -170,6 +175,14 @@ public struct SettingsEntry: Sendable, Hashable {
                 version: version, generation: generation, replacing: replacing, base: base, seedTables: seedTables,
                 isRollback: isRollback, snapshot: snapshot, replacingGeneration: replacingGeneration, adopting: adopting ?? false)
         }
+        if let value = object["pristine"] {
+            guard let identity = value.object, let device = identity["device"]?.integer, let inode = identity["inode"]?.integer,
+                  let size = identity["size"]?.integer, let modified = identity["modified"]?.integer, let changed = identity["changed"]?.integer
+            else { throw Self.bad("pristine") }
+            pristine = FileIdentity(
+                device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode), size: size,
+                modifiedNanoseconds: modified, changedNanoseconds: changed)
+        }
         signature = try Self.signature(in: object, at: "")
     }
 
@@ -188,6 +201,13 @@ public struct SettingsEntry: Sendable, Hashable {
                 "device": JSONValue(Int64(bitPattern: source.identity.device)), "inode": JSONValue(Int64(bitPattern: source.identity.inode)),
                 "size": JSONValue(source.identity.size), "modified": JSONValue(source.identity.modifiedNanoseconds),
                 "changed": JSONValue(source.identity.changedNanoseconds), "sha256": .string(source.sha256.hex),
+            ])
+        }
+        if let pristine {
+            object["pristine"] = .object([
+                "device": JSONValue(Int64(bitPattern: pristine.device)), "inode": JSONValue(Int64(bitPattern: pristine.inode)),
+                "size": JSONValue(pristine.size), "modified": JSONValue(pristine.modifiedNanoseconds),
+                "changed": JSONValue(pristine.changedNanoseconds),
             ])
         }
         if let base { object["base"] = .string(base.hex) }

@@ -32,6 +32,10 @@ package struct DeployPlan: Sendable, Hashable {
     /// (adopted, or on disk with no record): the stamp of the adopted copy it is kept as
     /// (`<name>.adopted-<stamp>`) instead of being removed.
     package var keepsDroppedPreviousAs: String? = nil
+    /// Whether the merge is skipped: the working copy is the seed's own content and
+    /// nobody wrote to it since its deploy, so the new seed replaces it as is (the tables
+    /// the app made and the preserved ones are carried as always).
+    package var skipsMerge: Bool = false
     /// Whether a swap that finds other connections keeping the old copy busy (WAL
     /// connections, which only trying shows) gives up at once so the run is made live
     /// (`auto`), rather than waiting for them (`swap`).

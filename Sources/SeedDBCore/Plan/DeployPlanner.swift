@@ -94,6 +94,7 @@ package enum DeployPlanner {
             keepsPrevious: keepsPrevious, dropsPrevious: dropsPrevious, steps: steps)
         plan.adopted = adopted
         plan.previousAlreadyKept = previousAlreadyKept
+        plan.skipsMerge = replacing && !adopted && request.kind != .rollback && observed.untouchedSeed
         if strategy == .swap { plan.generation = observed.nextGeneration }
         plan.goesLiveWhenBusy = request.strategy == .auto && strategy == .swap && replacing && !observed.linkMissing
         // A rollback's dropped previous generation is the content it restores.
