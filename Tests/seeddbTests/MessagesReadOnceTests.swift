@@ -116,6 +116,8 @@ import Testing
         #expect(try cli.run(["keygen", "--unencrypted", "--public-key", cli.root + "/k.pub", "--secret-key", cli.root + "/k.key"]).status == 0)
         #expect(try cli.run(["sign", "--key", cli.root + "/k.key", manifest]).status == 0)
         #expect(try cli.run(["deploy", "--merge", "user-wins"] + cli.seedFlags(1)).status == 0)
+        // A write, so the upgrade merges (and writes the conflicts file).
+        #expect(try cli.shell("sqlite3 '\(cli.workingCopy)' 'CREATE TABLE scratch(x); DROP TABLE scratch'").status == 0)
         #expect(try cli.run(["deploy", "--merge", "user-wins"] + cli.seedFlags(2)).status == 0)
         for file in [manifest, manifest + ".minisig", cli.root + "/k.pub", cli.root + "/k.key", cli.settingsFile, cli.workingCopy + ".conflicts.json"] {
             let bytes = try #require(cli.bytes(file), "\(file) was not written")

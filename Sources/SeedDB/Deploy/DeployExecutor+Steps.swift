@@ -186,7 +186,7 @@ extension DeployExecutor {
         let base = merge.mergesAnything ? try usableBase() : (path: nil, problem: nil)
         let request = CarryRequest(
             workingCopy: paths.workingCopy, preservedTables: target.preservedTables, merge: merge, appTables: appTables,
-            base: base.path)
+            configuredTables: ConfiguredTables.names(preserved: target.preservedTables, merge: target.merge), base: base.path)
         // Said once the merge ran (done or refused): a carry refused first (a misspelt
         // table) merged nothing.
         func warnAboutTheBase() {

@@ -70,6 +70,9 @@ struct CarryRequest {
     var merge: MergePolicies
     /// Which tables count as the app's (carried whole) when the merge does not decide.
     var appTables: TableCarry.AppTables
+    /// The table names the seed's configuration gives (preserved and merge tables),
+    /// checked against the old and new copies even when the merge is skipped.
+    var configuredTables: [(name: String, what: String)]
     /// The merge base to attach (its digest already checked), or `nil` to merge without.
     var base: String?
 }
@@ -196,7 +199,7 @@ struct LocalDatabase: DeployDatabase {
             try db.execute(sql: "ATTACH DATABASE ? AS old", arguments: [old])
         }
         defer { try? db.execute(sql: "DETACH DATABASE old") }
-        try ConfiguredTables.check(ConfiguredTables.names(preserved: carry.preservedTables, merge: carry.merge), in: db)
+        try ConfiguredTables.check(carry.configuredTables, in: db)
         var appTables = carry.appTables
         var merged: MergeResult?
         if carry.merge.mergesAnything {
