@@ -71,6 +71,16 @@ import Testing
         #expect(try rows() == ["1 meadow-hd 0", "2 cave 3", "3 my desert 0", "4 ocean 0", "9 mine 1"])
         let conflicts = try deployer.conflicts(seed("2", v2, merge: .userWins))
         #expect(conflicts.contains("\"table\":\"levels\"") && conflicts.contains("\"kept\":\"user\""), "\(conflicts)")
+        // The same conflicts as values: a cell conflict on level 2's stars, a row
+        // conflict on level 3 (the seed deleted it), each written back as the file has it.
+        let list = try deployer.conflictList(seed("2", v2, merge: .userWins))
+        #expect(list.map(\.kept) == [.user, .user])
+        let stars = try #require(list.first { $0.column == "stars" })
+        #expect(stars.key == [MergeField("ix", .integer(2))] && stars.user == .value(.integer(3)) && stars.table == "levels")
+        let deleted = try #require(list.first { $0.column == nil })
+        #expect(deleted.seed == .absent && deleted.key == [MergeField("ix", .integer(3))])
+        let written = try JSONSerialization.jsonObject(with: Data(("[" + list.map(\.json).joined(separator: ",") + "]").utf8)) as? NSArray
+        #expect(written == (try JSONSerialization.jsonObject(with: Data(conflicts.utf8)) as? NSArray), "values written back differ from the file")
         // The base is now the pristine v2.
         #expect(try FileDigest.sha256(ofFileAt: paths.base) == FileDigest.sha256(ofFileAt: v2))
     }

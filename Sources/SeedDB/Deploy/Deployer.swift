@@ -678,4 +678,15 @@ extension Deployer {
         let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         return text.isEmpty ? "[]" : text
     }
+
+    /// The conflicts of the last merge attempt of `seed`'s working copy, as values (the
+    /// form ``conflicts(_:)`` prints as JSON); empty when the last merge had none or none
+    /// was attempted.
+    /// - Throws: ``SeedDBError`` `ioFailure` when the conflicts file cannot be read as
+    ///   SeedDB wrote it.
+    public func conflictList(_ seed: Seed) throws(SeedDBError) -> [MergeConflict] {
+        let path = paths(for: seed).conflictsFile
+        guard let bytes = try FileSystem.readFile(at: path), bytes.contains(where: { $0 != 0x20 && $0 != 0x0A }) else { return [] }
+        return try MergeConflict.list(from: bytes, path: path)
+    }
 }
