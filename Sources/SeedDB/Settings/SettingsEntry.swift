@@ -120,14 +120,13 @@ public struct SettingsEntry: Sendable, Hashable {
             self.checked = ValidationMemo(sha256: digest, integrity: level, tables: tables)
         }
         if let source = object["source"] {
-            guard let source = source.object,
-                  let device = source["device"]?.integer, let inode = source["inode"]?.integer,
-                  let size = source["size"]?.integer, let modified = source["modified"]?.integer,
+            // An entry written before the change time was part of the identity lacks
+            // `changed`: a cache miss, not a damaged entry.
+            guard let source = source.object, ["device", "inode", "size", "modified"].allSatisfy({ source[$0]?.integer != nil }),
                   let digest = source["sha256"].flatMap(Self.digest)
             else { throw Self.bad("source") }
             if let changed = source["changed"] {
-                guard let changed = changed.integer else { throw Self.bad("source.changed") }
-                let identity = FileIdentity(device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode), size: size, modifiedNanoseconds: modified, changedNanoseconds: changed)
+                guard changed.integer != nil, let identity = Self.identity(in: source) else { throw Self.bad("source.changed") }
                 self.source = SourceDigest(identity: identity, sha256: digest)
             }
         }
@@ -176,12 +175,8 @@ public struct SettingsEntry: Sendable, Hashable {
                 isRollback: isRollback, snapshot: snapshot, replacingGeneration: replacingGeneration, adopting: adopting ?? false)
         }
         if let value = object["pristine"] {
-            guard let identity = value.object, let device = identity["device"]?.integer, let inode = identity["inode"]?.integer,
-                  let size = identity["size"]?.integer, let modified = identity["modified"]?.integer, let changed = identity["changed"]?.integer
-            else { throw Self.bad("pristine") }
-            pristine = FileIdentity(
-                device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode), size: size,
-                modifiedNanoseconds: modified, changedNanoseconds: changed)
+            guard let identity = value.object.flatMap(Self.identity(in:)) else { throw Self.bad("pristine") }
+            pristine = identity
         }
         signature = try Self.signature(in: object, at: "")
     }
@@ -197,19 +192,9 @@ public struct SettingsEntry: Sendable, Hashable {
             object["checked"] = .object(memo)
         }
         if let source {
-            object["source"] = .object([
-                "device": JSONValue(Int64(bitPattern: source.identity.device)), "inode": JSONValue(Int64(bitPattern: source.identity.inode)),
-                "size": JSONValue(source.identity.size), "modified": JSONValue(source.identity.modifiedNanoseconds),
-                "changed": JSONValue(source.identity.changedNanoseconds), "sha256": .string(source.sha256.hex),
-            ])
+            object["source"] = .object(Self.members(of: source.identity).merging(["sha256": .string(source.sha256.hex)]) { $1 })
         }
-        if let pristine {
-            object["pristine"] = .object([
-                "device": JSONValue(Int64(bitPattern: pristine.device)), "inode": JSONValue(Int64(bitPattern: pristine.inode)),
-                "size": JSONValue(pristine.size), "modified": JSONValue(pristine.modifiedNanoseconds),
-                "changed": JSONValue(pristine.changedNanoseconds),
-            ])
-        }
+        if let pristine { object["pristine"] = .object(Self.members(of: pristine)) }
         if let base { object["base"] = .string(base.hex) }
         if let location { object["location"] = .string(location.rawValue) }
         if let generation { object["generation"] = .string(generation) }
@@ -227,6 +212,22 @@ public struct SettingsEntry: Sendable, Hashable {
         }
         if let signature { object["signature"] = Self.jsonValue(of: signature) }
         return .object(object)
+    }
+
+    /// A file's identity as the entry writes it (`source`, `pristine`).
+    private static func members(of identity: FileIdentity) -> [String: JSONValue] {
+        ["device": JSONValue(Int64(bitPattern: identity.device)), "inode": JSONValue(Int64(bitPattern: identity.inode)),
+         "size": JSONValue(identity.size), "modified": JSONValue(identity.modifiedNanoseconds),
+         "changed": JSONValue(identity.changedNanoseconds)]
+    }
+
+    /// The identity ``members(of:)`` wrote, `nil` when a part is missing or not an integer.
+    private static func identity(in object: [String: JSONValue]) -> FileIdentity? {
+        guard let device = object["device"]?.integer, let inode = object["inode"]?.integer, let size = object["size"]?.integer,
+              let modified = object["modified"]?.integer, let changed = object["changed"]?.integer else { return nil }
+        return FileIdentity(
+            device: UInt64(bitPattern: device), inode: UInt64(bitPattern: inode), size: size,
+            modifiedNanoseconds: modified, changedNanoseconds: changed)
     }
 
     private static let recordKeys = ["version", "sha256", "size", "deployedAt"]
