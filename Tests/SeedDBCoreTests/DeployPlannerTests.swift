@@ -164,15 +164,15 @@ import Testing
         #expect(plan.adopted == row.adopted)
         #expect(plan.finishesInterrupted == row.finishes)
         #expect(plan.integrity == row.integrity)
-        #expect(plan.steps == row.steps)
+        #expect(plan.names == row.steps)
         #expect(plan.writerLockedSteps == row.locked)
     }
 
     @Test func everyPlanEndsByRecordingThenCleaningUp() throws {
         for row in Self.rows where row.action.copies && !row.steps.contains(.relink) {
             let plan = try DeployPlanner.plan(row.observed, row.request)
-            #expect(plan.steps.suffix(2) == [.record, .cleanUp], "\(row.label)")
-            #expect(plan.steps.first == (row.finishes ? plan.steps.first : .stage), "\(row.label)")
+            #expect(plan.names.suffix(2) == [.record, .cleanUp], "\(row.label)")
+            #expect(plan.names.first == (row.finishes ? plan.names.first : .stage), "\(row.label)")
         }
     }
 
@@ -263,12 +263,13 @@ import Testing
     /// installed) and records the file there as the replaced version's.
     @Test(arguments: [DeployStrategy.auto, .live])
     func aKilledLiveReplacesSnapshotIsRecordedNotTakenAgain(_ strategy: DeployStrategy) throws {
-        let observed = Self.observed(recorded: nil, previous: true,
+        var observed = Self.observed(recorded: nil, previous: true,
                                      interrupted: .init(version: Self.version("2"), generation: nil, replacing: Self.version("1"), previousIsSnapshot: true))
+        observed.interrupted?.snapshot = SHA256Digest(bytes: Array(repeating: UInt8(7), count: 32))
         let plan = try DeployPlanner.plan(observed, DeployRequest(kind: .deploy, strategy: strategy))
         #expect(plan.action == .replaced)
         #expect(plan.previousAlreadyKept && !plan.keepsPrevious && !plan.dropsPrevious)
-        #expect(!plan.steps.contains(.keepPrevious))
+        #expect(!plan.names.contains(.keepPrevious))
         var notTheSnapshot = observed
         notTheSnapshot.interrupted?.previousIsSnapshot = false
         let redo = try DeployPlanner.plan(notTheSnapshot, DeployRequest(kind: .deploy, strategy: strategy))
@@ -280,10 +281,10 @@ import Testing
     /// snapshot inside the backup's lock, before the commit.
     @Test func aLiveRollbackDropsThePreviousGenerationAfterItsCommit() throws {
         let rollback = try DeployPlanner.plan(Self.observed(recorded: "2", previous: true), DeployRequest(kind: .rollback, strategy: .live))
-        #expect(rollback.steps == [.stage, .check, .withdraw, .carry, .install, .keepPrevious, .record, .cleanUp])
+        #expect(rollback.names == [.stage, .check, .withdraw, .carry, .install, .keepPrevious, .record, .cleanUp])
         #expect(rollback.writerLockedSteps == [.carry])
         let replace = try DeployPlanner.plan(Self.observed(previous: true), DeployRequest(kind: .deploy, strategy: .live))
-        #expect(replace.steps == Self.liveSteps && replace.writerLockedSteps == [.carry, .keepPrevious])
+        #expect(replace.names == Self.liveSteps && replace.writerLockedSteps == [.carry, .keepPrevious])
     }
 
     /// A live rollback killed after its commit: the previous generation is gone (it is
@@ -291,10 +292,10 @@ import Testing
     @Test func aLiveRollbackKilledAfterItsCommitIsFinishedByItsRecord() throws {
         let killed = Self.observed(recorded: nil, interrupted: .init(version: Self.version("1"), generation: nil, replacing: Self.version("2"), isRollback: true))
         let plan = try DeployPlanner.plan(killed, DeployRequest(kind: .rollback))
-        #expect(plan.action == .rolledBack && plan.steps == [.record, .cleanUp] && plan.finishesInterrupted)
+        #expect(plan.action == .rolledBack && plan.names == [.record, .cleanUp] && plan.finishesInterrupted)
         var beforeCommit = killed
         beforeCommit.previousExists = true
-        #expect(try DeployPlanner.plan(beforeCommit, DeployRequest(kind: .rollback)).steps.first == .stage)
+        #expect(try DeployPlanner.plan(beforeCommit, DeployRequest(kind: .rollback)).names.first == .stage)
     }
 
     /// A swap that adopted the database found, killed after its switch, keeps that
@@ -305,7 +306,7 @@ import Testing
         let replace = DeployObservation.Interrupted(version: Self.version("2"), generation: 2, replacing: nil, replacingGeneration: 1, adopting: true)
         let oldThere = Self.observed(settings: .damaged, recorded: nil, workingCopy: .generation(2), recordedGeneration: nil, generations: [1, 2], interrupted: replace)
         let plan = try DeployPlanner.plan(oldThere, DeployRequest(kind: .deploy))
-        #expect(plan.adopted && plan.keepsPrevious && !plan.dropsPrevious && plan.steps == [.keepPrevious, .record, .cleanUp])
+        #expect(plan.adopted && plan.keepsPrevious && !plan.dropsPrevious && plan.names == [.keepPrevious, .record, .cleanUp])
         var rollback = replace
         rollback.isRollback = true
         var restoredStillThere = oldThere
@@ -324,7 +325,7 @@ import Testing
     @Test func migrationsAreAStepOfTheirOwn() throws {
         var request = DeployRequest(kind: .deploy)
         request.migrates = true
-        #expect(try DeployPlanner.plan(Self.observed(), request).steps == [.stage, .migrate, .check, .withdraw, .carry, .install, .keepPrevious, .record, .cleanUp])
+        #expect(try DeployPlanner.plan(Self.observed(), request).names == [.stage, .migrate, .check, .withdraw, .carry, .install, .keepPrevious, .record, .cleanUp])
         #expect(try !DeployPlanner.plan(Self.observed(), DeployRequest(kind: .deploy)).steps.contains(.migrate))
     }
 
@@ -334,11 +335,15 @@ import Testing
     @Test func anUntouchedSeedIsReplacedWithoutAMerge() throws {
         var untouched = Self.observed()
         untouched.untouchedSeed = true
-        #expect(try DeployPlanner.plan(untouched, DeployRequest(kind: .deploy)).skipsMerge)
-        #expect(try !DeployPlanner.plan(Self.observed(), DeployRequest(kind: .deploy)).skipsMerge)
+        var merging = DeployRequest(kind: .deploy)
+        merging.merges = true
+        #expect(try DeployPlanner.plan(untouched, merging).skipsMerge)
+        #expect(try !DeployPlanner.plan(Self.observed(), merging).skipsMerge)
         var rollback = Self.observed(recorded: "2", previous: true)
         rollback.untouchedSeed = true
-        #expect(try !DeployPlanner.plan(rollback, DeployRequest(kind: .rollback)).skipsMerge)
+        var mergingRollback = DeployRequest(kind: .rollback)
+        mergingRollback.merges = true
+        #expect(try !DeployPlanner.plan(rollback, mergingRollback).skipsMerge)
     }
 
     /// `auto` names its live branch in the plan: a swap that finds the old copy busy gives
@@ -353,6 +358,87 @@ import Testing
         busy.usage.connectionsBusy = true
         let live = try DeployPlanner.plan(busy, DeployRequest(kind: .deploy))
         #expect(live.strategy == .live && !live.goesLiveWhenBusy)
+        // The branch is the plan of the same observation with the copy busy, made up front.
+        #expect(try DeployPlanner.plan(Self.observed(), DeployRequest(kind: .deploy)).whenBusy == live)
+        #expect(live.steps.contains(.install(.live(from: .generation(1, linked: true)))))
+    }
+
+    /// The stage carries how the next merge base is kept: only for free when the seed
+    /// merges nothing, by a copy where it cannot be free when it merges, not at all for a
+    /// rollback (which puts the restored generation's base back).
+    @Test func theStageSaysHowTheBaseIsKept() throws {
+        func base(_ request: DeployRequest, _ observed: DeployObservation = Self.observed()) throws -> PlannedStep.BaseCopy? {
+            for case .stage(let stage) in try DeployPlanner.plan(observed, request).steps { return stage.base }
+            return nil
+        }
+        var merging = DeployRequest(kind: .deploy)
+        merging.merges = true
+        #expect(try base(DeployRequest(kind: .deploy)) == .clone)
+        #expect(try base(merging) == .copy)
+        #expect(try base(DeployRequest(kind: .rollback), Self.observed(recorded: "2", previous: true)) == PlannedStep.BaseCopy.none)
+        // Only a first install checks the configured tables against the seed alone.
+        var naming = DeployRequest(kind: .deploy)
+        naming.namesTables = true
+        let first = Self.observed(recorded: nil, workingCopy: .absent, recordedGeneration: nil)
+        for case .stage(let stage) in try DeployPlanner.plan(first, naming).steps { #expect(stage.checksConfiguredTables) }
+        for case .stage(let stage) in try DeployPlanner.plan(Self.observed(), naming).steps { #expect(!stage.checksConfiguredTables) }
+    }
+
+    /// The carry carries the app-table rule and the merge's base, decided from the record
+    /// and the base file as observed; the executor never hashes or reads the entry.
+    @Test func theCarrySaysWhichTablesAreTheAppsAndWhichBaseTheMergeUses() throws {
+        func carry(_ observed: DeployObservation) throws -> PlannedStep.Carry? {
+            var merging = DeployRequest(kind: .deploy)
+            merging.merges = true
+            for case .carry(let carry) in try DeployPlanner.plan(observed, merging).steps { return carry }
+            return nil
+        }
+        let digest = SHA256Digest(bytes: Array(repeating: UInt8(1), count: 32))
+        var observed = Self.observed()
+        observed.records.current = DeployRecord(version: Self.version("1"), sha256: digest, size: 1, deployedAt: "", seedTables: ["levels"])
+        #expect(try carry(observed) == PlannedStep.Carry(appTables: .notInTheOldSeed(["levels"]), merge: .merge, base: .missing("is missing")))
+        observed.baseFiles.base = true
+        observed.records.base = digest
+        observed.baseFiles.baseMatchesRecord = false
+        #expect(try carry(observed)?.base == .missing("does not match the recorded seed"))
+        observed.baseFiles.baseMatchesRecord = true
+        #expect(try carry(observed)?.base == .recorded)
+        observed.untouchedSeed = true
+        #expect(try carry(observed)?.merge == .skipped)
+        let adopted = Self.observed(settings: .missing, recorded: nil, workingCopy: .file, recordedGeneration: nil)
+        #expect(try carry(adopted)?.appTables == .notInTheNewSeed)
+    }
+
+    /// The install names what the path held and whether the old generation is retired;
+    /// keep-previous what happens to each file; the record which base it installs.
+    @Test func theInstallKeepAndRecordCarryTheirDecisions() throws {
+        let replace = try DeployPlanner.plan(Self.observed(previous: true), DeployRequest(kind: .deploy))
+        #expect(replace.steps.contains(.install(.swap(PlannedStep.Swap(generation: 2, from: .generation(1, linked: true), retire: false, onBusy: .goLive)))))
+        #expect(replace.keepPrevious == PlannedStep.KeepPrevious(drop: .setAside, keep: .oldContent))
+        let noPrevious = try DeployPlanner.plan(Self.observed(), DeployRequest(kind: .deploy, strategy: .swap, keepPrevious: false))
+        #expect(noPrevious.steps.contains(.install(.swap(PlannedStep.Swap(generation: 2, from: .generation(1, linked: true), retire: true, onBusy: .wait)))))
+        // A rollback puts the restored generation's base back, or none.
+        let base = SHA256Digest(bytes: Array(repeating: UInt8(2), count: 32))
+        var rollback = Self.observed(recorded: "2", previous: true)
+        rollback.records.previous = DeployRecord(version: Self.version("1"), sha256: base, size: 1, deployedAt: "", base: base)
+        rollback.baseFiles = DeployObservation.BaseFiles(base: true, previousBase: true)
+        func recordedBase(_ plan: DeployPlan) -> PlannedStep.BaseInstall? {
+            for case .record(let record) in plan.steps { return record.base }
+            return nil
+        }
+        #expect(try recordedBase(DeployPlanner.plan(rollback, DeployRequest(kind: .rollback))) == .previousBase(base))
+        rollback.baseFiles.previousBase = false
+        #expect(try recordedBase(DeployPlanner.plan(rollback, DeployRequest(kind: .rollback))) == PlannedStep.BaseInstall.none(removing: [.inPlace]))
+        // A seed that merges nothing drops stale bases when no pristine copy was kept.
+        var stale = Self.observed()
+        stale.baseFiles = DeployObservation.BaseFiles(base: true, previousBase: false)
+        #expect(try recordedBase(DeployPlanner.plan(stale, DeployRequest(kind: .deploy))) == .pristine(otherwise: .none(removing: [.inPlace, .previous])))
+        // Finishing a killed run records the base where it was found, by its digest.
+        var killed = Self.observed(recorded: nil, workingCopy: .generation(2), generations: [1, 2],
+                                   interrupted: .init(version: Self.version("2"), generation: 2, replacing: Self.version("1")))
+        killed.interrupted?.base = base
+        killed.interrupted?.baseFoundAt = .staged(generation: 2)
+        #expect(try recordedBase(DeployPlanner.plan(killed, DeployRequest(kind: .deploy))) == .found(base, at: .staged(generation: 2)))
     }
 
     /// With the link removed, nothing can be using the working copy's path: a live
@@ -369,10 +455,10 @@ import Testing
         var killed = Self.observed(recorded: "1", current: "2", heldFrom: "2")
         killed.leftoversFound = true
         let plan = try DeployPlanner.plan(killed, DeployRequest(kind: .rollback))
-        #expect(plan.action == .rolledBack && plan.steps == [.cleanUp] && plan.finishesInterrupted)
+        #expect(plan.action == .rolledBack && plan.names == [.cleanUp] && plan.finishesInterrupted)
         var strandedSidecars = Self.observed(recorded: "1", current: "2", heldFrom: "2")
         strandedSidecars.sidecarGenerations = [7]
-        #expect(try DeployPlanner.plan(strandedSidecars, DeployRequest(kind: .rollback)).steps == [.cleanUp])
+        #expect(try DeployPlanner.plan(strandedSidecars, DeployRequest(kind: .rollback)).names == [.cleanUp])
         killed.heldFrom = nil
         #expect(throws: DeployRefusal.nothingToRollBack) { try DeployPlanner.plan(killed, DeployRequest(kind: .rollback)) }
     }

@@ -15,15 +15,15 @@ extension DeployExecutor {
     /// checks its header and digest, and flushes it. Undone by removing the file.
     ///
     /// A seed whose digest is known for its identity is not read at all when the kernel
-    /// copies it (reflink or `copy_file_range`), nor is the copy, unless the configured
-    /// integrity is `full`; its header is not read either when that content already passed
-    /// a check. Otherwise the seed is hashed in the same pass as the copy, and the run
-    /// remembers the digest for the seed's identity.
-    func stage(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) {
-        if let number = plan.generation { run.generation = paths.generationName(number) }
+    /// copies it (reflink or `copy_file_range`), nor is the copy, unless the plan asks for
+    /// a re-read (`--integrity full`); its header is not read either when that content
+    /// already passed a check (``PlannedStep/Stage/vouched``). Otherwise the seed is hashed
+    /// in the same pass as the copy, and the run remembers the digest for the seed's identity.
+    func stage(_ stage: PlannedStep.Stage, _ run: DeployRun) throws(SeedDBError) {
+        if let number = stage.generation { run.generation = paths.generationName(number) }
         let source = SeedSource(path: target.source)
         let known = target.knownSourceDigest
-        let vouched = known.map { target.entry.checked?.sha256 == $0.sha256 } ?? false
+        let vouched = stage.vouched != nil
         let inspected = try db.inspectSeed(target.source, readingHeader: !vouched)
         if source.compression == .none, let known, known.identity == inspected.identity, let expected = target.expectedSHA256, expected != known.sha256 {
             // The remembered digest of the seed as it is: refused before anything is copied.
@@ -31,7 +31,7 @@ extension DeployExecutor {
         }
         var temporary = ""
         let options = SeedCopyOptions(
-            known: known, prefix: inspected.prefix, rereads: context.configuration.integrity == .full,
+            known: known, prefix: inspected.prefix, rereads: stage.rereads,
             progress: context.configuration.progress, isInterrupted: context.configuration.isInterrupted)
         let copy = try db.copySeed(target.source, into: paths.directory, stem: paths.name.rawValue, policy: files, options: options) { path in
             temporary = path
@@ -55,29 +55,31 @@ extension DeployExecutor {
                 throw SeedDBError(.invalidSeed, "invalid seed \(target.source): its header declares \(declared) bytes but \(copy.size) were read (truncated, or changed while copying)")
             }
         }
-        if vouched, copy.digest != known?.sha256, context.configuration.integrity != .none {
+        if vouched, copy.digest != stage.vouched, stage.integrity != .none {
             // The seed changed after it was observed: the plan skipped the check for the
             // content it remembered, not for this one.
-            let full = context.configuration.integrity == .full
+            let full = stage.integrity == .full
             let result = db.check(temporary, full: full)
             guard result == "ok" else {
                 throw SeedDBError(.invalidSeed, "invalid seed \(target.source): \(full ? "integrity_check" : "quick_check") failed: \(result)")
             }
         }
         run.staged = StagedCopy(path: temporary, digest: copy.digest, size: copy.size)
-        let configured = ConfiguredTables.names(preserved: target.preservedTables, merge: target.merge)
-        if !target.isRollback, !plan.steps.contains(.carry), !configured.isEmpty {
+        if stage.checksConfiguredTables {
             // A first install: the names the configuration gives are checked against the seed.
+            let configured = ConfiguredTables.names(preserved: target.preservedTables, merge: target.merge)
             try ConfiguredTables.check(configured, among: try db.tableNames(of: temporary), missingFrom: "the seed \(target.source)")
         }
-        if target.isRollback {
+        switch stage.knownTables {
+        case .none: break
+        case .these(let tables): run.seedTables = tables
+        case .ifPassed(let memo): if memo.sha256 == copy.digest { run.seedTables = memo.tables }
+        }
+        if stage.restoresPrevious {
             // The previous generation was fenced when it stopped being the working copy.
             if try db.unfence(temporary) { try run.rehashStaged(fs) }
-            run.seedTables = target.entry.previous?.seedTables
-        } else {
-            if let memo = target.entry.checked, memo.sha256 == copy.digest { run.seedTables = memo.tables }
-            try keepPristineCopy(run, of: try run.staged(for: .stage), evenByCopy: target.merge.mergesAnything)
         }
+        try keepPristineCopy(run, of: try run.staged(for: .stage), stage.base)
     }
 
     /// `migrate`: runs the app's migrations on the staged copy, which is then flushed and
@@ -91,10 +93,10 @@ extension DeployExecutor {
     }
 
     /// Keeps a pristine, read-only copy of the staged seed, to become `<name>.base` once the
-    /// new copy is recorded: always where the file system makes it a reflink (free), and by
-    /// a copy only for a seed that merges (elsewhere it would cost a second copy of every
-    /// deploy).
-    private func keepPristineCopy(_ run: DeployRun, of staged: StagedCopy, evenByCopy: Bool) throws(SeedDBError) {
+    /// new copy is recorded, as the plan says: by a reflink only (free), by a reflink or a
+    /// copy (a seed that merges), or not at all (a rollback).
+    private func keepPristineCopy(_ run: DeployRun, of staged: StagedCopy, _ base: PlannedStep.BaseCopy) throws(SeedDBError) {
+        if base == .none { return }
         // Named after the generation it goes with, so a run killed after its switch is
         // finished with this base (see ``installBase(_:_:)``).
         let pristine: String
@@ -103,7 +105,7 @@ extension DeployExecutor {
         } else {
             pristine = try fs.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "base")
         }
-        let kept = try fs.keepCopy(of: staged.path, digest: staged.digest, at: pristine, evenByCopy: evenByCopy, owner: files.owner) { path in
+        let kept = try fs.keepCopy(of: staged.path, digest: staged.digest, at: pristine, evenByCopy: base == .copy, owner: files.owner) { path in
             run.onFailure("the merge base") { () throws(SeedDBError) in try fs.remove(path) }
             run.setAside.append(path)
         }
@@ -112,20 +114,20 @@ extension DeployExecutor {
 
     /// `check`: runs the plan's integrity check on the staged copy, unless its content
     /// (known by digest only now) already passed one at least as strict. Changes nothing.
-    func check(_ level: IntegrityLevel, _ run: DeployRun) throws(SeedDBError) {
+    func check(_ check: PlannedStep.Check, _ run: DeployRun) throws(SeedDBError) {
         let staged = try run.staged(for: .check)
-        if let memo = target.entry.checked, memo.sha256 == staged.digest, memo.integrity >= level, memo.tables != nil {
+        if let memo = check.passed, memo.sha256 == staged.digest, memo.integrity >= check.level, memo.tables != nil {
             run.memo = memo
-            if !target.isRollback { run.seedTables = memo.tables }
+            if check.listsSeedTables { run.seedTables = memo.tables }
             return
         }
-        let result = db.check(staged.path, full: level == .full)
+        let result = db.check(staged.path, full: check.level == .full)
         guard result == "ok" else {
-            throw SeedDBError(.invalidSeed, "invalid seed \(target.source): \(level == .full ? "integrity_check" : "quick_check") failed: \(result)")
+            throw SeedDBError(.invalidSeed, "invalid seed \(target.source): \(check.level == .full ? "integrity_check" : "quick_check") failed: \(result)")
         }
         let tables = try db.tableNames(of: staged.path)
-        if !target.isRollback { run.seedTables = tables }
-        run.memo = ValidationMemo(sha256: staged.digest, integrity: level, tables: tables)
+        if check.listsSeedTables { run.seedTables = tables }
+        run.memo = ValidationMemo(sha256: staged.digest, integrity: check.level, tables: tables)
     }
 
     /// `withdraw`: replaces the record by what the run is doing (the version, the
@@ -133,18 +135,20 @@ extension DeployExecutor {
     /// put in place), so a run killed at any point is finished or undone by the next one
     /// and no record ever names content the working copy does not hold. The previous
     /// generation's record stays until `record`. Undone by restoring the settings' bytes.
-    func withdraw(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) {
+    func withdraw(_ withdraw: PlannedStep.Withdraw, _ run: DeployRun) throws(SeedDBError) {
         let store = context.records
         run.onFailure("the withdrawn record") { [backup = target.settingsBackup] () throws(SeedDBError) in
             try store.restore(backup, timeout: context.configuration.wait)
         }
-        let replacing = target.entry.record ?? target.entry.interrupted?.replacing
-        // A rollback puts the previous generation's base in place; a replace its new seed's.
+        let base: SHA256Digest?
+        switch withdraw.base {
+        case .staged: base = run.pristine?.digest
+        case .restored(let digest): base = digest
+        }
         let interrupted = SettingsEntry.InterruptedRun(
-            version: target.version, generation: run.generation, replacing: replacing,
-            base: target.isRollback ? target.entry.previous?.base : run.pristine?.digest, seedTables: run.seedTables,
-            isRollback: target.isRollback, snapshot: plan.previousAlreadyKept ? target.entry.interrupted?.snapshot : nil,
-            replacingGeneration: target.workingCopy.state.generationNumber.map(paths.generationName), adopting: target.adopted)
+            version: target.version, generation: run.generation, replacing: withdraw.replacing,
+            base: base, seedTables: run.seedTables, isRollback: withdraw.isRollback, snapshot: withdraw.snapshot,
+            replacingGeneration: withdraw.replacingGeneration.map(paths.generationName), adopting: withdraw.adopting)
         try store.update(timeout: deadline.timeLeft) { table in
             var entry = table[paths.name.rawValue] ?? SettingsEntry()
             entry.record = nil
@@ -154,38 +158,42 @@ extension DeployExecutor {
     }
 
     /// `carry`: under the writer's lock, carries the user's tables from the old copy into
-    /// the staged one and, when the seed asks for it, merges the user's edits of the seed's
-    /// rows (a swap flushes and re-hashes the staged copy; a live replace copies it on).
-    func carry(_ plan: DeployPlan, _ run: DeployRun, scope: WriterScope?) throws(SeedDBError) {
+    /// the staged one and, when the plan merges, the user's edits of the seed's rows (a
+    /// swap flushes and re-hashes the staged copy; a live replace copies it on).
+    func carry(_ carry: PlannedStep.Carry, _ run: DeployRun, scope: WriterScope?) throws(SeedDBError) {
         switch scope {
         case .live(let live, let old?):
-            try carry(into: .live(live), old: old, plan, run)
+            try self.carry(into: .live(live), old: old, carry, run)
         case .swap(let old?):
-            try carry(into: .staged(try run.staged(for: .carry).path), old: old, plan, run)
+            try self.carry(into: .staged(try run.staged(for: .carry).path), old: old, carry, run)
             if !run.carried.isEmpty || run.merge != nil { try run.rehashStaged(fs) }
         default:
-            if !target.preservedTables.isEmpty || target.merge.mergesAnything {
+            if !target.preservedTables.isEmpty || carry.merge != .off {
                 context.logger.warning("old working copy \(paths.workingCopy) is not a database; nothing was carried from it")
             }
         }
     }
 
-    /// The carry into the staged copy: the merge first (when on, against the merge base
-    /// when it is there and matches the record), then the preserved tables and the tables
-    /// the app created. A refusal under `fail` still writes the conflicts file, for
+    /// The carry into the staged copy: the merge first (against `<name>.base` when the
+    /// plan found it matching the record), then the preserved tables and the tables the
+    /// app created. A refusal under `fail` still writes the conflicts file, for
     /// `seeddb conflicts`.
-    private func carry(into carryTarget: CarryTarget, old: String, _ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) {
+    private func carry(into carryTarget: CarryTarget, old: String, _ carry: PlannedStep.Carry, _ run: DeployRun) throws(SeedDBError) {
         let appTables: TableCarry.AppTables
-        if !target.adopted, let seedTables = (target.entry.record ?? target.entry.interrupted?.replacing)?.seedTables {
-            appTables = .notInTheOldSeed(seedTables)
-        } else {
-            appTables = .notInTheNewSeed
+        switch carry.appTables {
+        case .notInTheOldSeed(let tables): appTables = .notInTheOldSeed(tables)
+        case .notInTheNewSeed: appTables = .notInTheNewSeed
         }
-        // Nothing of the user's to merge into a working copy nobody wrote to.
-        let merge = plan.skipsMerge ? MergePolicies() : target.merge
-        let base = merge.mergesAnything ? try usableBase() : (path: nil, problem: nil)
+        let merges = carry.merge == .merge
+        var base: (path: String?, problem: String?) = (nil, nil)
+        if merges {
+            switch carry.base {
+            case .recorded: base.path = paths.base
+            case .missing(let problem): base.problem = problem
+            }
+        }
         let request = CarryRequest(
-            workingCopy: paths.workingCopy, preservedTables: target.preservedTables, merge: merge, appTables: appTables,
+            workingCopy: paths.workingCopy, preservedTables: target.preservedTables, merge: merges ? target.merge : MergePolicies(), appTables: appTables,
             configuredTables: ConfiguredTables.names(preserved: target.preservedTables, merge: target.merge), base: base.path)
         // Said once the merge ran (done or refused): a carry refused first (a misspelt
         // table) merged nothing.
@@ -206,17 +214,6 @@ extension DeployExecutor {
         }
     }
 
-    /// `<name>.base` when it is there and its digest is the one recorded; otherwise no
-    /// path and what is wrong with it: the merge runs without a base (nothing the user's
-    /// copy holds is lost; cells that differ from the new seed are conflicts), and the new
-    /// base is kept so the next upgrade merges against it.
-    private func usableBase() throws(SeedDBError) -> (path: String?, problem: String?) {
-        let base = paths.base
-        if try fs.fileType(at: base) != .regular { return (nil, "is missing") }
-        if let expected = target.entry.base, try fs.sha256(of: base) == expected { return (base, nil) }
-        return (nil, "does not match the recorded seed")
-    }
-
     /// Writes the conflicts of the last merge attempt beside the working copy (a JSON
     /// array). Failing to write it is a warning: the merge itself is what matters.
     func writeConflicts(_ conflicts: [MergeConflict]) {
@@ -232,13 +229,10 @@ extension DeployExecutor {
     /// generation file, made durable under its name before the working copy's link is
     /// switched to it atomically; the old content is fenced (``GenerationFence``), so a
     /// connection still holding it gets an error on its next write instead of writing
-    /// where nobody reads, and (unless `keep-previous` takes it) moved out of the way.
+    /// where nobody reads, and (when the plan retires it) moved out of the way.
     /// Undone by switching back.
-    func installBySwap(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) {
-        let workingCopy = target.workingCopy
-        guard let generation = run.generation else {
-            throw SeedDBError(.ioFailure, "cannot install \(paths.workingCopy) by swap: the plan named no generation file")
-        }
+    func installBySwap(_ swap: PlannedStep.Swap, _ run: DeployRun) throws(SeedDBError) {
+        let generation = paths.generationName(swap.generation)
         let generationPath = paths.inDirectory(generation)
         // The name was free when it was observed: a file that took it since stops the run.
         for name in [generationPath] + SeedPaths.sqliteSidecars(of: generationPath) where try fs.fileType(at: name) != nil {
@@ -250,7 +244,7 @@ extension DeployExecutor {
         // The generation file is durable under its name before any link names it.
         try fs.syncDirectory(paths.directory)
 
-        switch workingCopy.state {
+        switch swap.from {
         case .file:
             // Keep the old file reachable under a second name: for the undo, and as the
             // previous generation.
@@ -259,40 +253,37 @@ extension DeployExecutor {
             run.oldContent = hold
             run.setAside.append(hold)
             run.onFailure("the old working copy") { () throws(SeedDBError) in try fs.rename(hold, to: paths.workingCopy) }
-        case .generation(let number) where !workingCopy.linkMissing:
+        case .generation(let number, linked: true):
             let old = paths.generationName(number)
             run.onFailure("the working copy's link") { () throws(SeedDBError) in
                 try fs.replaceWithLink(paths.workingCopy, to: old, owner: files.owner)
             }
-        case .generation, .absent, .foreign:
+        case .generation(_, linked: false), .nothing:
             run.onFailure("the working copy's link") { () throws(SeedDBError) in try fs.remove(paths.workingCopy) }
         }
         try fs.replaceWithLink(paths.workingCopy, to: generation, owner: files.owner)
         try fs.syncDirectory(paths.directory)
         run.installed = true
 
-        if case .generation(let number) = workingCopy.state {
+        if case .generation(let number, _) = swap.from {
             run.oldContent = paths.inDirectory(paths.generationName(number))
         }
         guard let old = run.oldContent else { return }
         if let header = try db.fence(old) {
             run.onFailure("the fence on the old copy") { () throws(SeedDBError) in try db.restoreHeader(old, header) }
         }
-        run.setAside += SeedPaths.sqliteSidecars(of: workingCopy.state == .file ? paths.workingCopy : old)
-        if !plan.keepsPrevious, case .generation = workingCopy.state {
-            try retire(old, run)
-        }
+        run.setAside += SeedPaths.sqliteSidecars(of: swap.from == .file ? paths.workingCopy : old)
+        if swap.retire { try retire(old, run) }
     }
 
     /// The name of the temporary file the merge base of `generation` is staged in.
     static func baseName(_ generation: String) -> String { generation + ".base" }
 
-    /// `relink`: puts back the working copy's link to the recorded generation file, found
+    /// `relink`: puts back the working copy's link to generation file `generation`, found
     /// without it. Undone by removing the link.
-    func relink(_ run: DeployRun) throws(SeedDBError) {
-        guard let generation = target.entry.generation else { return }
+    func relink(_ generation: Int, _ run: DeployRun) throws(SeedDBError) {
         run.onFailure("the working copy's link") { () throws(SeedDBError) in try fs.remove(paths.workingCopy) }
-        try fs.replaceWithLink(paths.workingCopy, to: generation, owner: files.owner)
+        try fs.replaceWithLink(paths.workingCopy, to: paths.generationName(generation), owner: files.owner)
         try fs.syncDirectory(paths.directory)
         run.installed = true
     }
@@ -314,35 +305,49 @@ extension DeployExecutor {
         return aside
     }
 
-    /// `keep-previous`: the old content becomes `<name>.previous` (by a rename after a
-    /// swap, by a snapshot before a live replace); an existing previous generation is set
-    /// aside first. Finishing an interrupted swap, the old generation the record still
-    /// names is the old content. Undone by renaming back.
-    func keepPrevious(_ plan: DeployPlan, _ run: DeployRun, scope: WriterScope?) throws(SeedDBError) {
-        if plan.dropsPrevious, try fs.fileType(at: paths.previousGeneration) == .regular {
-            if let stamp = plan.keepsDroppedPreviousAs {
-                // A database SeedDB could not account for is never removed by a rotation.
-                let adopted = paths.adoptedCopy(stamp)
-                try fs.renameNoReplace(paths.previousGeneration, to: adopted)
-                run.onFailure("the adopted copy") { () throws(SeedDBError) in try fs.rename(adopted, to: paths.previousGeneration) }
-                context.logger.warning("\(paths.previousGeneration) held a database SeedDB adopted; it is kept as \(adopted) (`seeddb purge --adopted` removes it)")
-            } else {
-                try setAside(paths.previousGeneration, as: "previous", what: "the previous generation", run)
-            }
+    /// `keep-previous`: as the plan says, the previous generation on disk is set aside
+    /// or kept as an adopted copy, the base files follow, a finished swap's old generation
+    /// is fenced, and the old content becomes `<name>.previous` (by a rename after a swap,
+    /// by a snapshot before a live replace). Undone by renaming back. A file the plan
+    /// counts on that is gone stops the run.
+    func keepPrevious(_ keep: PlannedStep.KeepPrevious, _ plan: DeployPlan, _ run: DeployRun, scope: WriterScope?) throws(SeedDBError) {
+        switch keep.drop {
+        case .keepAsAdopted(let stamp)?:
+            // A database SeedDB could not account for is never removed by a rotation.
+            let adopted = paths.adoptedCopy(stamp)
+            try fs.renameNoReplace(paths.previousGeneration, to: adopted)
+            run.onFailure("the adopted copy") { () throws(SeedDBError) in try fs.rename(adopted, to: paths.previousGeneration) }
+            context.logger.warning("\(paths.previousGeneration) held a database SeedDB adopted; it is kept as \(adopted) (`seeddb purge --adopted` removes it)")
+        case .setAside?:
+            try setAside(paths.previousGeneration, as: "previous", what: "the previous generation", run)
+        case nil:
+            break
         }
-        try keepPreviousBase(plan, run)
-        if plan.finishesInterrupted, let oldGeneration = target.entry.interrupted?.replacingGeneration ?? target.entry.generation,
-           try fs.fileType(at: paths.inDirectory(oldGeneration)) == .regular {
-            let old = paths.inDirectory(oldGeneration)
+        if keep.setsAsidePreviousBase {
+            try setAside(paths.previousBase, as: "previous-base", what: "the previous merge base", run)
+        }
+        if keep.linksBaseAsPrevious {
+            // A second name, not a move: until the record step replaces it, `<name>.base`
+            // stays the base the recorded digest names, so a run killed in between merges
+            // again with it.
+            let link = try fs.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "base-link")
+            try fs.link(paths.base, as: link)
+            run.setAside.append(link)
+            try fs.rename(link, to: paths.previousBase)
+            run.setAside.removeAll { $0 == link }
+            run.onFailure("the previous merge base") { () throws(SeedDBError) in try fs.remove(paths.previousBase) }
+        }
+        if let number = keep.finishesOldGeneration {
+            let old = paths.inDirectory(paths.generationName(number))
             _ = try db.fence(old)
             run.oldContent = old
             run.setAside += SeedPaths.sqliteSidecars(of: old)
-            if !plan.keepsPrevious { try retire(old, run) }
+            if keep.keep == nil { try retire(old, run) }
         }
-        guard plan.keepsPrevious else { return }
+        guard let kept = keep.keep else { return }
         let content: String
-        switch scope {
-        case .live(let live, let old?):
+        switch (kept, scope) {
+        case (.snapshot, .live(let live, let old?)?):
             content = try fs.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "snapshot")
             run.onFailure("the snapshot") { () throws(SeedDBError) in try fs.remove(content) }
             try db.snapshot(live, of: old, to: content)
@@ -353,15 +358,37 @@ extension DeployExecutor {
             try context.records.update(timeout: deadline.timeLeft) { table in
                 table[paths.name.rawValue]?.interrupted?.snapshot = snapshot
             }
-        default:
-            guard let old = run.oldContent else { return }
+        case (.oldContent, _):
+            guard let old = run.oldContent else {
+                throw SeedDBError(.ioFailure, "cannot keep the previous generation of \(paths.workingCopy): the old content is not where the plan put it")
+            }
             content = old
+        case (.snapshot, _):
+            throw SeedDBError(.ioFailure, "cannot keep the previous generation of \(paths.workingCopy): a snapshot needs the live replace's lock")
         }
-        try giveWorkingCopyOwnership(to: content, run)
+        try giveWorkingCopyOwnership(to: content, installed: installedContent(plan), run)
         try fs.rename(content, to: paths.previousGeneration)
         run.setAside.removeAll { $0 == content }
         run.onFailure("the new previous generation") { () throws(SeedDBError) in try fs.rename(paths.previousGeneration, to: content) }
         try fs.syncDirectory(paths.directory)
+    }
+
+    /// The file that holds the content the plan installs (or installed, for a finished run).
+    private func installedContent(_ plan: DeployPlan) -> String? {
+        for step in plan.steps {
+            switch step {
+            case .install(.swap(let swap)): return paths.inDirectory(paths.generationName(swap.generation))
+            case .install(.live(let from)): return paths.file(of: from)
+            case .record(let record):
+                switch record.content {
+                case .staged: return nil
+                case .generation(let number): return paths.inDirectory(paths.generationName(number))
+                case .workingCopy(let from): return paths.file(of: from)
+                }
+            default: continue
+            }
+        }
+        return nil
     }
 
     /// The previous generation gets the working copy's mode and owner: `--mode` and
@@ -369,9 +396,9 @@ extension DeployExecutor {
     /// root, its owner), so an adopted database or a generation made under another mode
     /// does not keep its own. Undone by giving it back its own. A file this process may
     /// not change (another user's, adopted) keeps its own, with a warning.
-    private func giveWorkingCopyOwnership(to content: String, _ run: DeployRun) throws(SeedDBError) {
+    private func giveWorkingCopyOwnership(to content: String, installed: String?, _ run: DeployRun) throws(SeedDBError) {
         guard let (keptMode, keptOwner) = try fs.modeAndOwner(of: content),
-              let installed = try WorkingCopy.inspect(paths, files: fs).contentFile.flatMap({ (path) throws(SeedDBError) in try fs.modeAndOwner(of: path) })
+              let installed = try installed.flatMap({ (path) throws(SeedDBError) in try fs.modeAndOwner(of: path) })
         else { return }
         let mode = files.workingCopyMode ?? installed.mode
         let owner = files.owner ?? (Syscalls.isRoot ? installed.owner : keptOwner)
@@ -386,168 +413,132 @@ extension DeployExecutor {
         }
     }
 
-    /// The merge base follows its generation: the current base is also named
-    /// `<name>.previous.base` when the old copy becomes the previous generation; a dropped previous generation
-    /// takes its base along (a rollback keeps it, to restore it).
-    private func keepPreviousBase(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) {
-        if (plan.dropsPrevious || plan.keepsPrevious) && !target.isRollback, try fs.fileType(at: paths.previousBase) == .regular {
-            try setAside(paths.previousBase, as: "previous-base", what: "the previous merge base", run)
-        }
-        if plan.keepsPrevious, try fs.fileType(at: paths.base) == .regular {
-            // A second name, not a move: until the record step replaces it, `<name>.base`
-            // stays the base the recorded digest names, so a run killed in between merges
-            // again with it.
-            let link = try fs.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "base-link")
-            try fs.link(paths.base, as: link)
-            run.setAside.append(link)
-            try fs.rename(link, to: paths.previousBase)
-            run.setAside.removeAll { $0 == link }
-            run.onFailure("the previous merge base") { () throws(SeedDBError) in try fs.remove(paths.previousBase) }
-        }
-    }
-
     /// `record`: puts the merge base in place, then records the new version (and the
     /// previous generation, the check passed, the seed's identity, the location, the
     /// generation file, the seed's tables, and a rollback's hold) in place of what the run
-    /// was doing. After a swap it runs under the writer's lock and is undone by restoring
-    /// the settings' bytes and the base.
-    func record(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) {
+    /// was doing, as the plan decided. After a swap it runs under the writer's lock and is
+    /// undone by restoring the settings' bytes and the base.
+    func record(_ record: PlannedStep.Record, _ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) {
         let store = context.records
-        let interrupted = target.entry.interrupted
         let content: (digest: SHA256Digest, size: Int64)
-        if plan.finishesInterrupted {
-            // The content an interrupted run installed, as it is now (a live one's: the working copy's).
-            guard let path = interrupted?.generation.map(paths.inDirectory) ?? target.workingCopy.contentFile else {
-                throw SeedDBError(.ioFailure, "cannot finish the run interrupted on \(paths.workingCopy): its content is gone")
-            }
-            content = try fs.digestAndSync(path)
-        } else {
+        switch record.content {
+        case .staged:
             // After a live replace, the backup copied the staged content, carried tables included.
             if plan.strategy == .live { try run.rehashStaged(fs) }
             let staged = try run.staged(for: .record)
             content = (staged.digest, staged.size)
+        case .generation(let number):
+            content = try fs.digestAndSync(paths.inDirectory(paths.generationName(number)))
+        case .workingCopy(let from):
+            guard let path = paths.file(of: from) else {
+                throw SeedDBError(.ioFailure, "cannot finish the run interrupted on \(paths.workingCopy): its content is gone")
+            }
+            content = try fs.digestAndSync(path)
         }
         if plan.strategy == .swap {
             run.onFailure("the record") { [backup = target.settingsBackup] () throws(SeedDBError) in
                 try store.restore(backup, timeout: context.configuration.wait)
             }
         }
-        let base = try installBase(plan, run)
-        let replaced = target.entry.record ?? interrupted?.replacing
-        let previous: DeployRecord? = target.adopted
-            ? try adoptedRecord(run)
-            : replaced.map { record in
-                var record = record
-                record.base = target.entry.base
-                return record
-            }
-        let seedTables = plan.finishesInterrupted ? interrupted?.seedTables : run.seedTables
-        let pristine = try pristineIdentity(plan, run)
-        let record = DeployRecord(version: target.version, sha256: content.digest, size: content.size, deployedAt: Date().ISO8601Format(), seedTables: seedTables)
+        let base = try installBase(record.base, run)
+        let previous: DeployRecord??
+        switch record.previous {
+        case .unchanged: previous = nil
+        case .record(let kept): previous = .some(kept)
+        case .adopted: previous = .some(try adoptedRecord())
+        case .none: previous = .some(nil)
+        }
+        let seedTables: [String]?
+        switch record.seedTables {
+        case .staged: seedTables = run.seedTables
+        case .these(let tables): seedTables = tables
+        }
+        let signature: SeedSignature?
+        switch record.signature {
+        case .fromManifest: signature = target.signature
+        case .this(let kept): signature = kept
+        }
+        let pristine = record.recordsPristineIdentity ? try pristineIdentity(plan, run) : nil
+        let recorded = DeployRecord(version: target.version, sha256: content.digest, size: content.size, deployedAt: Date().ISO8601Format(), seedTables: seedTables)
         try store.update(timeout: deadline.timeLeft) { table in
             var entry = table[paths.name.rawValue] ?? SettingsEntry()
-            entry.record = record
+            entry.record = recorded
             entry.base = base
             entry.interrupted = nil
-            entry.heldFrom = target.isRollback ? (replaced?.version ?? entry.heldFrom) : nil
-            if plan.keepsPrevious || plan.previousAlreadyKept {
-                entry.previous = previous
-                entry.previous?.signature = target.adopted ? nil : target.entry.signature
-            } else if plan.dropsPrevious || target.isRollback {
-                entry.previous = nil
-            }
-            // The signature is the pin: a rollback to an unsigned generation keeps it.
-            entry.signature = target.isRollback ? target.entry.previous?.signature ?? target.entry.signature : target.signature
+            entry.heldFrom = record.heldFrom
+            if let previous { entry.previous = previous }
+            entry.signature = signature
             if let memo = run.memo { entry.checked = memo }
             if let digest = run.sourceDigest { entry.source = digest }
             entry.location = target.location
-            if let generation = plan.strategy == .swap ? (run.generation ?? interrupted?.generation) : target.entry.generation {
-                entry.generation = generation
-            }
+            if let generation = record.generation { entry.generation = paths.generationName(generation) }
             entry.pristine = pristine
             table[paths.name.rawValue] = entry
         }
         if let merge = run.merge {
             writeConflicts(merge.conflicts)
-        } else if target.isRollback, (try? fs.fileType(at: paths.conflictsFile)) != nil {
+        } else if record.removesConflicts, (try? fs.fileType(at: paths.conflictsFile)) != nil {
             // The merge whose conflicts the file lists is the one rolled back.
             try? fs.remove(paths.conflictsFile)
         }
     }
 
-    /// The identity of the content just installed, when it is the seed's own: a replace
-    /// (not a rollback, not the finishing of a killed run) that carried no table and whose
-    /// merge, if any, changed nothing. Taken before the record is written; anything that
-    /// writes to the file later changes it.
+    /// The identity of the content just installed, when it is the seed's own: nothing was
+    /// carried into it and its merge, if any, changed nothing. Taken before the record is
+    /// written; anything that writes to the file later changes it.
     private func pristineIdentity(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) -> FileIdentity? {
-        guard !plan.finishesInterrupted, !target.isRollback, run.carried.isEmpty else { return nil }
+        guard run.carried.isEmpty else { return nil }
         if let merge = run.merge?.summary, merge.inserted + merge.updated + merge.deleted + merge.conflicts > 0 { return nil }
-        let content = plan.strategy == .swap ? run.generation.map(paths.inDirectory) : target.workingCopy.contentFile
-        return try content.map { (path) throws(SeedDBError) in try fs.identity(of: path) }
+        return try installedContent(plan).map { (path) throws(SeedDBError) in try fs.identity(of: path) }
     }
 
     /// The record of an adopted database as the previous generation: what it holds is
     /// not known, so it is recorded as version ``DeployRecord/adoptedVersion`` with the
     /// digest and size of its file.
-    private func adoptedRecord(_ run: DeployRun) throws(SeedDBError) -> DeployRecord? {
+    private func adoptedRecord() throws(SeedDBError) -> DeployRecord? {
         guard try fs.fileType(at: paths.previousGeneration) == .regular else { return nil }
         let (digest, size) = try fs.digestAndSync(paths.previousGeneration)
         return DeployRecord(version: DeployRecord.adoptedVersion, sha256: digest, size: size, deployedAt: Date().ISO8601Format())
     }
 
-    /// Puts the merge base that goes with the new copy in place before the record names
-    /// it, durably, so no kill leaves a record and a base that disagree: the pristine new
-    /// seed, or after a rollback the previous generation's base. The old base stays
-    /// reachable for the undo. Without merging, an old base would only mislead the next
-    /// merge, so it goes.
+    /// Puts the merge base the plan chose in place before the record names it, durably,
+    /// so no kill leaves a record and a base that disagree: the pristine new seed, the
+    /// restored generation's base, or the base a killed run left (found by its digest).
+    /// The old base stays reachable for the undo; stale ones are set aside.
     ///
     /// - Returns: The digest the record names as the base.
-    private func installBase(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) -> SHA256Digest? {
-        let interrupted = target.entry.interrupted
-        if plan.finishesInterrupted {
-            // The base the killed run wrote down is wherever it got to: already in place,
-            // staged under its generation's name (a replace), or still the previous
-            // generation's (a rollback). The record names the digest of the `.base` on
-            // disk, or no base at all.
-            guard let expected = interrupted?.base else {
-                if try fs.fileType(at: paths.base) != nil { run.setAside.append(paths.base) }
+    private func installBase(_ base: PlannedStep.BaseInstall, _ run: DeployRun) throws(SeedDBError) -> SHA256Digest? {
+        switch base {
+        case .found(let digest, let location):
+            if location != .inPlace {
+                try fs.rename(paths.path(of: location), to: paths.base)
+                try fs.syncDirectory(paths.directory)
+            }
+            return digest
+        case .none(let stale):
+            run.setAside += stale.map(paths.path(of:))
+            return nil
+        case .pristine(let otherwise):
+            if let pristine = run.pristine {
+                try moveBase(from: pristine.path, run)
+                return pristine.digest
+            }
+            switch otherwise {
+            case .keep(let recorded):
+                return recorded
+            case .none(let stale):
+                run.setAside += stale.map(paths.path(of:))
                 return nil
             }
-            let staged = interrupted?.generation.map {
-                FileSystem.namedTemporaryPath(in: paths.directory, stem: paths.name.rawValue, name: Self.baseName($0))
-            }
-            for candidate in [paths.base, staged, interrupted?.isRollback == true ? paths.previousBase : nil].compactMap({ $0 }) {
-                guard try fs.fileType(at: candidate) == .regular, try fs.sha256(of: candidate) == expected else { continue }
-                if candidate != paths.base {
-                    try fs.rename(candidate, to: paths.base)
-                    try fs.syncDirectory(paths.directory)
-                }
-                return expected
-            }
-            if try fs.fileType(at: paths.base) != nil { run.setAside.append(paths.base) }
-            return nil
+        case .previousBase(let digest):
+            try moveBase(from: paths.previousBase, run)
+            return digest
         }
-        var source: (path: String, digest: SHA256Digest?)?
-        if let pristine = run.pristine {
-            source = (pristine.path, pristine.digest)
-        } else if target.isRollback, target.entry.previous?.base != nil, try fs.fileType(at: paths.previousBase) == .regular {
-            source = (paths.previousBase, target.entry.previous?.base)
-        } else if target.isRollback {
-            // The restored generation has no base: the current one belongs to what it replaces.
-            for stale in [paths.base, paths.previousBase] where try fs.fileType(at: stale) != nil {
-                run.setAside.append(stale)
-            }
-            return nil
-        }
-        guard let source else {
-            if !target.merge.mergesAnything {
-                for stale in [paths.base, paths.previousBase] where try fs.fileType(at: stale) != nil {
-                    run.setAside.append(stale)
-                }
-                return nil
-            }
-            return target.entry.base
-        }
+    }
+
+    /// Renames `source` to `<name>.base`, keeping the base there under a second name for
+    /// the undo.
+    private func moveBase(from source: String, _ run: DeployRun) throws(SeedDBError) {
         if try fs.fileType(at: paths.base) == .regular {
             let hold = try fs.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "old-base")
             try fs.link(paths.base, as: hold)
@@ -556,24 +547,44 @@ extension DeployExecutor {
         } else {
             run.onFailure("the merge base") { () throws(SeedDBError) in try fs.remove(paths.base) }
         }
-        try fs.rename(source.path, to: paths.base)
-        run.setAside.removeAll { $0 == source.path }
+        try fs.rename(source, to: paths.base)
+        run.setAside.removeAll { $0 == source }
         try fs.syncDirectory(paths.directory)
-        return source.digest
     }
 
-    /// `clean-up`: removes what the run set aside, and what killed runs left that is
-    /// provably disposable (temporary files and their journals, staged generation files
-    /// never installed). Failures are logged, never thrown: the next run that succeeds
-    /// removes whatever is left.
-    func cleanUp(_ run: DeployRun) {
+    /// `clean-up`: removes what the run set aside and what the plan found disposable
+    /// (a killed run's temporary files and their journals, staged generation files never
+    /// installed). Failures are logged, never thrown: the next run that succeeds removes
+    /// whatever is left.
+    func cleanUp(_ leftovers: [String], _ run: DeployRun) {
         if let staged = run.staged, !run.installed || run.generation == nil { run.setAside.append(staged.path) }
-        for path in Set(run.setAside).sorted() {
+        for path in Set(run.setAside + leftovers).sorted() {
             do {
                 try fs.remove(path)
             } catch {
                 context.logger.warning("could not remove \(path): \(error.message)")
             }
+        }
+    }
+}
+
+extension SeedPaths {
+    /// The file that holds `content`: the working copy itself, or its generation file.
+    func file(of content: PlannedStep.OldContent) -> String? {
+        switch content {
+        case .nothing: return nil
+        case .file: return workingCopy
+        case .generation(let number, _): return inDirectory(generationName(number))
+        }
+    }
+
+    /// The path of a merge base file.
+    func path(of location: PlannedStep.BaseLocation) -> String {
+        switch location {
+        case .inPlace: return base
+        case .previous: return previousBase
+        case .staged(let generation):
+            return FileSystem.namedTemporaryPath(in: directory, stem: name.rawValue, name: DeployExecutor.baseName(generationName(generation)))
         }
     }
 }

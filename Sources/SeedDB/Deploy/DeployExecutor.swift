@@ -24,9 +24,8 @@ struct DeployExecutor {
     /// Runs `plan`: ``prepare(_:)``, ``complete(_:_:)``, ``finish(_:_:)``.
     /// - Throws: ``SeedDBError``, after undoing every completed step.
     func run(_ plan: DeployPlan) throws(SeedDBError) -> DeployReport {
-        let run = try prepare(plan)
-        try complete(plan, run)
-        return finish(plan, run)
+        let (ran, run) = try complete(plan, try prepare(plan))
+        return finish(ran, run)
     }
 
     /// Runs the steps that only prepare (`stage`, `migrate`, `check`): nothing anybody reads has
@@ -44,14 +43,20 @@ struct DeployExecutor {
     }
 
     /// Runs the rest of the plan but the clean-up; the run keeps how to undo all of it
-    /// (``DeployRun/undo(downTo:logger:)``) until ``finish(_:_:)``.
+    /// (``DeployRun/undo(downTo:logger:)``) until ``finish(_:_:)``. When the swap finds
+    /// the old copy busy and the plan names a branch for that (``DeployPlan/whenBusy``),
+    /// everything is undone and the branch runs instead.
+    /// - Returns: The plan that ran (`plan` or its branch) and its run.
     /// - Throws: ``SeedDBError``, after undoing every completed step, the prepared ones too.
-    func complete(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) {
+    func complete(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) -> (DeployPlan, DeployRun) {
         do {
-            try execute(plan, run, from: Self.preparing(plan), to: plan.steps.firstIndex(of: .cleanUp) ?? plan.steps.count)
+            try execute(plan, run, from: Self.preparing(plan), to: plan.names.firstIndex(of: .cleanUp) ?? plan.steps.count)
+            return (plan, run)
         } catch {
             run.undo(logger: context.logger)
-            throw error
+            guard error.underlying is WriterLock.SwapRefused, let busy = plan.whenBusy else { throw error }
+            context.logger.debug("\(target.paths.workingCopy) is in use; replacing it live")
+            return try complete(busy, try prepare(busy))
         }
     }
 
@@ -59,10 +64,10 @@ struct DeployExecutor {
     /// undone (what the undo would need is gone), and says so by forgetting its undo.
     func finish(_ plan: DeployPlan, _ run: DeployRun) -> DeployReport {
         run.forgetUndo()
-        cleanUp(run)
+        for case .cleanUp(let leftovers) in plan.steps { cleanUp(leftovers, run) }
         context.reached(.cleanUp)
         var report = DeployReport(
-            name: target.paths.name, action: plan.action, from: target.entry.record?.version, to: target.version,
+            name: target.paths.name, action: plan.action, from: target.replacedVersion, to: target.version,
             workingCopy: target.paths.workingCopy, strategy: plan.strategy, carried: run.carried, merge: run.merge?.summary,
             adopted: plan.adopted, conflictsKept: run.merge?.conflicts.map(\.kept) ?? [])
         report.mergeSkipped = plan.skipsMerge && target.merge.mergesAnything
@@ -71,7 +76,7 @@ struct DeployExecutor {
 
     /// How many of the plan's first steps only prepare.
     private static func preparing(_ plan: DeployPlan) -> Int {
-        plan.steps.prefix { $0 == .stage || $0 == .migrate || $0 == .check }.count
+        plan.names.prefix { $0 == .stage || $0 == .migrate || $0 == .check }.count
     }
 
     private func execute(_ plan: DeployPlan, _ run: DeployRun, from start: Int, to end: Int) throws(SeedDBError) {
@@ -79,13 +84,15 @@ struct DeployExecutor {
         var index = start
         while index < end {
             let step = plan.steps[index]
-            if step == .cleanUp { return }
-            if locked.first == step {
+            if step.name == .cleanUp { return }
+            if locked.first == step.name {
+                let count = plan.names[index...].prefix { locked.contains($0) || (plan.strategy == .live && $0 == .install) }.count
+                let lockedSteps = plan.steps[index..<(index + count)].filter { locked.contains($0.name) }
                 try underWriterLock(plan, run) { (scope) throws(SeedDBError) in
-                    for step in locked { try perform(step, plan, run, scope: scope) }
+                    for step in lockedSteps { try perform(step, plan, run, scope: scope) }
                 }
                 if plan.strategy == .live { context.reached(.install) }
-                index += plan.steps[index...].prefix { locked.contains($0) || (plan.strategy == .live && $0 == .install) }.count
+                index += count
                 continue
             }
             try perform(step, plan, run, scope: nil)
@@ -96,7 +103,7 @@ struct DeployExecutor {
     /// Runs `body` under the writer's lock the plan's strategy takes; undoes the steps
     /// `body` completed before the lock is released when it fails.
     private func underWriterLock(_ plan: DeployPlan, _ run: DeployRun, _ body: (WriterScope) throws(SeedDBError) -> Void) throws(SeedDBError) {
-        guard let old = target.workingCopy.contentFile else { return try body(.swap(old: nil)) }
+        guard let old = plan.oldContent.flatMap(target.paths.file(of:)) else { return try body(.swap(old: nil)) }
         let mark = run.undoCount
         func guarded(_ scope: WriterScope) throws(SeedDBError) {
             do throws(SeedDBError) {
@@ -134,24 +141,25 @@ struct DeployExecutor {
     }
 
     /// Runs one step, after checking for an interruption, and tells the observers.
-    private func perform(_ step: DeployStep, _ plan: DeployPlan, _ run: DeployRun, scope: WriterScope?) throws(SeedDBError) {
+    private func perform(_ step: PlannedStep, _ plan: DeployPlan, _ run: DeployRun, scope: WriterScope?) throws(SeedDBError) {
         if !run.installed, context.configuration.isInterrupted?() == true {
             throw SeedDBError(.interrupted, "interrupted; nothing was changed")
         }
-        context.configuration.stepStarted?(step)
+        context.configuration.stepStarted?(step.name)
         switch step {
-        case .stage: try stage(plan, run)
+        case .stage(let stage): try self.stage(stage, run)
         case .migrate: try migrate(run)
-        case .check: try check(plan.integrity, run)
-        case .withdraw: try withdraw(plan, run)
-        case .carry: try carry(plan, run, scope: scope)
-        case .keepPrevious: try keepPrevious(plan, run, scope: scope)
-        case .install: try installBySwap(plan, run)
-        case .relink: try relink(run)
-        case .record: try record(plan, run)
+        case .check(let check): try self.check(check, run)
+        case .withdraw(let withdraw): try self.withdraw(withdraw, run)
+        case .carry(let carry): try self.carry(carry, run, scope: scope)
+        case .keepPrevious(let keep): try keepPrevious(keep, plan, run, scope: scope)
+        case .install(.swap(let swap)): try installBySwap(swap, run)
+        case .install(.live): return  // SQLite's backup commits as the writer's lock closes.
+        case .relink(let generation): try relink(generation, run)
+        case .record(let record): try self.record(record, plan, run)
         case .cleanUp: return
         }
-        context.reached(step)
+        context.reached(step.name)
     }
 }
 
@@ -192,21 +200,14 @@ struct DeployTarget {
     var knownSourceDigest: SourceDigest?
     /// Tables whose rows survive the replace.
     var preservedTables: [String]
-    /// How the user's edits are merged into the new seed (off for a rollback).
+    /// How the user's edits are merged into the new seed, when the plan merges.
     var merge: MergePolicies
-    /// Whether the run restores the previous generation.
-    var isRollback: Bool
-    /// Whether the database found at the working-copy path had no matching record: it is
-    /// kept as the previous generation.
-    var adopted: Bool
     /// Where the working copy lives.
     var location: SeedLocation
-    /// The settings entry as the run found it under the lock.
-    var entry: SettingsEntry
+    /// The version recorded when the run started, for the report.
+    var replacedVersion: SeedVersion?
     /// The settings file as the run found it, to put back on failure.
     var settingsBackup: SettingsStore.Backup
-    /// The working copy as the run found it.
-    var workingCopy: WorkingCopy
     /// The signed manifest the seed came from and who signed it, when its app has trusted
     /// keys (see `Deployer+Signature.swift`); recorded by `record`.
     var signature: SeedSignature? = nil

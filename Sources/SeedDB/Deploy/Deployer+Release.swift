@@ -97,16 +97,15 @@ extension Deployer {
             var observed = try observe(first.seed, paths: first.paths, lock: lock, known: first.quick.sourceDigest)
             try requirePinned(first.signature, entry: observed.entry, seed: first.seed)
             var plan = try decide(observed, release.kind, paths: first.paths)
-            if plan.finishesInterrupted, plan.action.copies, plan.steps != [.cleanUp] {
+            if plan.finishesInterrupted, plan.action.copies, plan.names != [.cleanUp] {
                 // A killed run of this seed (an earlier release's) is finished first.
                 _ = try executor(first, observed, plan, release.kind, lock: lock, deadline: deadline).run(plan)
-                try removeLeftovers(observed)
                 observed = try observe(first.seed, paths: first.paths, lock: lock, known: first.quick.sourceDigest)
                 plan = try decide(observed, release.kind, paths: first.paths)
             }
-            guard plan.action.copies, plan.steps != [.cleanUp] else {
+            guard plan.action.copies, plan.names != [.cleanUp] else {
                 try rememberSignature(first.signature, entry: observed.entry, plan: plan, paths: first.paths)
-                try removeLeftovers(observed)
+                removeLeftovers(observed)
                 release.unchanged[first.seed.name] = signed(report(observed, plan, release.kind, paths: first.paths), first.signature, pinned: first.quick.entry.signature)
                 return try prepareEach(work.dropFirst(), release, body)
             }
@@ -119,26 +118,14 @@ extension Deployer {
                 release.prepared[entry].run.undo(logger: logger)
                 throw error
             }
-            try removeLeftovers(observed)
         }
     }
 
-    /// Completes prepared entry `entry`; when a swap finds the database busy under
-    /// `auto`, prepares and completes it again, live (as a single run does).
+    /// Completes prepared entry `entry` (its plan's busy branch, if the swap found the
+    /// database busy under `auto`, as a single run does).
     private func complete(_ release: ReleaseRuns, _ index: Int) throws(SeedDBError) {
         let entry = release.prepared[index]
-        do throws(SeedDBError) {
-            try entry.executor.complete(entry.plan, entry.run)
-        } catch let error where error.underlying is WriterLock.SwapRefused && entry.plan.goesLiveWhenBusy {
-            logger.debug("\(entry.work.paths.workingCopy) is in use; replacing it live")
-            var observed = entry.observed
-            observed.observation.usage.connectionsBusy = true
-            let plan = try decide(observed, release.kind, paths: entry.work.paths)
-            let run = try entry.executor.prepare(plan)
-            release.prepared[index].plan = plan
-            release.prepared[index].run = run
-            try entry.executor.complete(plan, run)
-        }
+        (release.prepared[index].plan, release.prepared[index].run) = try entry.executor.complete(entry.plan, entry.run)
     }
 
     /// The executor of one seed's plan.

@@ -109,7 +109,7 @@ public struct Deployer: Sendable {
     private func dryRun(_ seed: Seed, _ kind: DeployRequest.Kind) throws(SeedDBError) -> DeployReport {
         let (vouched, signature) = kind == .rollback ? (seed, nil) : try authenticate(seed)
         let paths = paths(for: vouched)
-        let observed = try observe(vouched, paths: paths)
+        let observed = try observe(vouched, paths: paths, forRollback: kind == .rollback)
         if kind != .rollback { try requirePinned(signature, entry: observed.entry, seed: vouched) }
         if let problem = observed.problem {
             logger.warning("\(problem.warning(in: paths.settingsFile))")
@@ -119,7 +119,7 @@ public struct Deployer: Sendable {
             try FileSystem.requireWritableDirectory(paths.directory)
             try FileSystem.requireWritableDirectory(paths.settingsDirectory)
             if kind != .rollback { _ = try SeedSource(path: observed.seed.source).inspect() }
-            if plan.steps.contains(.carry) { try rehearseMerge(observed, kind, paths: paths) }
+            for case .carry(let carry) in plan.steps where carry.merge == .merge { try rehearseMerge(observed, carry, kind, paths: paths) }
         }
         let planned = report(observed, plan, kind, paths: paths)
         return kind == .rollback ? planned : signed(planned, signature, pinned: observed.entry.signature)
@@ -128,7 +128,7 @@ public struct Deployer: Sendable {
     /// For a dry run whose merge could refuse (a `fail` policy): runs the merge on a
     /// scratch copy of the new content in `$TMPDIR`, removed afterwards, so the dry run
     /// fails as the run would (65, conflicts). Nothing beside the working copy is written.
-    private func rehearseMerge(_ observed: Observed, _ kind: DeployRequest.Kind, paths: SeedPaths) throws(SeedDBError) {
+    private func rehearseMerge(_ observed: Observed, _ carry: PlannedStep.Carry, _ kind: DeployRequest.Kind, paths: SeedPaths) throws(SeedDBError) {
         let policies = observed.seed.merge
         guard policies.default == .fail || policies.tables.values.contains(.fail),
               let old = observed.workingCopy.contentFile else { return }
@@ -137,11 +137,7 @@ public struct Deployer: Sendable {
         defer { for file in [scratch] + SeedPaths.sqliteSidecars(of: scratch) { try? FileSystem.remove(file) } }
         _ = try FileSystem.writing(descriptor, path: scratch) { () throws(SeedDBError) in try source.copy(to: descriptor, destinationPath: scratch, progress: nil) }
         if kind == .rollback { try GenerationFence.unfence(scratch) }
-        var base: String?
-        if let expected = observed.entry.base, try FileSystem.fileType(at: paths.base) == .regular,
-           try FileDigest.sha256(ofFileAt: paths.base) == expected {
-            base = paths.base
-        }
+        let base = carry.base == .recorded ? paths.base : nil
         var merge = policies
         for table in observed.seed.preservedTables { merge.tables[table] = .off }
         try SQLiteFile.mapping("cannot rehearse the merge into", scratch) {
@@ -235,11 +231,13 @@ public struct Deployer: Sendable {
     // MARK: - Observe, plan, execute
 
     /// The request a run of `kind` makes, from the configuration.
-    func request(_ kind: DeployRequest.Kind) -> DeployRequest {
+    func request(_ kind: DeployRequest.Kind, _ seed: Seed) -> DeployRequest {
         var request = DeployRequest(
             kind: kind, strategy: configuration.strategy, keepPrevious: configuration.keepPrevious, integrity: configuration.integrity,
             stamp: Self.stamp(Date()))
         request.migrates = configuration.migrator != nil
+        request.merges = seed.merge.mergesAnything
+        request.namesTables = !ConfiguredTables.names(preserved: seed.preservedTables, merge: seed.merge).isEmpty
         return request
     }
 
@@ -252,7 +250,7 @@ public struct Deployer: Sendable {
     /// The plan for what was observed, or the refusal as the error the run fails with.
     func decide(_ observed: Observed, _ kind: DeployRequest.Kind, paths: SeedPaths) throws(SeedDBError) -> DeployPlan {
         do {
-            return try DeployPlanner.plan(observed.observation, request(kind))
+            return try DeployPlanner.plan(observed.observation, request(kind, observed.seed))
         } catch {
             switch error {
             case .blocked(let what):
@@ -288,7 +286,7 @@ public struct Deployer: Sendable {
     /// The plan of a `deploy` the quick look finds nothing to copy for, or `nil` when it
     /// cannot tell (a damaged settings file, leftovers of a killed run to clean up).
     private func upToDatePlan(_ quick: Observed) throws(SeedDBError) -> DeployPlan? {
-        guard quick.problem == nil, let plan = try? DeployPlanner.plan(quick.observation, request(.deploy)), !plan.action.copies
+        guard quick.problem == nil, let plan = try? DeployPlanner.plan(quick.observation, request(.deploy, quick.seed)), !plan.action.copies
         else { return nil }
         // One directory read: a killed run's temporary files, or the sidecars of a gone
         // generation, are work for a locked run.
@@ -381,12 +379,12 @@ public struct Deployer: Sendable {
         var finished: DeployReport?
         // At most twice: an interrupted run is finished first, then what was asked.
         for _ in 0..<2 {
-            var observed = try observe(seed, paths: paths, lock: lock, known: hashed)
+            let observed = try observe(seed, paths: paths, lock: lock, known: hashed, forRollback: kind == .rollback)
             if kind != .rollback { try requirePinned(signature, entry: observed.entry, seed: seed) }
-            var plan = try decide(observed, kind, paths: paths)
-            guard plan.action.copies, plan.steps != [.cleanUp] else {
+            let plan = try decide(observed, kind, paths: paths)
+            guard plan.action.copies, plan.names != [.cleanUp] else {
                 if kind == .deploy { try rememberSignature(signature, entry: observed.entry, plan: plan, paths: paths) }
-                try removeLeftovers(observed)
+                removeLeftovers(observed)
                 let done = finished ?? report(observed, plan, kind, paths: paths)
                 if plan.finishesInterrupted {
                     logger.warning("\(paths.workingCopy): finished a run that was interrupted (\(done.action.rawValue) \(done.to))")
@@ -397,19 +395,7 @@ public struct Deployer: Sendable {
             (target.signature, target.manifest) = (signature, seed.manifest)
             let context = DeployContext(configuration: configuration, logger: logger, records: records(at: paths), effects: effects)
             let executor = DeployExecutor(context: context, target: target, lock: lock, deadline: deadline)
-            let done: DeployReport
-            do throws(SeedDBError) {
-                done = try executor.run(plan)
-            } catch let error where error.underlying is WriterLock.SwapRefused && plan.goesLiveWhenBusy {
-                // Other connections keep the database busy: the plan's live branch.
-                logger.debug("\(paths.workingCopy) is in use; replacing it live")
-                observed.observation.usage.connectionsBusy = true
-                plan = try decide(observed, kind, paths: paths)
-                done = try executor.run(plan)
-            }
-            // What the observation proved disposable before the run (a killed run's
-            // staged generation, its temporary files) goes once this run has recorded.
-            try removeLeftovers(observed)
+            let done = try executor.run(plan)
             guard plan.finishesInterrupted else { return done }
             logger.warning("\(paths.workingCopy): finished a run that was interrupted (\(done.action.rawValue) \(done.to))")
             // A rollback that finished a killed rollback did what was asked.
@@ -419,9 +405,10 @@ public struct Deployer: Sendable {
         return finished!
     }
 
-    /// Removes what the observation proved disposable, in a run that succeeded.
-    func removeLeftovers(_ observed: Observed) throws(SeedDBError) {
-        for leftover in try observed.workingCopy.leftovers(disposable: observed.observation.disposableGenerations) {
+    /// Removes what the observation proved disposable, in a run that has nothing to copy
+    /// (a run that copies removes them in its `clean-up` step).
+    func removeLeftovers(_ observed: Observed) {
+        for leftover in observed.observation.leftovers {
             do {
                 try effects.files.remove(leftover)
             } catch {
@@ -467,9 +454,11 @@ public struct Deployer: Sendable {
     ///     is reported) and the directory is listed.
     ///   - lock: The deploy lock, when held: use is observed only then.
     ///   - known: A digest of the seed file this run already computed.
+    ///   - forRollback: The run is a rollback: its merge runs even into an untouched copy,
+    ///     so the base is hashed then too.
     /// - Throws: ``SeedDBError`` `conflictingSeed` when the name is recorded for the other
     ///   location.
-    func observe(_ seed: Seed, paths: SeedPaths, quick: Bool = false, lock: (any DeployLock)? = nil, known: SourceDigest? = nil) throws(SeedDBError) -> Observed {
+    func observe(_ seed: Seed, paths: SeedPaths, quick: Bool = false, lock: (any DeployLock)? = nil, known: SourceDigest? = nil, forRollback: Bool = false) throws(SeedDBError) -> Observed {
         let store = records(at: paths)
         let files = effects.files
         let snapshot = quick ? try store.snapshot(only: seed.name) : try store.snapshot()
@@ -488,10 +477,18 @@ public struct Deployer: Sendable {
             if previousExists, let snapshot = run.snapshot {
                 previousIsSnapshot = try files.sha256(of: paths.previousGeneration) == snapshot
             }
-            interrupted = DeployObservation.Interrupted(
+            var marker = DeployObservation.Interrupted(
                 version: run.version, generation: run.generation.flatMap(paths.generationNumber(of:)),
                 replacing: run.replacing?.version, isRollback: run.isRollback, previousIsSnapshot: previousIsSnapshot,
                 replacingGeneration: run.replacingGeneration.flatMap(paths.generationNumber(of:)), adopting: run.adopting)
+            marker.replacingRecord = run.replacing
+            marker.base = run.base
+            marker.seedTables = run.seedTables
+            marker.snapshot = run.snapshot
+            if !quick, let base = run.base {
+                marker.baseFoundAt = try baseFound(base, paths: paths, generation: marker.generation, isRollback: run.isRollback)
+            }
+            interrupted = marker
         }
         let listing = quick
             ? WorkingCopy.Listing(generations: [], sidecarGenerations: [], stagedBases: [], adoptedCopies: [], temporaries: false)
@@ -508,12 +505,37 @@ public struct Deployer: Sendable {
             previousExists: previousExists,
             current: resolved.seed.version, alreadyChecked: checked,
             usage: try lock.map { (lock) throws(SeedDBError) in try usage(of: workingCopy, lock: lock) } ?? .idle)
-        if !quick, entry.record != nil, entry.interrupted == nil, let pristine = entry.pristine, let content = workingCopy.contentFile {
-            observation.untouchedSeed = try unwritten(content, since: pristine)
+        observation.records = DeployObservation.Records(
+            current: entry.record, previous: entry.previous, base: entry.base, signature: entry.signature, passedCheck: entry.checked)
+        if let source = resolved.source, source.sha256 == entry.checked?.sha256 { observation.vouchedDigest = source.sha256 }
+        if !quick {
+            if entry.record != nil, entry.interrupted == nil, let pristine = entry.pristine, let content = workingCopy.contentFile {
+                observation.untouchedSeed = try unwritten(content, since: pristine)
+            }
+            let base = try files.fileType(at: paths.base) == .regular
+            observation.baseFiles = DeployObservation.BaseFiles(base: base, previousBase: try files.fileType(at: paths.previousBase) == .regular)
+            // Hashed only where a merge could use it (a replace skips the merge into an
+            // untouched copy; a rollback does not).
+            if base, resolved.seed.merge.mergesAnything, workingCopy.exists, forRollback || !observation.untouchedSeed, let recorded = entry.base {
+                observation.baseFiles.baseMatchesRecord = try files.sha256(of: paths.base) == recorded
+            }
+            observation.leftovers = try workingCopy.leftovers(disposable: observation.disposableGenerations)
         }
         return Observed(
             seed: resolved.seed, entry: entry, problem: snapshot.problem, workingCopy: workingCopy,
             sourceDigest: resolved.source, isNewDigest: resolved.isNewDigest, observation: observation)
+    }
+
+    /// Where the merge base a killed run wrote down (`digest`) is now: in place, staged
+    /// under its generation's name (a replace), or still the previous generation's (a
+    /// rollback); `nil` when no file has that digest.
+    private func baseFound(_ digest: SHA256Digest, paths: SeedPaths, generation: Int?, isRollback: Bool) throws(SeedDBError) -> PlannedStep.BaseLocation? {
+        let candidates: [PlannedStep.BaseLocation] = [.inPlace] + (generation.map { [.staged(generation: $0)] } ?? []) + (isRollback ? [.previous] : [])
+        for candidate in candidates {
+            let path = paths.path(of: candidate)
+            if try effects.files.fileType(at: path) == .regular, try effects.files.sha256(of: path) == digest { return candidate }
+        }
+        return nil
     }
 
     /// Whether the database at `path` still has `identity` and no `-wal` with frames or
@@ -562,12 +584,10 @@ public struct Deployer: Sendable {
         var target = DeployTarget(
             paths: paths, source: observed.seed.source, version: observed.seed.version,
             expectedSHA256: observed.seed.expectedSHA256, contentIsTheSeed: true, knownSourceDigest: observed.sourceDigest,
-            preservedTables: observed.seed.preservedTables, merge: observed.seed.merge,
-            isRollback: kind == .rollback, adopted: plan.adopted, location: observed.seed.location,
-            entry: observed.entry, settingsBackup: try records(at: paths).backup(), workingCopy: observed.workingCopy)
+            preservedTables: observed.seed.preservedTables, merge: observed.seed.merge, location: observed.seed.location,
+            replacedVersion: observed.entry.record?.version, settingsBackup: try records(at: paths).backup())
         if plan.finishesInterrupted, let interrupted = observed.entry.interrupted {
             target.version = interrupted.version
-            target.isRollback = interrupted.isRollback
             target.contentIsTheSeed = false
             target.knownSourceDigest = nil
         } else if kind == .rollback {

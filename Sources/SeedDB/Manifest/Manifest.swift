@@ -53,7 +53,7 @@ public struct Manifest: Sendable, Hashable {
         let target = FileSystem.resolvingLinks(path)
         let read: [UInt8]?
         do {
-            read = try FileSystem.readFile(at: target)
+            read = try ManifestMemo.shared.read(target)
         } catch {
             // Still a link once resolved: it leads nowhere (a missing target, a loop).
             if (try? FileSystem.fileType(at: target)) == .symbolicLink {

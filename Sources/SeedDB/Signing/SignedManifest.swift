@@ -67,12 +67,14 @@ public struct SignedManifest: Sendable {
 
     /// The manifest's bytes, their signature, and the key that verified it.
     private static func checkSignature(_ path: String, target: String, trust: Trust) throws(SeedDBError) -> (bytes: [UInt8], signature: MinisignSignature, key: MinisignPublicKey) {
-        guard let bytes = try FileSystem.readFile(at: target) else {
+        // Read and checked once per process for the same bytes and keys (``ManifestMemo``).
+        let memo = ManifestMemo.shared
+        guard let bytes = try memo.read(target) else {
             throw SeedDBError(.seedUnavailable, "manifest not found: \(path)")
         }
         let trusted = trust.description
         let signaturePath = try signaturePath(of: path, target: target)
-        guard let signatureBytes = try signaturePath.flatMap({ (path) throws(SeedDBError) in try FileSystem.readFile(at: path) }) else {
+        guard let signatureBytes = try signaturePath.flatMap({ (path) throws(SeedDBError) in try memo.read(path) }) else {
             throw SeedDBError(.untrustedSeed, "refusing \(path) (unsigned; \(trusted)): no signature \(path).minisig", remedy: trust.pinned == nil ? nil : .forgetSignature)
         }
         let minisig: MinisignSignature
@@ -84,11 +86,16 @@ public struct SignedManifest: Sendable {
         guard let key = trust.keys.first(where: { $0.keyID == minisig.keyID }) else {
             throw SeedDBError(.untrustedSeed, "refusing \(path) (key id \(minisig.keyID)): the key is not trusted (\(trusted))")
         }
+        let checked = memo.identity(of: target).flatMap { manifest in
+            signaturePath.flatMap(memo.identity(of:)).map { ManifestMemo.CheckKey(manifest: manifest, signature: $0, keys: [key]) }
+        }
+        if let checked, memo.verifiedKey(checked) == key { return (bytes, minisig, key) }
         do {
             try minisig.verify(bytes, with: key)
         } catch {
             throw SeedDBError(.untrustedSeed, "refusing \(path) (key id \(minisig.keyID)): \(error)")
         }
+        if let checked { memo.remember(checked, verifiedBy: key) }
         return (bytes, minisig, key)
     }
 

@@ -84,6 +84,17 @@ package struct DeployObservation: Sendable, Hashable {
         package var replacingGeneration: Int?
         /// Whether the old content is a database the run adopted (no record matched it).
         package var adopting: Bool
+        /// The record of what the run replaced.
+        package var replacingRecord: DeployRecord? = nil
+        /// The digest of the merge base the run was putting in place.
+        package var base: SHA256Digest? = nil
+        /// Where a file with that digest was found (hashed only for a run that is finished
+        /// here); `nil` when none was.
+        package var baseFoundAt: PlannedStep.BaseLocation? = nil
+        /// The tables of the content the run was installing.
+        package var seedTables: [String]? = nil
+        /// The digest of a killed live replace's snapshot, as it wrote it down.
+        package var snapshot: SHA256Digest? = nil
 
         /// Creates the marker.
         package init(
@@ -100,8 +111,60 @@ package struct DeployObservation: Sendable, Hashable {
         }
     }
 
+    /// What the settings entry records beside the versions, as the steps use it.
+    package struct Records: Sendable, Hashable {
+        /// The record of the working copy's content.
+        package var current: DeployRecord?
+        /// The record of the previous generation.
+        package var previous: DeployRecord?
+        /// The digest of the recorded merge base.
+        package var base: SHA256Digest?
+        /// The pinned signature.
+        package var signature: SeedSignature?
+        /// The last check content passed.
+        package var passedCheck: ValidationMemo?
+
+        /// Creates what a record holds.
+        package init(current: DeployRecord? = nil, previous: DeployRecord? = nil, base: SHA256Digest? = nil, signature: SeedSignature? = nil, passedCheck: ValidationMemo? = nil) {
+            self.current = current
+            self.previous = previous
+            self.base = base
+            self.signature = signature
+            self.passedCheck = passedCheck
+        }
+    }
+
+    /// The merge base files beside the working copy.
+    package struct BaseFiles: Sendable, Hashable {
+        /// Whether `<name>.base` is a regular file.
+        package var base: Bool
+        /// Whether `<name>.previous.base` is a regular file.
+        package var previousBase: Bool
+        /// Whether `<name>.base`'s digest is the recorded one: hashed only when a merge
+        /// could use it; `nil` when it was not.
+        package var baseMatchesRecord: Bool?
+
+        /// Creates what was found.
+        package init(base: Bool = false, previousBase: Bool = false, baseMatchesRecord: Bool? = nil) {
+            self.base = base
+            self.previousBase = previousBase
+            self.baseMatchesRecord = baseMatchesRecord
+        }
+    }
+
     /// The state of the settings entry.
     package var settings: Settings
+    /// What the entry records beside the versions.
+    package var records = Records()
+    /// The merge base files.
+    package var baseFiles = BaseFiles()
+    /// The files SeedDB may remove once the run succeeded: a killed run's temporary
+    /// files, and the generation files (with their sidecars) ``disposableGenerations``
+    /// names.
+    package var leftovers: [String] = []
+    /// The digest of the seed as observed (remembered for its identity), when it is the
+    /// one ``Records/passedCheck`` passed: the stage need not read its header again.
+    package var vouchedDigest: SHA256Digest? = nil
     /// The version the settings record for this working copy; `nil` when none is.
     package var recorded: SeedVersion?
     /// The generation file the record names (`nil` for an install made before
@@ -179,6 +242,15 @@ package struct DeployObservation: Sendable, Hashable {
 
     /// Whether a database is at the working-copy path.
     package var workingCopyExists: Bool { workingCopy.holdsDatabase }
+
+    /// The content at the working-copy path, as a step that replaces it needs it.
+    package var oldContent: PlannedStep.OldContent {
+        switch workingCopy {
+        case .file: return .file
+        case .generation(let number): return .generation(number, linked: !linkMissing)
+        case .absent, .blocked: return .nothing
+        }
+    }
 
     /// The generation the working copy's link points at, if it is SeedDB's link.
     package var linkedGeneration: Int? { workingCopy.generationNumber }

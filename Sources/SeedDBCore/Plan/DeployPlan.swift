@@ -1,21 +1,14 @@
-/// What a run will do to one working copy: the action, every choice made, and the named
-/// steps in order. A value, made by ``DeployPlanner`` with no I/O, so a test can read it
-/// without touching a disk; `DeployExecutor` (in `SeedDB`) runs it.
+/// What a run will do to one working copy: the action and the steps in order, each
+/// carrying what ``DeployPlanner`` decided for it (see ``PlannedStep``). A value, made with
+/// no I/O, so a test can read it without touching a disk; `DeployExecutor` (in `SeedDB`)
+/// interprets it.
 package struct DeployPlan: Sendable, Hashable {
     /// The action the plan carries out (``DeployAction/unchanged`` for an empty plan).
     package var action: DeployAction
     /// How the new content is installed; `nil` when nothing is installed.
     package var strategy: DeployStrategy?
-    /// The check the staged copy gets (``IntegrityLevel/none`` when it already passed one
-    /// at least as strict).
-    package var integrity: IntegrityLevel
-    /// Whether the old working copy becomes the previous generation.
-    package var keepsPrevious: Bool
-    /// Whether an existing previous generation is removed (it is replaced, consumed by a
-    /// rollback, or generations were turned off).
-    package var dropsPrevious: Bool
-    /// The steps, in order.
-    package var steps: [DeployStep]
+    /// The steps, in order, with their decisions.
+    package var steps: [PlannedStep]
     /// Whether the database found at the working-copy path had no record that matches it
     /// (a damaged or missing settings file, a missing entry): it is kept as the previous
     /// generation, and the tables the app made in it are carried.
@@ -23,48 +16,120 @@ package struct DeployPlan: Sendable, Hashable {
     /// Whether the plan finishes a run that was interrupted after it switched the link:
     /// the new content is in place, only keeping the old one and the record are left.
     package var finishesInterrupted: Bool = false
-    /// The number of the generation file a swap installs (`<name>.v<N>`): a name no file
-    /// in the directory has, sidecars included (see
-    /// ``DeployObservation/nextGeneration``). `nil` for a live replace and for plans that
-    /// install nothing new.
-    package var generation: Int? = nil
-    /// When the previous generation that goes is a database SeedDB could not account for
-    /// (adopted, or on disk with no record): the stamp of the adopted copy it is kept as
-    /// (`<name>.adopted-<stamp>`) instead of being removed.
-    package var keepsDroppedPreviousAs: String? = nil
-    /// Whether the merge is skipped: the working copy is the seed's own content and
-    /// nobody wrote to it since its deploy, so the new seed replaces it as is (the tables
-    /// the app made and the preserved ones are carried as always).
-    package var skipsMerge: Bool = false
-    /// Whether a swap that finds other connections keeping the old copy busy (WAL
-    /// connections, which only trying shows) gives up at once so the run is made live
-    /// (`auto`), rather than waiting for them (`swap`).
-    package var goesLiveWhenBusy: Bool = false
-    /// Whether the previous generation on disk already holds the old content: a live
-    /// replace killed after it made its snapshot the previous generation. The run
-    /// records it as the replaced version's without taking another snapshot (which
-    /// would hold what the killed run may already have installed).
-    package var previousAlreadyKept: Bool = false
+    /// The branch a swap that finds the old copy busy takes (``PlannedStep/OnBusy/goLive``):
+    /// the same run, live. Stored as an array so a plan can hold a plan.
+    private var busyBranch: [DeployPlan] = []
+
+    /// Creates a plan.
+    package init(action: DeployAction, strategy: DeployStrategy?, steps: [PlannedStep]) {
+        self.action = action
+        self.strategy = strategy
+        self.steps = steps
+    }
+
+    /// The plan that runs instead when the swap finds other connections keeping the old
+    /// copy busy (`auto`): planned up front, from the same observation with the copy in
+    /// use. `nil` when the swap waits for them.
+    package var whenBusy: DeployPlan? {
+        get { busyBranch.first }
+        set { busyBranch = newValue.map { [$0] } ?? [] }
+    }
+
+    /// The steps' names, in order.
+    package var names: [DeployStep] { steps.map(\.name) }
+
+    /// The check the staged copy gets (``IntegrityLevel/none`` when it already passed one
+    /// at least as strict).
+    package var integrity: IntegrityLevel {
+        for case .check(let check) in steps { return check.level }
+        return .none
+    }
+
+    /// The `keep-previous` step's decisions, if the plan has one.
+    package var keepPrevious: PlannedStep.KeepPrevious? {
+        for case .keepPrevious(let keep) in steps { return keep }
+        return nil
+    }
+
+    /// Whether the old content becomes the previous generation (or, for a plan that
+    /// finishes a killed run, already became it and is recorded as such).
+    package var keepsPrevious: Bool {
+        if keepPrevious?.keep != nil { return true }
+        guard finishesInterrupted else { return false }
+        for case .record(let record) in steps {
+            switch record.previous {
+            case .record, .adopted: return true
+            case .unchanged, .none: return false
+            }
+        }
+        return false
+    }
+
+    /// Whether the previous generation on disk goes (replaced, consumed by a rollback,
+    /// generations turned off, or kept as an adopted copy).
+    package var dropsPrevious: Bool { keepPrevious?.drop != nil }
+
+    /// The number of the generation file a swap installs; `nil` for a live replace and
+    /// for plans that install nothing new.
+    package var generation: Int? {
+        for case .install(.swap(let swap)) in steps { return swap.generation }
+        return nil
+    }
+
+    /// The stamp of the adopted copy the dropped previous generation is kept as.
+    package var keepsDroppedPreviousAs: String? {
+        if case .keepAsAdopted(let stamp)? = keepPrevious?.drop { return stamp }
+        return nil
+    }
+
+    /// Whether the merge is skipped: the working copy is the seed's own content, unwritten
+    /// since its deploy.
+    package var skipsMerge: Bool {
+        for case .carry(let carry) in steps { return carry.merge == .skipped }
+        return false
+    }
+
+    /// What the working-copy path held before the install (`nil` for a plan that installs
+    /// nothing).
+    package var oldContent: PlannedStep.OldContent? {
+        for case .install(let install) in steps {
+            switch install {
+            case .swap(let swap): return swap.from
+            case .live(let from): return from
+            }
+        }
+        return nil
+    }
+
+    /// Whether a swap that finds the old copy busy gives up at once for ``whenBusy``.
+    package var goesLiveWhenBusy: Bool { whenBusy != nil }
+
+    /// Whether the previous generation on disk already holds the old content (a live
+    /// replace killed after its snapshot became the previous generation).
+    package var previousAlreadyKept: Bool {
+        for case .withdraw(let withdraw) in steps { return withdraw.snapshot != nil }
+        return false
+    }
 
     /// The steps that run under the writer's lock on the old working copy: everything that
     /// reads the old copy and everything up to the moment the new content is in place
     /// (and, for a swap, recorded), so no row committed by an app is lost.
     package var writerLockedSteps: [DeployStep] {
-        guard strategy != nil, steps.contains(.carry) else { return [] }
+        guard strategy != nil, names.contains(.carry) else { return [] }
         // A live replace keeps its snapshot inside the backup's lock; a previous
         // generation it only drops goes after the commit.
         let locked: Set<DeployStep> = strategy == .swap
             ? [.carry, .install, .keepPrevious, .record]
             : keepsPrevious ? [.carry, .keepPrevious] : [.carry]
-        return steps.filter(locked.contains)
+        return names.filter(locked.contains)
     }
 
     /// The plan that does nothing.
-    package static let nothing = DeployPlan(action: .unchanged, strategy: nil, integrity: .none, keepsPrevious: false, dropsPrevious: false, steps: [])
+    package static let nothing = DeployPlan(action: .unchanged, strategy: nil, steps: [])
 
     /// The plan that does nothing because a rollback holds the working copy at the version
     /// it restored while the app still ships the version it was rolled back from.
-    package static let held = DeployPlan(action: .held, strategy: nil, integrity: .none, keepsPrevious: false, dropsPrevious: false, steps: [])
+    package static let held = DeployPlan(action: .held, strategy: nil, steps: [])
 }
 
 /// Why a run refuses to plan anything: nothing is changed.
@@ -100,6 +165,11 @@ package struct DeployRequest: Sendable, Hashable {
     /// Whether the app's migrations run on the staged copy (the library was given a
     /// migrator).
     package var migrates: Bool = false
+    /// Whether the seed's policy merges the user's edits of its rows into a new seed.
+    package var merges: Bool = false
+    /// Whether the configuration names tables (preserved or merged): a first install
+    /// checks the seed has them.
+    package var namesTables: Bool = false
 
     /// Creates a request.
     package init(kind: Kind, strategy: DeployStrategy = .auto, keepPrevious: Bool = true, integrity: IntegrityLevel = .quick, stamp: String = "19700101T000000Z") {

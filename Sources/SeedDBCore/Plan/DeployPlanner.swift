@@ -28,7 +28,7 @@ package enum DeployPlanner {
         if let interrupted = observed.interrupted, interrupted.isRollback, interrupted.generation == nil, !observed.previousExists {
             // A live rollback drops the previous generation only after its commit: gone,
             // it was restored; only the record is left.
-            return finishingLiveRollback
+            return finishingLiveRollback(observed, interrupted)
         }
         let recorded = observed.effectiveRecorded
         let adopted = recorded == nil && observed.workingCopyExists
@@ -38,13 +38,13 @@ package enum DeployPlanner {
             guard observed.previousExists else {
                 // A rollback killed after its record, while cleaning up: its rerun finishes that.
                 if observed.leftoversFound || !observed.disposableGenerations.isEmpty, observed.heldFrom != nil, observed.interrupted == nil {
-                    return finishingCleanUp
+                    return finishingCleanUp(observed)
                 }
                 throw .nothingToRollBack
             }
             action = .rolledBack
         case .deploy where observed.heldFrom == observed.current && recorded != nil && observed.workingCopyExists:
-            return observed.linkMissing ? relinking : .held
+            return observed.linkMissing ? relinking(observed) : .held
         case .deploy where adopted:
             action = .replaced
         case .deploy, .reseed:
@@ -52,7 +52,7 @@ package enum DeployPlanner {
                 recorded: recorded, current: observed.current,
                 workingCopyExists: observed.workingCopyExists, force: request.kind == .reseed)
         }
-        guard action.copies else { return observed.linkMissing ? relinking : .nothing }
+        guard action.copies else { return observed.linkMissing ? relinking(observed) : .nothing }
 
         let replacing = observed.workingCopyExists
         let strategy: DeployStrategy
@@ -72,34 +72,128 @@ package enum DeployPlanner {
             && (keepsPrevious || request.kind == .rollback || !request.keepPrevious)
         let integrity = observed.alreadyChecked.map { $0 >= request.integrity } == true ? .none : request.integrity
 
-        var steps: [DeployStep] = [.stage]
+        let isRollback = request.kind == .rollback
+        let generation = strategy == .swap ? observed.nextGeneration : nil
+        let replaced = observed.records.current ?? observed.interrupted?.replacingRecord
+        let skipsMerge = replacing && !adopted && !isRollback && observed.untouchedSeed
+        let previousBaseThere = observed.baseFiles.previousBase
+
+        var steps: [PlannedStep] = [.stage(PlannedStep.Stage(
+            restoresPrevious: isRollback, generation: generation,
+            base: isRollback ? .none : request.merges ? .copy : .clone,
+            rereads: request.integrity == .full,
+            vouched: isRollback ? nil : observed.vouchedDigest, integrity: request.integrity,
+            checksConfiguredTables: !replacing && !isRollback && request.namesTables,
+            knownTables: isRollback ? .these(observed.records.previous?.seedTables) : observed.records.passedCheck.map { .ifPassed($0) } ?? .none))]
         if request.migrates { steps.append(.migrate) }
-        if integrity != .none { steps.append(.check) }
-        steps.append(.withdraw)
-        if replacing { steps.append(.carry) }
+        if integrity != .none { steps.append(.check(PlannedStep.Check(level: integrity, passed: observed.records.passedCheck, listsSeedTables: !isRollback))) }
+        steps.append(.withdraw(PlannedStep.Withdraw(
+            replacing: replaced, base: isRollback ? .restored(observed.records.previous?.base) : .staged,
+            snapshot: previousAlreadyKept ? observed.interrupted?.snapshot : nil,
+            replacingGeneration: observed.linkedGeneration, adopting: adopted, isRollback: isRollback)))
+        if replacing { steps.append(.carry(carry(observed, request, adopted: adopted, replaced: replaced, skipsMerge: skipsMerge))) }
+        let keepPrevious = PlannedStep.KeepPrevious(
+            drop: dropsPrevious ? drop(observed, request) : nil,
+            setsAsidePreviousBase: (dropsPrevious || keepsPrevious) && !isRollback && previousBaseThere,
+            linksBaseAsPrevious: keepsPrevious && observed.baseFiles.base,
+            keep: keepsPrevious ? (strategy == .swap ? .oldContent : .snapshot) : nil)
+        let from = observed.oldContent
         switch strategy {
         case .swap:
-            steps.append(.install)
-            if keepsPrevious || dropsPrevious { steps.append(.keepPrevious) }
+            let fromGeneration = if case .generation = from { true } else { false }
+            steps.append(.install(.swap(PlannedStep.Swap(
+                generation: generation ?? observed.nextGeneration, from: from, retire: !keepsPrevious && fromGeneration,
+                onBusy: request.strategy == .auto && replacing && !observed.linkMissing ? .goLive : .wait))))
+            if keepsPrevious || dropsPrevious { steps.append(.keepPrevious(keepPrevious)) }
         default:
             // A previous generation a live run only drops (a rollback's, with generations
             // off) goes after the commit: until then it may be the only copy of its content.
-            if keepsPrevious { steps.append(.keepPrevious) }
-            steps.append(.install)
-            if dropsPrevious && !keepsPrevious { steps.append(.keepPrevious) }
+            if keepsPrevious { steps.append(.keepPrevious(keepPrevious)) }
+            steps.append(.install(.live(from: from)))
+            if dropsPrevious && !keepsPrevious { steps.append(.keepPrevious(keepPrevious)) }
         }
-        steps += [.record, .cleanUp]
-        var plan = DeployPlan(
-            action: action, strategy: strategy, integrity: integrity,
-            keepsPrevious: keepsPrevious, dropsPrevious: dropsPrevious, steps: steps)
+        // After keep-previous: the base files as that step leaves them.
+        let previousBaseAfter = keepPrevious.linksBaseAsPrevious || (previousBaseThere && !keepPrevious.setsAsidePreviousBase)
+        let stale = staleBases(base: observed.baseFiles.base, previousBase: previousBaseAfter)
+        let base: PlannedStep.BaseInstall
+        if isRollback {
+            // The restored generation's base, or none: the current one belongs to what it replaces.
+            if let restored = observed.records.previous?.base, previousBaseAfter {
+                base = .previousBase(restored)
+            } else {
+                base = .none(removing: stale)
+            }
+        } else {
+            // Without merging, an old base would only mislead the next merge.
+            base = .pristine(otherwise: request.merges ? .keep(observed.records.base) : .none(removing: stale))
+        }
+        steps.append(.record(PlannedStep.Record(
+            content: .staged, base: base,
+            previous: previousRecord(observed, adopted: adopted, replaced: replaced, keeps: keepsPrevious || previousAlreadyKept, drops: dropsPrevious || isRollback),
+            heldFrom: isRollback ? replaced?.version ?? observed.heldFrom : nil,
+            signature: isRollback ? .this(observed.records.previous?.signature ?? observed.records.signature) : .fromManifest,
+            generation: generation, seedTables: .staged, recordsPristineIdentity: !isRollback, removesConflicts: isRollback)))
+        steps.append(.cleanUp(leftovers: observed.leftovers))
+        var plan = DeployPlan(action: action, strategy: strategy, steps: steps)
         plan.adopted = adopted
-        plan.previousAlreadyKept = previousAlreadyKept
-        plan.skipsMerge = replacing && !adopted && request.kind != .rollback && observed.untouchedSeed
-        if strategy == .swap { plan.generation = observed.nextGeneration }
-        plan.goesLiveWhenBusy = request.strategy == .auto && strategy == .swap && replacing && !observed.linkMissing
-        // A rollback's dropped previous generation is the content it restores.
-        if dropsPrevious, request.kind != .rollback { plan.keepsDroppedPreviousAs = adoptedCopyStamp(observed, request) }
+        if case .install(.swap(let swap)) = steps.first(where: { $0.name == .install }), swap.onBusy == .goLive {
+            // The branch a busy database takes: the same run, live.
+            var busy = observed
+            busy.usage.connectionsBusy = true
+            plan.whenBusy = try Self.plan(busy, request)
+        }
         return plan
+    }
+
+    /// What the carry carries: the app's tables (those the old copy's seed lacked, when its
+    /// tables are recorded), and the merge (skipped for a copy nobody wrote to; against
+    /// `<name>.base` when its digest is the recorded one).
+    private static func carry(_ observed: DeployObservation, _ request: DeployRequest, adopted: Bool, replaced: DeployRecord?, skipsMerge: Bool) -> PlannedStep.Carry {
+        let appTables: PlannedStep.AppTables
+        if !adopted, let seedTables = replaced?.seedTables {
+            appTables = .notInTheOldSeed(seedTables)
+        } else {
+            appTables = .notInTheNewSeed
+        }
+        let merge: PlannedStep.CarryMerge = !request.merges ? .off : skipsMerge ? .skipped : .merge
+        let base: PlannedStep.MergeBase
+        if !observed.baseFiles.base {
+            base = .missing("is missing")
+        } else if observed.records.base != nil, observed.baseFiles.baseMatchesRecord == true {
+            base = .recorded
+        } else {
+            base = .missing("does not match the recorded seed")
+        }
+        return PlannedStep.Carry(appTables: appTables, merge: merge, base: base)
+    }
+
+    /// What happens to the previous generation on disk that a run drops: kept as an adopted
+    /// copy when SeedDB cannot account for it, set aside otherwise (a rollback's is the
+    /// content it restores).
+    private static func drop(_ observed: DeployObservation, _ request: DeployRequest) -> PlannedStep.Drop {
+        guard request.kind != .rollback, let stamp = adoptedCopyStamp(observed, request) else { return .setAside }
+        return .keepAsAdopted(stamp: stamp)
+    }
+
+    /// The base files that are set aside when no base goes with the new record.
+    private static func staleBases(base: Bool, previousBase: Bool) -> [PlannedStep.BaseLocation] {
+        (base ? [.inPlace] : []) + (previousBase ? [.previous] : [])
+    }
+
+    /// What the record says of the previous generation: the replaced version's record
+    /// (with its base and signature) when the old content is kept, the adopted database's
+    /// when that is what is kept, none when the previous generation goes.
+    private static func previousRecord(_ observed: DeployObservation, adopted: Bool, replaced: DeployRecord?, keeps: Bool, drops: Bool) -> PlannedStep.PreviousRecord {
+        if keeps {
+            if adopted { return .adopted }
+            return .record(replaced.map { record in
+                var record = record
+                record.base = observed.records.base
+                record.signature = observed.records.signature
+                return record
+            })
+        }
+        return drops ? .none : .unchanged
     }
 
     /// The stamp under which a previous generation that is about to go is kept instead,
@@ -116,24 +210,49 @@ package enum DeployPlanner {
         return stamp
     }
 
+    /// The record step of a run that finishes a killed one: the content it installed, the
+    /// base it wrote down wherever it got to (the digest of the file found, or none).
+    private static func finishingRecord(_ observed: DeployObservation, _ interrupted: DeployObservation.Interrupted, adopted: Bool, keeps: Bool, drops: Bool) -> PlannedStep.Record {
+        let base: PlannedStep.BaseInstall
+        if let digest = interrupted.base, let found = interrupted.baseFoundAt {
+            base = .found(digest, at: found)
+        } else {
+            base = .none(removing: observed.baseFiles.base ? [.inPlace] : [])
+        }
+        let replaced = observed.records.current ?? interrupted.replacingRecord
+        return PlannedStep.Record(
+            content: interrupted.generation.map { .generation($0) } ?? .workingCopy(observed.oldContent), base: base,
+            previous: previousRecord(observed, adopted: adopted, replaced: replaced, keeps: keeps, drops: drops || interrupted.isRollback),
+            heldFrom: interrupted.isRollback ? replaced?.version ?? observed.heldFrom : nil,
+            signature: interrupted.isRollback ? .this(observed.records.previous?.signature ?? observed.records.signature) : .fromManifest,
+            generation: interrupted.generation, seedTables: .these(interrupted.seedTables),
+            removesConflicts: interrupted.isRollback)
+    }
+
     /// The plan that finishes a live rollback killed after its commit: the record.
-    private static let finishingLiveRollback: DeployPlan = {
-        var plan = DeployPlan(action: .rolledBack, strategy: .live, integrity: .none, keepsPrevious: false, dropsPrevious: false, steps: [.record, .cleanUp])
+    private static func finishingLiveRollback(_ observed: DeployObservation, _ interrupted: DeployObservation.Interrupted) -> DeployPlan {
+        var plan = DeployPlan(action: .rolledBack, strategy: .live, steps: [
+            .record(finishingRecord(observed, interrupted, adopted: false, keeps: false, drops: false)),
+            .cleanUp(leftovers: observed.leftovers),
+        ])
         plan.finishesInterrupted = true
         return plan
-    }()
+    }
 
     /// The plan of a rerun of a rollback killed after its record, while it removed what
     /// it had set aside: the clean-up is finished, nothing else.
-    private static let finishingCleanUp: DeployPlan = {
-        var plan = DeployPlan(action: .rolledBack, strategy: nil, integrity: .none, keepsPrevious: false, dropsPrevious: false, steps: [.cleanUp])
+    private static func finishingCleanUp(_ observed: DeployObservation) -> DeployPlan {
+        var plan = DeployPlan(action: .rolledBack, strategy: nil, steps: [.cleanUp(leftovers: observed.leftovers)])
         plan.finishesInterrupted = true
         return plan
-    }()
+    }
 
     /// The plan that puts back a removed link to the recorded generation, which is up to
     /// date: restored without a copy.
-    private static let relinking = DeployPlan(action: .restored, strategy: nil, integrity: .none, keepsPrevious: false, dropsPrevious: false, steps: [.relink, .cleanUp])
+    private static func relinking(_ observed: DeployObservation) -> DeployPlan {
+        guard let generation = observed.recordedGeneration else { return .nothing }
+        return DeployPlan(action: .restored, strategy: nil, steps: [.relink(generation: generation), .cleanUp(leftovers: observed.leftovers)])
+    }
 
     /// The plan that finishes a swap interrupted after its link switch: the old
     /// generation (still named by the record) becomes the previous generation, or is set
@@ -148,20 +267,28 @@ package enum DeployPlanner {
         // database is always kept.
         let keepsPrevious = (interrupted.adopting || (!interrupted.isRollback && request.keepPrevious && interrupted.replacing != nil))
             && (oldGenerationThere || observed.previousExists)
-        // A rollback consumes the previous generation it restored; a replace that already
-        // moved the old generation to the previous name must keep that file.
         // A rollback drops the previous generation it restored; one that adopted the old
         // content renames it to the previous name after that drop, so with the old
-        // generation gone the file there is the adopted one.
+        // generation gone the file there is the adopted one. A replace that already
+        // moved the old generation to the previous name must keep that file.
         let dropsPrevious = observed.previousExists && (interrupted.isRollback
             ? (!interrupted.adopting || oldGenerationThere)
             : (oldGenerationThere && (keepsPrevious || !request.keepPrevious)))
-        var plan = DeployPlan(
-            action: action, strategy: .swap, integrity: .none, keepsPrevious: keepsPrevious, dropsPrevious: dropsPrevious,
-            steps: (oldGenerationThere || dropsPrevious ? [.keepPrevious] : []) + [.record, .cleanUp])
+        var steps: [PlannedStep] = []
+        if oldGenerationThere || dropsPrevious {
+            let keep = PlannedStep.KeepPrevious(
+                drop: dropsPrevious ? (interrupted.isRollback ? .setAside : drop(observed, request)) : nil,
+                setsAsidePreviousBase: (dropsPrevious || keepsPrevious) && !interrupted.isRollback && observed.baseFiles.previousBase,
+                linksBaseAsPrevious: keepsPrevious && observed.baseFiles.base,
+                finishesOldGeneration: oldGenerationThere ? oldGeneration : nil,
+                keep: keepsPrevious && oldGenerationThere ? .oldContent : nil)
+            steps.append(.keepPrevious(keep))
+        }
+        steps.append(.record(finishingRecord(observed, interrupted, adopted: interrupted.adopting, keeps: keepsPrevious, drops: dropsPrevious)))
+        steps.append(.cleanUp(leftovers: observed.leftovers))
+        var plan = DeployPlan(action: action, strategy: .swap, steps: steps)
         plan.finishesInterrupted = true
         plan.adopted = interrupted.adopting
-        if dropsPrevious, !interrupted.isRollback { plan.keepsDroppedPreviousAs = adoptedCopyStamp(observed, request) }
         return plan
     }
 }

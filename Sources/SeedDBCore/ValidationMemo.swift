@@ -1,5 +1,3 @@
-import SeedDBCore
-
 /// The last seed content that passed validation, remembered in the settings (`"checked"`)
 /// so unchanged content is not checked again.
 public struct ValidationMemo: Sendable, Hashable {
@@ -9,4 +7,11 @@ public struct ValidationMemo: Sendable, Hashable {
     public var integrity: IntegrityLevel
     /// The content's tables, listed when it was checked (`nil` in memos written before).
     public var tables: [String]? = nil
+
+    /// Creates a memo.
+    public init(sha256: SHA256Digest, integrity: IntegrityLevel, tables: [String]? = nil) {
+        self.sha256 = sha256
+        self.integrity = integrity
+        self.tables = tables
+    }
 }
