@@ -67,6 +67,31 @@ struct HashOnceTests {
         #expect(cli.generation(of: cli.workingCopy) == .generation("one"))
     }
 
+    @Test func aSignedManifestIsReadAndCheckedOncePerRunWhateverItLists() throws {
+        // Given a signed manifest of three seeds
+        let (publicKey, secretKey) = (cli.root + "/release.pub", cli.root + "/release.key")
+        #expect(try cli.run(["keygen", "--unencrypted", "--public-key", publicKey, "--secret-key", secretKey]).status == 0)
+        var entries: [String] = []
+        for name in ["a", "b", "c"] {
+            let seed = try cli.makeSeed("\(name).sqlite", marker: name, megabytes: 1)
+            let digest = try cli.shell("sha256sum '\(seed)' | cut -c1-64").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            entries.append(#"{"source": "\#(name).sqlite", "name": "\#(name).sqlite", "version": "1", "sha256": "\#(digest)"}"#)
+        }
+        let manifest = cli.root + "/seeds.json"
+        try Data(#"{"app": "\#(cli.app)", "serial": 1, "seeds": [\#(entries.joined(separator: ", "))]}"#.utf8).write(to: URL(fileURLWithPath: manifest))
+        #expect(try cli.run(["sign", "--key", secretKey, manifest]).status == 0)
+        let size = { (path: String) in (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? -1 }
+
+        // When the release is deployed, then deployed again (the fast path), trusting the key
+        for _ in 0..<2 {
+            let trace = try ReadTrace.run(cli, ["deploy", "--manifest", manifest, "--trusted-key", publicKey])
+            #expect(trace.status == 0, "\(trace.stderr)")
+            // Then each run reads the manifest and its signature once, not once per seed and step
+            #expect(trace.bytesRead { $0 == manifest } == size(manifest))
+            #expect(trace.bytesRead { $0 == manifest + ".minisig" } == size(manifest + ".minisig"))
+        }
+    }
+
     @Test func reseedOfAKnownSeedReadsNoByteOfIt() throws {
         // Given a seed deployed once (its digest remembered, its content checked)
         let seed = try cli.makeSeed("big.sqlite", marker: "one", megabytes: 8)
