@@ -364,6 +364,18 @@ struct SimulatedFileSystem: DeployFileSystem {
         }
     }
 
+    func requireSafeForRoot(_ directory: String, owner: FileOwner?) throws(SeedDBError) { try world.reading() }
+
+    func requireWritableDirectory(_ directory: String, owner: FileOwner?) throws(SeedDBError) { try world.reading() }
+
+    /// Directories are implicit in the model: one with nothing in it is already gone.
+    func removeIfEmpty(_ directory: String) throws(SeedDBError) -> Bool {
+        try world.reading()
+        return false
+    }
+
+    func nonRootOwner(of path: String) -> FileOwner? { nil }
+
     func keepCopy(of source: String, digest: SeedDBCore.SHA256Digest, at path: String, evenByCopy: Bool, owner: FileOwner?, created: (String) -> Void) throws(SeedDBError) -> Bool {
         try world.mutating()
         guard world.node(path) == nil else { throw SeedDBError(.ioFailure, "cannot create temporary file \(path): File exists") }
@@ -537,6 +549,14 @@ struct SimulatedRecords: DeployRecordStore {
         guard try bytes() != backup.bytes else { return }
         try world.mutating()
         if let bytes = backup.bytes { world.put(path, .bytes(bytes)) } else { world.userRemoves(path) }
+    }
+
+    func removeIfEmpty() throws(SeedDBError) -> [String] {
+        let snapshot = try snapshot()
+        guard try bytes() != nil, snapshot.entries.isEmpty, snapshot.problem == nil, snapshot.appValues.isEmpty else { return [] }
+        try world.mutating()
+        world.userRemoves(path)
+        return [path]
     }
 }
 

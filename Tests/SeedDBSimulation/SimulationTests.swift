@@ -95,6 +95,29 @@ import Testing
         #expect(sim.world.names(in: sim.paths.directory).contains { $0.hasPrefix("levels.sqlite.adopted-") })
     }
 
+    /// `purge` (a package's `postrm purge`) cut before any of its calls: its rerun
+    /// removes everything of the working copy, the settings entry too, and the app's next
+    /// start installs afresh.
+    @Test func aPurgeCutAnywhereIsFinishedByItsRerun() {
+        let start = Simulator()
+        start.run(Command(kind: .deploy, version: 1, merge: true))
+        start.appWrites(editingTheSeed: true)
+        start.run(Command(kind: .deploy, version: 2, merge: true))
+        start.appCrashes(wal: true)
+        let purge = Command(kind: .purge, version: 2)
+        let calls = start.calls(purge)
+        #expect(calls > 5)
+        for crash in 0...calls {
+            let sim = start.copy()
+            sim.run(purge, crash: crash)
+            #expect(sim.run(purge) == .purged, "crash before call \(crash): \(sim.log)")
+            #expect(sim.world.names(in: sim.paths.directory) == [], "crash before call \(crash)")
+            #expect(sim.world.node(sim.paths.settingsFile) == nil, "crash before call \(crash)")
+            #expect(sim.run(Command(kind: .deploy, version: 2)) == .done(.installed))
+            #expect(sim.problems() == [], "crash before call \(crash): \(sim.log)")
+        }
+    }
+
     // MARK: - Every state, every command, every cut
 
     /// The states the planner distinguishes, each made by a short history.
@@ -134,6 +157,7 @@ import Testing
         Command(kind: .deploy, version: 3, live: true), Command(kind: .deploy, version: 3, merge: true),
         Command(kind: .reseed, version: 2), Command(kind: .reseed, version: 2, live: true),
         Command(kind: .rollback, version: 2), Command(kind: .rollback, version: 2, merge: true),
+        Command(kind: .purge, version: 2),
     ]
 
     @Test(arguments: states.indices)
@@ -166,6 +190,11 @@ import Testing
                 let finished = rerun == outcome || rerun == .done(.unchanged) || rerun == .done(.held)
                     || (command.kind == .rollback && rerun == .failed(.seedUnavailable))
                 #expect(finished, "\(label): the rerun \(rerun), the clean run \(outcome)")
+                if command.kind == .purge {
+                    // A purge cut anywhere is finished by its rerun: nothing of the copy is left.
+                    #expect(sim.world.names(in: sim.paths.directory) == [], "\(label): left \(sim.world.names(in: sim.paths.directory))")
+                    #expect(sim.entry() == nil, "\(label): the settings entry is left")
+                }
                 sim.run(Command(kind: .deploy, version: command.version, merge: command.merge))
                 #expect(sim.problems() == [], "\(label), after recovery: \(sim.log.suffix(4))")
                 #expect(sim.leftovers() == [], "\(label): left \(sim.leftovers())")
@@ -200,9 +229,9 @@ import Testing
             case 36..<37: sim.userDamagesSettings()
             case 37..<42: shipped = min(3, shipped + 1)
             default:
-                let kinds: [Command.Kind] = [.deploy, .deploy, .deploy, .reseed, .rollback]
+                let kinds: [Command.Kind] = [.deploy, .deploy, .deploy, .deploy, .deploy, .reseed, .reseed, .rollback, .rollback, .purge]
                 let command = Command(
-                    kind: kinds[Int(random.next() % 5)], version: shipped,
+                    kind: kinds[Int(random.next() % 10)], version: shipped,
                     live: random.next() % 4 == 0, merge: random.next() % 3 == 0)
                 if random.next() % 3 == 0 {
                     sim.run(command, crash: Int(random.next() % 40))

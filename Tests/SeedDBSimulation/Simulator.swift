@@ -10,7 +10,7 @@ import SeedDBCore
 final class Simulator {
     /// A command the app, its package or a person runs.
     struct Command: Hashable, CustomStringConvertible {
-        enum Kind: String { case deploy, reseed, rollback }
+        enum Kind: String { case deploy, reseed, rollback, purge }
         var kind: Kind
         /// The seed version the app ships.
         var version: Int
@@ -76,6 +76,8 @@ final class Simulator {
     /// The outcome of one run.
     enum Outcome: Equatable {
         case done(DeployAction)
+        /// `purge` removed what it found.
+        case purged
         case failed(SeedDBError.Code)
         case crashed
     }
@@ -94,18 +96,24 @@ final class Simulator {
         }
         var outcome: Outcome
         do {
-            let report: DeployReport
             switch command.kind {
-            case .deploy: report = try deployer.deploy(seed)
-            case .reseed: report = try deployer.reseed(seed)
-            case .rollback: report = try deployer.rollback(seed)
+            case .deploy: outcome = .done(try deployer.deploy(seed).action)
+            case .reseed: outcome = .done(try deployer.reseed(seed).action)
+            case .rollback: outcome = .done(try deployer.rollback(seed).action)
+            case .purge:
+                _ = try deployer.purge(app: app, name: paths.name, location: .data)
+                outcome = .purged
             }
-            outcome = .done(report.action)
         } catch {
             outcome = world.crashed ? .crashed : .failed(error.code)
         }
         // A crash in a step that never fails the run (the clean-up) still stopped it.
         if world.crashed { outcome = .crashed }
+        if command.kind == .purge, outcome != .failed(.inUse) {
+            // Asked for: what the user wrote and what SeedDB adopted may go, in part if cut.
+            rowsWritten = []
+            adopted = []
+        }
         if outcome == .crashed { crashes += 1 }
         world.restart()
         log.append("\(command)\(crash.map { " (crash before call \($0))" } ?? ""): \(outcome)")

@@ -35,7 +35,7 @@ extension Deployer {
         let paths = SeedPaths(app: app, name: name, location: location, directories: directories)
         var deployer = self
         if deployer.configuration.files.owner == nil {
-            deployer.configuration.files.owner = FileSystem.nonRootOwner(of: paths.directory) ?? FileSystem.nonRootOwner(of: paths.settingsDirectory)
+            deployer.configuration.files.owner = effects.files.nonRootOwner(of: paths.directory) ?? effects.files.nonRootOwner(of: paths.settingsDirectory)
         }
         if onlyAdopted { return try deployer.purgeAdoptedCopies(paths, dryRun: dryRun) }
         return try deployer.purge(paths, dryRun: dryRun)
@@ -48,9 +48,9 @@ extension Deployer {
             paths.adoptedCopyStamp(of: Self.databaseName(of: FileSystem.fileName(of: path))) != nil
         }
         guard !dryRun, !files.isEmpty else { return PurgeReport(name: paths.name, removed: files) }
-        try FileSystem.requireSafeForRoot(paths.directory, owner: configuration.files.owner)
+        try effects.files.requireSafeForRoot(paths.directory, owner: configuration.files.owner)
         return try withDeployLock(paths) { (_, _) throws(SeedDBError) in
-            for path in files { try FileSystem.remove(path) }
+            for path in files { try effects.files.remove(path) }
             return PurgeReport(name: paths.name, removed: files)
         }
     }
@@ -62,7 +62,8 @@ extension Deployer {
     }
 
     private func purge(_ paths: SeedPaths, dryRun: Bool) throws(SeedDBError) -> PurgeReport {
-        let store = settings(at: paths)
+        let fs = effects.files
+        let store = records(at: paths)
         let snapshot = try store.snapshot()
         let entry = snapshot.entries[paths.name.rawValue]
         if let recorded = entry?.location, recorded.rawValue != locationName(of: paths) {
@@ -71,54 +72,45 @@ extension Deployer {
         let files = try filesToRemove(paths)
         let changesSettings = entry != nil || snapshot.problem != nil
         let removesSettings = snapshot.appValues.isEmpty && snapshot.entries.keys.allSatisfy { $0 == paths.name.rawValue }
-        let settingsFiles = removesSettings ? [paths.settingsFile, store.lockPath].filter { (try? FileSystem.fileType(at: $0)) != nil } : []
-        let directories = [paths.directory, paths.settingsDirectory].filter { (try? FileSystem.fileType(at: $0)) == .directory }
+        let settingsFiles = removesSettings ? [paths.settingsFile, paths.settingsFile + ".lock"].filter { (try? fs.fileType(at: $0)) != nil } : []
+        let directories = [paths.directory, paths.settingsDirectory].filter { (try? fs.fileType(at: $0)) == .directory }
 
         // Everything the purge needs, checked before anything is removed.
-        if try FileSystem.fileType(at: paths.workingCopy) == .directory {
+        if try fs.fileType(at: paths.workingCopy) == .directory {
             throw WorkingCopy.blocked(paths, what: "a directory", operation: "purge")
         }
-        if !files.isEmpty { try FileSystem.requireSafeForRoot(paths.directory, owner: configuration.files.owner) }
+        if !files.isEmpty { try fs.requireSafeForRoot(paths.directory, owner: configuration.files.owner) }
         if changesSettings {
-            try FileSystem.requireWritableDirectory(paths.settingsDirectory, owner: configuration.files.owner)
+            try fs.requireWritableDirectory(paths.settingsDirectory, owner: configuration.files.owner)
         }
         if dryRun {
             let leaving = Set(files + settingsFiles)
             let emptied = directories.filter { directory in
-                ((try? FileSystem.entries(of: directory)) ?? []).allSatisfy { leaving.contains(directory + "/" + $0) }
+                ((try? fs.entries(of: directory)) ?? []).allSatisfy { leaving.contains(directory + "/" + $0) }
             }
             return PurgeReport(name: paths.name, removed: files + settingsFiles + emptied)
         }
 
         var removed: [String] = []
         func remove(_ path: String) throws(SeedDBError) {
-            guard try FileSystem.fileType(at: path) != nil else { return }
-            try FileSystem.remove(path)
+            guard try fs.fileType(at: path) != nil else { return }
+            try fs.remove(path)
             removed.append(path)
         }
         if !files.isEmpty {
-            let lock = try FileLock.acquire(paths.lockFile, kind: .exclusive, timeout: configuration.wait)
-            do {
-                try lock.waitUntilFree(.readers, until: ContinuousClock().now.advanced(by: configuration.wait)) {
+            try withDeployLock(paths) { (lock, deadline) throws(SeedDBError) in
+                try lock.waitUntilNoHandle(until: deadline) {
                     SeedDBError(.inUse, "cannot purge \(paths.workingCopy): database in use by another process")
                 }
-            } catch {
-                if lock.created { lock.removeAndClose() } else { lock.close() }
-                throw error
+                for path in try filesToRemove(paths) where path != paths.lockFile { try remove(path) }
+                try remove(paths.lockFile)
             }
-            defer { lock.close() }
-            for path in try filesToRemove(paths) where path != paths.lockFile { try remove(path) }
-            try remove(paths.lockFile)
         }
         if changesSettings {
             try store.update(timeout: configuration.wait) { $0[paths.name.rawValue] = nil }
         }
-        let after = try store.snapshot()
-        if after.entries.isEmpty, after.problem == nil, after.appValues.isEmpty {
-            try remove(paths.settingsFile)
-            try remove(store.lockPath)
-        }
-        for directory in [paths.directory, paths.settingsDirectory] where FileSystem.removeIfEmpty(directory) {
+        removed += try store.removeIfEmpty()
+        for directory in [paths.directory, paths.settingsDirectory] where try fs.removeIfEmpty(directory) {
             removed.append(directory)
         }
         return PurgeReport(name: paths.name, removed: removed)
@@ -129,13 +121,13 @@ extension Deployer {
     /// copies, temporary files and the lock file last.
     private func filesToRemove(_ paths: SeedPaths) throws(SeedDBError) -> [String] {
         let name = paths.name.rawValue
-        let owned = try FileSystem.entries(of: paths.directory).filter { entry in
+        let owned = try effects.files.entries(of: paths.directory).filter { entry in
             let base = Self.databaseName(of: entry)
             return [name, name + ".previous", name + ".base", name + ".previous.base", name + ".conflicts.json"].contains(base)
                 || paths.generationNumber(of: base) != nil || paths.adoptedCopyStamp(of: base) != nil
                 || (entry.hasPrefix(FileSystem.temporaryPrefix(name)) && entry.hasSuffix(".tmp"))
         }.sorted()
-        let lock = try FileSystem.fileType(at: paths.lockFile) != nil ? [paths.lockFile] : []
+        let lock = try effects.files.fileType(at: paths.lockFile) != nil ? [paths.lockFile] : []
         return owned.map(paths.inDirectory) + lock
     }
 

@@ -50,6 +50,15 @@ protocol DeployFileSystem: Sendable {
     /// `evenByCopy`. Returns whether the copy was made; `created` is told the path as
     /// soon as the file exists, so a failure can remove it.
     func keepCopy(of source: String, digest: SHA256Digest, at path: String, evenByCopy: Bool, owner: FileOwner?, created: (String) -> Void) throws(SeedDBError) -> Bool
+    /// Refuses a directory root must not write in: one a non-root user other than
+    /// `owner` could change (see `FileSystem.requireSafeForRoot`).
+    func requireSafeForRoot(_ directory: String, owner: FileOwner?) throws(SeedDBError)
+    /// Refuses a directory this process (or `owner`) cannot create files in.
+    func requireWritableDirectory(_ directory: String, owner: FileOwner?) throws(SeedDBError)
+    /// Removes `directory` when it is empty; whether it did.
+    func removeIfEmpty(_ directory: String) throws(SeedDBError) -> Bool
+    /// The owner of `path` when it is not root's (an install made with `--owner`).
+    func nonRootOwner(of path: String) -> FileOwner?
 }
 
 /// The real file system: every call goes through ``FileSystem`` (and so ``Syscalls``).
@@ -90,6 +99,10 @@ struct LocalFileSystem: DeployFileSystem {
         }
     }
 
+    func requireSafeForRoot(_ directory: String, owner: FileOwner?) throws(SeedDBError) { try FileSystem.requireSafeForRoot(directory, owner: owner) }
+    func requireWritableDirectory(_ directory: String, owner: FileOwner?) throws(SeedDBError) { try FileSystem.requireWritableDirectory(directory, owner: owner) }
+    func removeIfEmpty(_ directory: String) throws(SeedDBError) -> Bool { FileSystem.removeIfEmpty(directory) }
+    func nonRootOwner(of path: String) -> FileOwner? { FileSystem.nonRootOwner(of: path) }
     func keepCopy(of source: String, digest: SHA256Digest, at path: String, evenByCopy: Bool, owner: FileOwner?, created: (String) -> Void) throws(SeedDBError) -> Bool {
         let descriptor: FileDescriptor
         do {

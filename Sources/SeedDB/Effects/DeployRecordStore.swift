@@ -16,6 +16,20 @@ protocol DeployRecordStore: Sendable {
     func backup() throws(SeedDBError) -> SettingsStore.Backup
     /// Puts the store back as `backup` found it.
     func restore(_ backup: SettingsStore.Backup, timeout: Duration) throws(SeedDBError)
+    /// Removes the store's file (and its lock file) when it holds nothing, neither an
+    /// entry of SeedDB's nor an app's value, and is not damaged; the paths removed.
+    func removeIfEmpty() throws(SeedDBError) -> [String]
 }
 
-extension SettingsStore: DeployRecordStore {}
+extension SettingsStore: DeployRecordStore {
+    func removeIfEmpty() throws(SeedDBError) -> [String] {
+        let snapshot = try snapshot()
+        guard snapshot.entries.isEmpty, snapshot.problem == nil, snapshot.appValues.isEmpty else { return [] }
+        var removed: [String] = []
+        for file in [path, lockPath] where try FileSystem.fileType(at: file) != nil {
+            try FileSystem.remove(file)
+            removed.append(file)
+        }
+        return removed
+    }
+}
