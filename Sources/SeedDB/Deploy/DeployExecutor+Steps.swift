@@ -37,7 +37,8 @@ extension DeployExecutor {
             temporary = path
             run.onFailure("the staged copy") { () throws(SeedDBError) in try fs.remove(path) }
         }
-        if target.contentIsTheSeed {
+        if !stage.restoresPrevious {
+            // The seed file's identity and digest, remembered.
             run.sourceDigest = copy.identity.map { SourceDigest(identity: $0, sha256: copy.digest) } ?? known
         }
         if let expected = target.expectedSHA256, expected != copy.digest {

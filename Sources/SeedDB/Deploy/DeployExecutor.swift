@@ -191,10 +191,6 @@ struct DeployTarget {
     var version: SeedVersion
     /// The digest the source must have, when known.
     var expectedSHA256: SHA256Digest?
-    /// Whether the content deployed is the seed file (not for a rollback, whose content is
-    /// the previous generation, nor for finishing an interrupted run): then the run
-    /// remembers the seed file's identity and digest.
-    var contentIsTheSeed: Bool
     /// The seed file's identity and digest as known before the run (from the settings or
     /// the version's resolution); ``DeployRun/sourceDigest`` adds what the copy learnt.
     var knownSourceDigest: SourceDigest?

@@ -583,19 +583,17 @@ public struct Deployer: Sendable {
     func target(_ observed: Observed, _ plan: DeployPlan, _ kind: DeployRequest.Kind, paths: SeedPaths) throws(SeedDBError) -> DeployTarget {
         var target = DeployTarget(
             paths: paths, source: observed.seed.source, version: observed.seed.version,
-            expectedSHA256: observed.seed.expectedSHA256, contentIsTheSeed: true, knownSourceDigest: observed.sourceDigest,
+            expectedSHA256: observed.seed.expectedSHA256, knownSourceDigest: observed.sourceDigest,
             preservedTables: observed.seed.preservedTables, merge: observed.seed.merge, location: observed.seed.location,
             replacedVersion: observed.entry.record?.version, settingsBackup: try records(at: paths).backup())
         if plan.finishesInterrupted, let interrupted = observed.entry.interrupted {
             target.version = interrupted.version
-            target.contentIsTheSeed = false
             target.knownSourceDigest = nil
         } else if kind == .rollback {
             // A previous generation on disk whose record was lost is restored all the same.
             target.source = paths.previousGeneration
             target.version = observed.restorableVersion
             target.expectedSHA256 = nil
-            target.contentIsTheSeed = false
             target.knownSourceDigest = nil
         }
         return target
