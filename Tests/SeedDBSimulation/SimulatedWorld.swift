@@ -69,6 +69,9 @@ final class SimulatedWorld: @unchecked Sendable {
     /// replayed into another's name).
     private(set) var violations: [String] = []
 
+    /// The settings file of the simulated app (for the model's checks of what a merge used).
+    var settingsFile: String?
+
     /// The staged copy of the live replace under way (the model's connection to it).
     fileprivate(set) var liveStaged: String?
 
@@ -186,6 +189,11 @@ final class SimulatedWorld: @unchecked Sendable {
             throw Self.crashError
         }
         mutatingCalls += 1
+    }
+
+    /// Records a broken rule the model saw happen.
+    fileprivate func violate(_ rule: String) {
+        violations.append(rule)
     }
 
     fileprivate func newLineage() -> Int {
@@ -475,6 +483,16 @@ struct SimulatedDatabase: DeployDatabase {
     func carry(into target: CarryTarget, from old: String, _ carry: CarryRequest, logger: Logger) throws(SeedDBError) -> CarryResult {
         guard case .database(var previous, let id) = try world.fileContent(old).0 else { throw SeedDBError(.ioFailure, "cannot read \(old)") }
         previous = world.opened(previous, id: id, at: old)
+        // A merge without a base keeps every cell of the old copy that differs from the new
+        // seed (the old seed's own values among them): a bug when the record vouched for
+        // the `<name>.base` on disk (its digest) and it held the old copy's own seed.
+        if carry.merge.mergesAnything, carry.base == nil, let settings = world.settingsFile,
+           case .file(.bytes(let bytes), _, _)? = world.node(settings),
+           case .file(let content, _, _)? = world.node(carry.workingCopy + ".base"), case .database(let base, _) = content,
+           world.parsed(bytes).entries[SimulatedWorld.name(of: carry.workingCopy)]?.base == SimulatedWorld.digest(content),
+           base.seed == previous.seed {
+            world.violate("merged \(SimulatedWorld.name(of: carry.workingCopy)) without its base, though \(SimulatedWorld.name(of: carry.workingCopy)).base held seed \(base.seed)")
+        }
         let staged: String
         switch target {
         case .staged(let path): staged = path

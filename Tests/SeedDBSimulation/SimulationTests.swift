@@ -95,6 +95,17 @@ import Testing
         #expect(sim.world.names(in: sim.paths.directory).contains { $0.hasPrefix("levels.sqlite.adopted-") })
     }
 
+    /// A merged rollback of a copy nobody wrote to since its upgrade once merged without
+    /// its base (the base was hashed only for merges a replace would run): every cell of
+    /// the newer seed then stayed as if the user had written it.
+    @Test func aRollbackOfAnUntouchedCopyMergesAgainstItsBase() {
+        let sim = Simulator()
+        sim.run(Command(kind: .deploy, version: 1, merge: true))
+        sim.run(Command(kind: .deploy, version: 2, merge: true))
+        #expect(sim.run(Command(kind: .rollback, version: 2, merge: true)) == .done(.rolledBack))
+        #expect(sim.problems() == [], "\(sim.log)")
+    }
+
     /// `purge` (a package's `postrm purge`) cut before any of its calls: its rerun
     /// removes everything of the working copy, the settings entry too, and the app's next
     /// start installs afresh.

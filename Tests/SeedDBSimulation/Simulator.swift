@@ -43,6 +43,7 @@ final class Simulator {
     init(world: SimulatedWorld = SimulatedWorld()) {
         self.world = world
         paths = SeedPaths(app: app, name: try! SeedName("levels.sqlite"), location: .data, directories: directories)
+        world.settingsFile = paths.settingsFile
         for version in 1...3 { world.putSeed(Self.seedPath(version), version: "\(version)") }
     }
 
