@@ -484,6 +484,15 @@ extension DeployExecutor {
         }
     }
 
+    /// `repair-ownership`: gives the content the run kept (a live replace's, a relinked or
+    /// finished generation) the owner and mode asked for; not undone (the record is
+    /// written, the content is right either way).
+    func repairOwnership(_ drift: String, _ plan: DeployPlan) throws(SeedDBError) {
+        guard let content = installedContent(plan) ?? plan.relinked.map({ paths.inDirectory(paths.generationName($0)) }) else { return }
+        try OwnershipRepair.apply(paths, content: content, policy: files, files: fs)
+        context.logger.warning("\(paths.workingCopy): owner and mode set as asked: \(drift)")
+    }
+
     /// The identity of the content just installed, when it is the seed's own: nothing was
     /// carried into it and its merge, if any, changed nothing. Taken before the record is
     /// written; anything that writes to the file later changes it.

@@ -157,6 +157,7 @@ struct DeployExecutor {
         case .install(.live): return  // SQLite's backup commits as the writer's lock closes.
         case .relink(let generation): try relink(generation, run)
         case .record(let record): try self.record(record, plan, run)
+        case .repairOwnership(let drift): try repairOwnership(drift, plan)
         case .cleanUp: return
         }
         context.reached(step.name)

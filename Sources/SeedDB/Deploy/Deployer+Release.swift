@@ -97,15 +97,16 @@ extension Deployer {
             var observed = try observe(first.seed, paths: first.paths, lock: lock, known: first.quick.sourceDigest)
             try requirePinned(first.signature, entry: observed.entry, seed: first.seed)
             var plan = try decide(observed, release.kind, paths: first.paths)
-            if plan.finishesInterrupted, plan.action.copies, plan.names != [.cleanUp] {
+            if plan.finishesInterrupted, plan.action.copies, plan.names.contains(where: { $0 != .cleanUp && $0 != .repairOwnership }) {
                 // A killed run of this seed (an earlier release's) is finished first.
                 _ = try executor(first, observed, plan, release.kind, lock: lock, deadline: deadline).run(plan)
                 observed = try observe(first.seed, paths: first.paths, lock: lock, known: first.quick.sourceDigest)
                 plan = try decide(observed, release.kind, paths: first.paths)
             }
-            guard plan.action.copies, plan.names != [.cleanUp] else {
+            guard plan.action.copies, plan.names.contains(where: { $0 != .cleanUp && $0 != .repairOwnership }) else {
                 try rememberSignature(first.signature, entry: observed.entry, plan: plan, paths: first.paths)
                 removeLeftovers(observed)
+                try repairOwnershipWithoutCopy(plan, observed, paths: first.paths)
                 release.unchanged[first.seed.name] = signed(report(observed, plan, release.kind, paths: first.paths), first.signature, pinned: first.quick.entry.signature)
                 return try prepareEach(work.dropFirst(), release, body)
             }

@@ -349,14 +349,19 @@ public struct Deployer: Sendable {
         return .work(Work(seed: seed, signature: signature, paths: paths, quick: quick))
     }
 
-    /// The end of a run with work, under its deploy lock: the ownership kept (a live
-    /// replace keeps the working copy's file, and a run with nothing to copy its content),
-    /// the signature reported.
+    /// The end of a run with work: the signature reported.
     func finished(_ done: DeployReport, _ work: Work, _ kind: DeployRequest.Kind) throws(SeedDBError) -> DeployReport {
-        if configuration.files.asksForOwnership {
-            try repairOwnership(work.paths, contentFile: try WorkingCopy.inspect(work.paths).contentFile, holdingTheLock: true)
+        kind == .rollback ? done : signed(done, work.signature, pinned: work.quick.entry.signature)
+    }
+
+    /// The `repair-ownership` step of a plan with nothing to copy (an up-to-date or held
+    /// copy whose owner or mode drifted), under the deploy lock the caller holds.
+    func repairOwnershipWithoutCopy(_ plan: DeployPlan, _ observed: Observed, paths: SeedPaths) throws(SeedDBError) {
+        for case .repairOwnership(let drift) in plan.steps {
+            guard let content = observed.workingCopy.contentFile else { continue }
+            try OwnershipRepair.apply(paths, content: content, policy: configuration.files, files: effects.files)
+            logger.warning("\(paths.workingCopy): owner and mode set as asked: \(drift)")
         }
-        return kind == .rollback ? done : signed(done, work.signature, pinned: work.quick.entry.signature)
     }
 
     /// The part of a run with work to do: under the deploy lock, observe, plan, execute
@@ -382,9 +387,10 @@ public struct Deployer: Sendable {
             let observed = try observe(seed, paths: paths, lock: lock, known: hashed, forRollback: kind == .rollback)
             if kind != .rollback { try requirePinned(signature, entry: observed.entry, seed: seed) }
             let plan = try decide(observed, kind, paths: paths)
-            guard plan.action.copies, plan.names != [.cleanUp] else {
+            guard plan.action.copies, plan.names.contains(where: { $0 != .cleanUp && $0 != .repairOwnership }) else {
                 if kind == .deploy { try rememberSignature(signature, entry: observed.entry, plan: plan, paths: paths) }
                 removeLeftovers(observed)
+                try repairOwnershipWithoutCopy(plan, observed, paths: paths)
                 let done = finished ?? report(observed, plan, kind, paths: paths)
                 if plan.finishesInterrupted {
                     logger.warning("\(paths.workingCopy): finished a run that was interrupted (\(done.action.rawValue) \(done.to))")
@@ -509,6 +515,7 @@ public struct Deployer: Sendable {
             current: entry.record, previous: entry.previous, base: entry.base, signature: entry.signature, passedCheck: entry.checked)
         if let source = resolved.source, source.sha256 == entry.checked?.sha256 { observation.vouchedDigest = source.sha256 }
         if !quick {
+            observation.ownershipDrift = try OwnershipRepair.drift(of: workingCopy.contentFile, policy: configuration.files, files: files)
             if entry.record != nil, entry.interrupted == nil, let pristine = entry.pristine, let content = workingCopy.contentFile {
                 observation.untouchedSeed = try unwritten(content, since: pristine)
             }

@@ -162,6 +162,10 @@ package struct DeployObservation: Sendable, Hashable {
     /// files, and the generation files (with their sidecars) ``disposableGenerations``
     /// names.
     package var leftovers: [String] = []
+    /// What differs between the working copy's content file and the owner and mode asked
+    /// for (`mode 0664 -> 0640, owner 0:0 -> 65534:65534`); `nil` when nothing does or
+    /// nothing is asked.
+    package var ownershipDrift: String? = nil
     /// The digest of the seed as observed (remembered for its identity), when it is the
     /// one ``Records/passedCheck`` passed: the stage need not read its header again.
     package var vouchedDigest: SHA256Digest? = nil

@@ -101,6 +101,12 @@ package struct DeployPlan: Sendable, Hashable {
         return nil
     }
 
+    /// The generation a `relink` step puts the link back to.
+    package var relinked: Int? {
+        for case .relink(let generation) in steps { return generation }
+        return nil
+    }
+
     /// Whether a swap that finds the old copy busy gives up at once for ``whenBusy``.
     package var goesLiveWhenBusy: Bool { whenBusy != nil }
 

@@ -23,6 +23,18 @@ package enum DeployPlanner {
     ///
     /// - Throws: ``DeployRefusal`` when nothing may be done.
     package static func plan(_ observed: DeployObservation, _ request: DeployRequest) throws(DeployRefusal) -> DeployPlan {
+        var plan = try decide(observed, request)
+        // The content a run keeps (all but a new generation's) keeps a drifted owner or
+        // mode: repaired after the record. A new generation is made with the ones asked for.
+        if let drift = observed.ownershipDrift, !plan.steps.contains(where: { if case .install(.swap) = $0 { true } else { false } }) {
+            let at = plan.names.firstIndex(of: .cleanUp) ?? plan.steps.count
+            plan.steps.insert(.repairOwnership(drift: drift), at: at)
+        }
+        return plan
+    }
+
+    /// The plan, the ownership repair left out.
+    private static func decide(_ observed: DeployObservation, _ request: DeployRequest) throws(DeployRefusal) -> DeployPlan {
         if case .blocked(let what) = observed.workingCopy { throw .blocked(what) }
         if observed.interruptedAfterSwitch, let interrupted = observed.interrupted { return finishing(observed, interrupted, request) }
         if let interrupted = observed.interrupted, interrupted.isRollback, interrupted.generation == nil, !observed.previousExists {

@@ -28,6 +28,9 @@ public enum DeployStep: String, Sendable, CaseIterable {
     case relink
     /// Record the new version in the settings.
     case record
+    /// Give the working copy the owner and mode asked for (`--owner`, `--mode`) when its
+    /// content file, which the run keeps, drifted from them (someone ran `chmod`/`chown`).
+    case repairOwnership = "repair-ownership"
     /// Remove what the run set aside (old generations, sidecars, temporary files). Never
     /// fails the run: whatever it cannot remove, the next locked run removes.
     case cleanUp = "clean-up"

@@ -24,6 +24,9 @@ package enum PlannedStep: Sendable, Hashable {
     case relink(generation: Int)
     /// Record the new version.
     case record(Record)
+    /// Give the content the run keeps the owner and mode asked for; `drift` says what
+    /// differs (`mode 0664 -> 0640`), for the warning.
+    case repairOwnership(drift: String)
     /// Remove what the run set aside and the files the observation proved disposable.
     case cleanUp(leftovers: [String])
 
@@ -39,6 +42,7 @@ package enum PlannedStep: Sendable, Hashable {
         case .install: return .install
         case .relink: return .relink
         case .record: return .record
+        case .repairOwnership: return .repairOwnership
         case .cleanUp: return .cleanUp
         }
     }

@@ -1,0 +1,35 @@
+import SeedDBCore
+
+/// Gives a working copy the owner and mode the configuration asks for (`--owner`,
+/// `--mode`): the `repair-ownership` step, and the startup check's repair of an up-to-date
+/// copy. Through the effects, so the simulator runs it too.
+enum OwnershipRepair {
+    /// What differs between the file at `path` and the owner and mode `policy` asks for,
+    /// as words for a log line (`mode 0664 -> 0640, owner 0:0 -> 65534:65534`); `nil` when
+    /// nothing does. One `lstat`, and none when neither is asked for.
+    static func drift(of path: String?, policy: FilePolicy, files: any DeployFileSystem) throws(SeedDBError) -> String? {
+        guard policy.asksForOwnership, let path, let (mode, owner) = try files.modeAndOwner(of: path) else { return nil }
+        var drift: [String] = []
+        if let wanted = policy.workingCopyMode, mode != wanted {
+            drift.append("mode \(FilePolicy.octal(mode)) -> \(FilePolicy.octal(wanted))")
+        }
+        if let wanted = policy.owner, owner != wanted {
+            drift.append("owner \(owner.uid):\(owner.gid) -> \(wanted.uid):\(wanted.gid)")
+        }
+        return drift.isEmpty ? nil : drift.joined(separator: ", ")
+    }
+
+    /// Gives `content` (the working copy's content file) the mode and owner asked for, the
+    /// link and the previous generation the same, and the settings file the owner. Runs
+    /// under the deploy lock, which gave the directory and the lock file to the owner.
+    static func apply(_ paths: SeedPaths, content: String, policy: FilePolicy, files: any DeployFileSystem) throws(SeedDBError) {
+        try files.setMode(policy.workingCopyMode, owner: policy.owner, of: content)
+        if content != paths.workingCopy, policy.owner != nil { try files.setMode(nil, owner: policy.owner, of: paths.workingCopy) }
+        if try files.fileType(at: paths.previousGeneration) == .regular {
+            try files.setMode(policy.workingCopyMode, owner: policy.owner, of: paths.previousGeneration)
+        }
+        if let owner = policy.owner, try files.fileType(at: paths.settingsFile) != nil {
+            try files.setMode(nil, owner: owner, of: paths.settingsFile)
+        }
+    }
+}
