@@ -409,6 +409,57 @@ import Testing
         #expect(try carry(adopted)?.appTables == .notInTheNewSeed)
     }
 
+    /// A replace killed after its switch is finished by whatever command runs next; what
+    /// the killed run was decides, not what was asked: its dropped previous generation,
+    /// one SeedDB cannot account for, is kept as an adopted copy even under `rollback`.
+    @Test(arguments: [DeployRequest.Kind.deploy, .reseed, .rollback])
+    func aFinishedReplaceKeepsAnUnaccountedPreviousWhateverIsAsked(_ kind: DeployRequest.Kind) throws {
+        var killed = Self.observed(recorded: nil, workingCopy: .generation(2), generations: [1, 2], previous: true,
+                                   interrupted: .init(version: Self.version("2"), generation: 2, replacing: Self.version("1"), replacingGeneration: 1))
+        killed.previousAdopted = true
+        let plan = try DeployPlanner.plan(killed, DeployRequest(kind: kind, stamp: "20261126T100000Z"))
+        #expect(plan.finishesInterrupted)
+        #expect(plan.keepPrevious?.drop == .keepAsAdopted(stamp: "20261126T100000Z"))
+    }
+
+    /// What the withdrawn marker and the record say, decided from the records observed.
+    @Test func theMarkerAndTheRecordAreDecidedFromWhatWasRecorded() throws {
+        let digest = SHA256Digest(bytes: Array(repeating: UInt8(3), count: 32))
+        let pin = SeedSignature(keyID: "7B0460144D009C90", serial: 2)
+        let old = SeedSignature(keyID: "7B0460144D009C90", serial: 1)
+        var observed = Self.observed(recorded: "2", previous: true)
+        observed.records.current = DeployRecord(version: Self.version("2"), sha256: digest, size: 1, deployedAt: "", seedTables: ["levels"])
+        observed.records.previous = DeployRecord(version: Self.version("1"), sha256: digest, size: 1, deployedAt: "", base: digest)
+        observed.records.previous?.signature = old
+        observed.records.base = digest
+        observed.records.signature = pin
+        func steps(_ plan: DeployPlan) -> (PlannedStep.Withdraw?, PlannedStep.Record?) {
+            var withdraw: PlannedStep.Withdraw?, record: PlannedStep.Record?
+            for step in plan.steps {
+                if case .withdraw(let value) = step { withdraw = value }
+                if case .record(let value) = step { record = value }
+            }
+            return (withdraw, record)
+        }
+        // A replace: the old record (with its base and pin) becomes the previous one.
+        var replace = observed
+        replace.current = Self.version("3")
+        let (withdrawn, recorded) = steps(try DeployPlanner.plan(replace, DeployRequest(kind: .deploy)))
+        #expect(withdrawn == PlannedStep.Withdraw(replacing: observed.records.current, base: .staged, replacingGeneration: 1))
+        var previous = observed.records.current
+        previous?.base = digest
+        previous?.signature = pin
+        #expect(recorded?.previous == .record(previous))
+        #expect(recorded?.heldFrom == nil && recorded?.signature == .fromManifest && recorded?.generation == 2)
+        #expect(recorded?.recordsPristineIdentity == true && recorded?.removesConflicts == false)
+        // A rollback: the restored generation's base and signature, a hold, no previous.
+        let (rollbackWithdrawn, rollbackRecord) = steps(try DeployPlanner.plan(observed, DeployRequest(kind: .rollback)))
+        #expect(rollbackWithdrawn?.base == .restored(digest) && rollbackWithdrawn?.isRollback == true)
+        #expect(rollbackRecord?.previous == PlannedStep.PreviousRecord.none)
+        #expect(rollbackRecord?.heldFrom == Self.version("2") && rollbackRecord?.signature == .this(old))
+        #expect(rollbackRecord?.recordsPristineIdentity == false && rollbackRecord?.removesConflicts == true)
+    }
+
     /// The install names what the path held and whether the old generation is retired;
     /// keep-previous what happens to each file; the record which base it installs.
     @Test func theInstallKeepAndRecordCarryTheirDecisions() throws {

@@ -110,7 +110,7 @@ final class Simulator {
         }
         // A crash in a step that never fails the run (the clean-up) still stopped it.
         if world.crashed { outcome = .crashed }
-        if command.kind == .purge, outcome != .failed(.inUse) {
+        if command.kind == .purge, outcome == .purged || outcome == .crashed {
             // Asked for: what the user wrote and what SeedDB adopted may go, in part if cut.
             rowsWritten = []
             adopted = []

@@ -64,7 +64,9 @@ struct DeployExecutor {
     /// undone (what the undo would need is gone), and says so by forgetting its undo.
     func finish(_ plan: DeployPlan, _ run: DeployRun) -> DeployReport {
         run.forgetUndo()
-        for case .cleanUp(let leftovers) in plan.steps { cleanUp(leftovers, run) }
+        var leftovers: [String] = []
+        for case .cleanUp(let disposable) in plan.steps { leftovers = disposable }
+        cleanUp(leftovers, run)
         context.reached(.cleanUp)
         var report = DeployReport(
             name: target.paths.name, action: plan.action, from: target.replacedVersion, to: target.version,
@@ -133,7 +135,8 @@ struct DeployExecutor {
             }
             // `auto` chose a swap because nobody was seen using the copy; if someone turns
             // up, it does not wait: the plan's live branch runs instead.
-            let patience: Duration? = plan.goesLiveWhenBusy ? .zero : nil
+            var patience: Duration?
+            for case .install(.swap(let swap)) in plan.steps where swap.onBusy == .goLive { patience = .zero }
             try database.underSwapLock(old, waiting: waiting, patience: patience, until: deadline, logger: context.logger) { (oldCopy) throws(SeedDBError) in
                 try guarded(.swap(old: oldCopy))
             }

@@ -94,13 +94,13 @@ extension Deployer {
         guard let (index, first) = work.first else { return try body() }
         release.failing = first.seed.name
         try withDeployLock(first.paths) { (lock, deadline) throws(SeedDBError) in
-            var observed = try observe(first.seed, paths: first.paths, lock: lock, known: first.quick.sourceDigest)
+            var observed = try observe(first.seed, paths: first.paths, lock: lock, known: first.quick.sourceDigest, planning: release.kind)
             try requirePinned(first.signature, entry: observed.entry, seed: first.seed)
             var plan = try decide(observed, release.kind, paths: first.paths)
             if plan.finishesInterrupted, plan.action.copies, plan.names.contains(where: { $0 != .cleanUp && $0 != .repairOwnership }) {
                 // A killed run of this seed (an earlier release's) is finished first.
                 _ = try executor(first, observed, plan, release.kind, lock: lock, deadline: deadline).run(plan)
-                observed = try observe(first.seed, paths: first.paths, lock: lock, known: first.quick.sourceDigest)
+                observed = try observe(first.seed, paths: first.paths, lock: lock, known: first.quick.sourceDigest, planning: release.kind)
                 plan = try decide(observed, release.kind, paths: first.paths)
             }
             guard plan.action.copies, plan.names.contains(where: { $0 != .cleanUp && $0 != .repairOwnership }) else {

@@ -109,7 +109,7 @@ public struct Deployer: Sendable {
     private func dryRun(_ seed: Seed, _ kind: DeployRequest.Kind) throws(SeedDBError) -> DeployReport {
         let (vouched, signature) = kind == .rollback ? (seed, nil) : try authenticate(seed)
         let paths = paths(for: vouched)
-        let observed = try observe(vouched, paths: paths, forRollback: kind == .rollback)
+        let observed = try observe(vouched, paths: paths, planning: kind)
         if kind != .rollback { try requirePinned(signature, entry: observed.entry, seed: vouched) }
         if let problem = observed.problem {
             logger.warning("\(problem.warning(in: paths.settingsFile))")
@@ -170,7 +170,7 @@ public struct Deployer: Sendable {
             workingCopy: paths.workingCopy, exists: exists,
             state: state, settingsProblem: observed.problem, heldFrom: observed.entry.heldFrom,
             blocked: { if case .foreign(let what) = observed.workingCopy.state { return what } else { return nil } }(),
-            leftovers: try observed.workingCopy.leftovers(disposable: observed.observation.disposableGenerations),
+            leftovers: observed.observation.leftovers,
             adoptedCopies: observed.observation.adoptedCopies.map(paths.adoptedCopy),
             signature: observed.entry.record == nil ? nil : observed.entry.signature,
             pinnedKeyID: observed.entry.signature?.keyID,
@@ -384,7 +384,7 @@ public struct Deployer: Sendable {
         var finished: DeployReport?
         // At most twice: an interrupted run is finished first, then what was asked.
         for _ in 0..<2 {
-            let observed = try observe(seed, paths: paths, lock: lock, known: hashed, forRollback: kind == .rollback)
+            let observed = try observe(seed, paths: paths, lock: lock, known: hashed, planning: kind)
             if kind != .rollback { try requirePinned(signature, entry: observed.entry, seed: seed) }
             let plan = try decide(observed, kind, paths: paths)
             guard plan.action.copies, plan.names.contains(where: { $0 != .cleanUp && $0 != .repairOwnership }) else {
@@ -460,11 +460,13 @@ public struct Deployer: Sendable {
     ///     is reported) and the directory is listed.
     ///   - lock: The deploy lock, when held: use is observed only then.
     ///   - known: A digest of the seed file this run already computed.
-    ///   - forRollback: The run is a rollback: its merge runs even into an untouched copy,
-    ///     so the base is hashed then too.
+    ///   - kind: The run this observation is planned for and executed (or rehearsed, for a
+    ///     dry run); only then are merge bases hashed: `<name>.base` when a merge could use
+    ///     it (a replace skips the merge into an untouched copy, a rollback does not), and
+    ///     the base an interrupted run wrote down. `status` and the quick looks hash nothing.
     /// - Throws: ``SeedDBError`` `conflictingSeed` when the name is recorded for the other
     ///   location.
-    func observe(_ seed: Seed, paths: SeedPaths, quick: Bool = false, lock: (any DeployLock)? = nil, known: SourceDigest? = nil, forRollback: Bool = false) throws(SeedDBError) -> Observed {
+    func observe(_ seed: Seed, paths: SeedPaths, quick: Bool = false, lock: (any DeployLock)? = nil, known: SourceDigest? = nil, planning kind: DeployRequest.Kind? = nil) throws(SeedDBError) -> Observed {
         let store = records(at: paths)
         let files = effects.files
         let snapshot = quick ? try store.snapshot(only: seed.name) : try store.snapshot()
@@ -491,7 +493,7 @@ public struct Deployer: Sendable {
             marker.base = run.base
             marker.seedTables = run.seedTables
             marker.snapshot = run.snapshot
-            if !quick, let base = run.base {
+            if !quick, kind != nil, let base = run.base {
                 marker.baseFoundAt = try baseFound(base, paths: paths, generation: marker.generation, isRollback: run.isRollback)
             }
             interrupted = marker
@@ -523,7 +525,7 @@ public struct Deployer: Sendable {
             observation.baseFiles = DeployObservation.BaseFiles(base: base, previousBase: try files.fileType(at: paths.previousBase) == .regular)
             // Hashed only where a merge could use it (a replace skips the merge into an
             // untouched copy; a rollback does not).
-            if base, resolved.seed.merge.mergesAnything, workingCopy.exists, forRollback || !observation.untouchedSeed, let recorded = entry.base {
+            if let kind, base, resolved.seed.merge.mergesAnything, workingCopy.exists, kind == .rollback || !observation.untouchedSeed, let recorded = entry.base {
                 observation.baseFiles.baseMatchesRecord = try files.sha256(of: paths.base) == recorded
             }
             observation.leftovers = try workingCopy.leftovers(disposable: observation.disposableGenerations)

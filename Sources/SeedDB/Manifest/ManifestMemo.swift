@@ -21,17 +21,20 @@ final class ManifestMemo: Sendable {
         var bytes: [UInt8]
     }
 
-    /// What a signature check depends on: the bytes of both files (by identity) and the keys.
+    /// What a signature check depends on: the exact bytes of both files and the key.
     struct CheckKey: Hashable {
-        var manifest: FileIdentity
-        var signature: FileIdentity
-        var keys: [MinisignPublicKey]
+        var manifest: [UInt8]
+        var signature: [UInt8]
+        var key: MinisignPublicKey
     }
 
     private struct State {
         var files: [String: File] = [:]
-        var checks: [CheckKey: MinisignPublicKey] = [:]
+        var checks: Set<CheckKey> = []
     }
+
+    /// How many signature checks are kept (a run checks one or two manifests).
+    private static let checksKept = 16
 
     private let state = Mutex(State())
 
@@ -49,18 +52,16 @@ final class ManifestMemo: Sendable {
         return bytes
     }
 
-    /// The identity under which ``read(_:)`` keeps `path`'s bytes, if it keeps them.
-    func identity(of path: String) -> FileIdentity? {
-        state.withLock { $0.files[path]?.identity }
+    /// Whether `key` verified a signature over these exact bytes before.
+    func verified(_ check: CheckKey) -> Bool {
+        state.withLock { $0.checks.contains(check) }
     }
 
-    /// The key that verified the bytes `key` names, when a check already did.
-    func verifiedKey(_ key: CheckKey) -> MinisignPublicKey? {
-        state.withLock { $0.checks[key] }
-    }
-
-    /// Remembers that `verifier` verified the bytes `key` names.
-    func remember(_ key: CheckKey, verifiedBy verifier: MinisignPublicKey) {
-        state.withLock { $0.checks[key] = verifier }
+    /// Remembers that the check `check` names passed.
+    func remember(_ check: CheckKey) {
+        state.withLock { state in
+            if state.checks.count >= Self.checksKept { state.checks.removeAll() }
+            state.checks.insert(check)
+        }
     }
 }

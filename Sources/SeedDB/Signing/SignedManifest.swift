@@ -86,16 +86,15 @@ public struct SignedManifest: Sendable {
         guard let key = trust.keys.first(where: { $0.keyID == minisig.keyID }) else {
             throw SeedDBError(.untrustedSeed, "refusing \(path) (key id \(minisig.keyID)): the key is not trusted (\(trusted))")
         }
-        let checked = memo.identity(of: target).flatMap { manifest in
-            signaturePath.flatMap(memo.identity(of:)).map { ManifestMemo.CheckKey(manifest: manifest, signature: $0, keys: [key]) }
-        }
-        if let checked, memo.verifiedKey(checked) == key { return (bytes, minisig, key) }
+        // Kept by the exact bytes checked: never vouches for other bytes.
+        let check = ManifestMemo.CheckKey(manifest: bytes, signature: signatureBytes, key: key)
+        if memo.verified(check) { return (bytes, minisig, key) }
         do {
             try minisig.verify(bytes, with: key)
         } catch {
             throw SeedDBError(.untrustedSeed, "refusing \(path) (key id \(minisig.keyID)): \(error)")
         }
-        if let checked { memo.remember(checked, verifiedBy: key) }
+        memo.remember(check)
         return (bytes, minisig, key)
     }
 

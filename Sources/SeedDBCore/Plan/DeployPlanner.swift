@@ -107,7 +107,8 @@ package enum DeployPlanner {
         let keepPrevious = PlannedStep.KeepPrevious(
             drop: dropsPrevious ? drop(observed, request) : nil,
             setsAsidePreviousBase: (dropsPrevious || keepsPrevious) && !isRollback && previousBaseThere,
-            linksBaseAsPrevious: keepsPrevious && observed.baseFiles.base,
+            // An adopted database has no known base: none is linked as its own.
+            linksBaseAsPrevious: keepsPrevious && !adopted && observed.baseFiles.base,
             keep: keepsPrevious ? (strategy == .swap ? .oldContent : .snapshot) : nil)
         let from = observed.oldContent
         switch strategy {
@@ -289,9 +290,13 @@ package enum DeployPlanner {
         var steps: [PlannedStep] = []
         if oldGenerationThere || dropsPrevious {
             let keep = PlannedStep.KeepPrevious(
-                drop: dropsPrevious ? (interrupted.isRollback ? .setAside : drop(observed, request)) : nil,
+                // What the killed run was decides, not what this run was asked: a replace's
+                // dropped previous generation SeedDB cannot account for is kept.
+                drop: !dropsPrevious ? nil : interrupted.isRollback ? .setAside
+                    : adoptedCopyStamp(observed, request).map { .keepAsAdopted(stamp: $0) } ?? .setAside,
                 setsAsidePreviousBase: (dropsPrevious || keepsPrevious) && !interrupted.isRollback && observed.baseFiles.previousBase,
-                linksBaseAsPrevious: keepsPrevious && observed.baseFiles.base,
+                // An adopted database has no known base: none is linked as its own.
+                linksBaseAsPrevious: keepsPrevious && !interrupted.adopting && observed.baseFiles.base,
                 finishesOldGeneration: oldGenerationThere ? oldGeneration : nil,
                 keep: keepsPrevious && oldGenerationThere ? .oldContent : nil)
             steps.append(.keepPrevious(keep))

@@ -64,8 +64,8 @@ package enum PlannedStep: Sendable, Hashable {
         /// not read again. A copy whose digest turns out different (the seed changed after
         /// it was observed) is checked here at ``integrity``.
         package var vouched: SHA256Digest?
-        /// The check a copy gets when its digest is not ``vouched``'s and the plan has no
-        /// `check` step (``IntegrityLevel/none``: none).
+        /// The check a copy gets when its digest is not ``vouched``'s (``IntegrityLevel/none``:
+        /// none); a plan with a `check` step checks it again there.
         package var integrity: IntegrityLevel
         /// Whether the seed must have the tables the configuration names (preserved and
         /// merged): a first install, with nothing to carry them from.
