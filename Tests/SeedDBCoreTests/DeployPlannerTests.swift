@@ -26,13 +26,13 @@ import Testing
     static func version(_ text: String) -> SeedVersion { try! SeedVersion(text) }
 
     static func observed(
-        settings: DeployObservation.Settings = .valid, recorded: String? = "1", current: String = "2",
+        recorded: String? = "1", current: String = "2",
         workingCopy: DeployObservation.WorkingCopy = .generation(1), recordedGeneration: Int? = 1, generations: [Int]? = nil,
         previous: Bool = false, interrupted: DeployObservation.Interrupted? = nil, heldFrom: String? = nil,
         checked: IntegrityLevel? = nil, usage: DeployObservation.Usage = .idle
     ) -> DeployObservation {
         DeployObservation(
-            settings: settings, recorded: recorded.map(version), recordedGeneration: recordedGeneration,
+            recorded: recorded.map(version), recordedGeneration: recordedGeneration,
             interrupted: interrupted, heldFrom: heldFrom.map(version), previousRecorded: previous,
             workingCopy: workingCopy, generationFiles: generations ?? workingCopy.generationNumber.map { [$0] } ?? [],
             previousExists: previous, current: version(current), alreadyChecked: checked, usage: usage)
@@ -50,19 +50,19 @@ import Testing
             request: DeployRequest(kind: .deploy), action: .installed, strategy: .swap,
             steps: [.stage, .check, .withdraw, .install, .record, .cleanUp]),
         Row(label: "a database with no record (settings missing): adopted, kept as previous, its tables carried",
-            observed: observed(settings: .missing, recorded: nil, workingCopy: .file, recordedGeneration: nil),
+            observed: observed(recorded: nil, workingCopy: .file, recordedGeneration: nil),
             request: DeployRequest(kind: .deploy), action: .replaced, strategy: .swap, keepsPrevious: true, adopted: true,
             steps: replaceSteps, locked: swapLocked),
         Row(label: "settings damaged, SeedDB's link found: adopted",
-            observed: observed(settings: .damaged, recorded: nil, recordedGeneration: nil),
+            observed: observed(recorded: nil, recordedGeneration: nil),
             request: DeployRequest(kind: .deploy), action: .replaced, strategy: .swap, keepsPrevious: true, adopted: true,
             steps: replaceSteps, locked: swapLocked),
         Row(label: "adopted even with generations off: the database found is never thrown away",
-            observed: observed(settings: .damaged, recorded: nil, recordedGeneration: nil),
+            observed: observed(recorded: nil, recordedGeneration: nil),
             request: DeployRequest(kind: .deploy, keepPrevious: false), action: .replaced, strategy: .swap, keepsPrevious: true, adopted: true,
             steps: replaceSteps, locked: swapLocked),
         Row(label: "reseed of an adopted database: reseeded, kept",
-            observed: observed(settings: .damaged, recorded: nil, recordedGeneration: nil),
+            observed: observed(recorded: nil, recordedGeneration: nil),
             request: DeployRequest(kind: .reseed), action: .reseeded, strategy: .swap, keepsPrevious: true, adopted: true,
             steps: replaceSteps, locked: swapLocked),
         Row(label: "upgrade, idle: swap, keep previous, all under the writer's lock", observed: observed(),
@@ -99,7 +99,7 @@ import Testing
             request: DeployRequest(kind: .rollback), action: .rolledBack, strategy: .swap, dropsPrevious: true,
             steps: replaceSteps, locked: swapLocked),
         Row(label: "rollback with no record: the database found becomes the previous generation",
-            observed: observed(settings: .damaged, recorded: nil, previous: true),
+            observed: observed(recorded: nil, previous: true),
             request: DeployRequest(kind: .rollback), action: .rolledBack, strategy: .swap, keepsPrevious: true, dropsPrevious: true,
             adopted: true, steps: replaceSteps, locked: swapLocked),
         Row(label: "held: the version rolled back from is left alone", observed: observed(recorded: "1", current: "2", heldFrom: "2"),
@@ -188,7 +188,7 @@ import Testing
         [
             Refusal(label: "a directory at the path, \(kind)", observed: observed(workingCopy: .blocked("a directory"), previous: true),
                     kind: kind, refusal: .blocked("a directory")),
-            Refusal(label: "a foreign link, \(kind)", observed: observed(settings: .damaged, recorded: nil, workingCopy: .blocked("a link"), previous: true),
+            Refusal(label: "a foreign link, \(kind)", observed: observed(recorded: nil, workingCopy: .blocked("a link"), previous: true),
                     kind: kind, refusal: .blocked("a link")),
             Refusal(label: "a dangling link, \(kind)", observed: observed(workingCopy: .blocked("a link to a file that is gone"), previous: true),
                     kind: kind, refusal: .blocked("a link to a file that is gone")),
@@ -209,8 +209,8 @@ import Testing
     @Test(arguments: [
         (observed(recorded: nil, workingCopy: .absent, recordedGeneration: nil), 1),
         (observed(), 2),
-        (observed(settings: .missing, recorded: nil, workingCopy: .absent, recordedGeneration: nil, generations: []), 1),
-        (DeployObservation(settings: .missing, recorded: nil, workingCopy: .absent, sidecarGenerations: [1], current: version("2")), 2),
+        (observed(recorded: nil, workingCopy: .absent, recordedGeneration: nil, generations: []), 1),
+        (DeployObservation(recorded: nil, workingCopy: .absent, sidecarGenerations: [1], current: version("2")), 2),
         (DeployObservation(recorded: version("1"), recordedGeneration: 3, workingCopy: .generation(3), generationFiles: [3],
                            sidecarGenerations: [3, 7], current: version("2")), 8),
         (observed(recordedGeneration: 5), 6),
@@ -247,7 +247,7 @@ import Testing
         #expect(try DeployPlanner.plan(adoptedPrevious, request).keepsDroppedPreviousAs == "20261126T071500Z")
         adoptedPrevious.adoptedCopies = ["20261126T071500Z"]
         #expect(try DeployPlanner.plan(adoptedPrevious, request).keepsDroppedPreviousAs == "20261126T071500Z-2")
-        var unrecorded = Self.observed(settings: .damaged, recorded: nil, recordedGeneration: nil, previous: true)
+        var unrecorded = Self.observed(recorded: nil, recordedGeneration: nil, previous: true)
         unrecorded.previousRecorded = false
         let adopting = try DeployPlanner.plan(unrecorded, request)
         #expect(adopting.adopted && adopting.keepsDroppedPreviousAs == "20261126T071500Z")
@@ -304,7 +304,7 @@ import Testing
     /// generation is still to be dropped).
     @Test func aKilledAdoptingRunKeepsTheAdoptedDatabase() throws {
         let replace = DeployObservation.Interrupted(version: Self.version("2"), generation: 2, replacing: nil, replacingGeneration: 1, adopting: true)
-        let oldThere = Self.observed(settings: .damaged, recorded: nil, workingCopy: .generation(2), recordedGeneration: nil, generations: [1, 2], interrupted: replace)
+        let oldThere = Self.observed(recorded: nil, workingCopy: .generation(2), recordedGeneration: nil, generations: [1, 2], interrupted: replace)
         let plan = try DeployPlanner.plan(oldThere, DeployRequest(kind: .deploy))
         #expect(plan.adopted && plan.keepsPrevious && !plan.dropsPrevious && plan.names == [.keepPrevious, .record, .cleanUp])
         var rollback = replace
@@ -405,7 +405,7 @@ import Testing
         #expect(try carry(observed)?.base == .recorded)
         observed.untouchedSeed = true
         #expect(try carry(observed)?.merge == .skipped)
-        let adopted = Self.observed(settings: .missing, recorded: nil, workingCopy: .file, recordedGeneration: nil)
+        let adopted = Self.observed(recorded: nil, workingCopy: .file, recordedGeneration: nil)
         #expect(try carry(adopted)?.appTables == .notInTheNewSeed)
     }
 
@@ -523,7 +523,7 @@ import Testing
         #expect(killed.unaccountedGenerations == [1])
         let recordedKept = Self.observed(workingCopy: .generation(2), recordedGeneration: 3, generations: [2, 3, 4])
         #expect(recordedKept.disposableGenerations == [4])
-        let noLink = Self.observed(settings: .damaged, recorded: nil, workingCopy: .absent, recordedGeneration: nil, generations: [1, 2])
+        let noLink = Self.observed(recorded: nil, workingCopy: .absent, recordedGeneration: nil, generations: [1, 2])
         #expect(noLink.disposableGenerations == [])
         let stagedNeverLinked = Self.observed(recorded: nil, workingCopy: .absent, recordedGeneration: nil, generations: [1],
                                               interrupted: .init(version: Self.version("1"), generation: 1, replacing: nil))

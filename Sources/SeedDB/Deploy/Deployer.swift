@@ -501,9 +501,8 @@ public struct Deployer: Sendable {
         let listing = quick
             ? WorkingCopy.Listing(generations: [], sidecarGenerations: [], stagedBases: [], adoptedCopies: [], temporaries: false)
             : try workingCopy.listing()
-        let settingsState: DeployObservation.Settings = snapshot.problem != nil ? .damaged : snapshot.fileExists ? .valid : .missing
         var observation = DeployObservation(
-            settings: settingsState, recorded: entry.record?.version,
+            recorded: entry.record?.version,
             recordedGeneration: entry.generation.flatMap(paths.generationNumber(of:)),
             interrupted: interrupted, heldFrom: entry.heldFrom, previousRecorded: entry.previous != nil,
             previousAdopted: entry.previous?.version == DeployRecord.adoptedVersion,

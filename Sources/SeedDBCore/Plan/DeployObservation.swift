@@ -54,16 +54,6 @@ package struct DeployObservation: Sendable, Hashable {
         }
     }
 
-    /// The state of the settings entry.
-    package enum Settings: Sendable, Hashable {
-        /// The file and the entry were read (the entry may be empty).
-        case valid
-        /// There is no settings file.
-        case missing
-        /// The file could not be read as settings: what it recorded is unknown.
-        case damaged
-    }
-
     /// What an interrupted run left in the settings entry: its `withdraw` step wrote it,
     /// its `record` step clears it.
     package struct Interrupted: Sendable, Hashable {
@@ -152,8 +142,6 @@ package struct DeployObservation: Sendable, Hashable {
         }
     }
 
-    /// The state of the settings entry.
-    package var settings: Settings
     /// What the entry records beside the versions.
     package var records = Records()
     /// The merge base files.
@@ -218,13 +206,12 @@ package struct DeployObservation: Sendable, Hashable {
 
     /// Creates an observation.
     package init(
-        settings: Settings = .valid, recorded: SeedVersion?, recordedGeneration: Int? = nil,
+        recorded: SeedVersion?, recordedGeneration: Int? = nil,
         interrupted: Interrupted? = nil, heldFrom: SeedVersion? = nil, previousRecorded: Bool = false, previousAdopted: Bool = false,
         workingCopy: WorkingCopy, linkMissing: Bool = false, generationFiles: [Int] = [], sidecarGenerations: [Int] = [], stagedBases: [Int] = [],
         adoptedCopies: [String] = [], leftoversFound: Bool = false, previousExists: Bool = false,
         current: SeedVersion, alreadyChecked: IntegrityLevel? = nil, usage: Usage = .idle
     ) {
-        self.settings = settings
         self.recorded = recorded
         self.recordedGeneration = recordedGeneration
         self.interrupted = interrupted
