@@ -133,24 +133,37 @@ extension DeployExecutor {
     /// put in place), so a run killed at any point is finished or undone by the next one
     /// and no record ever names content the working copy does not hold. The previous
     /// generation's record stays until `record`. Undone by restoring the settings' bytes.
+    ///
+    /// One seed of a release (``DeployTarget/release``): the release wrote every seed's
+    /// marker in one settings write before this step, and puts the settings back once
+    /// every seed is undone; the step does nothing.
     func withdraw(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) {
+        guard target.release == nil else { return }
         let store = context.records
         run.onFailure("the withdrawn record") { [backup = target.settingsBackup] () throws(SeedDBError) in
             try store.restore(backup, timeout: context.configuration.wait)
         }
-        let replacing = target.entry.record ?? target.entry.interrupted?.replacing
-        // A rollback puts the previous generation's base in place; a replace its new seed's.
-        let interrupted = SettingsEntry.InterruptedRun(
-            version: target.version, generation: run.generation, replacing: replacing,
-            base: target.isRollback ? target.entry.previous?.base : run.pristine?.digest, seedTables: run.seedTables,
-            isRollback: target.isRollback, snapshot: plan.previousAlreadyKept ? target.entry.interrupted?.snapshot : nil,
-            replacingGeneration: target.workingCopy.state.generationNumber.map(paths.generationName), adopting: target.adopted)
+        let interrupted = marker(plan, run)
         try store.update(timeout: deadline.timeLeft) { table in
             var entry = table[paths.name.rawValue] ?? SettingsEntry()
             entry.record = nil
             entry.interrupted = interrupted
             table[paths.name.rawValue] = entry
         }
+    }
+
+    /// The `"interrupted"` marker `withdraw` writes for `plan` once `run` is prepared:
+    /// the version, the generation file a swap installs, the record it replaces, the base
+    /// it puts in place, and the release the run is one seed of.
+    func marker(_ plan: DeployPlan, _ run: DeployRun) -> SettingsEntry.InterruptedRun {
+        let replacing = target.entry.record ?? target.entry.interrupted?.replacing
+        // A rollback puts the previous generation's base in place; a replace its new seed's.
+        return SettingsEntry.InterruptedRun(
+            version: target.version, generation: run.generation, replacing: replacing,
+            base: target.isRollback ? target.entry.previous?.base : run.pristine?.digest, seedTables: run.seedTables,
+            isRollback: target.isRollback, snapshot: plan.previousAlreadyKept ? target.entry.interrupted?.snapshot : nil,
+            replacingGeneration: target.workingCopy.state.generationNumber.map(paths.generationName), adopting: target.adopted,
+            release: target.release)
     }
 
     /// `carry`: under the writer's lock, carries the user's tables from the old copy into
@@ -410,7 +423,9 @@ extension DeployExecutor {
     /// previous generation, the check passed, the seed's identity, the location, the
     /// generation file, the seed's tables, and a rollback's hold) in place of what the run
     /// was doing. After a swap it runs under the writer's lock and is undone by restoring
-    /// the settings' bytes and the base.
+    /// the settings' bytes and the base. One seed of a release (``DeployTarget/release``)
+    /// leaves its change to the settings in ``DeployRun/pendingRecord``: the release writes
+    /// every seed's record at once, after the last install.
     func record(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) {
         let store = context.records
         let interrupted = target.entry.interrupted
@@ -427,7 +442,7 @@ extension DeployExecutor {
             let staged = try run.staged(for: .record)
             content = (staged.digest, staged.size)
         }
-        if plan.strategy == .swap {
+        if plan.strategy == .swap, target.release == nil {
             run.onFailure("the record") { [backup = target.settingsBackup] () throws(SeedDBError) in
                 try store.restore(backup, timeout: context.configuration.wait)
             }
@@ -444,7 +459,7 @@ extension DeployExecutor {
         let seedTables = plan.finishesInterrupted ? interrupted?.seedTables : run.seedTables
         let pristine = try pristineIdentity(plan, run)
         let record = DeployRecord(version: target.version, sha256: content.digest, size: content.size, deployedAt: Date().ISO8601Format(), seedTables: seedTables)
-        try store.update(timeout: deadline.timeLeft) { table in
+        let change = { (table: inout [String: SettingsEntry]) in
             var entry = table[paths.name.rawValue] ?? SettingsEntry()
             entry.record = record
             entry.base = base
@@ -466,6 +481,12 @@ extension DeployExecutor {
             }
             entry.pristine = pristine
             table[paths.name.rawValue] = entry
+        }
+        if target.release != nil {
+            // One seed of a release: recorded with every other seed, in one settings write.
+            run.pendingRecord = change
+        } else {
+            try store.update(timeout: deadline.timeLeft, change)
         }
         if let merge = run.merge {
             writeConflicts(merge.conflicts)

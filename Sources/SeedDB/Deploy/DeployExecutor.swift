@@ -212,6 +212,12 @@ struct DeployTarget {
     var signature: SeedSignature? = nil
     /// That manifest's path, for the refusal of a seed whose digest differs.
     var manifest: String? = nil
+    /// When the run is one seed of a release (`Deployer.deploy(release:force:)`): every
+    /// seed the release installs. The release writes every seed's `"interrupted"` marker
+    /// (naming them all) in one settings write before any `withdraw`, records every seed
+    /// in one write after the last install, and puts the settings back once every seed is
+    /// undone; `withdraw` and `record` leave the settings file to it.
+    var release: [SettingsEntry.ReleaseSeed]? = nil
 }
 
 /// How the steps under the writer's lock reach the old copy.
@@ -246,6 +252,9 @@ final class DeployRun {
     var installed = false
     /// Files to remove once the run succeeded.
     var setAside: [String] = []
+    /// One seed of a release: what `record` changes in the settings, written with every
+    /// other seed's record by the release.
+    var pendingRecord: ((inout [String: SettingsEntry]) -> Void)?
     private var undoStack: [(String, () throws(SeedDBError) -> Void)] = []
 
     /// The staged copy, for `step`, which comes after `stage`: the planner puts `stage`

@@ -46,12 +46,19 @@ extension Deployer {
         let release = ReleaseRuns(kind: kind)
         do {
             try prepareEach(work[...], release) { () throws(SeedDBError) in
+                try writeMarkers(release)
                 for entry in release.prepared.indices {
                     release.failing = release.prepared[entry].work.seed.name
                     try complete(release, entry)
                 }
+                try recordAll(release)
                 for entry in release.prepared {
-                    answered[entry.index] = try finished(entry.executor.finish(entry.plan, entry.run), entry.work, kind)
+                    var done = entry.executor.finish(entry.plan, entry.run)
+                    if entry.plan.finishesInterrupted {
+                        done.from = entry.observed.entry.interrupted?.replacing?.version
+                        logger.warning("\(entry.work.paths.workingCopy): finished a run that was interrupted (\(done.action.rawValue) \(done.to))")
+                    }
+                    answered[entry.index] = try finished(done, entry.work, kind)
                 }
             }
         } catch {
@@ -78,6 +85,9 @@ extension Deployer {
         }
         let kind: DeployRequest.Kind
         var prepared: [Entry] = []
+        /// Each settings file as it was before the release wrote its seeds' markers, to put
+        /// back once every seed is undone; emptied once every seed is recorded.
+        var settingsBackups: [(store: any DeployRecordStore, backup: SettingsStore.Backup)] = []
         /// The reports of seeds that turned out to have nothing to do under their lock.
         var unchanged: [SeedName: DeployReport] = [:]
         /// The seed being prepared or completed.
@@ -97,7 +107,7 @@ extension Deployer {
             var observed = try observe(first.seed, paths: first.paths, lock: lock, known: first.quick.sourceDigest)
             try requirePinned(first.signature, entry: observed.entry, seed: first.seed)
             var plan = try decide(observed, release.kind, paths: first.paths)
-            if plan.finishesInterrupted, plan.action.copies, plan.steps != [.cleanUp] {
+            if plan.finishesInterrupted, plan.action.copies, plan.steps != [.cleanUp], !finishesWithRelease(observed, release.kind) {
                 // A killed run of this seed (an earlier release's) is finished first.
                 _ = try executor(first, observed, plan, release.kind, lock: lock, deadline: deadline).run(plan)
                 try removeLeftovers(observed)
@@ -117,14 +127,102 @@ extension Deployer {
                 try prepareEach(work.dropFirst(), release, body)
             } catch {
                 release.prepared[entry].run.undo(logger: logger)
+                // The first seed is undone last: every seed's files are back, then the settings.
+                if entry == 0 { restoreSettings(release) }
                 throw error
             }
             try removeLeftovers(observed)
         }
     }
 
+    /// Whether the interrupted run `observed` found is finished as this seed's part of the
+    /// release, recorded with the other seeds, rather than on its own before it: a deploy
+    /// (not a rollback) killed after its switch that installed the version this release
+    /// installs, such as this release killed before it recorded.
+    private func finishesWithRelease(_ observed: Observed, _ kind: DeployRequest.Kind) -> Bool {
+        guard kind == .deploy, let interrupted = observed.entry.interrupted else { return false }
+        return !interrupted.isRollback && interrupted.version == observed.seed.version
+    }
+
+    /// With every seed prepared, and more than one to install: writes every seed's
+    /// `"interrupted"` marker, each naming the whole release, in one settings write (one
+    /// per settings file), before any seed is installed; each seed's run then leaves the
+    /// settings to the release (``DeployTarget/release``). A seed whose killed run this
+    /// release finishes keeps its marker, which then names this release too.
+    private func writeMarkers(_ release: ReleaseRuns) throws(SeedDBError) {
+        guard release.prepared.count > 1 else { return }
+        let seeds = release.prepared.map { SettingsEntry.ReleaseSeed(name: $0.work.paths.name.rawValue, version: $0.executor.target.version) }
+        for index in release.prepared.indices {
+            let executor = release.prepared[index].executor
+            var target = executor.target
+            target.release = seeds
+            release.prepared[index].executor = DeployExecutor(context: executor.context, target: target, lock: executor.lock, deadline: executor.deadline)
+        }
+        for (store, indices) in settingsFiles(release) {
+            release.settingsBackups.append((store, try store.backup()))
+            try store.update(timeout: configuration.wait) { table in
+                for index in indices {
+                    let entry = release.prepared[index]
+                    let name = entry.work.paths.name.rawValue
+                    if entry.plan.finishesInterrupted {
+                        table[name]?.interrupted?.release = seeds
+                    } else {
+                        var settings = table[name] ?? SettingsEntry()
+                        settings.record = nil
+                        settings.interrupted = entry.executor.marker(entry.plan, entry.run)
+                        table[name] = settings
+                    }
+                }
+            }
+        }
+    }
+
+    /// Once every seed is installed: records them all in one settings write (one per
+    /// settings file), each seed's `record` step having left its change pending. From
+    /// here on nothing is undone.
+    private func recordAll(_ release: ReleaseRuns) throws(SeedDBError) {
+        if !release.settingsBackups.isEmpty {
+            for (store, indices) in settingsFiles(release) {
+                try store.update(timeout: configuration.wait) { table in
+                    for index in indices { release.prepared[index].run.pendingRecord?(&table) }
+                }
+            }
+            release.settingsBackups = []
+        }
+        for entry in release.prepared { entry.run.forgetUndo() }
+    }
+
+    /// The settings stores the prepared seeds are recorded in, each with its seeds, in the
+    /// release's order (a manifest's seeds share one).
+    private func settingsFiles(_ release: ReleaseRuns) -> [(store: any DeployRecordStore, indices: [Int])] {
+        var files: [(path: String, store: any DeployRecordStore, indices: [Int])] = []
+        for (index, entry) in release.prepared.enumerated() {
+            let path = entry.work.paths.settingsFile
+            if let known = files.firstIndex(where: { $0.path == path }) {
+                files[known].indices.append(index)
+            } else {
+                files.append((path, records(at: entry.work.paths), [index]))
+            }
+        }
+        return files.map { ($0.store, $0.indices) }
+    }
+
+    /// Puts back every settings file the release wrote markers to, byte for byte, once
+    /// every seed's run is undone.
+    private func restoreSettings(_ release: ReleaseRuns) {
+        for (store, backup) in release.settingsBackups.reversed() {
+            do {
+                try store.restore(backup, timeout: configuration.wait)
+            } catch {
+                logger.error("could not undo the release's markers: \(error.message)")
+            }
+        }
+        release.settingsBackups = []
+    }
+
     /// Completes prepared entry `entry`; when a swap finds the database busy under
-    /// `auto`, prepares and completes it again, live (as a single run does).
+    /// `auto`, prepares and completes it again, live (as a single run does), its marker
+    /// rewritten for the live plan when the release wrote it.
     private func complete(_ release: ReleaseRuns, _ index: Int) throws(SeedDBError) {
         let entry = release.prepared[index]
         do throws(SeedDBError) {
@@ -137,8 +235,25 @@ extension Deployer {
             let run = try entry.executor.prepare(plan)
             release.prepared[index].plan = plan
             release.prepared[index].run = run
+            if entry.executor.target.release != nil {
+                let marker = entry.executor.marker(plan, run)
+                try records(at: entry.work.paths).update(timeout: configuration.wait) { $0[entry.work.paths.name.rawValue]?.interrupted = marker }
+            }
             try entry.executor.complete(plan, run)
         }
+    }
+
+    /// A run of one seed that finds its marker naming a release (the release was killed
+    /// before it recorded its seeds): says which other seeds of that release are still
+    /// unfinished. The run deploys its own seed; theirs keep their markers (no record)
+    /// until the release, or a run of each, finishes them.
+    func warnOfUnfinishedRelease(_ observed: Observed, paths: SeedPaths) {
+        guard let seeds = observed.entry.interrupted?.release else { return }
+        let entries = (try? records(at: paths).snapshot().entries) ?? [:]
+        let unfinished = seeds.filter { $0.name != paths.name.rawValue && entries[$0.name]?.interrupted != nil }
+        guard !unfinished.isEmpty else { return }
+        let names = unfinished.map { "\($0.name) (\($0.version.rawValue))" }.joined(separator: ", ")
+        logger.warning("\(paths.workingCopy) is one seed of a release interrupted before it was recorded; this run deploys it alone: \(names) of that release stay unfinished until the release is deployed again")
     }
 
     /// The executor of one seed's plan.

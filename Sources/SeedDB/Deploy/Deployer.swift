@@ -383,6 +383,7 @@ public struct Deployer: Sendable {
         for _ in 0..<2 {
             var observed = try observe(seed, paths: paths, lock: lock, known: hashed)
             if kind != .rollback { try requirePinned(signature, entry: observed.entry, seed: seed) }
+            if finished == nil { warnOfUnfinishedRelease(observed, paths: paths) }
             var plan = try decide(observed, kind, paths: paths)
             guard plan.action.copies, plan.steps != [.cleanUp] else {
                 if kind == .deploy { try rememberSignature(signature, entry: observed.entry, plan: plan, paths: paths) }
