@@ -124,3 +124,40 @@ extension ReleaseIsAllOrNothingTests {
         }
     }
 }
+
+extension ReleaseIsAllOrNothingTests {
+    /// `--strategy live`, interrupted after the first seed's record: that seed's backup
+    /// committed and cannot be undone, so it is kept and recorded at the version it holds
+    /// (the line says so); the second seed is as it was; the rerun finishes the release.
+    @Test func aLiveInstallCommittedBeforeAFailureIsRecordedAsItIs() throws {
+        let cli = CLIHarness()
+        #expect(try cli.run(["deploy", "--manifest", try Self.release(cli, "r1", version: 1, count: 2)]).status == 0)
+        let manifest = try Self.release(cli, "r2", version: 2, count: 2)
+        let secondBefore = cli.bytes(cli.appData + "/" + (try FileManager.default.destinationOfSymbolicLink(atPath: cli.appData + "/dict.sqlite")))
+        let started = try cli.start(["deploy", "--strategy", "live", "--manifest", manifest], environment: ["SEEDDB_TEST_STOP_AFTER": "record"])
+        let deadline = Date().addingTimeInterval(30)
+        let statPath = "/proc/\(started.0.processIdentifier)/stat"
+        while Date() < deadline {
+            let stat = (try? String(contentsOfFile: statPath, encoding: .utf8)) ?? ""
+            if stat.split(separator: ")").last?.trimmingCharacters(in: .whitespaces).hasPrefix("T") == true { break }
+            usleep(10_000)
+        }
+        kill(started.0.processIdentifier, SIGINT)
+        kill(started.0.processIdentifier, SIGCONT)
+        let result = cli.finish(started)
+        #expect(result.status == 130, "\(result.stderr)")
+        #expect(result.stderr.contains("replaced live before the failure, which cannot be undone, and recorded so: levels.sqlite (2)"), "\(result.stderr)")
+        // What each seed's record says is what its working copy holds.
+        #expect(cli.settingsEntry(name: "levels.sqlite")?["version"] as? String == "2")
+        #expect(try cli.levelCount(cli.appData + "/levels.sqlite") == 24)
+        #expect(cli.settingsEntry(name: "dict.sqlite")?["version"] as? String == "1")
+        #expect(try cli.levelCount(cli.appData + "/dict.sqlite") == 20)
+        #expect(cli.bytes(cli.appData + "/" + (try FileManager.default.destinationOfSymbolicLink(atPath: cli.appData + "/dict.sqlite"))) == secondBefore)
+        for name in Self.names.prefix(2) {
+            #expect(cli.settingsEntry(name: name)?["interrupted"] == nil, "\(name) keeps a marker")
+        }
+        let rerun = try cli.run(["deploy", "--manifest", manifest])
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(Self.releaseProblems(cli, count: 2, version: "2") == [])
+    }
+}

@@ -17,14 +17,18 @@ extension Deployer {
     /// startup check, nothing more). Then every seed with work is prepared under its
     /// deploy lock, all locks held together: the seed staged and checked (its digest
     /// against the manifest, header, size, integrity) beside its working copy. Only when
-    /// every seed is prepared are they installed, one after the other, each undoable until
-    /// the last is recorded; then each one's clean-up. When any seed fails, every seed
-    /// is undone: each settings entry, working copy and directory as it was.
+    /// every seed is prepared does the release write to the settings: one write replaces
+    /// every seed's record by its `"interrupted"` marker, each naming the whole release
+    /// (``SettingsEntry/InterruptedRun/release``). The seeds are then installed one after
+    /// the other (live ones last), each undoable, and one settings write records them
+    /// all; then each one's clean-up. When any seed fails, every seed is undone: each
+    /// settings entry, working copy and directory as it was.
     ///
-    /// A run killed between two installs leaves the later seeds with their record (or
-    /// their `"interrupted"` marker), and the next run of the release finishes every
-    /// seed. A live install cannot be undone once its backup commits: a later seed's
-    /// failure then leaves it installed (see NOTES.md).
+    /// A run killed between the two writes leaves no seed recorded (each has its marker);
+    /// the next run of the release finishes every seed and records them all. A run of one
+    /// of those seeds alone deploys it and warns which seeds of the release stay
+    /// unfinished. A live install cannot be undone once its backup commits: a later
+    /// seed's failure keeps it, recorded at the version it holds (see NOTES.md).
     ///
     /// - Parameters:
     ///   - seeds: The release's seeds (a manifest's), deployed in this order.
@@ -47,7 +51,11 @@ extension Deployer {
         do {
             try prepareEach(work[...], release) { () throws(SeedDBError) in
                 try writeMarkers(release)
-                for entry in release.prepared.indices {
+                // Live installs last: one cannot be undone once it commits, so every swap
+                // (and its chance to fail) comes before it.
+                let order = release.prepared.indices.filter { release.prepared[$0].plan.strategy != .live }
+                    + release.prepared.indices.filter { release.prepared[$0].plan.strategy == .live }
+                for entry in order {
                     release.failing = release.prepared[entry].work.seed.name
                     try complete(release, entry)
                 }
@@ -64,7 +72,12 @@ extension Deployer {
             }
         } catch {
             let failed = release.failing ?? work.first?.work.seed.name ?? seeds[0].name
-            return ReleaseOutcome(reports: unchanged(seeds, answered, except: seeds.firstIndex { $0.name == failed }), failure: (failed, error))
+            var error = error
+            if !release.committed.isEmpty {
+                let kept = release.committed.values.map { "\($0.name) (\($0.to))" }.sorted().joined(separator: ", ")
+                error = SeedDBError(error.code, error.message + "; replaced live before the failure, which cannot be undone, and recorded so: \(kept)", underlying: error.underlying, remedy: error.remedy)
+            }
+            return ReleaseOutcome(reports: unchanged(seeds, answered.merging(release.committed) { $1 }, except: seeds.firstIndex { $0.name == failed }), failure: (failed, error))
         }
         for (index, found) in work where answered[index] == nil {
             // Nothing to copy once locked (another run did it meanwhile).
@@ -88,7 +101,10 @@ extension Deployer {
         var prepared: [Entry] = []
         /// Each settings file as it was before the release wrote its seeds' markers, to put
         /// back once every seed is undone; emptied once every seed is recorded.
-        var settingsBackups: [(store: any DeployRecordStore, backup: SettingsStore.Backup)] = []
+        var settingsBackups: [(path: String, store: any DeployRecordStore, backup: SettingsStore.Backup)] = []
+        /// The seeds of a failed release whose live install had committed (it cannot be
+        /// undone), by their place in the release: kept, and recorded as they are.
+        var committed: [Int: DeployReport] = [:]
         /// The reports of seeds that turned out to have nothing to do under their lock.
         var unchanged: [SeedName: DeployReport] = [:]
         /// The seed being prepared or completed.
@@ -127,7 +143,14 @@ extension Deployer {
             do throws(SeedDBError) {
                 try prepareEach(work.dropFirst(), release, body)
             } catch {
-                release.prepared[entry].run.undo(logger: logger)
+                let prepared = release.prepared[entry]
+                if prepared.plan.strategy == .live, prepared.run.installed, prepared.run.pendingRecord != nil {
+                    // SQLite's backup committed: the new content is the working copy and
+                    // cannot be taken back. It is kept, and recorded with the settings' undo.
+                    release.committed[index] = prepared.executor.finish(prepared.plan, prepared.run)
+                } else {
+                    prepared.run.undo(logger: logger)
+                }
                 // The first seed is undone last: every seed's files are back, then the settings.
                 if entry == 0 { restoreSettings(release) }
                 throw error
@@ -159,8 +182,8 @@ extension Deployer {
             target.release = seeds
             release.prepared[index].executor = DeployExecutor(context: executor.context, target: target, lock: executor.lock, deadline: executor.deadline)
         }
-        for (store, indices) in settingsFiles(release) {
-            release.settingsBackups.append((store, try store.backup()))
+        for (path, store, indices) in settingsFiles(release) {
+            release.settingsBackups.append((path, store, try store.backup()))
             try store.update(timeout: configuration.wait) { table in
                 for index in indices {
                     let entry = release.prepared[index]
@@ -183,7 +206,7 @@ extension Deployer {
     /// here on nothing is undone.
     private func recordAll(_ release: ReleaseRuns) throws(SeedDBError) {
         if !release.settingsBackups.isEmpty {
-            for (store, indices) in settingsFiles(release) {
+            for (_, store, indices) in settingsFiles(release) {
                 try store.update(timeout: configuration.wait) { table in
                     for index in indices { release.prepared[index].run.pendingRecord?(&table) }
                 }
@@ -195,7 +218,7 @@ extension Deployer {
 
     /// The settings stores the prepared seeds are recorded in, each with its seeds, in the
     /// release's order (a manifest's seeds share one).
-    private func settingsFiles(_ release: ReleaseRuns) -> [(store: any DeployRecordStore, indices: [Int])] {
+    private func settingsFiles(_ release: ReleaseRuns) -> [(path: String, store: any DeployRecordStore, indices: [Int])] {
         var files: [(path: String, store: any DeployRecordStore, indices: [Int])] = []
         for (index, entry) in release.prepared.enumerated() {
             let path = entry.work.paths.settingsFile
@@ -205,15 +228,30 @@ extension Deployer {
                 files.append((path, records(at: entry.work.paths), [index]))
             }
         }
-        return files.map { ($0.store, $0.indices) }
+        return files
     }
 
     /// Puts back every settings file the release wrote markers to, byte for byte, once
-    /// every seed's run is undone.
+    /// every seed's run is undone. When a live install had committed (it cannot be
+    /// undone), that file is written once instead: every other seed's entry as it was,
+    /// the committed seeds recorded as they are.
     private func restoreSettings(_ release: ReleaseRuns) {
-        for (store, backup) in release.settingsBackups.reversed() {
+        let committed = release.prepared.indices.filter { release.committed[release.prepared[$0].index] != nil }
+        for (path, store, backup) in release.settingsBackups.reversed() {
             do {
-                try store.restore(backup, timeout: configuration.wait)
+                let recorded = committed.filter { release.prepared[$0].work.paths.settingsFile == path }
+                guard !recorded.isEmpty else {
+                    try store.restore(backup, timeout: configuration.wait)
+                    continue
+                }
+                let before = backup.bytes.map { SettingsSnapshot(parsing: $0).entries } ?? [:]
+                try store.update(timeout: configuration.wait) { table in
+                    for entry in release.prepared where entry.work.paths.settingsFile == path {
+                        let name = entry.work.paths.name.rawValue
+                        table[name] = before[name]
+                    }
+                    for index in recorded { release.prepared[index].run.pendingRecord?(&table) }
+                }
             } catch {
                 logger.error("could not undo the release's markers: \(error.message)")
             }
