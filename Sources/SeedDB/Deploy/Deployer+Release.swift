@@ -114,9 +114,11 @@ extension Deployer {
     }
 
     /// Takes the deploy lock of the first seed of `work`, finishes an interrupted run of
-    /// it (not part of this release), prepares it, and recurses: `body` runs with every
-    /// lock held and every seed prepared. A failure anywhere undoes every run, completed
-    /// ones included, newest first.
+    /// it that installed something else (another version, a rollback; this release's own
+    /// killed install is finished as the seed's part of the release), prepares it, and
+    /// recurses: `body` runs with every lock held and every seed prepared. A failure
+    /// anywhere undoes every run, completed ones included, newest first (a live install
+    /// that committed is kept), then puts the settings back.
     private func prepareEach(_ work: ArraySlice<(index: Int, work: Work)>, _ release: ReleaseRuns, _ body: () throws(SeedDBError) -> Void) throws(SeedDBError) {
         guard let (index, first) = work.first else { return try body() }
         release.failing = first.seed.name
@@ -125,7 +127,7 @@ extension Deployer {
             try requirePinned(first.signature, entry: observed.entry, seed: first.seed)
             var plan = try decide(observed, release.kind, paths: first.paths)
             if plan.finishesInterrupted, plan.action.copies, plan.steps != [.cleanUp], !finishesWithRelease(observed, release.kind) {
-                // A killed run of this seed (an earlier release's) is finished first.
+                // A killed run of this seed that installed something else is finished first.
                 _ = try executor(first, observed, plan, release.kind, lock: lock, deadline: deadline).run(plan)
                 try removeLeftovers(observed)
                 observed = try observe(first.seed, paths: first.paths, lock: lock, known: first.quick.sourceDigest)
