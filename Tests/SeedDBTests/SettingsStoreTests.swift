@@ -44,6 +44,24 @@ import Testing
         #expect(mode == 0o600)
     }
 
+    /// A release's marker names every seed of the release and reads back as written; a
+    /// `"release"` of the wrong shape is a damaged entry, set aside like any other.
+    @Test func aReleaseMarkerRoundTrips() throws {
+        let seeds = [SettingsEntry.ReleaseSeed(name: "levels.sqlite", version: try SeedVersion("2")),
+                     SettingsEntry.ReleaseSeed(name: "dict.sqlite", version: try SeedVersion("2"))]
+        try store.update(timeout: .seconds(1)) { table in
+            var entry = SettingsEntry()
+            entry.interrupted = SettingsEntry.InterruptedRun(version: try SeedVersion("2"), replacing: try record("1"), isRollback: false, release: seeds)
+            table["levels.sqlite"] = entry
+        }
+        let marker = try #require(((try json()["seeddb"] as? [String: Any])?["levels.sqlite"] as? [String: Any])?["interrupted"] as? [String: Any])
+        #expect((marker["release"] as? [[String: String]]) == [["name": "levels.sqlite", "version": "2"], ["name": "dict.sqlite", "version": "2"]])
+        #expect(try store.snapshot().entries["levels.sqlite"]?.interrupted?.release == seeds)
+
+        try writeSettings(#"{"seeddb": {"levels.sqlite": {"interrupted": {"version": "2", "rollback": false, "release": [{"name": "dict.sqlite"}]}}}}"#)
+        #expect(try store.snapshot().problem != nil)
+    }
+
     @Test func preservesTheAppsKeys() throws {
         try writeSettings(#"{"theme": "dark", "volume": 0.75, "flags": [true, null, 3], "nested": {"a": {"b": "c"}}, "big": 12345678901}"#)
         try store.update(timeout: .seconds(1)) { $0["levels.sqlite", default: SettingsEntry()].record = try record("1") }

@@ -120,35 +120,74 @@ import Testing
         #expect(Self.state(cli) == before, "a seed changed")
     }
 
-    /// The release in the syscall-kill matrix: killed at each of its `rename`s and
-    /// `symlink`s in turn (between two seeds' installs among them), then run again: every
-    /// seed at the new version, nothing of SeedDB's left behind.
+    /// The release in the syscall-kill matrix: killed at each of its `rename`s,
+    /// `symlink`s, `fsync`s, `unlink`s and `write`s in turn (the markers' write, every
+    /// install, the records' write and the clean-ups among them), then run again: every
+    /// seed at the new version, nothing of SeedDB's left behind, the settings in agreement
+    /// with the disk (``releaseProblems(_:count:version:)``).
     @Test(.enabled(if: DurabilityOrderTests.strace != nil, "strace is missing: .ci/run installs it"))
-    func killedAtEachRenameAndRunAgain() throws {
+    func killedAtEachSyscallAndRunAgain() throws {
         let template = CLIHarness()
         #expect(try template.run(["deploy", "--manifest", try Self.release(template, "r1", version: 1, count: 2)]).status == 0)
         _ = try Self.release(template, "r2", version: 2, count: 2)
         let matrix = RecoveryAfterSyscallKillTests()
-        var killed = 0
-        for name in ["rename", "symlink"] {
+        var killedAny = false
+        for name in ["rename", "symlink", "fsync", "unlink", "write"] {
+            var (trials, killed, failures) = (0, 0, 0)
             let probe = try template.clone()
             let (_, lines) = try matrix.traced(probe, ["deploy", "--manifest", probe.root + "/r2/seeds.json"])
             let variants = RecoveryAfterSyscallKillTests.syscalls.first { $0.name == name }!.variants
             let calls = lines.filter { line in variants.contains { line.drop { $0.isNumber || $0 == " " }.hasPrefix($0 + "(") } }.count
+            #expect(calls > 0, "the release makes no \(name) call")
             for when in stride(from: 1, through: calls, by: 1) {
                 let cli = try template.clone()
                 let path = cli.root + "/r2/seeds.json"
                 let (first, _) = try matrix.traced(cli, ["deploy", "--manifest", path], kill: (name, when))
+                trials += 1
                 if first.status != 0 { killed += 1 }
                 let rerun = try cli.run(["deploy", "--manifest", path])
-                #expect(rerun.status == 0, "\(name) #\(when): \(rerun.stderr)")
-                for seed in Self.names.prefix(2) {
-                    #expect(cli.settingsEntry(name: seed)?["version"] as? String == "2", "\(name) #\(when): \(seed) is not at the new version")
+                var problems = rerun.status == 0 ? [] : ["the rerun exited \(rerun.status): \(rerun.stderr)"]
+                problems += Self.releaseProblems(cli, count: 2, version: "2")
+                if !problems.isEmpty {
+                    failures += 1
+                    Issue.record("\(name) #\(when) (first run's status \(first.status)): \(problems.joined(separator: "; "))")
                 }
-                #expect(cli.list(cli.appData).filter { $0.hasPrefix(".") } == [], "\(name) #\(when): left \(cli.list(cli.appData))")
             }
+            killedAny = killedAny || killed > 0
+            ReliabilityLog.record(suite: "syscall kills (release): \(name)", trials: trials, crashes: killed, dataLost: failures)
         }
-        #expect(killed > 0)
+        #expect(killedAny, "no kill took effect")
+    }
+
+    /// What is wrong with a release of the first `count` seeds that must be done at
+    /// `version`: for each seed, the record, the link, the generation file, the previous
+    /// generation and the content in agreement, no marker left; and no temporary file of
+    /// SeedDB's beside the working copies or the settings.
+    static func releaseProblems(_ cli: CLIHarness, count: Int, version: String) -> [String] {
+        var problems: [String] = []
+        let listing = cli.list(cli.appData)
+        for name in names.prefix(count) {
+            guard let entry = cli.settingsEntry(name: name) else {
+                problems.append("\(name): no settings entry")
+                continue
+            }
+            if entry["version"] as? String != version { problems.append("\(name): recorded \(entry["version"] ?? "nothing"), expected \(version)") }
+            if entry["interrupted"] != nil { problems.append("\(name): the record still says a run is under way") }
+            let generation = entry["generation"] as? String
+            let link = try? FileManager.default.destinationOfSymbolicLink(atPath: cli.appData + "/" + name)
+            if link == nil || link != generation { problems.append("\(name): the link points at \(link ?? "nothing"), the record names \(generation ?? "nothing")") }
+            let strays = listing.filter { $0.hasPrefix(name + ".v") && $0 != generation }
+            if !strays.isEmpty { problems.append("\(name): generation files or sidecars left: \(strays)") }
+            if let generation, !listing.contains(generation) { problems.append("\(name): the generation file \(generation) is gone") }
+            let previousRecorded = entry["previous"] != nil
+            let previousOnDisk = listing.contains(name + ".previous")
+            if previousRecorded != previousOnDisk { problems.append("\(name): previous recorded \(previousRecorded), on disk \(previousOnDisk)") }
+            let held = RecoveryAfterSyscallKillTests.seedVersion(cli, of: cli.appData + "/" + name)
+            if held != version { problems.append("\(name): the working copy holds version \(held ?? "unknown")'s rows") }
+        }
+        let temporary = listing.filter { $0.hasPrefix(".") } + cli.list(cli.root + "/config/" + cli.app).filter { $0.hasPrefix(".") }
+        if !temporary.isEmpty { problems.append("temporary files left: \(temporary)") }
+        return problems
     }
 
     /// Every seed up to date: the fast path, nothing locked or copied.

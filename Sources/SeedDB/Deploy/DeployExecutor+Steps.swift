@@ -136,26 +136,39 @@ extension DeployExecutor {
     /// put in place), so a run killed at any point is finished or undone by the next one
     /// and no record ever names content the working copy does not hold. The previous
     /// generation's record stays until `record`. Undone by restoring the settings' bytes.
+    ///
+    /// One seed of a release (``DeployTarget/release``): the release wrote every seed's
+    /// marker in one settings write before this step, and puts the settings back once
+    /// every seed is undone; the step does nothing.
     func withdraw(_ withdraw: PlannedStep.Withdraw, _ run: DeployRun) throws(SeedDBError) {
+        guard target.release == nil else { return }
         let store = context.records
         run.onFailure("the withdrawn record") { [backup = target.settingsBackup] () throws(SeedDBError) in
             try store.restore(backup, timeout: context.configuration.wait)
         }
-        let base: SHA256Digest?
-        switch withdraw.base {
-        case .staged: base = run.pristine?.digest
-        case .restored(let digest): base = digest
-        }
-        let interrupted = SettingsEntry.InterruptedRun(
-            version: target.version, generation: run.generation, replacing: withdraw.replacing,
-            base: base, seedTables: run.seedTables, isRollback: withdraw.isRollback, snapshot: withdraw.snapshot,
-            replacingGeneration: withdraw.replacingGeneration.map(paths.generationName), adopting: withdraw.adopting)
+        let interrupted = marker(withdraw, run)
         try store.update(timeout: deadline.timeLeft) { table in
             var entry = table[paths.name.rawValue] ?? SettingsEntry()
             entry.record = nil
             entry.interrupted = interrupted
             table[paths.name.rawValue] = entry
         }
+    }
+
+    /// The `"interrupted"` marker the `withdraw` step `withdraw` writes once `run` is
+    /// prepared: the version, the generation file a swap installs, the record it
+    /// replaces, the base it puts in place, and the release the run is one seed of.
+    func marker(_ withdraw: PlannedStep.Withdraw, _ run: DeployRun) -> SettingsEntry.InterruptedRun {
+        let base: SHA256Digest?
+        switch withdraw.base {
+        case .staged: base = run.pristine?.digest
+        case .restored(let digest): base = digest
+        }
+        return SettingsEntry.InterruptedRun(
+            version: target.version, generation: run.generation, replacing: withdraw.replacing,
+            base: base, seedTables: run.seedTables, isRollback: withdraw.isRollback, snapshot: withdraw.snapshot,
+            replacingGeneration: withdraw.replacingGeneration.map(paths.generationName), adopting: withdraw.adopting,
+            release: target.release)
     }
 
     /// `carry`: under the writer's lock, carries the user's tables from the old copy into
@@ -418,7 +431,10 @@ extension DeployExecutor {
     /// previous generation, the check passed, the seed's identity, the location, the
     /// generation file, the seed's tables, and a rollback's hold) in place of what the run
     /// was doing, as the plan decided. After a swap it runs under the writer's lock and is
-    /// undone by restoring the settings' bytes and the base.
+    /// undone by restoring the settings' bytes and the base. One seed of a release
+    /// (``DeployTarget/release``) leaves its change to the settings in
+    /// ``DeployRun/pendingRecord``: the release writes every seed's record at once, after
+    /// the last install.
     func record(_ record: PlannedStep.Record, _ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) {
         let store = context.records
         let content: (digest: SHA256Digest, size: Int64)
@@ -436,7 +452,7 @@ extension DeployExecutor {
             }
             content = try fs.digestAndSync(path)
         }
-        if plan.strategy == .swap {
+        if plan.strategy == .swap, target.release == nil {
             run.onFailure("the record") { [backup = target.settingsBackup] () throws(SeedDBError) in
                 try store.restore(backup, timeout: context.configuration.wait)
             }
@@ -461,7 +477,7 @@ extension DeployExecutor {
         }
         let pristine = record.recordsPristineIdentity ? try pristineIdentity(plan, run) : nil
         let recorded = DeployRecord(version: target.version, sha256: content.digest, size: content.size, deployedAt: Date().ISO8601Format(), seedTables: seedTables)
-        try store.update(timeout: deadline.timeLeft) { table in
+        let change = { (table: inout [String: SettingsEntry]) in
             var entry = table[paths.name.rawValue] ?? SettingsEntry()
             entry.record = recorded
             entry.base = base
@@ -475,6 +491,12 @@ extension DeployExecutor {
             if let generation = record.generation { entry.generation = paths.generationName(generation) }
             entry.pristine = pristine
             table[paths.name.rawValue] = entry
+        }
+        if target.release != nil {
+            // One seed of a release: recorded with every other seed, in one settings write.
+            run.pendingRecord = change
+        } else {
+            try store.update(timeout: deadline.timeLeft, change)
         }
         if let merge = run.merge {
             writeConflicts(merge.conflicts)

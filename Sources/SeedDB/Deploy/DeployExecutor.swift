@@ -48,7 +48,11 @@ struct DeployExecutor {
     /// everything is undone and the branch runs instead.
     /// - Returns: The plan that ran (`plan` or its branch) and its run.
     /// - Throws: ``SeedDBError``, after undoing every completed step, the prepared ones too.
-    func complete(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) -> (DeployPlan, DeployRun) {
+    /// - Parameter branching: Told the busy branch's plan and prepared run before they
+    ///   complete (a release rewrites the branch's marker).
+    func complete(
+        _ plan: DeployPlan, _ run: DeployRun, branching: (DeployPlan, DeployRun) throws(SeedDBError) -> Void = { _, _ in }
+    ) throws(SeedDBError) -> (DeployPlan, DeployRun) {
         do {
             try execute(plan, run, from: Self.preparing(plan), to: plan.names.firstIndex(of: .cleanUp) ?? plan.steps.count)
             return (plan, run)
@@ -56,7 +60,14 @@ struct DeployExecutor {
             run.undo(logger: context.logger)
             guard error.underlying is WriterLock.SwapRefused, let busy = plan.whenBusy else { throw error }
             context.logger.debug("\(target.paths.workingCopy) is in use; replacing it live")
-            return try complete(busy, try prepare(busy))
+            let branch = try prepare(busy)
+            do throws(SeedDBError) {
+                try branching(busy, branch)
+            } catch {
+                branch.undo(logger: context.logger)
+                throw error
+            }
+            return try complete(busy, branch)
         }
     }
 
@@ -213,6 +224,12 @@ struct DeployTarget {
     var signature: SeedSignature? = nil
     /// That manifest's path, for the refusal of a seed whose digest differs.
     var manifest: String? = nil
+    /// When the run is one seed of a release (`Deployer.deploy(release:force:)`): every
+    /// seed the release installs. The release writes every seed's `"interrupted"` marker
+    /// (naming them all) in one settings write before any `withdraw`, records every seed
+    /// in one write after the last install, and puts the settings back once every seed is
+    /// undone; `withdraw` and `record` leave the settings file to it.
+    var release: [SettingsEntry.ReleaseSeed]? = nil
 }
 
 /// How the steps under the writer's lock reach the old copy.
@@ -247,6 +264,9 @@ final class DeployRun {
     var installed = false
     /// Files to remove once the run succeeded.
     var setAside: [String] = []
+    /// One seed of a release: what `record` changes in the settings, written with every
+    /// other seed's record by the release.
+    var pendingRecord: ((inout [String: SettingsEntry]) -> Void)?
     private var undoStack: [(String, () throws(SeedDBError) -> Void)] = []
 
     /// The staged copy, for `step`, which comes after `stage`: the planner puts `stage`

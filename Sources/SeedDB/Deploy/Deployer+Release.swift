@@ -17,14 +17,18 @@ extension Deployer {
     /// startup check, nothing more). Then every seed with work is prepared under its
     /// deploy lock, all locks held together: the seed staged and checked (its digest
     /// against the manifest, header, size, integrity) beside its working copy. Only when
-    /// every seed is prepared are they installed, one after the other, each undoable until
-    /// the last is recorded; then each one's clean-up. When any seed fails, every seed
-    /// is undone: each settings entry, working copy and directory as it was.
+    /// every seed is prepared does the release write to the settings: one write replaces
+    /// every seed's record by its `"interrupted"` marker, each naming the whole release
+    /// (``SettingsEntry/InterruptedRun/release``). The seeds are then installed one after
+    /// the other (live ones last), each undoable, and one settings write records them
+    /// all; then each one's clean-up. When any seed fails, every seed is undone: each
+    /// settings entry, working copy and directory as it was.
     ///
-    /// A run killed between two installs leaves the later seeds with their record (or
-    /// their `"interrupted"` marker), and the next run of the release finishes every
-    /// seed. A live install cannot be undone once its backup commits: a later seed's
-    /// failure then leaves it installed (see NOTES.md).
+    /// A run killed between the two writes leaves no seed recorded (each has its marker);
+    /// the next run of the release finishes every seed and records them all. A run of one
+    /// of those seeds alone deploys it and warns which seeds of the release stay
+    /// unfinished. A live install cannot be undone once its backup commits: a later
+    /// seed's failure keeps it, recorded at the version it holds (see NOTES.md).
     ///
     /// - Parameters:
     ///   - seeds: The release's seeds (a manifest's), deployed in this order.
@@ -46,17 +50,34 @@ extension Deployer {
         let release = ReleaseRuns(kind: kind)
         do {
             try prepareEach(work[...], release) { () throws(SeedDBError) in
-                for entry in release.prepared.indices {
+                try writeMarkers(release)
+                // Live installs last: one cannot be undone once it commits, so every swap
+                // (and its chance to fail) comes before it.
+                let order = release.prepared.indices.filter { release.prepared[$0].plan.strategy != .live }
+                    + release.prepared.indices.filter { release.prepared[$0].plan.strategy == .live }
+                for entry in order {
                     release.failing = release.prepared[entry].work.seed.name
                     try complete(release, entry)
                 }
+                try recordAll(release)
                 for entry in release.prepared {
-                    answered[entry.index] = try finished(entry.executor.finish(entry.plan, entry.run), entry.work, kind)
+                    var done = entry.executor.finish(entry.plan, entry.run)
+                    // A seed a killed run had withdrawn: replaced from what the marker replaced.
+                    done.from = done.from ?? entry.observed.entry.interrupted?.replacing?.version
+                    if entry.plan.finishesInterrupted {
+                        logger.warning("\(entry.work.paths.workingCopy): finished a run that was interrupted (\(done.action.rawValue) \(done.to))")
+                    }
+                    answered[entry.index] = try finished(done, entry.work, kind)
                 }
             }
         } catch {
             let failed = release.failing ?? work.first?.work.seed.name ?? seeds[0].name
-            return ReleaseOutcome(reports: unchanged(seeds, answered, except: seeds.firstIndex { $0.name == failed }), failure: (failed, error))
+            var error = error
+            if !release.committed.isEmpty {
+                let kept = release.committed.values.map { "\($0.name) (\($0.to))" }.sorted().joined(separator: ", ")
+                error = SeedDBError(error.code, error.message + "; replaced live before the failure, which cannot be undone, and recorded so: \(kept)", underlying: error.underlying, remedy: error.remedy)
+            }
+            return ReleaseOutcome(reports: unchanged(seeds, answered.merging(release.committed) { $1 }, except: seeds.firstIndex { $0.name == failed }), failure: (failed, error))
         }
         for (index, found) in work where answered[index] == nil {
             // Nothing to copy once locked (another run did it meanwhile).
@@ -78,6 +99,12 @@ extension Deployer {
         }
         let kind: DeployRequest.Kind
         var prepared: [Entry] = []
+        /// Each settings file as it was before the release wrote its seeds' markers, to put
+        /// back once every seed is undone; emptied once every seed is recorded.
+        var settingsBackups: [(path: String, store: any DeployRecordStore, backup: SettingsStore.Backup)] = []
+        /// The seeds of a failed release whose live install had committed (it cannot be
+        /// undone), by their place in the release: kept, and recorded as they are.
+        var committed: [Int: DeployReport] = [:]
         /// The reports of seeds that turned out to have nothing to do under their lock.
         var unchanged: [SeedName: DeployReport] = [:]
         /// The seed being prepared or completed.
@@ -87,9 +114,11 @@ extension Deployer {
     }
 
     /// Takes the deploy lock of the first seed of `work`, finishes an interrupted run of
-    /// it (not part of this release), prepares it, and recurses: `body` runs with every
-    /// lock held and every seed prepared. A failure anywhere undoes every run, completed
-    /// ones included, newest first.
+    /// it that installed something else (another version, a rollback; this release's own
+    /// killed install is finished as the seed's part of the release), prepares it, and
+    /// recurses: `body` runs with every lock held and every seed prepared. A failure
+    /// anywhere undoes every run, completed ones included, newest first (a live install
+    /// that committed is kept), then puts the settings back.
     private func prepareEach(_ work: ArraySlice<(index: Int, work: Work)>, _ release: ReleaseRuns, _ body: () throws(SeedDBError) -> Void) throws(SeedDBError) {
         guard let (index, first) = work.first else { return try body() }
         release.failing = first.seed.name
@@ -97,8 +126,9 @@ extension Deployer {
             var observed = try observe(first.seed, paths: first.paths, lock: lock, known: first.quick.sourceDigest, planning: release.kind)
             try requirePinned(first.signature, entry: observed.entry, seed: first.seed)
             var plan = try decide(observed, release.kind, paths: first.paths)
-            if plan.finishesInterrupted, plan.action.copies, plan.names.contains(where: { $0 != .cleanUp && $0 != .repairOwnership }) {
-                // A killed run of this seed (an earlier release's) is finished first.
+            if plan.finishesInterrupted, plan.action.copies, plan.names.contains(where: { $0 != .cleanUp && $0 != .repairOwnership }),
+               !finishesWithRelease(observed, release.kind) {
+                // A killed run of this seed that installed something else is finished first.
                 _ = try executor(first, observed, plan, release.kind, lock: lock, deadline: deadline).run(plan)
                 observed = try observe(first.seed, paths: first.paths, lock: lock, known: first.quick.sourceDigest, planning: release.kind)
                 plan = try decide(observed, release.kind, paths: first.paths)
@@ -116,17 +146,145 @@ extension Deployer {
             do throws(SeedDBError) {
                 try prepareEach(work.dropFirst(), release, body)
             } catch {
-                release.prepared[entry].run.undo(logger: logger)
+                let prepared = release.prepared[entry]
+                if prepared.plan.strategy == .live, prepared.run.installed, prepared.run.pendingRecord != nil {
+                    // SQLite's backup committed: the new content is the working copy and
+                    // cannot be taken back. It is kept, and recorded with the settings' undo.
+                    release.committed[index] = prepared.executor.finish(prepared.plan, prepared.run)
+                } else {
+                    prepared.run.undo(logger: logger)
+                }
+                // The first seed is undone last: every seed's files are back, then the settings.
+                if entry == 0 { restoreSettings(release) }
                 throw error
             }
         }
     }
 
+    /// Whether the interrupted run `observed` found is finished as this seed's part of the
+    /// release, recorded with the other seeds, rather than on its own before it: a deploy
+    /// (not a rollback) killed after its switch that installed the version this release
+    /// installs, such as this release killed before it recorded.
+    private func finishesWithRelease(_ observed: Observed, _ kind: DeployRequest.Kind) -> Bool {
+        guard kind == .deploy, let interrupted = observed.entry.interrupted else { return false }
+        return !interrupted.isRollback && interrupted.version == observed.seed.version
+    }
+
+    /// With every seed prepared, and more than one to install: writes every seed's
+    /// `"interrupted"` marker, each naming the whole release, in one settings write (one
+    /// per settings file), before any seed is installed; each seed's run then leaves the
+    /// settings to the release (``DeployTarget/release``). A seed whose killed run this
+    /// release finishes keeps its marker, which then names this release too.
+    private func writeMarkers(_ release: ReleaseRuns) throws(SeedDBError) {
+        guard release.prepared.count > 1 else { return }
+        let seeds = release.prepared.map { SettingsEntry.ReleaseSeed(name: $0.work.paths.name.rawValue, version: $0.executor.target.version) }
+        for index in release.prepared.indices {
+            let executor = release.prepared[index].executor
+            var target = executor.target
+            target.release = seeds
+            release.prepared[index].executor = DeployExecutor(context: executor.context, target: target, lock: executor.lock, deadline: executor.deadline)
+        }
+        for (path, store, indices) in settingsFiles(release) {
+            release.settingsBackups.append((path, store, try store.backup()))
+            try store.update(timeout: configuration.wait) { table in
+                for index in indices {
+                    let entry = release.prepared[index]
+                    let name = entry.work.paths.name.rawValue
+                    if entry.plan.finishesInterrupted {
+                        table[name]?.interrupted?.release = seeds
+                    } else {
+                        var settings = table[name] ?? SettingsEntry()
+                        settings.record = nil
+                        settings.interrupted = entry.plan.withdraw.map { entry.executor.marker($0, entry.run) }
+                        table[name] = settings
+                    }
+                }
+            }
+        }
+    }
+
+    /// Once every seed is installed: records them all in one settings write (one per
+    /// settings file), each seed's `record` step having left its change pending. From
+    /// here on nothing is undone.
+    private func recordAll(_ release: ReleaseRuns) throws(SeedDBError) {
+        if !release.settingsBackups.isEmpty {
+            for (_, store, indices) in settingsFiles(release) {
+                try store.update(timeout: configuration.wait) { table in
+                    for index in indices { release.prepared[index].run.pendingRecord?(&table) }
+                }
+            }
+            release.settingsBackups = []
+        }
+        for entry in release.prepared { entry.run.forgetUndo() }
+    }
+
+    /// The settings stores the prepared seeds are recorded in, each with its seeds, in the
+    /// release's order (a manifest's seeds share one).
+    private func settingsFiles(_ release: ReleaseRuns) -> [(path: String, store: any DeployRecordStore, indices: [Int])] {
+        var files: [(path: String, store: any DeployRecordStore, indices: [Int])] = []
+        for (index, entry) in release.prepared.enumerated() {
+            let path = entry.work.paths.settingsFile
+            if let known = files.firstIndex(where: { $0.path == path }) {
+                files[known].indices.append(index)
+            } else {
+                files.append((path, records(at: entry.work.paths), [index]))
+            }
+        }
+        return files
+    }
+
+    /// Puts back every settings file the release wrote markers to, byte for byte, once
+    /// every seed's run is undone. When a live install had committed (it cannot be
+    /// undone), that file is written once instead: every other seed's entry as it was,
+    /// the committed seeds recorded as they are.
+    private func restoreSettings(_ release: ReleaseRuns) {
+        let committed = release.prepared.indices.filter { release.committed[release.prepared[$0].index] != nil }
+        for (path, store, backup) in release.settingsBackups.reversed() {
+            do {
+                let recorded = committed.filter { release.prepared[$0].work.paths.settingsFile == path }
+                guard !recorded.isEmpty else {
+                    try store.restore(backup, timeout: configuration.wait)
+                    continue
+                }
+                let before = backup.bytes.map { SettingsSnapshot(parsing: $0).entries } ?? [:]
+                try store.update(timeout: configuration.wait) { table in
+                    for entry in release.prepared where entry.work.paths.settingsFile == path {
+                        let name = entry.work.paths.name.rawValue
+                        table[name] = before[name]
+                    }
+                    for index in recorded { release.prepared[index].run.pendingRecord?(&table) }
+                }
+            } catch {
+                logger.error("could not undo the release's markers: \(error.message)")
+            }
+        }
+        release.settingsBackups = []
+    }
+
     /// Completes prepared entry `entry` (its plan's busy branch, if the swap found the
-    /// database busy under `auto`, as a single run does).
+    /// database busy under `auto`, as a single run does), the marker rewritten for the
+    /// live branch when the release wrote it.
     private func complete(_ release: ReleaseRuns, _ index: Int) throws(SeedDBError) {
         let entry = release.prepared[index]
-        (release.prepared[index].plan, release.prepared[index].run) = try entry.executor.complete(entry.plan, entry.run)
+        let paths = entry.work.paths
+        (release.prepared[index].plan, release.prepared[index].run) = try entry.executor.complete(entry.plan, entry.run) { (plan, run) throws(SeedDBError) in
+            guard entry.executor.target.release != nil, let withdraw = plan.withdraw else { return }
+            let marker = entry.executor.marker(withdraw, run)
+            try records(at: paths).update(timeout: configuration.wait) { $0[paths.name.rawValue]?.interrupted = marker }
+        }
+    }
+
+    /// A run of one seed that finds its marker naming a release (the release was killed
+    /// before it recorded its seeds): says which other seeds of that release are still
+    /// unfinished. The run deploys its own seed; theirs keep their markers (no record)
+    /// until the release, or a run of each, finishes them.
+    func warnOfUnfinishedRelease(_ observed: Observed, paths: SeedPaths) {
+        guard let seeds = observed.entry.interrupted?.release else { return }
+        let entries = (try? records(at: paths).snapshot().entries) ?? [:]
+        let unfinished = seeds.filter { $0.name != paths.name.rawValue && entries[$0.name]?.interrupted != nil }
+        guard !unfinished.isEmpty else { return }
+        let names = unfinished.map { "\($0.name) (\($0.version.rawValue))" }.joined(separator: ", ")
+        logger.warning("\(paths.workingCopy) is one seed of a release interrupted before it was recorded; this run deploys it alone: \(names) of that release stay unfinished until the release is deployed again")
     }
 
     /// The executor of one seed's plan.

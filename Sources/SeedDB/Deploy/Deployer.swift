@@ -386,6 +386,7 @@ public struct Deployer: Sendable {
         for _ in 0..<2 {
             let observed = try observe(seed, paths: paths, lock: lock, known: hashed, planning: kind)
             if kind != .rollback { try requirePinned(signature, entry: observed.entry, seed: seed) }
+            if finished == nil { warnOfUnfinishedRelease(observed, paths: paths) }
             let plan = try decide(observed, kind, paths: paths)
             guard plan.action.copies, plan.names.contains(where: { $0 != .cleanUp && $0 != .repairOwnership }) else {
                 if kind == .deploy { try rememberSignature(signature, entry: observed.entry, plan: plan, paths: paths) }

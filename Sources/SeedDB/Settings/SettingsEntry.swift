@@ -70,6 +70,26 @@ public struct SettingsEntry: Sendable, Hashable {
         public var replacingGeneration: String? = nil
         /// Whether the old content is a database SeedDB adopted (no record matched it).
         public var adopting = false
+        /// When the run is one seed of a release (a manifest's seeds deployed as one, see
+        /// `Deployer.deploy(release:force:)`): every seed the release installs, this one
+        /// included, with the version it installs. Each seed's marker names them all, and
+        /// the release clears them all in one settings write; a run that finds one knows
+        /// the release is unfinished. `nil` for a run of one seed.
+        public var release: [ReleaseSeed]? = nil
+    }
+
+    /// One seed of a release, as an ``InterruptedRun`` names it: `{"name", "version"}`.
+    public struct ReleaseSeed: Sendable, Hashable {
+        /// The seed's working-copy name.
+        public var name: String
+        /// The version the release installs.
+        public var version: SeedVersion
+
+        /// Creates a release seed.
+        public init(name: String, version: SeedVersion) {
+            self.name = name
+            self.version = version
+        }
     }
     /// The key id and serial of the signed manifest the recorded version came from; `nil`
     /// when it was not verified. Kept when a deploy withdraws ``record``, so a killed run
@@ -170,9 +190,20 @@ public struct SettingsEntry: Sendable, Hashable {
             if run["replacingGeneration"] != nil && replacingGeneration == nil { throw Self.bad("interrupted.replacingGeneration") }
             let adopting = run["adopting"]?.bool
             if run["adopting"] != nil && adopting == nil { throw Self.bad("interrupted.adopting") }
+            var release: [ReleaseSeed]?
+            if let value = run["release"] {
+                guard let seeds = value.array else { throw Self.bad("interrupted.release") }
+                release = try seeds.map { (seed) throws(ShapeError) in
+                    guard let seed = seed.object, let name = seed["name"]?.string,
+                          let version = seed["version"]?.string.flatMap({ try? SeedVersion($0) })
+                    else { throw Self.bad("interrupted.release") }
+                    return ReleaseSeed(name: name, version: version)
+                }
+            }
             interrupted = InterruptedRun(
                 version: version, generation: generation, replacing: replacing, base: base, seedTables: seedTables,
-                isRollback: isRollback, snapshot: snapshot, replacingGeneration: replacingGeneration, adopting: adopting ?? false)
+                isRollback: isRollback, snapshot: snapshot, replacingGeneration: replacingGeneration, adopting: adopting ?? false,
+                release: release)
         }
         if let value = object["pristine"] {
             guard let identity = value.object.flatMap(Self.identity(in:)) else { throw Self.bad("pristine") }
@@ -208,6 +239,9 @@ public struct SettingsEntry: Sendable, Hashable {
             if let old = interrupted.replacingGeneration { run["replacingGeneration"] = .string(old) }
             if interrupted.adopting { run["adopting"] = .bool(true) }
             if let seedTables = interrupted.seedTables { run["seedTables"] = .array(seedTables.map(JSONValue.string)) }
+            if let release = interrupted.release {
+                run["release"] = .array(release.map { .object(["name": .string($0.name), "version": .string($0.version.rawValue)]) })
+            }
             object["interrupted"] = .object(run)
         }
         if let signature { object["signature"] = Self.jsonValue(of: signature) }

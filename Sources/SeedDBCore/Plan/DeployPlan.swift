@@ -101,6 +101,12 @@ package struct DeployPlan: Sendable, Hashable {
         return nil
     }
 
+    /// The `withdraw` step's marker, if the plan has one.
+    package var withdraw: PlannedStep.Withdraw? {
+        for case .withdraw(let withdraw) in steps { return withdraw }
+        return nil
+    }
+
     /// The generation a `relink` step puts the link back to.
     package var relinked: Int? {
         for case .relink(let generation) in steps { return generation }
