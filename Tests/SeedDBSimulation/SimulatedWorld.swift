@@ -71,6 +71,10 @@ final class SimulatedWorld: @unchecked Sendable {
 
     /// The staged copy of the live replace under way (the model's connection to it).
     fileprivate(set) var liveStaged: String?
+    /// Whether the file system shares extents (reflinks): a `keepCopy` that may only
+    /// clone then makes one; without, it makes nothing (ext4), and a base may be a hard
+    /// link to the seed file.
+    var reflinks = true
 
     /// The error every call fails with once the process stopped.
     static let crashError = SeedDBError(.ioFailure, "simulated crash")
@@ -81,6 +85,7 @@ final class SimulatedWorld: @unchecked Sendable {
     func copy() -> SimulatedWorld {
         let world = SimulatedWorld()
         world.nodes = nodes
+        world.reflinks = reflinks
         world.nextInode = nextInode
         world.nextLineage = nextLineage
         world.clock = clock
@@ -284,6 +289,10 @@ struct SimulatedFileSystem: DeployFileSystem {
         var file = path
         if case .link(let target)? = world.node(path) { file = SimulatedWorld.parent(of: path) + "/" + target }
         guard case .file(_, let inode, let stamp)? = world.node(file) else {
+            // One device: a directory (implied by the files in it) is on it too.
+            if world.node(file) == nil, world.nodes.keys.contains(where: { $0.hasPrefix(file + "/") }) {
+                return FileIdentity(device: 1, inode: 0, size: 4096, modifiedNanoseconds: 0, changedNanoseconds: 0)
+            }
             throw SeedDBError(.seedUnavailable, "seed not found: \(path)")
         }
         return FileIdentity(device: 1, inode: inode, size: 4096, modifiedNanoseconds: stamp, changedNanoseconds: stamp)
@@ -380,7 +389,23 @@ struct SimulatedFileSystem: DeployFileSystem {
         try world.mutating()
         guard world.node(path) == nil else { throw SeedDBError(.ioFailure, "cannot create temporary file \(path): File exists") }
         guard case .database(let content, _) = try world.fileContent(source).0 else { throw SeedDBError(.ioFailure, "not a database: \(source)") }
+        guard evenByCopy || world.reflinks else {
+            // The empty file the clone was tried into.
+            world.put(path, .bytes([]))
+            created(path)
+            return false
+        }
         world.put(path, .database(content, id: world.newLineage()))
+        created(path)
+        return true
+    }
+
+    func linkCopy(of source: String, identity: FileIdentity, at path: String, created: (String) -> Void) throws(SeedDBError) -> Bool {
+        try world.mutating()
+        guard world.node(path) == nil else { throw SeedDBError(.ioFailure, "cannot link \(source) to \(path): File exists") }
+        guard case .file(_, let inode, let stamp)? = world.node(source), inode == identity.inode, stamp == identity.modifiedNanoseconds,
+              let node = world.node(source) else { return false }
+        world.move(nil, to: path, node)
         created(path)
         return true
     }
