@@ -95,7 +95,7 @@ extension DeployExecutor {
     /// Keeps a pristine, read-only copy of the staged seed, to become `<name>.base` once the
     /// new copy is recorded, as the plan says: by a reflink only (free), by a reflink or a
     /// copy (a seed that merges), by a reflink or else a second name of the seed file
-    /// itself (a hard link, free), or not at all (a rollback).
+    /// itself (a hard link, free) or else a copy, or not at all (a rollback).
     private func keepPristineCopy(_ run: DeployRun, of staged: StagedCopy, _ base: PlannedStep.BaseCopy) throws(SeedDBError) {
         if base == .none { return }
         // Named after the generation it goes with, so a run killed after its switch is
@@ -119,7 +119,7 @@ extension DeployExecutor {
             return
         case .clone, .copy:
             kept = try keepCopy(evenByCopy: base == .copy)
-        case .linkToSeed(let otherwise):
+        case .linkToSeed:
             kept = try keepCopy(evenByCopy: false)
             if !kept {
                 // No reflink: the empty file goes, and the seed file's own inode is the base
@@ -130,7 +130,7 @@ extension DeployExecutor {
                     kept = true
                     run.linkedSeed = true
                 } else {
-                    kept = try keepCopy(evenByCopy: otherwise == .copy)
+                    kept = try keepCopy(evenByCopy: true)
                 }
             }
         }

@@ -171,12 +171,14 @@ package enum DeployPlanner {
 
     /// How the stage keeps the pristine copy of the new seed, the next merge base: a copy
     /// for a seed that merges (a reflink where the file system has them), only a reflink
-    /// for one that merges nothing; first a hard link to the seed file where that is
-    /// asked for and safe (plain, on the same file system, only root can change it).
+    /// for one that merges nothing. A seed that merges may have a hard link to the seed
+    /// file instead of a copy, where that is asked for and safe (plain, on the same file
+    /// system, only root can change it). Not one that merges nothing: once the package
+    /// replaced the seed, the link would keep the old seed's bytes for a base nobody uses.
     private static func baseCopy(_ observed: DeployObservation, _ request: DeployRequest) -> PlannedStep.BaseCopy {
-        let otherwise: PlannedStep.BaseCopy = request.merges ? .copy : .clone
-        guard request.linksBaseToSeed, let seed = observed.seedFile, seed.plain, seed.sameFileSystem, seed.onlyRootWrites else { return otherwise }
-        return .linkToSeed(orElse: otherwise)
+        guard request.merges else { return .clone }
+        guard request.linksBaseToSeed, let seed = observed.seedFile, seed.plain, seed.sameFileSystem, seed.onlyRootWrites else { return .copy }
+        return .linkToSeed
     }
 
     /// What happens to the previous generation on disk that a run drops: kept as an adopted

@@ -87,7 +87,7 @@ package enum PlannedStep: Sendable, Hashable {
     }
 
     /// How the pristine copy of the new seed is kept as the next merge base.
-    package indirect enum BaseCopy: Sendable, Hashable {
+    package enum BaseCopy: Sendable, Hashable {
         /// None (a rollback puts the restored generation's base back instead).
         case none
         /// Only where the file system shares the seed's extents (a reflink, free);
@@ -97,12 +97,12 @@ package enum PlannedStep: Sendable, Hashable {
         /// A reflink where the file system has them, a copy otherwise: the seed merges.
         case copy
         /// A reflink where the file system has them, otherwise a second name (hard link)
-        /// of the seed file itself, which costs no bytes: the seed is plain, on the working
-        /// copy's file system, and only root can change it (the package manager replaces
-        /// it by a rename, which leaves the old content to the base). Where the link cannot
-        /// be made (the kernel refuses it, the seed was replaced since it was copied),
-        /// `orElse` (``copy`` or ``clone``).
-        case linkToSeed(orElse: BaseCopy)
+        /// of the seed file itself, which costs no bytes, otherwise a copy: the seed
+        /// merges, is plain, on the working copy's file system, and only root can change
+        /// it (the package manager replaces it by a rename, which leaves the old content
+        /// to the base). A link the kernel refuses, or a seed replaced since it was
+        /// copied, makes a copy.
+        case linkToSeed
     }
 
     /// The tables of the staged content as known before the copy.
