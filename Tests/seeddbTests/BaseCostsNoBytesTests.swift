@@ -89,12 +89,51 @@ import Testing
         let verify = try cli.run(["verify", "--system", "--root", image, "--app", cli.app, "--seed", packagedSeed, "--version", "2"])
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
 
+        // When it is rolled back, v1's base comes back with v1
+        let rollback = try cli.run(["rollback", "--system", "--root", image, "--app", cli.app, "--name", "levels.sqlite"])
+        #expect(rollback.status == 0, "\(rollback.stderr)")
+        #expect(try stat(base).st_ino == v1.st_ino)
+        #expect(cli.bytes(base) == cli.bytes("\(CLIHarness.seeds)/v1/levels.sqlite"))
+        #expect(try sql(workingCopy, "SELECT background FROM levels WHERE ix = 1") == "mine")
+
         // When the working copy is purged, the seed stays whole
         let seedBytes = cli.bytes(packagedSeed)
         let purge = try cli.run(["purge", "--system", "--root", image, "--app", cli.app, "--name", "levels.sqlite"])
         #expect(purge.status == 0, "\(purge.stderr)")
         #expect(cli.bytes(packagedSeed) == seedBytes)
         #expect(try stat(packagedSeed).st_nlink == 1)
+    }
+
+    /// The physical extents of the file at `path` (`xfs_io -c fiemap`), without their
+    /// index: what two files that share their blocks have in common.
+    private func extents(_ path: String) throws -> [String] {
+        let result = try cli.shell("xfs_io -r -c fiemap '\(path)'")
+        #expect(result.status == 0, "\(result.stderr)")
+        return result.stdout.split(separator: "\n").dropFirst().compactMap { line in
+            line.split(separator: ":", maxSplits: 2).last.map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+    }
+
+    @Test(.enabled(if: ReflinkVolume.isPossible, "needs root and mkfs.xfs"))
+    func onAReflinkFileSystemTheBaseIsACloneThatSharesTheSeedsExtents() throws {
+        // Given the package's seed on an XFS volume with reflinks, deployed in system mode
+        let volume = try ReflinkVolume()
+        let cli = CLIHarness(root: volume.mountPoint + "/run")
+        let image = cli.root + "/image"
+        let seed = image + "/usr/share/\(cli.app)/levels.sqlite"
+        try FileManager.default.createDirectory(atPath: image + "/usr/share/\(cli.app)", withIntermediateDirectories: true)
+        let big = try cli.makeSeed("big.sqlite", marker: "one", megabytes: 4)
+        #expect(try cli.shell("cp --reflink=never '\(big)' '\(seed)' && chmod 0644 '\(seed)'").status == 0)
+        let result = try cli.run(["deploy", "--system", "--root", image, "--merge", "user-wins", "--app", cli.app, "--seed", seed, "--version", "1"])
+        #expect(result.status == 0, "\(result.stderr)")
+        // Then the base is a file of its own (a clone, not a link), on the seed's blocks
+        let base = image + "/var/lib/\(cli.app)/levels.sqlite.base"
+        #expect(try stat(base).st_ino != stat(seed).st_ino)
+        #expect(try stat(base).st_nlink == 1)
+        let shared = try extents(seed)
+        #expect(!shared.isEmpty)
+        #expect(try extents(base) == shared, "the base does not share the seed's extents")
+        #expect(try extents(image + "/var/lib/\(cli.app)/levels.sqlite.v1") == shared)
     }
 
     @Test(.enabled(if: PackagingTests.isRoot, "system mode runs as root"))
