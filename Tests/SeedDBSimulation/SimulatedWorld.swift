@@ -324,6 +324,8 @@ struct SimulatedFileSystem: DeployFileSystem {
     func rename(_ source: String, to destination: String) throws(SeedDBError) {
         try world.mutating()
         guard let node = world.node(source) else { throw SeedDBError(.ioFailure, "cannot rename \(source): No such file or directory") }
+        // Two names of one file (hard links): rename(2) does nothing, both names stay.
+        if case .file(_, let inode, _) = node, case .file(_, let other, _)? = world.node(destination), inode == other { return }
         if case .file(.database(_, let id), _, _) = node { world.appears(at: destination, id: id) }
         world.move(source, to: destination, node)
     }

@@ -137,6 +137,26 @@ import Testing
     }
 
     @Test(.enabled(if: PackagingTests.isRoot, "system mode runs as root"))
+    func aReseedOfTheSameSeedFileLeavesNoSecondNameBehind() throws {
+        // Given a linked base, the seed file unchanged: the new base is the same file
+        try install(1)
+        #expect(try deploy(1).status == 0)
+        _ = try sql(directory + "/levels.sqlite", "UPDATE levels SET background = 'mine' WHERE ix = 1")
+        let reseed = try cli.run(["reseed", "--system", "--root", image, "--merge", "user-wins", "--app", cli.app, "--seed", packagedSeed, "--version", "1"])
+        #expect(reseed.status == 0, "\(reseed.stderr)")
+        // Then no temporary name of it is left (a rename between two names of one file
+        // does nothing), and the seed has exactly its names beside the working copy
+        #expect(!cli.list(directory).contains { $0.hasSuffix(".tmp") }, "\(cli.list(directory))")
+        let seed = try stat(packagedSeed)
+        #expect(try stat(directory + "/levels.sqlite.base").st_ino == seed.st_ino)
+        #expect(try stat(directory + "/levels.sqlite.previous.base").st_ino == seed.st_ino)
+        #expect(seed.st_nlink == 3, "the seed, .base and .previous.base")
+        #expect(try sql(directory + "/levels.sqlite", "SELECT background FROM levels WHERE ix = 1") == "mine")
+        let status = try cli.run(["status", "--system", "--root", image, "--app", cli.app, "--seed", packagedSeed, "--version", "1"])
+        #expect(status.status == 0 && !status.stdout.contains("leftover"), "\(status.stdout)")
+    }
+
+    @Test(.enabled(if: PackagingTests.isRoot, "system mode runs as root"))
     func aSeedOthersCanWriteIsNeverLinked() throws {
         // A seed its group may write could change the base through the link: a copy.
         try install(1, mode: 0o664)
