@@ -157,6 +157,22 @@ import Testing
     }
 
     @Test(.enabled(if: PackagingTests.isRoot, "system mode runs as root"))
+    func aVersionAutoSeedIsKnownAfterItsBaseWasLinked() throws {
+        // Given a `version: auto` seed whose base became a link (which moves the seed
+        // file's change time, part of the identity its digest is remembered by)
+        try install(1)
+        let flags = ["deploy", "--system", "--root", image, "--merge", "user-wins", "--app", cli.app, "--seed", packagedSeed, "--version", "auto"]
+        #expect(try cli.run(flags).status == 0)
+        #expect(try stat(packagedSeed).st_nlink == 2)
+        let settings = cli.bytes(directory + "/settings.json")
+        // When the app starts again
+        let again = try cli.run(flags)
+        // Then the seed is known by its identity as it is now: nothing is hashed or written
+        #expect(again.status == 0 && again.stdout.contains("unchanged"), "\(again.stdout)\(again.stderr)")
+        #expect(cli.bytes(directory + "/settings.json") == settings, "the seed's identity was remembered again: it had been hashed")
+    }
+
+    @Test(.enabled(if: PackagingTests.isRoot, "system mode runs as root"))
     func aSeedOthersCanWriteIsNeverLinked() throws {
         // A seed its group may write could change the base through the link: a copy.
         try install(1, mode: 0o664)
