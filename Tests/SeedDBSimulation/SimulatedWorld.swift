@@ -75,6 +75,9 @@ final class SimulatedWorld: @unchecked Sendable {
     /// clone then makes one; without, it makes nothing (ext4), and a base may be a hard
     /// link to the seed file.
     var reflinks = true
+    /// Whether the kernel makes hard links to the seed (`fs.protected_hardlinks` refuses
+    /// them to a process that does not own the file).
+    var hardLinks = true
 
     /// The error every call fails with once the process stopped.
     static let crashError = SeedDBError(.ioFailure, "simulated crash")
@@ -86,6 +89,7 @@ final class SimulatedWorld: @unchecked Sendable {
         let world = SimulatedWorld()
         world.nodes = nodes
         world.reflinks = reflinks
+        world.hardLinks = hardLinks
         world.nextInode = nextInode
         world.nextLineage = nextLineage
         world.clock = clock
@@ -405,6 +409,7 @@ struct SimulatedFileSystem: DeployFileSystem {
     func linkCopy(of source: String, identity: FileIdentity, at path: String, created: (String) -> Void) throws(SeedDBError) -> Bool {
         try world.mutating()
         guard world.node(path) == nil else { throw SeedDBError(.ioFailure, "cannot link \(source) to \(path): File exists") }
+        guard world.hardLinks else { return false }
         guard case .file(_, let inode, let stamp)? = world.node(source), inode == identity.inode, stamp == identity.modifiedNanoseconds,
               let node = world.node(source) else { return false }
         world.move(nil, to: path, node)

@@ -175,6 +175,17 @@ import Testing
         #expect(inode(sim.paths.base) == inode(Simulator.seedPath(2)))
         #expect(inode(sim.paths.previousBase) == inode(Simulator.seedPath(1)))
         #expect(sim.problems() == [], "\(sim.log)")
+        // A link the kernel refuses (`fs.protected_hardlinks`): a copy, quietly.
+        let refused = Simulator(linksBaseToSeed: true)
+        refused.world.hardLinks = false
+        #expect(refused.run(Command(kind: .deploy, version: 1, merge: true)) == .done(.installed))
+        if case .file(.database, let baseInode, _)? = refused.world.node(refused.paths.base),
+           case .file(_, let seedInode, _)? = refused.world.node(Simulator.seedPath(1)) {
+            #expect(baseInode != seedInode)
+        } else {
+            Issue.record("no base kept when the link was refused: \(refused.world.names(in: refused.paths.directory))")
+        }
+        #expect(refused.problems() == [] && refused.leftovers() == [], "\(refused.log)")
         // Without the setting, or with reflinks, the base is a file of its own.
         let copied = Simulator()
         copied.run(Command(kind: .deploy, version: 1, merge: true))
