@@ -12,10 +12,11 @@ struct BenchCommand: ParsableCommand {
             Example:
               swift build -c release && .build/release/seeddb-bench
               .build/release/seeddb-bench --only startup,throughput --runs 3
+              .build/release/seeddb-bench --only space --output /tmp/space.md
             """)
 
     /// The figures `--only` may name.
-    static let figures = ["startup", "process", "throughput", "reseed", "reflink", "hashing", "compressed", "live", "contention", "merge"]
+    static let figures = ["startup", "process", "throughput", "reseed", "reflink", "hashing", "compressed", "live", "contention", "merge", "space"]
 
     @Option(name: .long, help: ArgumentHelp("Where to build the seeds and working copies.", valueName: "dir"))
     var scratch = "/tmp/seeddb-bench"

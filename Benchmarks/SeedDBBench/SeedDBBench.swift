@@ -16,6 +16,8 @@ struct SeedDBBench {
     var only: Set<String>?
     let binaries = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
     var results: [Result] = []
+    /// The bytes-at-rest table (``bytesAtRest()``).
+    var space: [SpaceRow] = []
 
     /// One line of the results table.
     struct Result {
@@ -44,7 +46,8 @@ struct SeedDBBench {
         print("generating seeds in \(scratch) (kept between runs)…")
         try Self.makeSeed(seed1M, megabytes: 1)
         try Self.makeSeed(seed64M, megabytes: 64)
-        try Self.makeSeed(seed1G, megabytes: 1024)
+        // The bytes-at-rest table needs only the 64 MiB seed.
+        if only.map({ !$0.isSubset(of: ["space"]) }) ?? true { try Self.makeSeed(seed1G, megabytes: 1024) }
 
         func wanted(_ figure: String) -> Bool { only?.contains(figure) ?? true }
         if wanted("startup") { try startupInProcess() }
@@ -57,6 +60,7 @@ struct SeedDBBench {
         if wanted("live") { liveVersusSwap() }
         if wanted("contention") { coreContention() }
         if wanted("merge") { try mergedDeploy() }
+        if wanted("space") { bytesAtRest() }
         try write()
     }
 
@@ -406,6 +410,7 @@ struct SeedDBBench {
         for result in results {
             text += "| \(result.figure) | \(result.value) | \(result.reference) | \(result.ratio) | \(result.target) | \(result.met.map { $0 ? "yes" : "**no**" } ?? "-") |\n"
         }
+        text += spaceTable
         text += """
 
         Notes:

@@ -30,6 +30,8 @@ extension DeployConfiguration {
         if system {
             // The trust anchors root relies on: /etc/seeddb/keys/<app>/*.pub (under --root).
             trustedKeysDirectory = SystemOptions.keysDirectory(root: root)
+            // A package's seed, replaced by rename: the merge base may be a link to it.
+            linksBaseToSeed = true
         }
     }
 }

@@ -384,6 +384,47 @@ import Testing
         for case .stage(let stage) in try DeployPlanner.plan(Self.observed(), naming).steps { #expect(!stage.checksConfiguredTables) }
     }
 
+    /// Issue 30, item 3: the base is a hard link to the seed file only where that is
+    /// asked for (system mode) and safe: a seed that merges, plain, on the working copy's
+    /// file system, that only root can change. Otherwise today's reflink or copy; never
+    /// for a rollback.
+    @Test(arguments: [
+        // (asked, plain, same file system, only root writes, merges) -> the base
+        (true, true, true, true, true, PlannedStep.BaseCopy.linkToSeed),
+        // A seed that merges nothing keeps a base only where it stays free (a reflink).
+        (true, true, true, true, false, .clone),
+        (false, true, true, true, true, .copy),
+        (false, true, true, true, false, .clone),
+        (true, false, true, true, true, .copy),
+        (true, true, false, true, true, .copy),
+        (true, true, true, false, true, .copy),
+        (true, true, true, false, false, .clone),
+    ])
+    func theBaseIsAHardLinkToTheSeedOnlyWhereThatIsSafe(
+        _ asked: Bool, _ plain: Bool, _ sameFileSystem: Bool, _ onlyRootWrites: Bool, _ merges: Bool, _ expected: PlannedStep.BaseCopy
+    ) throws {
+        var request = DeployRequest(kind: .deploy)
+        request.merges = merges
+        request.linksBaseToSeed = asked
+        for first in [true, false] {
+            var observed = first ? Self.observed(recorded: nil, workingCopy: .absent, recordedGeneration: nil) : Self.observed()
+            observed.seedFile = DeployObservation.SeedFile(plain: plain, sameFileSystem: sameFileSystem, onlyRootWrites: onlyRootWrites)
+            let bases = try DeployPlanner.plan(observed, request).steps.compactMap { step -> PlannedStep.BaseCopy? in
+                if case .stage(let stage) = step { return stage.base } else { return nil }
+            }
+            #expect(bases == [expected], "first install: \(first)")
+        }
+        // A seed file not looked at is never linked; a rollback keeps no new base at all.
+        #expect(try DeployPlanner.plan(Self.observed(), request).steps.contains { step in
+            if case .stage(let stage) = step { return stage.base == (merges ? .copy : .clone) } else { return false }
+        })
+        var rollback = Self.observed(recorded: "2", previous: true)
+        rollback.seedFile = DeployObservation.SeedFile(plain: true, sameFileSystem: true, onlyRootWrites: true)
+        var rollingBack = request
+        rollingBack.kind = .rollback
+        for case .stage(let stage) in try DeployPlanner.plan(rollback, rollingBack).steps { #expect(stage.base == PlannedStep.BaseCopy.none) }
+    }
+
     /// The carry carries the app-table rule and the merge's base, decided from the record
     /// and the base file as observed; the executor never hashes or reads the entry.
     @Test func theCarrySaysWhichTablesAreTheAppsAndWhichBaseTheMergeUses() throws {

@@ -74,6 +74,13 @@ final class SimulatedWorld: @unchecked Sendable {
 
     /// The staged copy of the live replace under way (the model's connection to it).
     fileprivate(set) var liveStaged: String?
+    /// Whether the file system shares extents (reflinks): a `keepCopy` that may only
+    /// clone then makes one; without, it makes nothing (ext4), and a base may be a hard
+    /// link to the seed file.
+    var reflinks = true
+    /// Whether the kernel makes hard links to the seed (`fs.protected_hardlinks` refuses
+    /// them to a process that does not own the file).
+    var hardLinks = true
 
     /// The error every call fails with once the process stopped.
     static let crashError = SeedDBError(.ioFailure, "simulated crash")
@@ -84,6 +91,8 @@ final class SimulatedWorld: @unchecked Sendable {
     func copy() -> SimulatedWorld {
         let world = SimulatedWorld()
         world.nodes = nodes
+        world.reflinks = reflinks
+        world.hardLinks = hardLinks
         world.nextInode = nextInode
         world.nextLineage = nextLineage
         world.clock = clock
@@ -292,6 +301,10 @@ struct SimulatedFileSystem: DeployFileSystem {
         var file = path
         if case .link(let target)? = world.node(path) { file = SimulatedWorld.parent(of: path) + "/" + target }
         guard case .file(_, let inode, let stamp)? = world.node(file) else {
+            // One device: a directory (implied by the files in it) is on it too.
+            if world.node(file) == nil, world.nodes.keys.contains(where: { $0.hasPrefix(file + "/") }) {
+                return FileIdentity(device: 1, inode: 0, size: 4096, modifiedNanoseconds: 0, changedNanoseconds: 0)
+            }
             throw SeedDBError(.seedUnavailable, "seed not found: \(path)")
         }
         return FileIdentity(device: 1, inode: inode, size: 4096, modifiedNanoseconds: stamp, changedNanoseconds: stamp)
@@ -323,6 +336,8 @@ struct SimulatedFileSystem: DeployFileSystem {
     func rename(_ source: String, to destination: String) throws(SeedDBError) {
         try world.mutating()
         guard let node = world.node(source) else { throw SeedDBError(.ioFailure, "cannot rename \(source): No such file or directory") }
+        // Two names of one file (hard links): rename(2) does nothing, both names stay.
+        if case .file(_, let inode, _) = node, case .file(_, let other, _)? = world.node(destination), inode == other { return }
         if case .file(.database(_, let id), _, _) = node { world.appears(at: destination, id: id) }
         world.move(source, to: destination, node)
     }
@@ -388,7 +403,24 @@ struct SimulatedFileSystem: DeployFileSystem {
         try world.mutating()
         guard world.node(path) == nil else { throw SeedDBError(.ioFailure, "cannot create temporary file \(path): File exists") }
         guard case .database(let content, _) = try world.fileContent(source).0 else { throw SeedDBError(.ioFailure, "not a database: \(source)") }
+        guard evenByCopy || world.reflinks else {
+            // The empty file the clone was tried into.
+            world.put(path, .bytes([]))
+            created(path)
+            return false
+        }
         world.put(path, .database(content, id: world.newLineage()))
+        created(path)
+        return true
+    }
+
+    func linkCopy(of source: String, identity: FileIdentity, at path: String, created: (String) -> Void) throws(SeedDBError) -> Bool {
+        try world.mutating()
+        guard world.node(path) == nil else { throw SeedDBError(.ioFailure, "cannot link \(source) to \(path): File exists") }
+        guard world.hardLinks else { return false }
+        guard case .file(_, let inode, let stamp)? = world.node(source), inode == identity.inode, stamp == identity.modifiedNanoseconds,
+              let node = world.node(source) else { return false }
+        world.move(nil, to: path, node)
         created(path)
         return true
     }

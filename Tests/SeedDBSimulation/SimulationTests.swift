@@ -171,10 +171,46 @@ import Testing
         Command(kind: .purge, version: 2),
     ]
 
-    @Test(arguments: states.indices)
-    func everyCommandCutBeforeEveryCallIsFinishedOrUndone(_ state: Int) {
+    /// With the merge base a hard link to the seed file (system mode, no reflinks), `sim`
+    /// ran on the same histories and every cut as with a copy (the test below).
+    @Test func inSystemModeTheBaseIsASecondNameOfTheSeedFile() {
+        let sim = Simulator(linksBaseToSeed: true)
+        sim.run(Command(kind: .deploy, version: 1, merge: true))
+        func inode(_ path: String) -> UInt64? {
+            if case .file(_, let inode, _)? = sim.world.node(path) { return inode }
+            return nil
+        }
+        #expect(inode(sim.paths.base) != nil && inode(sim.paths.base) == inode(Simulator.seedPath(1)))
+        sim.appWrites(editingTheSeed: true)
+        sim.run(Command(kind: .deploy, version: 2, merge: true))
+        #expect(inode(sim.paths.base) == inode(Simulator.seedPath(2)))
+        #expect(inode(sim.paths.previousBase) == inode(Simulator.seedPath(1)))
+        #expect(sim.problems() == [], "\(sim.log)")
+        // A link the kernel refuses (`fs.protected_hardlinks`): a copy, quietly.
+        let refused = Simulator(linksBaseToSeed: true)
+        refused.world.hardLinks = false
+        #expect(refused.run(Command(kind: .deploy, version: 1, merge: true)) == .done(.installed))
+        if case .file(.database, let baseInode, _)? = refused.world.node(refused.paths.base),
+           case .file(_, let seedInode, _)? = refused.world.node(Simulator.seedPath(1)) {
+            #expect(baseInode != seedInode)
+        } else {
+            Issue.record("no base kept when the link was refused: \(refused.world.names(in: refused.paths.directory))")
+        }
+        #expect(refused.problems() == [] && refused.leftovers() == [], "\(refused.log)")
+        // Without the setting, or with reflinks, the base is a file of its own.
+        let copied = Simulator()
+        copied.run(Command(kind: .deploy, version: 1, merge: true))
+        if case .file(_, let inode, _)? = copied.world.node(copied.paths.base), case .file(_, let seed, _)? = copied.world.node(Simulator.seedPath(1)) {
+            #expect(inode != seed)
+        } else {
+            Issue.record("no base kept")
+        }
+    }
+
+    @Test(arguments: states.indices, [false, true])
+    func everyCommandCutBeforeEveryCallIsFinishedOrUndone(_ state: Int, linksBaseToSeed: Bool) {
         let (name, make) = Self.states[state]
-        let start = Simulator()
+        let start = Simulator(linksBaseToSeed: linksBaseToSeed)
         make(start)
         #expect(start.problems() == [], "the state \(name) itself: \(start.log)")
         var cuts = 0
@@ -225,10 +261,22 @@ import Testing
         return Array(1...100)
     }()
 
+    /// The same, the first 20 seeds again with the merge base a hard link to the seed file.
+    static let systemSeeds: [UInt64] = ProcessInfo.processInfo.environment["SEEDDB_SIM_SEED"] != nil ? seeds : Array(1...20)
+
     @Test(arguments: seeds)
     func randomHistoriesKeepEveryInvariant(_ seed: UInt64) {
+        randomHistory(seed, linksBaseToSeed: false)
+    }
+
+    @Test(arguments: systemSeeds)
+    func randomHistoriesKeepEveryInvariantWithTheBaseLinkedToTheSeed(_ seed: UInt64) {
+        randomHistory(seed, linksBaseToSeed: true)
+    }
+
+    private func randomHistory(_ seed: UInt64, linksBaseToSeed: Bool) {
         var random = SplitMix64(seed: seed)
-        let sim = Simulator()
+        let sim = Simulator(linksBaseToSeed: linksBaseToSeed)
         var shipped = 1
         for step in 0..<1_000 {
             let roll = random.next() % 100
@@ -253,7 +301,7 @@ import Testing
             }
             let problems = sim.problems()
             if !problems.isEmpty {
-                Issue.record("seed \(seed), step \(step): \(problems)\nreplay: SEEDDB_SIM_SEED=\(seed) swift test --filter SimulationTests\n\(sim.log.suffix(12).joined(separator: "\n"))\nfiles: \(sim.contents().filter { $0.key != "settings" })\nrecord: \(sim.entry().map { "\($0.record?.version.rawValue ?? "none"), previous \($0.previous?.version.rawValue ?? "none"), interrupted \($0.interrupted != nil)" } ?? "none")")
+                Issue.record("seed \(seed)\(linksBaseToSeed ? " (base linked to the seed)" : ""), step \(step): \(problems)\nreplay: SEEDDB_SIM_SEED=\(seed) swift test --filter SimulationTests\n\(sim.log.suffix(12).joined(separator: "\n"))\nfiles: \(sim.contents().filter { $0.key != "settings" })\nrecord: \(sim.entry().map { "\($0.record?.version.rawValue ?? "none"), previous \($0.previous?.version.rawValue ?? "none"), interrupted \($0.interrupted != nil)" } ?? "none")")
                 return
             }
         }

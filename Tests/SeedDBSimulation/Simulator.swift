@@ -40,8 +40,14 @@ final class Simulator {
     /// How many runs were stopped by a crash.
     private(set) var crashes = 0
 
-    init(world: SimulatedWorld = SimulatedWorld()) {
+    /// System mode on a file system without reflinks (ext4): the merge base is a hard
+    /// link to the seed file (`DeployConfiguration.linksBaseToSeed`).
+    let linksBaseToSeed: Bool
+
+    init(world: SimulatedWorld = SimulatedWorld(), linksBaseToSeed: Bool = false) {
         self.world = world
+        self.linksBaseToSeed = linksBaseToSeed
+        if linksBaseToSeed { world.reflinks = false }
         paths = SeedPaths(app: app, name: try! SeedName("levels.sqlite"), location: .data, directories: directories)
         world.settingsFile = paths.settingsFile
         for version in 1...3 { world.putSeed(Self.seedPath(version), version: "\(version)") }
@@ -49,7 +55,7 @@ final class Simulator {
 
     /// A simulator on a copy of this one's world and history.
     func copy() -> Simulator {
-        let copy = Simulator(world: world.copy())
+        let copy = Simulator(world: world.copy(), linksBaseToSeed: linksBaseToSeed)
         copy.rowsWritten = rowsWritten
         copy.nextRow = nextRow
         copy.adopted = adopted
@@ -69,6 +75,7 @@ final class Simulator {
         var configuration = DeployConfiguration()
         configuration.strategy = command.live ? .live : .auto
         configuration.wait = .zero
+        configuration.linksBaseToSeed = linksBaseToSeed
         var deployer = Deployer(directories: directories, configuration: configuration, logger: Logger(label: "sim") { _ in SwiftLogNoOpLogHandler() })
         deployer.effects = world.effects
         return deployer

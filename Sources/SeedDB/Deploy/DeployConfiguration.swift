@@ -24,6 +24,17 @@ public struct DeployConfiguration: Sendable {
     /// (directories 0700, settings 0600).
     public var files: FilePolicy = .user
 
+    /// Whether the merge base (`<name>.base`) of a seed that merges may be a second name
+    /// (a hard link) of the seed file, which costs no bytes, where the file system has no
+    /// reflinks: when the seed is stored plain, on the working copy's file system, and
+    /// only root can change it (root's, not writable by its group or others). That is a
+    /// package's seed in system mode: the package manager replaces it by a rename, which
+    /// leaves the old content to the base. A link the kernel refuses
+    /// (`fs.protected_hardlinks`) falls back to a copy; the base's digest is checked
+    /// before every merge as always. The CLI sets it with `--system`. Default: `false`
+    /// (a reflink, else a copy).
+    public var linksBaseToSeed = false
+
     /// Called after each step of a plan completes (``DeployStep``); the crash and fault
     /// suites stop the process there. Default: `nil`.
     public var stepObserver: (@Sendable (DeployStep) -> Void)?

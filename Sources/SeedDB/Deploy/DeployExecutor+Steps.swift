@@ -95,7 +95,8 @@ extension DeployExecutor {
 
     /// Keeps a pristine, read-only copy of the staged seed, to become `<name>.base` once the
     /// new copy is recorded, as the plan says: by a reflink only (free), by a reflink or a
-    /// copy (a seed that merges), or not at all (a rollback).
+    /// copy (a seed that merges), by a reflink or else a second name of the seed file
+    /// itself (a hard link, free) or else a copy, or not at all (a rollback).
     private func keepPristineCopy(_ run: DeployRun, of staged: StagedCopy, _ base: PlannedStep.BaseCopy) throws(SeedDBError) {
         if base == .none { return }
         // Named after the generation it goes with, so a run killed after its switch is
@@ -106,9 +107,33 @@ extension DeployExecutor {
         } else {
             pristine = try fs.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "base")
         }
-        let kept = try fs.keepCopy(of: staged.path, digest: staged.digest, at: pristine, evenByCopy: base == .copy, owner: files.owner) { path in
+        let created = { (path: String) in
             run.onFailure("the merge base") { () throws(SeedDBError) in try fs.remove(path) }
             run.setAside.append(path)
+        }
+        func keepCopy(evenByCopy: Bool) throws(SeedDBError) -> Bool {
+            try fs.keepCopy(of: staged.path, digest: staged.digest, at: pristine, evenByCopy: evenByCopy, owner: files.owner, created: created)
+        }
+        var kept: Bool
+        switch base {
+        case .none:
+            return
+        case .clone, .copy:
+            kept = try keepCopy(evenByCopy: base == .copy)
+        case .linkToSeed:
+            kept = try keepCopy(evenByCopy: false)
+            if !kept {
+                // No reflink: the empty file goes, and the seed file's own inode is the base
+                // when it still is the file the staged copy was made from.
+                try fs.remove(pristine)
+                if let source = run.sourceDigest, source.sha256 == staged.digest,
+                   try fs.linkCopy(of: target.source, identity: source.identity, at: pristine, created: created) {
+                    kept = true
+                    run.linkedSeed = true
+                } else {
+                    kept = try keepCopy(evenByCopy: true)
+                }
+            }
         }
         if kept { run.pristine = (pristine, staged.digest) }
     }
@@ -458,6 +483,12 @@ extension DeployExecutor {
             }
         }
         let base = try installBase(record.base, run)
+        if run.linkedSeed, let source = run.sourceDigest {
+            // The links changed the seed file's change time: remembered as it is now, so the
+            // next run still knows its digest without reading it.
+            let now = try fs.identity(of: target.source)
+            if now.sameContent(as: source.identity) { run.sourceDigest = SourceDigest(identity: now, sha256: source.sha256) }
+        }
         let previous: DeployRecord??
         switch record.previous {
         case .unchanged: previous = nil
@@ -543,7 +574,7 @@ extension DeployExecutor {
         switch base {
         case .found(let digest, let location):
             if location != .inPlace {
-                try fs.rename(paths.path(of: location), to: paths.base)
+                try renameOver(paths.path(of: location), to: paths.base)
                 try fs.syncDirectory(paths.directory)
             }
             return digest
@@ -579,9 +610,16 @@ extension DeployExecutor {
         } else {
             run.onFailure("the merge base") { () throws(SeedDBError) in try fs.remove(paths.base) }
         }
-        try fs.rename(source, to: paths.base)
+        try renameOver(source, to: paths.base)
         run.setAside.removeAll { $0 == source }
         try fs.syncDirectory(paths.directory)
+    }
+
+    /// Renames `source` to `destination`, which may be another name of the same file (two
+    /// hard links to one seed file): `rename(2)` then does nothing, and `source` is removed.
+    private func renameOver(_ source: String, to destination: String) throws(SeedDBError) {
+        try fs.rename(source, to: destination)
+        if try fs.fileType(at: source) != nil { try fs.remove(source) }
     }
 
     /// `clean-up`: removes what the run set aside and what the plan found disposable

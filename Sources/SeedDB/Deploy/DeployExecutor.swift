@@ -252,6 +252,8 @@ final class DeployRun {
     var carried: [String] = []
     /// The pristine copy of the new seed, kept as the next merge base, and its digest.
     var pristine: (path: String, digest: SHA256Digest)?
+    /// Whether ``pristine`` is a hard link to the seed file (which changes its change time).
+    var linkedSeed = false
     /// What the three-way merge did.
     var merge: MergeResult?
     /// The generation file a swap installs (named by `withdraw`).

@@ -238,6 +238,7 @@ public struct Deployer: Sendable {
         request.migrates = configuration.migrator != nil
         request.merges = seed.merge.mergesAnything
         request.namesTables = !ConfiguredTables.names(preserved: seed.preservedTables, merge: seed.merge).isEmpty
+        request.linksBaseToSeed = configuration.linksBaseToSeed
         return request
     }
 
@@ -529,10 +530,26 @@ public struct Deployer: Sendable {
                 observation.baseFiles.baseMatchesRecord = try files.sha256(of: paths.base) == recorded
             }
             observation.leftovers = try workingCopy.leftovers(disposable: observation.disposableGenerations)
+            if configuration.linksBaseToSeed { observation.seedFile = seedFile(resolved.seed.source, beside: paths) }
         }
         return Observed(
             seed: resolved.seed, entry: entry, problem: snapshot.problem, workingCopy: workingCopy,
             sourceDigest: resolved.source, isNewDigest: resolved.isNewDigest, observation: observation)
+    }
+
+    /// What the planner weighs before making the merge base a hard link to the seed
+    /// file at `source`: whether it is a plain regular file (not compressed, not a
+    /// symbolic link), on the working copy's file system, that only root can change.
+    /// `nil` when it cannot be looked at (then no link is made).
+    private func seedFile(_ source: String, beside paths: SeedPaths) -> DeployObservation.SeedFile? {
+        let files = effects.files
+        guard let type = try? files.fileType(at: source), let (mode, owner) = (try? files.modeAndOwner(of: source)) ?? nil,
+              let device = try? files.identity(of: source).device else { return nil }
+        let directory = try? files.identity(of: paths.directory).device
+        return DeployObservation.SeedFile(
+            plain: type == .regular && SeedSource(path: source).compression == .none,
+            sameFileSystem: device == directory,
+            onlyRootWrites: owner.uid == 0 && mode & 0o022 == 0)
     }
 
     /// Where the merge base a killed run wrote down (`digest`) is now: in place, staged

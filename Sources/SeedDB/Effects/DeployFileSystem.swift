@@ -50,6 +50,13 @@ protocol DeployFileSystem: Sendable {
     /// `evenByCopy`. Returns whether the copy was made; `created` is told the path as
     /// soon as the file exists, so a failure can remove it.
     func keepCopy(of source: String, digest: SHA256Digest, at path: String, evenByCopy: Bool, owner: FileOwner?, created: (String) -> Void) throws(SeedDBError) -> Bool
+    /// Makes the new path `path` a second name (a hard link) of the file at `source`, when
+    /// that is still the file `identity` describes (``FileIdentity/sameContent(as:)``): a
+    /// read-only copy that costs no bytes. Returns whether it did; a link the kernel
+    /// refuses (another file system, `fs.protected_hardlinks` for a file that is not the
+    /// process's) or a file replaced since leaves nothing at `path` and is no error.
+    /// `created` is told the path as soon as the link exists, so a failure can remove it.
+    func linkCopy(of source: String, identity: FileIdentity, at path: String, created: (String) -> Void) throws(SeedDBError) -> Bool
     /// Refuses a directory root must not write in: one a non-root user other than
     /// `owner` could change (see `FileSystem.requireSafeForRoot`).
     func requireSafeForRoot(_ directory: String, owner: FileOwner?) throws(SeedDBError)
@@ -103,6 +110,24 @@ struct LocalFileSystem: DeployFileSystem {
     func requireWritableDirectory(_ directory: String, owner: FileOwner?) throws(SeedDBError) { try FileSystem.requireWritableDirectory(directory, owner: owner) }
     func removeIfEmpty(_ directory: String) throws(SeedDBError) -> Bool { FileSystem.removeIfEmpty(directory) }
     func nonRootOwner(of path: String) -> FileOwner? { FileSystem.nonRootOwner(of: path) }
+    func linkCopy(of source: String, identity: FileIdentity, at path: String, created: (String) -> Void) throws(SeedDBError) -> Bool {
+        do throws(Errno) {
+            try Syscalls.link(source, path)
+        } catch .fileExists {
+            throw SeedDBError.io(Errno.fileExists, "cannot link \(source) to", path)
+        } catch {
+            // EXDEV, EPERM (`fs.protected_hardlinks`), EMLINK, a seed gone: a copy instead.
+            return false
+        }
+        created(path)
+        guard let linked = try FileSystem.status(at: path), linked.type == .regular, FileIdentity(linked).sameContent(as: identity) else {
+            // Replaced since it was copied: not the content the digest names.
+            try FileSystem.remove(path)
+            return false
+        }
+        return true
+    }
+
     func keepCopy(of source: String, digest: SHA256Digest, at path: String, evenByCopy: Bool, owner: FileOwner?, created: (String) -> Void) throws(SeedDBError) -> Bool {
         let descriptor: FileDescriptor
         do {

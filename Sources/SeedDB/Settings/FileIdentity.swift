@@ -25,6 +25,13 @@ public struct FileIdentity: Sendable, Hashable {
         self.changedNanoseconds = changedNanoseconds
     }
 
+    /// Whether `other` names the same file with the same content as far as a `stat` tells:
+    /// device, inode, size and modification time (not the change time, which a new hard
+    /// link, a rename or a `chmod` moves).
+    public func sameContent(as other: FileIdentity) -> Bool {
+        device == other.device && inode == other.inode && size == other.size && modifiedNanoseconds == other.modifiedNanoseconds
+    }
+
     /// The identity a `stat` reports.
     init(_ stat: Stat) {
         self.init(

@@ -142,10 +142,34 @@ package struct DeployObservation: Sendable, Hashable {
         }
     }
 
+    /// The seed file, as far as the merge base could be a second name of it (a hard
+    /// link): the facts ``DeployPlanner`` weighs to call that safe.
+    package struct SeedFile: Sendable, Hashable {
+        /// Whether it is stored plain (not `.zst` or `.gz`): its bytes are the database.
+        package var plain: Bool
+        /// Whether it is on the file system of the working copy's directory (the same
+        /// device), where a hard link can be made.
+        package var sameFileSystem: Bool
+        /// Whether only root can change it: root's, not writable by its group or others.
+        /// Nobody else can then change a base through the link; the package manager
+        /// replaces the file by a rename, which leaves the old content to the base.
+        package var onlyRootWrites: Bool
+
+        /// Creates what was found.
+        package init(plain: Bool, sameFileSystem: Bool, onlyRootWrites: Bool) {
+            self.plain = plain
+            self.sameFileSystem = sameFileSystem
+            self.onlyRootWrites = onlyRootWrites
+        }
+    }
+
     /// What the entry records beside the versions.
     package var records = Records()
     /// The merge base files.
     package var baseFiles = BaseFiles()
+    /// The seed file, looked at when its merge base could be a hard link to it (asked
+    /// for, see ``DeployRequest/linksBaseToSeed``); `nil` when it was not.
+    package var seedFile: SeedFile? = nil
     /// The files SeedDB may remove once the run succeeded: a killed run's temporary
     /// files, and the generation files (with their sidecars) ``disposableGenerations``
     /// names.

@@ -182,6 +182,9 @@ package struct DeployRequest: Sendable, Hashable {
     /// Whether the configuration names tables (preserved or merged): a first install
     /// checks the seed has them.
     package var namesTables: Bool = false
+    /// Whether the merge base may be a hard link to the seed file where that is safe
+    /// (system mode: the package manager's seed, replaced by rename).
+    package var linksBaseToSeed: Bool = false
 
     /// Creates a request.
     package init(kind: Kind, strategy: DeployStrategy = .auto, keepPrevious: Bool = true, integrity: IntegrityLevel = .quick, stamp: String = "19700101T000000Z") {

@@ -20,6 +20,8 @@ package enum DeployPlanner {
     /// - A previous generation is kept when asked and there is a working copy to keep
     ///   (always for an adopted one); a rollback consumes the one it restores.
     /// - The check is skipped when the content already passed one at least as strict.
+    /// - The merge base is a hard link to the seed file where that is asked for and safe
+    ///   (``baseCopy(_:_:)``), a reflink or a copy otherwise.
     ///
     /// - Throws: ``DeployRefusal`` when nothing may be done.
     package static func plan(_ observed: DeployObservation, _ request: DeployRequest) throws(DeployRefusal) -> DeployPlan {
@@ -92,7 +94,7 @@ package enum DeployPlanner {
 
         var steps: [PlannedStep] = [.stage(PlannedStep.Stage(
             restoresPrevious: isRollback, generation: generation,
-            base: isRollback ? .none : request.merges ? .copy : .clone,
+            base: isRollback ? .none : baseCopy(observed, request),
             rereads: request.integrity == .full,
             vouched: isRollback ? nil : observed.vouchedDigest, integrity: request.integrity,
             checksConfiguredTables: !replacing && !isRollback && request.namesTables,
@@ -178,6 +180,18 @@ package enum DeployPlanner {
             base = .missing("does not match the recorded seed")
         }
         return PlannedStep.Carry(appTables: appTables, merge: merge, base: base)
+    }
+
+    /// How the stage keeps the pristine copy of the new seed, the next merge base: a copy
+    /// for a seed that merges (a reflink where the file system has them), only a reflink
+    /// for one that merges nothing. A seed that merges may have a hard link to the seed
+    /// file instead of a copy, where that is asked for and safe (plain, on the same file
+    /// system, only root can change it). Not one that merges nothing: once the package
+    /// replaced the seed, the link would keep the old seed's bytes for a base nobody uses.
+    private static func baseCopy(_ observed: DeployObservation, _ request: DeployRequest) -> PlannedStep.BaseCopy {
+        guard request.merges else { return .clone }
+        guard request.linksBaseToSeed, let seed = observed.seedFile, seed.plain, seed.sameFileSystem, seed.onlyRootWrites else { return .copy }
+        return .linkToSeed
     }
 
     /// What happens to the previous generation on disk that a run drops: kept as an adopted

@@ -100,6 +100,13 @@ package enum PlannedStep: Sendable, Hashable {
         case clone
         /// A reflink where the file system has them, a copy otherwise: the seed merges.
         case copy
+        /// A reflink where the file system has them, otherwise a second name (hard link)
+        /// of the seed file itself, which costs no bytes, otherwise a copy: the seed
+        /// merges, is plain, on the working copy's file system, and only root can change
+        /// it (the package manager replaces it by a rename, which leaves the old content
+        /// to the base). A link the kernel refuses, or a seed replaced since it was
+        /// copied, makes a copy.
+        case linkToSeed
     }
 
     /// The tables of the staged content as known before the copy.
