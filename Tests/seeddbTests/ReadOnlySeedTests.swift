@@ -40,6 +40,7 @@ import Testing
         let entry = try #require(cli.settingsEntry())
         #expect(entry["readOnly"] as? Bool == true && entry["seedLink"] as? String == seed && entry["version"] as? String == "1")
         #expect(entry["generation"] == nil)
+        #expect(entry["sha256"] == nil, "a fixed version's link reads no more of the seed than its header")
         #expect(try Self.python(cli, cli.workingCopy, "SELECT count(*) FROM levels") == "20\n")
         // Up to date: the second run changes nothing.
         let again = try cli.run(["deploy", "--json", "--read-only"] + Self.flags(cli, 1, seed))
@@ -128,6 +129,18 @@ import Testing
         #expect(cli.settingsEntry()?["readOnly"] == nil && cli.settingsEntry()?["seedLink"] == nil)
         #expect(try cli.shell("sqlite3 '\(cli.appData)/levels.sqlite.previous' 'SELECT text FROM notes'").stdout == "mine\n")
         #expect(try cli.levelCount() == 20)
+    }
+
+    @Test func anExpectedDigestIsCheckedAndRecorded() throws {
+        let cli = CLIHarness()
+        let seed = try Self.shipped(cli, 1)
+        let wrong = try cli.run(["deploy", "--read-only", "--sha256", String(repeating: "0", count: 64)] + Self.flags(cli, 1, seed))
+        #expect(wrong.status == 65, "\(wrong.stderr)")
+        #expect(cli.list(cli.appData).isEmpty && cli.settings() == nil)
+        let digest = try cli.shell("sha256sum '\(seed)' | cut -d' ' -f1").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let right = try cli.run(["deploy", "--read-only", "--sha256", digest] + Self.flags(cli, 1, seed))
+        #expect(right.status == 0, "\(right.stderr)")
+        #expect(cli.settingsEntry()?["sha256"] as? String == digest)
     }
 
     @Test func purgeRemovesTheLinkAndNeverTheSeed() throws {
