@@ -24,6 +24,7 @@ struct Printer {
                 ("name", report.name.rawValue), ("action", report.action.rawValue),
                 ("from", report.from?.rawValue), ("to", report.to.rawValue), ("workingCopy", report.workingCopy)]
             if let strategy = report.strategy { pairs.append(("strategy", strategy.rawValue)) }
+            if let link = report.seedLink { pairs += [("readOnly", true), ("seedLink", link)] }
             if report.adopted { pairs.append(("adopted", true)) }
             if let held = report.heldFrom { pairs.append(("heldFrom", held.rawValue)) }
             if !report.carried.isEmpty { pairs.append(("carried", report.carried)) }
@@ -49,7 +50,8 @@ struct Printer {
                 case (_, report.to?): versions = "at \(to)"
                 case (_, let from?): versions = "\(Self.short(from)) -> \(to)"
                 }
-                let how = report.strategy.map { " by \($0.rawValue)" } ?? ""
+                let how = report.strategy.map { " by \($0.rawValue)" }
+                    ?? report.seedLink.map { " as a read-only link to \($0)" } ?? ""
                 let signed = Self.signed(report)
                 if report.action == .held, let held = report.heldFrom {
                     return "\(report.name): held at \(to): rolled back from \(Self.short(held)) (\(report.workingCopy))\(signed)"

@@ -43,8 +43,10 @@ import Testing
         #expect(entry["sha256"] == nil, "a fixed version's link reads no more of the seed than its header")
         #expect(try Self.python(cli, cli.workingCopy, "SELECT count(*) FROM levels") == "20\n")
         // Up to date: the second run changes nothing.
+        #expect(result.stdout.contains("installed 1 as a read-only link to \(seed)"), "\(result.stdout)")
         let again = try cli.run(["deploy", "--json", "--read-only"] + Self.flags(cli, 1, seed))
-        #expect(try again.seeds().first?["action"] as? String == "unchanged")
+        let report = try #require(try again.seeds().first)
+        #expect(report["action"] as? String == "unchanged" && report["readOnly"] as? Bool == true && report["seedLink"] as? String == seed)
     }
 
     @Test func theSeedRenamedIntoPlaceIsWhatTheNextDeployRecordsAndReads() throws {
