@@ -61,6 +61,7 @@ struct SeedDBBench {
         if wanted("contention") { coreContention() }
         if wanted("merge") { try mergedDeploy() }
         if wanted("space") { bytesAtRest() }
+        if wanted("readonly") { try readOnlyLink() }
         try write()
     }
 
