@@ -145,6 +145,29 @@ import Testing
         #expect(cli.settingsEntry()?["sha256"] as? String == digest)
     }
 
+    @Test func aRunKilledAfterItsLinkIsFinishedAndTheCopyKept() throws {
+        let cli = CLIHarness()
+        let seed = try Self.shipped(cli, 1)
+        #expect(try cli.run(["deploy"] + Self.flags(cli, 1, seed)).status == 0)
+        let generation = cli.generationFile
+        // Given: what a `link-seed` killed between its link and its record leaves: the link
+        // to the seed in place, the record still naming the copied generation.
+        #expect(try cli.shell("ln -sfn '\(seed)' '\(cli.workingCopy)'").status == 0)
+        // Then: the next read-only deploy knows the link as its own and keeps the copy.
+        let rerun = try cli.run(["deploy", "--read-only"] + Self.flags(cli, 1, seed))
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(!cli.list(cli.appData).contains(generation))
+        #expect(cli.list(cli.appData).contains("levels.sqlite.previous"))
+        #expect(cli.settingsEntry()?["seedLink"] as? String == seed && cli.settingsEntry()?["generation"] == nil)
+        // Without --read-only, that link is not SeedDB's to replace: refused, nothing changed.
+        let other = CLIHarness()
+        #expect(try other.run(["deploy"] + other.seedFlags(1)).status == 0)
+        #expect(try other.shell("ln -sfn '\(seed)' '\(other.workingCopy)'").status == 0)
+        let before = other.state()
+        #expect(try other.run(["deploy"] + other.seedFlags(2)).status == 73)
+        #expect(other.state() == before)
+    }
+
     @Test func purgeRemovesTheLinkAndNeverTheSeed() throws {
         let cli = CLIHarness()
         let seed = try Self.shipped(cli, 1)
