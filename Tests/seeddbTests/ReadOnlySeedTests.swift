@@ -86,6 +86,24 @@ import Testing
         #expect(cli.state() == before, "\(label): the refused run changed something")
     }
 
+    @Test(.enabled(if: getuid() == 0, "chown needs root"))
+    func inSystemModeTheOwnerIsTheAppsUser() throws {
+        let cli = CLIHarness()
+        let seed = try Self.shipped(cli, 1, mode: "0644") // root's, as a package installs it
+        let system = ["--system", "--root", cli.root, "--owner", "nobody"]
+        let linked = try cli.run(["deploy", "--read-only"] + system + Self.flags(cli, 1, seed))
+        #expect(linked.status == 0, "a root-owned 0644 seed is read-only for the service account: \(linked.stderr)")
+        let workingCopy = cli.root + "/var/lib/\(cli.app)/levels.sqlite"
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: workingCopy) == seed)
+
+        // The seed given to the service account: it could write it through the link.
+        #expect(try cli.shell("chown nobody '\(seed)'").status == 0)
+        let settings = cli.bytes(cli.root + "/var/lib/\(cli.app)/settings.json")
+        let refused = try cli.run(["deploy", "--read-only"] + system + Self.flags(cli, 2, seed))
+        #expect(refused.status == 73 && refused.stderr.contains("the app's user"), "\(refused.stderr)")
+        #expect(cli.bytes(cli.root + "/var/lib/\(cli.app)/settings.json") == settings)
+    }
+
     @Test func aPathThatIsNotPlainIsRefused() throws {
         let cli = CLIHarness()
         let seed = try Self.shipped(cli, 1)
