@@ -186,6 +186,17 @@ import Testing
         #expect(other.state() == before)
     }
 
+    @Test func maintainLeavesTheSeedAlone() throws {
+        let cli = CLIHarness()
+        let seed = try Self.shipped(cli, 1)
+        #expect(try cli.run(["deploy", "--read-only"] + Self.flags(cli, 1, seed)).status == 0)
+        let before = cli.bytes(seed)
+        let maintain = try cli.run(["maintain", "--json", "--app", cli.app, "--name", "levels.sqlite", "--policy", "vacuum", "--every", "0"])
+        #expect(maintain.status == 0, "\(maintain.stderr)")
+        #expect(try maintain.seeds().first?["action"] as? String == "skipped", "\(maintain.stdout)")
+        #expect(cli.bytes(seed) == before)
+    }
+
     @Test func purgeRemovesTheLinkAndNeverTheSeed() throws {
         let cli = CLIHarness()
         let seed = try Self.shipped(cli, 1)
