@@ -22,8 +22,9 @@ import Testing
 
     @Test func aFirstDeployLinksAndCopiesNothing() throws {
         let plan = try DeployPlanner.plan(Self.observed(recorded: nil, workingCopy: .absent, recordedGeneration: nil), DeployRequest(kind: .deploy))
-        #expect(plan.action == .installed && plan.steps == [.linkSeed, .cleanUp])
-        #expect(plan.seedLink == SeedLink(target: Self.seedPath))
+        #expect(plan.action == .installed && plan.names == [.linkSeed, .cleanUp])
+        let link = try #require(plan.seedLink)
+        #expect(link.target == Self.seedPath && link.from == .nothing && !link.alreadyLinked && link.keeps == nil && link.previous == .unchanged)
         #expect(plan.strategy == nil && plan.integrity == .none && !plan.keepsPrevious)
     }
 
@@ -31,8 +32,9 @@ import Testing
         var request = DeployRequest(kind: .deploy)
         request.keepPrevious = false
         let plan = try DeployPlanner.plan(Self.observed(current: "1", previous: true), request)
-        #expect(plan.action == .replaced && plan.steps == [.linkSeed, .cleanUp])
+        #expect(plan.action == .replaced && plan.names == [.linkSeed, .cleanUp])
         #expect(plan.seedLink?.keeps == .generation(1) && plan.keepsPrevious && plan.dropsPrevious)
+        #expect(plan.seedLink?.drop == .setAside && plan.seedLink?.from == .generation(1, linked: true))
         let file = try DeployPlanner.plan(Self.observed(workingCopy: .file, recordedGeneration: nil), DeployRequest(kind: .deploy))
         #expect(file.seedLink?.keeps == .file)
         let adopted = try DeployPlanner.plan(Self.observed(recorded: nil, recordedGeneration: nil), DeployRequest(kind: .deploy))
@@ -45,13 +47,14 @@ import Testing
         #expect(try DeployPlanner.plan(upToDate, DeployRequest(kind: .deploy)) == .nothing)
         // A rename by the package manager: a new version, the link already in place.
         let upgrade = try DeployPlanner.plan(Self.observed(workingCopy: linked, recordedGeneration: nil, recordedLink: Self.seedPath), DeployRequest(kind: .deploy))
-        #expect(upgrade.action == .replaced && upgrade.seedLink == SeedLink(target: Self.seedPath, alreadyLinked: true))
+        #expect(upgrade.action == .replaced && upgrade.seedLink?.alreadyLinked == true && upgrade.seedLink?.keeps == nil)
+        #expect(upgrade.seedLink?.from == .seedLink(Self.seedPath))
         // A run killed after its link, before its record: the recorded generation is the copy to keep.
         var killed = Self.observed(recorded: "1", workingCopy: linked, recordedGeneration: 1)
         killed.generationFiles = [1]
         #expect(try DeployPlanner.plan(killed, DeployRequest(kind: .deploy)).seedLink?.keeps == .generation(1))
         let reseed = try DeployPlanner.plan(upToDate, DeployRequest(kind: .reseed))
-        #expect(reseed.action == .reseeded && reseed.steps == [.linkSeed, .cleanUp])
+        #expect(reseed.action == .reseeded && reseed.names == [.linkSeed, .cleanUp])
         let held = Self.observed(recorded: "1", workingCopy: .generation(1), heldFrom: "2")
         #expect(try DeployPlanner.plan(held, DeployRequest(kind: .deploy)) == .held)
     }
@@ -68,13 +71,13 @@ import Testing
     @Test func backToACopyCarriesNothingAndKeepsThePrevious() throws {
         let linked = Self.observed(current: "2", workingCopy: .seedLink(Self.seedPath), recordedGeneration: nil, recordedLink: Self.seedPath, previous: true, seed: nil)
         let plan = try DeployPlanner.plan(linked, DeployRequest(kind: .deploy))
-        #expect(plan.steps == [.stage, .check, .withdraw, .install, .record, .cleanUp])
+        #expect(plan.names == [.stage, .check, .withdraw, .install, .record, .cleanUp])
         #expect(plan.strategy == .swap && !plan.keepsPrevious && !plan.dropsPrevious && plan.seedLink == nil)
         var sameVersion = linked
         sameVersion.recorded = sameVersion.current
         #expect(try DeployPlanner.plan(sameVersion, DeployRequest(kind: .deploy)).action == .replaced, "the switch alone is work")
         let rollback = try DeployPlanner.plan(linked, DeployRequest(kind: .rollback))
-        #expect(rollback.action == .rolledBack && !rollback.steps.contains(.carry) && rollback.dropsPrevious)
+        #expect(rollback.action == .rolledBack && !rollback.names.contains(.carry) && rollback.dropsPrevious)
     }
 
     @Test(arguments: [
