@@ -284,9 +284,10 @@ public struct SettingsEntry: Sendable, Hashable {
     private static func record(in object: [String: JSONValue], at prefix: String) throws(ShapeError) -> DeployRecord? {
         guard recordKeys.contains(where: { object[$0] != nil }) else { return nil }
         guard let version = object["version"]?.string.flatMap({ try? SeedVersion($0) }) else { throw bad(prefix + "version") }
-        // Absent only for a read-only seed's link whose digest was not known.
+        // Absent for a read-only seed's link whose digest was not known (and for that
+        // record as a run under way replaces it); present, it must be a digest.
         let sha256 = object["sha256"].flatMap(digest)
-        if sha256 == nil && (object["sha256"] != nil || object["seedLink"] == nil) { throw bad(prefix + "sha256") }
+        if sha256 == nil && object["sha256"] != nil { throw bad(prefix + "sha256") }
         guard let size = object["size"]?.integer, size >= 0 else { throw bad(prefix + "size") }
         guard let deployedAt = object["deployedAt"]?.string else { throw bad(prefix + "deployedAt") }
         var base: SHA256Digest?

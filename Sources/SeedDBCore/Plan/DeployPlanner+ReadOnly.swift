@@ -50,13 +50,19 @@ extension DeployPlanner {
         }
         let dropsPrevious = keeps != nil && observed.previousExists
         let replaced = observed.records.current ?? observed.interrupted?.replacingRecord
+        // A run killed after its link and after the copy became the previous generation,
+        // before its record: the record still names the copy's generation, which is gone,
+        // and the previous generation on disk is that copy. Only the record is left.
+        let copyAlreadyKept = linked && keeps == nil && observed.recordedSeedLink == nil && observed.previousExists
+            && observed.recordedGeneration.map { !observed.generationFiles.contains($0) } == true
         let movesBase = keeps != nil && observed.baseFiles.base
+        let recordsPrevious = keeps != nil || copyAlreadyKept
         let link = SeedLink(
             target: seed.path, from: observed.oldContent, alreadyLinked: linked, keeps: keeps,
             drop: dropsPrevious ? drop(observed, request) : nil,
             movesBase: movesBase, setsAsidePreviousBase: movesBase && observed.baseFiles.previousBase,
-            previous: keeps == nil ? .unchanged : previousRecord(observed, adopted: adopted, replaced: replaced, keeps: true, drops: false),
-            base: keeps == nil ? observed.records.base : nil)
+            previous: recordsPrevious ? previousRecord(observed, adopted: adopted, replaced: replaced, keeps: true, drops: false) : .unchanged,
+            base: recordsPrevious ? nil : observed.records.base)
         var plan = DeployPlan(action: action, strategy: nil, steps: [.linkSeed(link), .cleanUp(leftovers: observed.leftovers)])
         plan.adopted = adopted
         return plan
