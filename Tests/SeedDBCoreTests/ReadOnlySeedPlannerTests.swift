@@ -53,6 +53,12 @@ import Testing
         var killed = Self.observed(recorded: "1", workingCopy: linked, recordedGeneration: 1)
         killed.generationFiles = [1]
         #expect(try DeployPlanner.plan(killed, DeployRequest(kind: .deploy)).seedLink?.keeps == .generation(1))
+        // Killed later, after the copy became the previous generation: only the record is left.
+        var kept = Self.observed(recorded: "1", workingCopy: linked, recordedGeneration: 1, previous: true)
+        kept.generationFiles = []
+        let finishing = try #require(try DeployPlanner.plan(kept, DeployRequest(kind: .deploy)).seedLink)
+        #expect(finishing.keeps == nil && finishing.drop == nil && finishing.alreadyLinked)
+        #expect(finishing.previous == .record(nil), "the previous generation on disk is recorded as the copy's")
         let reseed = try DeployPlanner.plan(upToDate, DeployRequest(kind: .reseed))
         #expect(reseed.action == .reseeded && reseed.names == [.linkSeed, .cleanUp])
         let held = Self.observed(recorded: "1", workingCopy: .generation(1), heldFrom: "2")
