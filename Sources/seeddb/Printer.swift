@@ -172,6 +172,7 @@ struct Printer {
                 ("exists", status.exists), ("state", status.state.rawValue)]
             if let held = status.heldFrom { pairs.append(("heldFrom", held.rawValue)) }
             if let blocked = status.blocked { pairs.append(("blocked", blocked)) }
+            if let link = status.seedLink { pairs += [("readOnly", true), ("seedLink", link)] }
             if !status.leftovers.isEmpty { pairs.append(("leftovers", status.leftovers)) }
             if !status.adoptedCopies.isEmpty { pairs.append(("adoptedCopies", status.adoptedCopies)) }
             if let signature = status.signature { pairs.append(("signature", Self.signature(signature))) }
@@ -193,6 +194,7 @@ struct Printer {
             "  recorded version: \(status.recordedVersion.map(short) ?? "none")",
             "  working copy:     \(status.workingCopy)\(status.blocked.map { " (blocked: it is \($0); deploys refuse to touch it)" } ?? found)",
         ]
+        if let link = status.seedLink { lines.append("  read-only link to: \(link)") }
         if let signature = status.signature { lines.append("  signature:        key id \(signature.keyID), serial \(signature.serial)") }
         if let pinned = status.pinnedKeyID { lines.append("  pinned key:       \(pinned) (a deploy takes only what it or a trusted key signed)") }
         lines += status.leftovers.map { "  left by a killed run (the next deploy removes it): \($0)" }

@@ -130,7 +130,8 @@ import Testing
 
         // status and verify see SeedDB's link, not something in the way.
         let status = try cli.run(["status", "--json"] + Self.flags(cli, 1, seed))
-        #expect(try status.seeds().first?["state"] as? String == "up-to-date", "\(status.stdout)")
+        let statusEntry = try #require(try status.seeds().first)
+        #expect(statusEntry["state"] as? String == "up-to-date" && statusEntry["seedLink"] as? String == seed, "\(status.stdout)")
         let verify = try cli.run(["verify"] + Self.flags(cli, 1, seed))
         #expect(verify.status == 0, "\(verify.stdout) \(verify.stderr)")
 

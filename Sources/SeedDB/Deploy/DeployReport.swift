@@ -81,6 +81,9 @@ public struct SeedStatus: Sendable {
     /// with (``Deployer/checkSignature(_:digest:)``); `nil` when it would not. The seed's
     /// digest is compared only when a deploy would copy it.
     public var refusal: SeedDBError? = nil
+    /// The seed file the working copy is a link to, when it is a read-only seed's
+    /// (``Seed/readOnly``); `nil` for a copy.
+    public var seedLink: String? = nil
 }
 
 /// What `verify` found in one file.

@@ -165,7 +165,7 @@ public struct Deployer: Sendable {
         if let held = observed.entry.heldFrom, held == observed.seed.version, recorded != nil, exists {
             state = .held
         }
-        return SeedStatus(
+        var status = SeedStatus(
             name: seed.name, currentVersion: observed.seed.version, recordedVersion: recorded,
             workingCopy: paths.workingCopy, exists: exists,
             state: state, settingsProblem: observed.problem, heldFrom: observed.entry.heldFrom,
@@ -176,6 +176,8 @@ public struct Deployer: Sendable {
             pinnedKeyID: observed.entry.signature?.keyID,
             // The seed's digest matters only to a deploy that copies it.
             refusal: signatureCheck(seed, digest: state != .upToDate && state != .held).refusal)
+        status.seedLink = observed.workingCopy.seedLinkTarget
+        return status
     }
 
     /// ``checkSignature(_:digest:)`` as a report, not a gate: who signed the manifest, or
