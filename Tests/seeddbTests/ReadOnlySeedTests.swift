@@ -96,6 +96,12 @@ import Testing
         let workingCopy = cli.root + "/var/lib/\(cli.app)/levels.sqlite"
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: workingCopy) == seed)
 
+        // `--mode` and `--owner` never reach the seed through the link (an up-to-date run repairs drift).
+        let again = try cli.run(["deploy", "--read-only", "--mode", "0600"] + system + Self.flags(cli, 1, seed))
+        #expect(again.status == 0, "\(again.stderr)")
+        let attributes = try FileManager.default.attributesOfItem(atPath: seed)
+        #expect((attributes[.posixPermissions] as? Int) == 0o644 && (attributes[.ownerAccountID] as? Int) == 0, "\(attributes)")
+
         // The seed given to the service account: it could write it through the link.
         #expect(try cli.shell("chown nobody '\(seed)'").status == 0)
         let settings = cli.bytes(cli.root + "/var/lib/\(cli.app)/settings.json")
