@@ -2,8 +2,10 @@
 public struct DeployRecord: Hashable, Sendable {
     /// The version that was deployed.
     public var version: SeedVersion
-    /// The SHA-256 of the working copy's bytes as deployed.
-    public var sha256: SHA256Digest
+    /// The SHA-256 of the working copy's bytes as deployed; `nil` for a read-only seed's
+    /// link whose digest was not known (the seed is never read just to find it: the
+    /// link is O(1)).
+    public var sha256: SHA256Digest?
     /// The working copy's size in bytes as deployed.
     public var size: Int64
     /// When the deploy finished, ISO-8601 in UTC (`2026-11-21T23:45:22Z`).
@@ -20,7 +22,7 @@ public struct DeployRecord: Hashable, Sendable {
     public var signature: SeedSignature?
 
     /// Creates a record.
-    public init(version: SeedVersion, sha256: SHA256Digest, size: Int64, deployedAt: String, base: SHA256Digest? = nil, seedTables: [String]? = nil) {
+    public init(version: SeedVersion, sha256: SHA256Digest?, size: Int64, deployedAt: String, base: SHA256Digest? = nil, seedTables: [String]? = nil) {
         self.version = version
         self.sha256 = sha256
         self.size = size

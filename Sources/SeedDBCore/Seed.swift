@@ -25,6 +25,12 @@ public struct Seed: Hashable, Sendable {
     /// configured, a deploy reads the manifest again, checks its signature, and deploys the
     /// seed as the signed bytes describe it. Default: `nil`.
     public var manifest: String?
+    /// Whether the seed is deployed read-only (`"readOnly": true` in a manifest,
+    /// `--read-only`): the working copy is a symbolic link straight to the seed file, no
+    /// byte is copied, and the app opens it read-only. The seed must be a plain SQLite
+    /// file at an absolute path that the app's user cannot write.
+    /// Default: `false`, the seed is copied.
+    public var readOnly: Bool = false
 
     /// Creates a seed description.
     ///
@@ -33,6 +39,8 @@ public struct Seed: Hashable, Sendable {
     ///     `source`, without a `.zst` or `.gz` suffix.
     ///   - preservedTables: Tables whose rows survive a replace or reseed (the user's data).
     ///   - merge: How the user's edits to the seed's rows are merged into a new seed.
+    ///   - readOnly: Deploy the seed as a symbolic link to `source`, with no copy
+    ///     (``readOnly``).
     /// - Throws: ``SeedDBError`` (`invalidArgument`) when `source` is empty or the default
     ///   name taken from it is not a valid ``SeedName``.
     public init(
@@ -43,7 +51,8 @@ public struct Seed: Hashable, Sendable {
         name: SeedName? = nil,
         expectedSHA256: SHA256Digest? = nil,
         preservedTables: [String] = [],
-        merge: MergePolicies = MergePolicies()
+        merge: MergePolicies = MergePolicies(),
+        readOnly: Bool = false
     ) throws(SeedDBError) {
         guard !source.isEmpty else {
             throw SeedDBError(.invalidArgument, "invalid seed path: it is empty")
@@ -60,6 +69,7 @@ public struct Seed: Hashable, Sendable {
         self.expectedSHA256 = expectedSHA256
         self.preservedTables = try Self.checked(preservedTables: preservedTables)
         self.merge = merge
+        self.readOnly = readOnly
     }
 
     /// A seed known by its working copy alone, for the work that never reads the seed

@@ -24,6 +24,7 @@ struct Printer {
                 ("name", report.name.rawValue), ("action", report.action.rawValue),
                 ("from", report.from?.rawValue), ("to", report.to.rawValue), ("workingCopy", report.workingCopy)]
             if let strategy = report.strategy { pairs.append(("strategy", strategy.rawValue)) }
+            if let link = report.seedLink { pairs += [("readOnly", true), ("seedLink", link)] }
             if report.adopted { pairs.append(("adopted", true)) }
             if let held = report.heldFrom { pairs.append(("heldFrom", held.rawValue)) }
             if !report.carried.isEmpty { pairs.append(("carried", report.carried)) }
@@ -49,7 +50,8 @@ struct Printer {
                 case (_, report.to?): versions = "at \(to)"
                 case (_, let from?): versions = "\(Self.short(from)) -> \(to)"
                 }
-                let how = report.strategy.map { " by \($0.rawValue)" } ?? ""
+                let how = report.strategy.map { " by \($0.rawValue)" }
+                    ?? report.seedLink.map { " as a read-only link to \($0)" } ?? ""
                 let signed = Self.signed(report)
                 if report.action == .held, let held = report.heldFrom {
                     return "\(report.name): held at \(to): rolled back from \(Self.short(held)) (\(report.workingCopy))\(signed)"
@@ -170,6 +172,7 @@ struct Printer {
                 ("exists", status.exists), ("state", status.state.rawValue)]
             if let held = status.heldFrom { pairs.append(("heldFrom", held.rawValue)) }
             if let blocked = status.blocked { pairs.append(("blocked", blocked)) }
+            if let link = status.seedLink { pairs += [("readOnly", true), ("seedLink", link)] }
             if !status.leftovers.isEmpty { pairs.append(("leftovers", status.leftovers)) }
             if !status.adoptedCopies.isEmpty { pairs.append(("adoptedCopies", status.adoptedCopies)) }
             if let signature = status.signature { pairs.append(("signature", Self.signature(signature))) }
@@ -191,6 +194,7 @@ struct Printer {
             "  recorded version: \(status.recordedVersion.map(short) ?? "none")",
             "  working copy:     \(status.workingCopy)\(status.blocked.map { " (blocked: it is \($0); deploys refuse to touch it)" } ?? found)",
         ]
+        if let link = status.seedLink { lines.append("  read-only link to: \(link)") }
         if let signature = status.signature { lines.append("  signature:        key id \(signature.keyID), serial \(signature.serial)") }
         if let pinned = status.pinnedKeyID { lines.append("  pinned key:       \(pinned) (a deploy takes only what it or a trusted key signed)") }
         lines += status.leftovers.map { "  left by a killed run (the next deploy removes it): \($0)" }

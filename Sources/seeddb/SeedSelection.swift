@@ -78,7 +78,8 @@ extension SeedSelection {
 
 /// A seed described by `--app`, `--seed` and `--version`.
 private func seedFromFlags(
-    _ manifestOptions: ManifestOptions, _ file: SeedFileOptions, _ workingCopy: WorkingCopyOptions, sha256: SHA256Digest? = nil, carry: CarryOptions? = nil
+    _ manifestOptions: ManifestOptions, _ file: SeedFileOptions, _ workingCopy: WorkingCopyOptions, sha256: SHA256Digest? = nil, carry: CarryOptions? = nil,
+    readOnly: Bool = false
 ) throws(SeedDBError) -> Seed {
     guard let app = manifestOptions.app, let source = file.seed, let version = file.version else {
         let missing = [("--app ID", manifestOptions.app == nil), ("--seed PATH", file.seed == nil), ("--version STRING", file.version == nil)].filter(\.1).map(\.0)
@@ -90,7 +91,7 @@ private func seedFromFlags(
     return try Seed(
         app: app, source: absolute(source), version: version, location: workingCopy.location ?? .data,
         name: workingCopy.name, expectedSHA256: sha256, preservedTables: carry?.preserve ?? [],
-        merge: carry?.policies ?? MergePolicies())
+        merge: carry?.policies ?? MergePolicies(), readOnly: readOnly)
 }
 
 /// How `deploy` and `reseed` describe the seeds: a manifest, or every flag of one seed.
@@ -104,12 +105,15 @@ struct SeedOptions: SeedSelection {
 
     @OptionGroup var carry: CarryOptions
 
+    @Flag(name: .customLong("read-only"), help: "Deploy the seed as a symbolic link to the seed file, with no copy; the app opens it read-only.")
+    var readOnly = false
+
     func validate() throws {
-        try validate(flags: file.given + workingCopy.given + [("--sha256", sha256 != nil)] + carry.given)
+        try validate(flags: file.given + workingCopy.given + [("--sha256", sha256 != nil), ("--read-only", readOnly)] + carry.given)
     }
 
     func flagSeed() throws(SeedDBError) -> Seed {
-        try seedFromFlags(manifestOptions, file, workingCopy, sha256: sha256, carry: carry)
+        try seedFromFlags(manifestOptions, file, workingCopy, sha256: sha256, carry: carry, readOnly: readOnly)
     }
 }
 

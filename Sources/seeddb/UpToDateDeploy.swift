@@ -23,10 +23,12 @@ struct UpToDateDeploy {
     var json = false
     /// `--quiet` or `-q`.
     var quiet = false
+    /// `--read-only`.
+    var readOnly = false
 
     /// The options it takes a value of, and the flags it knows.
     private static let valueOptions: Set<String> = ["--manifest", "--app", "--seed", "--version", "--location", "--name", "--root"]
-    private static let flagOptions: Set<String> = ["--system", "--json", "--quiet", "-q"]
+    private static let flagOptions: Set<String> = ["--system", "--json", "--quiet", "-q", "--read-only"]
 
     /// The invocation `arguments` (without the program name), when it is a `deploy` this
     /// path can answer.
@@ -41,6 +43,7 @@ struct UpToDateDeploy {
                 switch word {
                 case "--system": system = true
                 case "--json": json = true
+                case "--read-only": readOnly = true
                 default: quiet = true
                 }
                 index += 1
@@ -59,7 +62,7 @@ struct UpToDateDeploy {
         // The combinations the full parser accepts; it reports the others.
         guard !(json && quiet), root.map({ system && $0.hasPrefix("/") }) ?? true else { return nil }
         if manifest != nil {
-            guard flags.isEmpty else { return nil }
+            guard flags.isEmpty, !readOnly else { return nil }
         } else {
             guard flags["--app"] != nil, flags["--seed"] != nil, flags["--version"] != nil else { return nil }
         }
@@ -101,6 +104,6 @@ struct UpToDateDeploy {
         }
         return [try Seed(
             app: AppIdentifier(app), source: absolute(source), version: SeedVersion(version), location: location,
-            name: flags["--name"].map { (name) throws(SeedDBError) in try SeedName(name) })]
+            name: flags["--name"].map { (name) throws(SeedDBError) in try SeedName(name) }, readOnly: readOnly)]
     }
 }

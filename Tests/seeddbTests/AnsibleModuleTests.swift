@@ -207,6 +207,21 @@ struct AnsibleModuleTests {
     }
 
     @Test
+    func readOnlyDeploysALinkAndARefusalFailsTheTask() throws {
+        let seed = try ReadOnlySeedTests.shipped(cli, 1)
+        let linked = try play(seed: seed, version: "1", arguments: ["read_only": true])
+        #expect(linked.status == 0 && linked.task["changed"] as? Bool == true, "\(linked.output)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: cli.workingCopy) == seed)
+        #expect(try play(seed: seed, version: "1", arguments: ["read_only": true]).task["changed"] as? Bool == false)
+        // A seed the app's user could write: seeddb refuses (73), the task fails, nothing changes.
+        let writable = try ReadOnlySeedTests.shipped(cli, 2, mode: "0664")
+        let before = cli.state()
+        let refused = try play(seed: writable, version: "2", arguments: ["read_only": true])
+        #expect(refused.task["failed"] as? Bool == true && refused.task["rc"] as? Int == 73, "\(refused.task)")
+        #expect(cli.state() == before)
+    }
+
+    @Test
     func theDeployOptionsAreModuleOptions() throws {
         let module = try #require(try cli.run(["deploy", "--help"]).stdout.split(separator: "\n").compactMap { line -> String? in
             // `  --merge-table <table=policy>`, `  -q, --quiet`: the long name of each option.

@@ -141,6 +141,8 @@ OPTIONS:
   --merge-table <table=policy>
                           One table's merge policy, overriding --merge
                           (repeatable).
+  --read-only             Deploy the seed as a symbolic link to the seed file,
+                          with no copy; the app opens it read-only.
   --system                Use system locations (/var/lib/<app>,
                           /var/cache/<app>) for services and post-install
                           scripts.
@@ -210,6 +212,8 @@ OPTIONS:
   --merge-table <table=policy>
                           One table's merge policy, overriding --merge
                           (repeatable).
+  --read-only             Deploy the seed as a symbolic link to the seed file,
+                          with no copy; the app opens it read-only.
   --system                Use system locations (/var/lib/<app>,
                           /var/cache/<app>) for services and post-install
                           scripts.

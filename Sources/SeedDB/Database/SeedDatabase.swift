@@ -13,6 +13,11 @@ import SeedDBCore
 /// connection is idle (in rollback-journal mode an idle connection holds no SQLite lock):
 /// a `swap` is then refused and `live` (the `auto` choice) replaces the content through
 /// SQLite, which the handle's connections see at their next transaction.
+///
+/// A read-only seed (``Seed/readOnly``), or a working copy that is SeedDB's link to one,
+/// is opened read-only (GRDB's `Configuration.readonly`), and the migrator is not run: the
+/// seed file is the package's. A write through the handle fails with SQLite's
+/// `SQLITE_READONLY`.
 public final class SeedDatabase: @unchecked Sendable {
     /// The kind of GRDB connection to open.
     public enum Kind: Sendable {
@@ -60,7 +65,8 @@ public final class SeedDatabase: @unchecked Sendable {
     ///     in `prepareDatabase`, read-only, …). Unless it sets a busy mode, the
     ///     connections wait up to the deployer's ``DeployConfiguration/wait`` for a lock,
     ///     so reads wait through a live replace instead of failing with `SQLITE_BUSY`.
-    ///   - migrator: The app's migrations (`CREATE … IF NOT EXISTS` in GRDB's form): run on
+    ///   - migrator: The app's migrations (`CREATE … IF NOT EXISTS` in GRDB's form), not
+    ///     run for a read-only seed: run on
     ///     each staged new seed before the user's tables are carried or merged into it, and
     ///     on the working copy once it is open, so the app's own columns and tables exist on
     ///     both sides of a merge.
@@ -97,6 +103,8 @@ public final class SeedDatabase: @unchecked Sendable {
             throw error
         }
         var configuration = configuration
+        let readOnly = seed.readOnly || (try? WorkingCopy.inspect(paths, seedLinks: deployer.recordedSeedLinks(seed)).seedLinkTarget) != nil
+        if readOnly { configuration.readonly = true }
         if case .immediateError = configuration.busyMode {
             configuration.busyMode = .timeout(deployer.configuration.wait.seconds)
         }
@@ -105,7 +113,7 @@ public final class SeedDatabase: @unchecked Sendable {
             case .queue: try DatabaseQueue(path: paths.workingCopy, configuration: configuration)
             case .pool: try DatabasePool(path: paths.workingCopy, configuration: configuration)
             }
-            try migrator?.migrate(writer)
+            if !readOnly { try migrator?.migrate(writer) }
             return SeedDatabase(writer: writer, deployment: deployment, pendingDeploy: pending, usage: usage)
         } catch let error as DatabaseError {
             usage.close()

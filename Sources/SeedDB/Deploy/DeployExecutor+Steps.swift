@@ -297,6 +297,11 @@ extension DeployExecutor {
             run.onFailure("the working copy's link") { () throws(SeedDBError) in
                 try fs.replaceWithLink(paths.workingCopy, to: old, owner: files.owner)
             }
+        case .seedLink(let seed):
+            // A read-only seed's link: put back as it was.
+            run.onFailure("the working copy's link") { () throws(SeedDBError) in
+                try fs.replaceWithLink(paths.workingCopy, to: seed, owner: files.owner)
+            }
         case .generation(_, linked: false), .nothing:
             run.onFailure("the working copy's link") { () throws(SeedDBError) in try fs.remove(paths.workingCopy) }
         }
@@ -521,6 +526,7 @@ extension DeployExecutor {
             entry.location = target.location
             if let generation = record.generation { entry.generation = paths.generationName(generation) }
             entry.pristine = pristine
+            entry.seedLink = nil // a copy now, not a read-only seed's link
             table[paths.name.rawValue] = entry
         }
         if target.release != nil {
@@ -642,7 +648,7 @@ extension SeedPaths {
     /// The file that holds `content`: the working copy itself, or its generation file.
     func file(of content: PlannedStep.OldContent) -> String? {
         switch content {
-        case .nothing: return nil
+        case .nothing, .seedLink: return nil
         case .file: return workingCopy
         case .generation(let number, _): return inDirectory(generationName(number))
         }

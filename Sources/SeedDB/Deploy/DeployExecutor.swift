@@ -84,6 +84,7 @@ struct DeployExecutor {
             workingCopy: target.paths.workingCopy, strategy: plan.strategy, carried: run.carried, merge: run.merge?.summary,
             adopted: plan.adopted, conflictsKept: run.merge?.conflicts.map(\.kept) ?? [])
         report.mergeSkipped = plan.skipsMerge && target.merge.mergesAnything
+        report.seedLink = plan.seedLink?.target
         return report
     }
 
@@ -170,6 +171,7 @@ struct DeployExecutor {
         case .install(.swap(let swap)): try installBySwap(swap, run)
         case .install(.live): return  // SQLite's backup commits as the writer's lock closes.
         case .relink(let generation): try relink(generation, run)
+        case .linkSeed(let link): try linkSeed(link, run)
         case .record(let record): try self.record(record, plan, run)
         case .repairOwnership(let drift): try repairOwnership(drift, plan)
         case .cleanUp: return

@@ -38,6 +38,9 @@ public struct DeployReport: Sendable, Hashable {
     /// The pin ``DeployConfiguration/forgetSignature`` forgot: the record no longer pins
     /// that key (it pins the one in ``signature``, if any).
     public var forgotSignature: SeedSignature? = nil
+    /// For a read-only seed: the seed file the working copy is a link to (``Seed/readOnly``);
+    /// `nil` when the working copy is a copy.
+    public var seedLink: String? = nil
 }
 
 /// The state of one seed, as `status` reports it.
@@ -78,6 +81,9 @@ public struct SeedStatus: Sendable {
     /// with (``Deployer/checkSignature(_:digest:)``); `nil` when it would not. The seed's
     /// digest is compared only when a deploy would copy it.
     public var refusal: SeedDBError? = nil
+    /// The seed file the working copy is a link to, when it is a read-only seed's
+    /// (``Seed/readOnly``); `nil` for a copy.
+    public var seedLink: String? = nil
 }
 
 /// What `verify` found in one file.

@@ -43,12 +43,21 @@ extension Deployer {
     ///   - policy: What to run (`VACUUM` or `PRAGMA optimize`).
     ///   - now: The time compared with the last run, and recorded.
     ///   - dryRun: Report what would be done, and change nothing.
+    /// A read-only seed's working copy (a link to the package's file, ``Seed/readOnly``) is
+    /// never maintained: the report says ``MaintenanceReport/Action/skipped``.
+    ///
     /// - Throws: ``SeedDBError`` `seedUnavailable` (66) when there is no working copy,
     ///   `inUse` (75) when the database stays in use.
     public func maintain(_ seed: Seed, every: Duration, policy: MaintenancePolicy, now: Date = Date(), dryRun: Bool = false) throws(SeedDBError) -> MaintenanceReport {
         let paths = paths(for: seed)
-        guard try WorkingCopy.inspect(paths).exists else {
+        let workingCopy = try WorkingCopy.inspect(paths, seedLinks: recordedSeedLinks(seed))
+        guard workingCopy.exists else {
             throw SeedDBError(.seedUnavailable, "nothing to maintain: working copy \(paths.workingCopy) does not exist; deploy it first")
+        }
+        if workingCopy.seedLinkTarget != nil {
+            // The seed file is the package's: nothing of SeedDB's to vacuum or optimize.
+            let entry = try settings(at: paths).snapshot(only: seed.name).entries[seed.name.rawValue]
+            return MaintenanceReport(name: seed.name, action: .skipped, lastRun: entry?.maintainedAt, workingCopy: paths.workingCopy)
         }
         let due = { (entry: SettingsEntry) -> Bool in
             guard every > .zero, let last = entry.maintainedAt.flatMap({ try? Date($0, strategy: .iso8601) }) else { return true }

@@ -165,7 +165,7 @@ public struct Deployer: Sendable {
         if let held = observed.entry.heldFrom, held == observed.seed.version, recorded != nil, exists {
             state = .held
         }
-        return SeedStatus(
+        var status = SeedStatus(
             name: seed.name, currentVersion: observed.seed.version, recordedVersion: recorded,
             workingCopy: paths.workingCopy, exists: exists,
             state: state, settingsProblem: observed.problem, heldFrom: observed.entry.heldFrom,
@@ -176,6 +176,8 @@ public struct Deployer: Sendable {
             pinnedKeyID: observed.entry.signature?.keyID,
             // The seed's digest matters only to a deploy that copies it.
             refusal: signatureCheck(seed, digest: state != .upToDate && state != .held).refusal)
+        status.seedLink = observed.workingCopy.seedLinkTarget
+        return status
     }
 
     /// ``checkSignature(_:digest:)`` as a report, not a gate: who signed the manifest, or
@@ -203,9 +205,9 @@ public struct Deployer: Sendable {
         _ = try source.inspect()
         let paths = paths(for: seed)
         let entry = try settings(at: paths).snapshot(only: seed.name).entries[seed.name.rawValue]
-        let workingCopy = try WorkingCopy.inspect(paths)
+        let workingCopy = try WorkingCopy.inspect(paths, seedLinks: entry.map { Self.seedLinks(seed, entry: $0) } ?? [])
         let copyCheck: IntegrityResult
-        if let content = workingCopy.contentFile {
+        if let content = workingCopy.readableFile {
             copyCheck = SQLiteFile.integrity(of: content, access: Self.readOnlyAccess(content), full: true)
         } else {
             copyCheck = entry?.record == nil ? .notDeployed : .missing
@@ -260,6 +262,8 @@ public struct Deployer: Sendable {
                 let adopted = observed.observation.adoptedCopies.map(paths.adoptedCopy)
                 let hint = adopted.isEmpty ? "" : "; adopted \(adopted.count == 1 ? "copy" : "copies") kept: \(adopted.joined(separator: ", ")) (to restore one, stop the app and copy it over the working copy; seeddb purge --adopted removes them)"
                 throw SeedDBError(.seedUnavailable, "no previous generation of \(paths.workingCopy) to roll back to\(hint)")
+            case .readOnlyNeedsCopy, .readOnlySeedUnstable, .readOnlySeedWritable:
+                throw Self.readOnlyRefusal(error, paths: paths)
             }
         }
     }
@@ -473,7 +477,10 @@ public struct Deployer: Sendable {
         let files = effects.files
         let snapshot = quick ? try store.snapshot(only: seed.name) : try store.snapshot()
         let entry = snapshot.entries[seed.name.rawValue] ?? SettingsEntry()
-        let workingCopy = quick ? try WorkingCopy.inspect(paths, files: files) : try WorkingCopy.inspect(paths, recordedGeneration: entry.generation, files: files)
+        let seedLinks = Self.seedLinks(seed, entry: entry)
+        let workingCopy = quick
+            ? try WorkingCopy.inspect(paths, seedLinks: seedLinks, files: files)
+            : try WorkingCopy.inspect(paths, recordedGeneration: entry.generation, seedLinks: seedLinks, files: files)
         try requireSameLocation(seed, entry: entry, workingCopy: workingCopy)
         let resolved = try resolve(seed, entry: entry, workingCopyExists: workingCopy.exists, lookingAtSeed: !quick, known: known)
         let checked = entry.checked.flatMap { memo in
@@ -517,6 +524,8 @@ public struct Deployer: Sendable {
         observation.records = DeployObservation.Records(
             current: entry.record, previous: entry.previous, base: entry.base, signature: entry.signature, passedCheck: entry.checked)
         if let source = resolved.source, source.sha256 == entry.checked?.sha256 { observation.vouchedDigest = source.sha256 }
+        observation.recordedSeedLink = entry.seedLink
+        observation.readOnlySeed = try readOnlySeed(seed, looking: !quick)
         if !quick {
             observation.ownershipDrift = try OwnershipRepair.drift(of: workingCopy.contentFile, policy: configuration.files, files: files)
             if entry.record != nil, entry.interrupted == nil, let pristine = entry.pristine, let content = workingCopy.contentFile {
@@ -526,7 +535,7 @@ public struct Deployer: Sendable {
             observation.baseFiles = DeployObservation.BaseFiles(base: base, previousBase: try files.fileType(at: paths.previousBase) == .regular)
             // Hashed only where a merge could use it (a replace skips the merge into an
             // untouched copy; a rollback does not).
-            if let kind, base, resolved.seed.merge.mergesAnything, workingCopy.exists, kind == .rollback || !observation.untouchedSeed, let recorded = entry.base {
+            if let kind, base, resolved.seed.merge.mergesAnything, !seed.readOnly, workingCopy.exists, kind == .rollback || !observation.untouchedSeed, let recorded = entry.base {
                 observation.baseFiles.baseMatchesRecord = try files.sha256(of: paths.base) == recorded
             }
             observation.leftovers = try workingCopy.leftovers(disposable: observation.disposableGenerations)
@@ -695,9 +704,11 @@ public struct Deployer: Sendable {
         } else if plan.action == .held || plan.action == .unchanged {
             to = recorded?.version ?? to
         }
-        return DeployReport(
+        var report = DeployReport(
             name: observed.seed.name, action: plan.action, from: from, to: to,
             workingCopy: paths.workingCopy, strategy: plan.strategy, adopted: plan.adopted, heldFrom: plan.action == .held ? observed.entry.heldFrom : nil)
+        report.seedLink = plan.seedLink?.target ?? (plan.action.copies ? nil : observed.workingCopy.seedLinkTarget)
+        return report
     }
 
     // MARK: - The deploy lock

@@ -200,6 +200,9 @@ enum Syscalls {
     /// `geteuid(2)`: whether this process runs as root.
     static var isRoot: Bool { Glibc.geteuid() == 0 }
 
+    /// `geteuid(2)`: the user id this process acts as.
+    static var effectiveUserID: UInt32 { Glibc.geteuid() }
+
     /// `sysconf(_SC_PAGESIZE)`: the memory page size.
     static let memoryPageSize = Int64(Glibc.sysconf(Int32(_SC_PAGESIZE)))
 

@@ -12,7 +12,8 @@ import SeedDBCore
 /// `source` is relative to the manifest's folder (or absolute); `source` and `version`
 /// are required, the rest optional. `"preserve": ["progress"]` names tables whose rows
 /// survive a replace or reseed; `"merge": "user-wins"` and `"mergeTables": {"levels":
-/// "seed-wins"}` merge the user's edits into each new seed. Unknown keys are errors, so a
+/// "seed-wins"}` merge the user's edits into each new seed; `"readOnly": true` deploys the
+/// seed as a link to its file, with no copy (``Seed/readOnly``). Unknown keys are errors, so a
 /// typo never silently turns into a default.
 ///
 /// A signed manifest (a minisign signature beside it, `seeds.json.minisig`) also has
@@ -145,12 +146,13 @@ public struct Manifest: Sendable, Hashable {
                 throw Self.error("\(location).mergeTables.\(table): \(error.message)")
             }
         }
+        let readOnly = try reader.optional("readOnly", \.bool) ?? false
         try reader.finish()
         guard !source.isEmpty else { throw error("\(location).source: it is empty") }
         let path = source.hasPrefix("/") ? source : folder + "/" + source
         do {
             return try Seed(app: app, source: path, version: version, location: seedLocation ?? .data, name: name, expectedSHA256: sha256, preservedTables: tables,
-                            merge: MergePolicies(default: merge ?? .off, tables: mergeTables))
+                            merge: MergePolicies(default: merge ?? .off, tables: mergeTables), readOnly: readOnly)
         } catch {
             throw Self.error("\(location): \(error.message)")
         }

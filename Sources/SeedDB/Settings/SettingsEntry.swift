@@ -5,7 +5,7 @@ import SeedDBCore
 /// ```json
 /// {"version": "2", "sha256": "…", "size": 8192, "deployedAt": "…",
 ///  "location": "data", "generation": "levels.sqlite.v2", "seedTables": ["levels"],
-///  "heldFrom": "3",
+///  "heldFrom": "3", "readOnly": true, "seedLink": "/usr/share/levels/levels.sqlite",
 ///  "previous": {"version": "1", "sha256": "…", "size": 8192, "deployedAt": "…"},
 ///  "maintainedAt": "…", "checked": {"sha256": "…", "integrity": "quick"},
 ///  "source": {"device": 2049, "inode": 1234, "size": 8192, "modified": 1763769104123456789,
@@ -45,6 +45,10 @@ public struct SettingsEntry: Sendable, Hashable {
     /// The version a rollback restored from: `deploy` leaves the working copy alone while
     /// the app ships it. Cleared by any other deploy.
     public var heldFrom: SeedVersion?
+    /// For a read-only deploy: the seed file the working copy links to (an absolute
+    /// path), written as `"readOnly": true, "seedLink": "<path>"`; `nil` when the working
+    /// copy is a copy. Recognized as SeedDB's own link, never "blocked".
+    public var seedLink: String?
 
     /// What a run records before it touches the working copy, so a run killed at any
     /// point can be finished or undone by the next one.
@@ -205,6 +209,12 @@ public struct SettingsEntry: Sendable, Hashable {
                 isRollback: isRollback, snapshot: snapshot, replacingGeneration: replacingGeneration, adopting: adopting ?? false,
                 release: release)
         }
+        if let link = object["seedLink"] {
+            guard let path = link.string, path.hasPrefix("/"), object["readOnly"]?.bool == true else { throw Self.bad("seedLink") }
+            seedLink = path
+        } else if object["readOnly"] != nil {
+            throw Self.bad("readOnly")
+        }
         if let value = object["pristine"] {
             guard let identity = value.object.flatMap(Self.identity(in:)) else { throw Self.bad("pristine") }
             pristine = identity
@@ -230,6 +240,10 @@ public struct SettingsEntry: Sendable, Hashable {
         if let location { object["location"] = .string(location.rawValue) }
         if let generation { object["generation"] = .string(generation) }
         if let heldFrom { object["heldFrom"] = .string(heldFrom.rawValue) }
+        if let seedLink {
+            object["readOnly"] = .bool(true)
+            object["seedLink"] = .string(seedLink)
+        }
         if let interrupted {
             var run: [String: JSONValue] = ["version": .string(interrupted.version.rawValue), "rollback": .bool(interrupted.isRollback)]
             if let generation = interrupted.generation { run["generation"] = .string(generation) }
@@ -270,7 +284,10 @@ public struct SettingsEntry: Sendable, Hashable {
     private static func record(in object: [String: JSONValue], at prefix: String) throws(ShapeError) -> DeployRecord? {
         guard recordKeys.contains(where: { object[$0] != nil }) else { return nil }
         guard let version = object["version"]?.string.flatMap({ try? SeedVersion($0) }) else { throw bad(prefix + "version") }
-        guard let sha256 = object["sha256"].flatMap(digest) else { throw bad(prefix + "sha256") }
+        // Absent for a read-only seed's link whose digest was not known (and for that
+        // record as a run under way replaces it); present, it must be a digest.
+        let sha256 = object["sha256"].flatMap(digest)
+        if sha256 == nil && object["sha256"] != nil { throw bad(prefix + "sha256") }
         guard let size = object["size"]?.integer, size >= 0 else { throw bad(prefix + "size") }
         guard let deployedAt = object["deployedAt"]?.string else { throw bad(prefix + "deployedAt") }
         var base: SHA256Digest?
@@ -288,9 +305,10 @@ public struct SettingsEntry: Sendable, Hashable {
 
     private static func members(of record: DeployRecord) -> [String: JSONValue] {
         var object: [String: JSONValue] = [
-            "version": .string(record.version.rawValue), "sha256": .string(record.sha256.hex),
+            "version": .string(record.version.rawValue),
             "size": JSONValue(record.size), "deployedAt": .string(record.deployedAt),
         ]
+        if let sha256 = record.sha256 { object["sha256"] = .string(sha256.hex) }
         if let base = record.base { object["base"] = .string(base.hex) }
         if let seedTables = record.seedTables { object["seedTables"] = .array(seedTables.map(JSONValue.string)) }
         if let signature = record.signature { object["signature"] = jsonValue(of: signature) }

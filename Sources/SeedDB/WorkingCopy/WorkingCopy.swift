@@ -8,7 +8,9 @@ import SeedDBCore
 /// `-wal`, `-shm` and `-journal`. SeedDB trusts only links it made itself: a relative
 /// target that is one of this working copy's generation names and a regular file. A
 /// working copy from an install made before generations is a regular file, replaced by a
-/// link at its next swap.
+/// link at its next swap. A read-only seed's working copy is a link straight to the seed
+/// file, an absolute path: SeedDB's own when it is the seed the record names or the one
+/// being deployed read-only.
 struct WorkingCopy {
     /// What is at the working-copy path.
     enum State: Equatable {
@@ -18,6 +20,8 @@ struct WorkingCopy {
         case file
         /// SeedDB's link to generation file number `n`, which exists.
         case generation(Int)
+        /// SeedDB's link straight to a read-only seed file (its absolute path).
+        case seedLink(String)
         /// Something SeedDB did not make, or its link to a file that is gone: never
         /// followed, replaced or removed.
         case foreign(String)
@@ -40,26 +44,29 @@ struct WorkingCopy {
     var linkMissing = false
 
     /// Looks at the working-copy path without following anything but SeedDB's own link.
-    static func inspect(_ paths: SeedPaths, files: any DeployFileSystem = LocalFileSystem()) throws(SeedDBError) -> WorkingCopy {
-        WorkingCopy(paths: paths, files: files, state: try state(at: paths, files: files))
+    /// - Parameter seedLinks: The absolute seed paths a link of SeedDB's may name (the
+    ///   read-only seed the record names, the one being deployed read-only).
+    static func inspect(_ paths: SeedPaths, seedLinks: [String] = [], files: any DeployFileSystem = LocalFileSystem()) throws(SeedDBError) -> WorkingCopy {
+        WorkingCopy(paths: paths, files: files, state: try state(at: paths, seedLinks: seedLinks, files: files))
     }
 
     /// Looks at the working-copy path; when nothing is there but the generation file the
     /// record names is, that file is the working copy whose link was removed.
-    static func inspect(_ paths: SeedPaths, recordedGeneration: String?, files: any DeployFileSystem = LocalFileSystem()) throws(SeedDBError) -> WorkingCopy {
-        let found = try inspect(paths, files: files)
+    static func inspect(_ paths: SeedPaths, recordedGeneration: String?, seedLinks: [String] = [], files: any DeployFileSystem = LocalFileSystem()) throws(SeedDBError) -> WorkingCopy {
+        let found = try inspect(paths, seedLinks: seedLinks, files: files)
         guard found.state == .absent, let recordedGeneration, let number = paths.generationNumber(of: recordedGeneration),
               try files.fileType(at: paths.inDirectory(recordedGeneration)) == .regular
         else { return found }
         return WorkingCopy(paths: paths, files: files, state: .generation(number), linkMissing: true)
     }
 
-    private static func state(at paths: SeedPaths, files: any DeployFileSystem) throws(SeedDBError) -> State {
+    private static func state(at paths: SeedPaths, seedLinks: [String], files: any DeployFileSystem) throws(SeedDBError) -> State {
         switch try files.fileType(at: paths.workingCopy) {
         case nil: return .absent
         case .regular: return .file
         case .symbolicLink:
             let target = try files.linkTarget(of: paths.workingCopy)
+            if target.hasPrefix("/"), seedLinks.contains(target) { return .seedLink(target) }
             guard let number = paths.generationNumber(of: target) else {
                 return .foreign("a symbolic link SeedDB did not make (to \(NameRules.quoted(target, limit: 80)))")
             }
@@ -78,9 +85,15 @@ struct WorkingCopy {
     /// Whether a database is there.
     var exists: Bool {
         switch state {
-        case .file, .generation: return true
+        case .file, .generation, .seedLink: return true
         case .absent, .foreign: return false
         }
+    }
+
+    /// The seed file SeedDB's link names, when the working copy is a read-only seed's link.
+    var seedLinkTarget: String? {
+        if case .seedLink(let target) = state { return target }
+        return nil
     }
 
     /// What the planner sees of it.
@@ -89,17 +102,26 @@ struct WorkingCopy {
         case .absent: return .absent
         case .file: return .file
         case .generation(let number): return .generation(number)
+        case .seedLink(let target): return .seedLink(target)
         case .foreign(let what): return .blocked(what)
         }
     }
 
     /// The file that holds the content: the working copy itself, or its generation file.
+    /// `nil` for a read-only seed's link: the seed file is the package's, never locked,
+    /// written, chowned or chmodded by SeedDB (``readableFile`` names it for reading).
     var contentFile: String? {
         switch state {
         case .file: return paths.workingCopy
         case .generation(let number): return paths.inDirectory(paths.generationName(number))
-        case .absent, .foreign: return nil
+        case .absent, .foreign, .seedLink: return nil
         }
+    }
+
+    /// The file an app reads through the working copy: ``contentFile``, or the seed file
+    /// a read-only seed's link names.
+    var readableFile: String? {
+        contentFile ?? seedLinkTarget
     }
 
     /// The error a run that finds something SeedDB did not make at the working-copy path

@@ -35,6 +35,9 @@ package struct DeployObservation: Sendable, Hashable {
         case file
         /// SeedDB's symbolic link to generation file number `n`, which exists.
         case generation(Int)
+        /// SeedDB's symbolic link straight to a read-only seed (its absolute path, the
+        /// link's target): the one the record names, or the seed being deployed read-only.
+        case seedLink(String)
         /// Something SeedDB never replaces or removes: a directory, a link it did not make,
         /// a link to a generation file that is gone, a special file. The text says what.
         case blocked(String)
@@ -48,9 +51,15 @@ package struct DeployObservation: Sendable, Hashable {
         /// Whether a database is there.
         package var holdsDatabase: Bool {
             switch self {
-            case .file, .generation: return true
+            case .file, .generation, .seedLink: return true
             case .absent, .blocked: return false
             }
+        }
+
+        /// The seed a read-only deploy's link names, if that is what is there.
+        package var seedLinkTarget: String? {
+            if case .seedLink(let target) = self { return target }
+            return nil
         }
     }
 
@@ -227,6 +236,12 @@ package struct DeployObservation: Sendable, Hashable {
     package var alreadyChecked: IntegrityLevel?
     /// Who is using the working copy.
     package var usage: Usage
+    /// The seed, when it is deployed read-only (``Seed/readOnly``): its path and what
+    /// decides whether a link may name it; `nil` for a seed that is copied.
+    package var readOnlySeed: ReadOnlySeed? = nil
+    /// The seed file the record says the working copy links to (a read-only deploy);
+    /// `nil` when the record names a copy, or nothing.
+    package var recordedSeedLink: String? = nil
 
     /// Creates an observation.
     package init(
@@ -263,6 +278,7 @@ package struct DeployObservation: Sendable, Hashable {
         switch workingCopy {
         case .file: return .file
         case .generation(let number): return .generation(number, linked: !linkMissing)
+        case .seedLink(let target): return .seedLink(target)
         case .absent, .blocked: return .nothing
         }
     }

@@ -51,9 +51,16 @@ package struct DeployPlan: Sendable, Hashable {
         return nil
     }
 
+    /// A read-only seed's `link-seed` step, if the plan has one.
+    package var seedLink: SeedLink? {
+        for case .linkSeed(let link) in steps { return link }
+        return nil
+    }
+
     /// Whether the old content becomes the previous generation (or, for a plan that
     /// finishes a killed run, already became it and is recorded as such).
     package var keepsPrevious: Bool {
+        if let link = seedLink { return link.keeps != nil }
         if keepPrevious?.keep != nil { return true }
         guard finishesInterrupted else { return false }
         for case .record(let record) in steps {
@@ -67,7 +74,7 @@ package struct DeployPlan: Sendable, Hashable {
 
     /// Whether the previous generation on disk goes (replaced, consumed by a rollback,
     /// generations turned off, or kept as an adopted copy).
-    package var dropsPrevious: Bool { keepPrevious?.drop != nil }
+    package var dropsPrevious: Bool { keepPrevious?.drop != nil || seedLink?.drop != nil }
 
     /// The number of the generation file a swap installs; `nil` for a live replace and
     /// for plans that install nothing new.
@@ -78,7 +85,7 @@ package struct DeployPlan: Sendable, Hashable {
 
     /// The stamp of the adopted copy the dropped previous generation is kept as.
     package var keepsDroppedPreviousAs: String? {
-        if case .keepAsAdopted(let stamp)? = keepPrevious?.drop { return stamp }
+        if case .keepAsAdopted(let stamp)? = keepPrevious?.drop ?? seedLink?.drop { return stamp }
         return nil
     }
 
@@ -150,6 +157,14 @@ package enum DeployRefusal: Error, Sendable, Hashable {
     case blocked(String)
     /// A rollback with no previous generation on disk.
     case nothingToRollBack
+    /// A read-only seed that cannot be linked as it is, only copied (it is compressed):
+    /// the seed's path.
+    case readOnlyNeedsCopy(String)
+    /// A read-only seed whose path is not absolute and stable: the path, and why.
+    case readOnlySeedUnstable(String, String)
+    /// A read-only seed the app's user could write through the link: the path, and who
+    /// could.
+    case readOnlySeedWritable(String, String)
 }
 
 /// What the caller asks of a run, beside what was observed.

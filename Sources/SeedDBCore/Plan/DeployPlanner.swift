@@ -22,6 +22,9 @@ package enum DeployPlanner {
     /// - The check is skipped when the content already passed one at least as strict.
     /// - The merge base is a hard link to the seed file where that is asked for and safe
     ///   (``baseCopy(_:_:)``), a reflink or a copy otherwise.
+    /// - A read-only seed is linked, never copied (``linking(_:_:_:)``); a working copy
+    ///   that is such a link is replaced by a copy with nothing carried from it (the app
+    ///   could not write it) and the previous generation kept as it is.
     ///
     /// - Throws: ``DeployRefusal`` when nothing may be done.
     package static func plan(_ observed: DeployObservation, _ request: DeployRequest) throws(DeployRefusal) -> DeployPlan {
@@ -39,6 +42,9 @@ package enum DeployPlanner {
     private static func decide(_ observed: DeployObservation, _ request: DeployRequest) throws(DeployRefusal) -> DeployPlan {
         if case .blocked(let what) = observed.workingCopy { throw .blocked(what) }
         if observed.interruptedAfterSwitch, let interrupted = observed.interrupted { return finishing(observed, interrupted, request) }
+        if request.kind != .rollback, let seed = observed.readOnlySeed { return try linking(observed, request, seed) }
+        // SeedDB's link to a read-only seed: nothing of the user's is in it.
+        let seedLinked = observed.workingCopy.seedLinkTarget != nil
         if let interrupted = observed.interrupted, interrupted.isRollback, interrupted.generation == nil, !observed.previousExists {
             // A live rollback drops the previous generation only after its commit: gone,
             // it was restored; only the record is left.
@@ -59,6 +65,9 @@ package enum DeployPlanner {
             action = .rolledBack
         case .deploy where observed.heldFrom == observed.current && recorded != nil && observed.workingCopyExists:
             return observed.linkMissing ? relinking(observed) : .held
+        case .deploy where seedLinked:
+            // The seed is no longer read-only: a copy takes the link's place.
+            action = .replaced
         case .deploy where adopted:
             action = .replaced
         case .deploy, .reseed:
@@ -73,23 +82,24 @@ package enum DeployPlanner {
         switch request.strategy {
         // Nothing to be in use: nothing there, or only the generation file whose link was
         // removed (a live replace would leave the link missing).
-        case _ where !replacing || observed.linkMissing: strategy = .swap
+        case _ where !replacing || observed.linkMissing || seedLinked: strategy = .swap
         case .auto: strategy = observed.usage.inUse ? .live : .swap
         case .swap, .live: strategy = request.strategy
         }
         // A live replace killed after its snapshot became the previous generation: that
         // file holds the replaced content; it is recorded as such, never snapshotted again.
         let previousAlreadyKept = request.kind != .rollback && observed.interrupted?.previousIsSnapshot == true && observed.previousExists
-        let keepsPrevious = !previousAlreadyKept && replacing
+        let keepsPrevious = !previousAlreadyKept && replacing && !seedLinked
             && (adopted || (request.kind != .rollback && request.keepPrevious && recorded != nil))
+        // Replacing a link to a read-only seed keeps the copy it had replaced.
         let dropsPrevious = !previousAlreadyKept && observed.previousExists
-            && (keepsPrevious || request.kind == .rollback || !request.keepPrevious)
+            && (keepsPrevious || request.kind == .rollback || (!request.keepPrevious && !seedLinked))
         let integrity = observed.alreadyChecked.map { $0 >= request.integrity } == true ? .none : request.integrity
 
         let isRollback = request.kind == .rollback
         let generation = strategy == .swap ? observed.nextGeneration : nil
         let replaced = observed.records.current ?? observed.interrupted?.replacingRecord
-        let skipsMerge = replacing && !adopted && !isRollback && observed.untouchedSeed
+        let skipsMerge = replacing && !adopted && !seedLinked && !isRollback && observed.untouchedSeed
         let previousBaseThere = observed.baseFiles.previousBase
 
         var steps: [PlannedStep] = [.stage(PlannedStep.Stage(
@@ -97,7 +107,7 @@ package enum DeployPlanner {
             base: isRollback ? .none : baseCopy(observed, request),
             rereads: request.integrity == .full,
             vouched: isRollback ? nil : observed.vouchedDigest, integrity: request.integrity,
-            checksConfiguredTables: !replacing && !isRollback && request.namesTables,
+            checksConfiguredTables: (!replacing || seedLinked) && !isRollback && request.namesTables,
             knownTables: isRollback ? .these(observed.records.previous?.seedTables) : observed.records.passedCheck.map { .ifPassed($0) } ?? .none))]
         if request.migrates { steps.append(.migrate) }
         if integrity != .none { steps.append(.check(PlannedStep.Check(level: integrity, passed: observed.records.passedCheck, listsSeedTables: !isRollback))) }
@@ -105,7 +115,7 @@ package enum DeployPlanner {
             replacing: replaced, base: isRollback ? .restored(observed.records.previous?.base) : .staged,
             snapshot: previousAlreadyKept ? observed.interrupted?.snapshot : nil,
             replacingGeneration: observed.linkedGeneration, adopting: adopted, isRollback: isRollback)))
-        if replacing { steps.append(.carry(carry(observed, request, adopted: adopted, replaced: replaced, skipsMerge: skipsMerge))) }
+        if replacing && !seedLinked { steps.append(.carry(carry(observed, request, adopted: adopted, replaced: replaced, skipsMerge: skipsMerge))) }
         let keepPrevious = PlannedStep.KeepPrevious(
             drop: dropsPrevious ? drop(observed, request) : nil,
             setsAsidePreviousBase: (dropsPrevious || keepsPrevious) && !isRollback && previousBaseThere,
@@ -118,7 +128,7 @@ package enum DeployPlanner {
             let fromGeneration = if case .generation = from { true } else { false }
             steps.append(.install(.swap(PlannedStep.Swap(
                 generation: generation ?? observed.nextGeneration, from: from, retire: !keepsPrevious && fromGeneration,
-                onBusy: request.strategy == .auto && replacing && !observed.linkMissing ? .goLive : .wait))))
+                onBusy: request.strategy == .auto && replacing && !observed.linkMissing && !seedLinked ? .goLive : .wait))))
             if keepsPrevious || dropsPrevious { steps.append(.keepPrevious(keepPrevious)) }
         default:
             // A previous generation a live run only drops (a rollback's, with generations
@@ -197,7 +207,7 @@ package enum DeployPlanner {
     /// What happens to the previous generation on disk that a run drops: kept as an adopted
     /// copy when SeedDB cannot account for it, set aside otherwise (a rollback's is the
     /// content it restores).
-    private static func drop(_ observed: DeployObservation, _ request: DeployRequest) -> PlannedStep.Drop {
+    static func drop(_ observed: DeployObservation, _ request: DeployRequest) -> PlannedStep.Drop {
         guard request.kind != .rollback, let stamp = adoptedCopyStamp(observed, request) else { return .setAside }
         return .keepAsAdopted(stamp: stamp)
     }
@@ -210,7 +220,7 @@ package enum DeployPlanner {
     /// What the record says of the previous generation: the replaced version's record
     /// (with its base and signature) when the old content is kept, the adopted database's
     /// when that is what is kept, none when the previous generation goes.
-    private static func previousRecord(_ observed: DeployObservation, adopted: Bool, replaced: DeployRecord?, keeps: Bool, drops: Bool) -> PlannedStep.PreviousRecord {
+    static func previousRecord(_ observed: DeployObservation, adopted: Bool, replaced: DeployRecord?, keeps: Bool, drops: Bool) -> PlannedStep.PreviousRecord {
         if keeps {
             if adopted { return .adopted }
             return .record(replaced.map { record in

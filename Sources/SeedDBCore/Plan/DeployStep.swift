@@ -26,6 +26,11 @@ public enum DeployStep: String, Sendable, CaseIterable {
     /// Put back the working copy's link to the recorded generation file, found without
     /// it (the link was removed): nothing is copied, nothing the user wrote is lost.
     case relink
+    /// For a read-only seed: put a symbolic link straight to the seed file at the
+    /// working-copy path (a temporary link renamed over it), keep the copy it replaces as
+    /// the previous generation, and record the seed it links to. Nothing is copied.
+    /// Undone by putting back what was there and restoring the settings' bytes.
+    case linkSeed = "link-seed"
     /// Record the new version in the settings.
     case record
     /// Give the working copy the owner and mode asked for (`--owner`, `--mode`) when its

@@ -22,6 +22,8 @@ package enum PlannedStep: Sendable, Hashable {
     case install(Install)
     /// Put back the working copy's link to generation file number `generation`.
     case relink(generation: Int)
+    /// A read-only seed: a link straight to the seed file, the copy it replaces kept.
+    case linkSeed(SeedLink)
     /// Record the new version.
     case record(Record)
     /// Give the content the run keeps the owner and mode asked for; `drift` says what
@@ -41,6 +43,7 @@ package enum PlannedStep: Sendable, Hashable {
         case .keepPrevious: return .keepPrevious
         case .install: return .install
         case .relink: return .relink
+        case .linkSeed: return .linkSeed
         case .record: return .record
         case .repairOwnership: return .repairOwnership
         case .cleanUp: return .cleanUp
@@ -254,6 +257,9 @@ package enum PlannedStep: Sendable, Hashable {
         /// SeedDB's link to generation file `number`; `linked` is false when the link was
         /// removed and the file was found without it.
         case generation(Int, linked: Bool)
+        /// SeedDB's link straight to a read-only seed (its absolute path): put back as it
+        /// was by an undo, never locked, written or kept (the file is the package's).
+        case seedLink(String)
     }
 
     /// What a swap does when other connections keep the old copy busy.

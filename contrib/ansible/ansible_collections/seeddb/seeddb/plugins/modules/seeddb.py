@@ -43,7 +43,7 @@ options:
     description:
       - A JSON manifest listing the app's seeds (C(--manifest)).
       - Mutually exclusive with O(app) and with the options that describe one seed (O(seed),
-        O(version), O(location), O(name), O(sha256), O(preserve), O(merge), O(merge_table)),
+        O(version), O(location), O(name), O(sha256), O(preserve), O(merge), O(merge_table), O(read_only)),
         since the manifest describes them.
     type: path
   app:
@@ -107,6 +107,17 @@ options:
         the deploy.
       - Only with O(app), for O(command=deploy) and O(command=reseed).
     type: str
+  read_only:
+    description:
+      - Deploy the seed as a symbolic link straight to the seed file, with no copy
+        (C(--read-only)); apps open it read-only. The seed must be uncompressed, at an
+        absolute path, and not writable by the app's user (seeddb exits 78 or 73 otherwise,
+        changing nothing). Leaving it V(false) on a seed deployed read-only switches it back
+        to a copy.
+      - Only with O(app), for O(command=deploy) and O(command=reseed); a manifest sets it per
+        seed (C(readOnly)).
+    type: bool
+    default: false
   integrity:
     description:
       - How the seed is checked before it is swapped in (C(--integrity)), V(none), V(quick)
@@ -344,14 +355,14 @@ from ansible.module_utils.basic import AnsibleModule
 NO_CHANGE = ('unchanged', 'held')
 
 # The options each command passes on, in the order `seeddb` lists them.
-DEPLOY_FLAGS = ('seed', 'version', 'location', 'name', 'sha256', 'preserve', 'merge', 'merge_table')
+DEPLOY_FLAGS = ('seed', 'version', 'location', 'name', 'sha256', 'preserve', 'merge', 'merge_table', 'read_only')
 ROLLBACK_FLAGS = ('seed', 'location', 'name', 'preserve', 'merge', 'merge_table')
 PURGE_FLAGS = ('name',)
 
 # The flag each option is passed as.
 FLAG = dict(
     seed='--seed', version='--version', location='--location', name='--name', sha256='--sha256',
-    preserve='--preserve', merge='--merge', merge_table='--merge-table',
+    preserve='--preserve', merge='--merge', merge_table='--merge-table', read_only='--read-only',
 )
 
 # The prefix of SeedDB's warning lines on standard error.
@@ -371,6 +382,7 @@ ARGUMENT_SPEC = dict(
     preserve=dict(type='list', elements='str'),
     merge=dict(type='str', choices=['off', 'seed-wins', 'user-wins', 'fail']),
     merge_table=dict(type='dict'),
+    read_only=dict(type='bool', default=False),
     strategy=dict(type='str', choices=['auto', 'swap', 'live']),
     integrity=dict(type='str', choices=['none', 'quick', 'full']),
     keep_previous=dict(type='bool'),
@@ -389,9 +401,10 @@ ARGUMENT_SPEC = dict(
 
 
 def given(params, key):
-    """Whether the task set option `key` (an empty list or dictionary counts as not set)."""
+    """Whether the task set option `key` (an empty list or dictionary, or a flag left
+    false, counts as not set)."""
     value = params[key]
-    return value is not None and value != [] and value != {}
+    return value is not None and value is not False and value != [] and value != {}
 
 
 def usage_problem(params):
@@ -452,6 +465,8 @@ def build_command(module, executable):
         add('--seed', params['seed'])
         add('--version', params['version'])
         add('--sha256', params['sha256'])
+        if params['read_only']:
+            argv.append('--read-only')
     elif command == 'rollback' and params['name'] is None:
         add('--seed', params['seed'])
     add('--name', params['name'])

@@ -1,0 +1,162 @@
+import Foundation
+import SeedDBCore
+
+extension DeployExecutor {
+    /// `link-seed`: a read-only seed's deploy, as the planned ``SeedLink`` says. The seed
+    /// is inspected (a regular SQLite file, its digest the expected one); the copy being
+    /// replaced is kept reachable; a symbolic link straight to the seed file takes the
+    /// working-copy path (a temporary link renamed over it: an app opening the path finds
+    /// the old copy or the seed, never nothing); the old copy is fenced and becomes the
+    /// previous generation; the record names the seed it links to. Nothing is copied.
+    /// Each part registers its undo: the old link or file put back, the previous
+    /// generation renamed back, the settings' bytes restored.
+    func linkSeed(_ link: SeedLink, _ run: DeployRun) throws(SeedDBError) {
+        let paths = target.paths, fs = context.effects.files, owner = context.configuration.files.owner
+        let content = try seedContent(link, run)
+        if link.keeps != nil {
+            try lock.waitUntilNoHandle(until: deadline) {
+                SeedDBError(.inUse, "cannot replace \(paths.workingCopy) by a link to the read-only seed: database in use by another process")
+            }
+        }
+
+        // The copy being replaced stays reachable: for the undo, and as the previous generation.
+        var old: String?
+        switch link.keeps {
+        case .file:
+            let hold = try fs.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "old")
+            try fs.link(paths.workingCopy, as: hold)
+            run.setAside.append(hold)
+            run.onFailure("the old working copy") { () throws(SeedDBError) in try fs.rename(hold, to: paths.workingCopy) }
+            old = hold
+        case .generation(let number):
+            old = paths.inDirectory(paths.generationName(number))
+        case nil:
+            break
+        }
+
+        if !link.alreadyLinked {
+            switch link.from {
+            case .generation(let number, linked: true):
+                run.onFailure("the working copy's link") { () throws(SeedDBError) in
+                    try fs.replaceWithLink(paths.workingCopy, to: paths.generationName(number), owner: owner)
+                }
+            case .seedLink(let previousTarget):
+                run.onFailure("the working copy's link") { () throws(SeedDBError) in
+                    try fs.replaceWithLink(paths.workingCopy, to: previousTarget, owner: owner)
+                }
+            case .file:
+                break // the hold is renamed back
+            case .generation(_, linked: false), .nothing:
+                run.onFailure("the working copy's link") { () throws(SeedDBError) in try fs.remove(paths.workingCopy) }
+            }
+            try fs.replaceWithLink(paths.workingCopy, to: link.target, owner: owner)
+            try fs.syncDirectory(paths.directory)
+        }
+        run.installed = true
+
+        if let old { try keepAsPrevious(old, link, run) }
+        try recordLink(link, content: content, run)
+    }
+
+    /// The seed as the link will name it: a regular SQLite file (its header read, 100
+    /// bytes), whose digest is the expected one. The digest is the one known for the
+    /// seed's identity (`version: auto`, or remembered); a seed with an expected digest
+    /// and none known is hashed once (read, never copied) and remembered for its
+    /// identity; otherwise it is not read at all, and the record has no digest.
+    private func seedContent(_ link: SeedLink, _ run: DeployRun) throws(SeedDBError) -> (digest: SHA256Digest?, size: Int64) {
+        let inspected = try context.effects.database.inspectSeed(link.target, readingHeader: true)
+        var digest: SHA256Digest?
+        if let known = target.knownSourceDigest, known.identity == inspected.identity {
+            digest = known.sha256
+        } else if target.expectedSHA256 != nil {
+            digest = try context.effects.files.sha256(of: link.target)
+        }
+        if let digest {
+            run.sourceDigest = SourceDigest(identity: inspected.identity, sha256: digest)
+            if let expected = target.expectedSHA256, expected != digest {
+                throw target.digestMismatch(digest, expected: expected)
+            }
+        }
+        return (digest, inspected.identity.size)
+    }
+
+    /// The copy the link replaced becomes `<name>.previous`, fenced (a connection still
+    /// holding it gets an error on its next write) and with its merge base; the previous
+    /// generation it replaces is set aside (or kept as an adopted copy).
+    private func keepAsPrevious(_ old: String, _ link: SeedLink, _ run: DeployRun) throws(SeedDBError) {
+        let paths = target.paths, fs = context.effects.files, db = context.effects.database
+        if let header = try db.fence(old) {
+            run.onFailure("the fence on the old copy") { () throws(SeedDBError) in try db.restoreHeader(old, header) }
+        }
+        run.setAside += SeedPaths.sqliteSidecars(of: link.keeps == .file ? paths.workingCopy : old)
+        switch link.drop {
+        case .keepAsAdopted(let stamp):
+            let adopted = paths.adoptedCopy(stamp)
+            try fs.renameNoReplace(paths.previousGeneration, to: adopted)
+            run.onFailure("the adopted copy") { () throws(SeedDBError) in try fs.rename(adopted, to: paths.previousGeneration) }
+            context.logger.warning("\(paths.previousGeneration) held a database SeedDB adopted; it is kept as \(adopted) (`seeddb purge --adopted` removes it)")
+        case .setAside:
+            try setAsideForLink(paths.previousGeneration, kind: "previous", what: "the previous generation", run)
+        case nil:
+            break
+        }
+        // The merge base follows its copy: `<name>.base` becomes `<name>.previous.base`.
+        if link.setsAsidePreviousBase {
+            try setAsideForLink(paths.previousBase, kind: "previous-base", what: "the previous merge base", run)
+        }
+        if link.movesBase {
+            try fs.rename(paths.base, to: paths.previousBase)
+            run.onFailure("the merge base") { () throws(SeedDBError) in try fs.rename(paths.previousBase, to: paths.base) }
+        }
+        try fs.rename(old, to: paths.previousGeneration)
+        run.setAside.removeAll { $0 == old }
+        run.onFailure("the new previous generation") { () throws(SeedDBError) in try fs.rename(paths.previousGeneration, to: old) }
+        try fs.syncDirectory(paths.directory)
+    }
+
+    /// Records the seed the working copy links to, its version and digest, and the copy
+    /// kept as the previous generation. Undone by restoring the settings' bytes.
+    private func recordLink(_ link: SeedLink, content: (digest: SHA256Digest?, size: Int64), _ run: DeployRun) throws(SeedDBError) {
+        let paths = target.paths, fs = context.effects.files, store = context.records
+        run.onFailure("the record") { [backup = target.settingsBackup] () throws(SeedDBError) in
+            try store.restore(backup, timeout: context.configuration.wait)
+        }
+        let previous: DeployRecord??
+        switch link.previous {
+        case .unchanged: previous = nil
+        case .record(let kept): previous = .some(kept)
+        case .none: previous = .some(nil)
+        case .adopted:
+            // What it holds is not known: recorded by the digest and size of its file.
+            let (digest, size) = try fs.digestAndSync(paths.previousGeneration)
+            previous = .some(DeployRecord(version: DeployRecord.adoptedVersion, sha256: digest, size: size, deployedAt: Date().ISO8601Format()))
+        }
+        let record = DeployRecord(version: target.version, sha256: content.digest, size: content.size, deployedAt: Date().ISO8601Format())
+        try store.update(timeout: deadline.timeLeft) { table in
+            var entry = table[paths.name.rawValue] ?? SettingsEntry()
+            entry.record = record
+            entry.seedLink = link.target
+            entry.generation = nil
+            entry.pristine = nil
+            entry.interrupted = nil
+            entry.heldFrom = nil
+            entry.base = link.base
+            if let previous { entry.previous = previous }
+            entry.signature = target.signature
+            // The seed's identity and digest, when known; an older one would name another file.
+            entry.source = run.sourceDigest
+            entry.location = target.location
+            table[paths.name.rawValue] = entry
+        }
+    }
+
+    /// Renames `path` to a temporary name of `kind`, removed once the run succeeded;
+    /// undone by renaming it back.
+    private func setAsideForLink(_ path: String, kind: String, what: String, _ run: DeployRun) throws(SeedDBError) {
+        let paths = target.paths, fs = context.effects.files
+        let aside = try fs.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: kind)
+        try fs.rename(path, to: aside)
+        run.onFailure(what) { () throws(SeedDBError) in try fs.rename(aside, to: path) }
+        run.setAside.append(aside)
+    }
+}

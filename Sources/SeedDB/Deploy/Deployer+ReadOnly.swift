@@ -1,0 +1,61 @@
+import SeedDBCore
+import SystemPackage
+
+extension Deployer {
+    /// The absolute seed paths a link at `seed`'s working-copy path may name and still be
+    /// SeedDB's own: the read-only seed the record names, and `seed` itself when it is
+    /// deployed read-only (a run killed between its link and its record left that link).
+    static func seedLinks(_ seed: Seed, entry: SettingsEntry) -> [String] {
+        [entry.seedLink, seed.readOnly ? seed.source : nil].compactMap { $0 }
+    }
+
+    /// What the planner needs to know of a read-only seed: its path, whether it is
+    /// compressed, whether the path is absolute and stable and, when `looking` (a run
+    /// under the deploy lock), who could write the file through the link (one `stat`,
+    /// following links, as the app's connection would). `nil` for a seed that is copied.
+    ///
+    /// The app's user is `--owner` when given; otherwise, in system mode, an account that
+    /// is not the seed's owner (services run under their own), and for a user's files the
+    /// user running SeedDB.
+    func readOnlySeed(_ seed: Seed, looking: Bool) throws(SeedDBError) -> ReadOnlySeed? {
+        guard seed.readOnly else { return nil }
+        var observed = ReadOnlySeed(
+            path: seed.source, compressed: SeedCompression(path: seed.source) != .none,
+            unstable: ReadOnlySeed.unstableReason(seed.source))
+        guard looking, !observed.compressed, observed.unstable == nil else { return observed }
+        // A seed that is missing or not a file is refused by the link step, as a copy's would be.
+        guard let status = try? FilePath(seed.source).stat() else { return observed }
+        let files = configuration.files
+        let appUser = files.owner?.uid ?? (files.isSystem ? nil : Syscalls.effectiveUserID)
+        observed.writableBy = ReadOnlySeed.writer(mode: status.permissionBits, ownerID: status.userID.rawValue, appUserID: appUser)
+        return observed
+    }
+
+    /// The error a refused read-only deploy fails with: what is wrong, what to do, and
+    /// that nothing was changed.
+    static func readOnlyRefusal(_ refusal: DeployRefusal, paths: SeedPaths) -> SeedDBError {
+        let prefix = "cannot link \(paths.workingCopy) to a read-only seed"
+        switch refusal {
+        case .readOnlyNeedsCopy(let path):
+            return SeedDBError(.invalidConfiguration, "\(prefix): \(path) is compressed and needs a copy to be opened; ship it uncompressed, or deploy it without read-only; nothing was changed")
+        case .readOnlySeedUnstable(let path, let why):
+            return SeedDBError(.cannotCreate, "\(prefix): \(NameRules.quoted(path, limit: 200)) is not an absolute, stable path (\(why)); give the seed's absolute path; nothing was changed")
+        case .readOnlySeedWritable(let path, let who):
+            return SeedDBError(.cannotCreate, "\(prefix): \(path) is writable by \(who), and the app could change the shipped seed through the link; make it read-only (chmod a-w, or owned by root with no group or other write bit); nothing was changed")
+        case .blocked(let what):
+            return WorkingCopy.blocked(paths, what: what)
+        case .nothingToRollBack:
+            return SeedDBError(.seedUnavailable, "no previous generation of \(paths.workingCopy) to roll back to")
+        }
+    }
+}
+
+extension Deployer {
+    /// The read-only seed `seed`'s record says its working copy links to, as a list for
+    /// ``WorkingCopy/inspect(_:seedLinks:files:)``; empty when it records a copy or
+    /// nothing (or the settings cannot be read).
+    func recordedSeedLinks(_ seed: Seed) -> [String] {
+        let entry = (try? settings(for: seed).snapshot(only: seed.name))?.entries[seed.name.rawValue]
+        return entry.map { Self.seedLinks(seed, entry: $0) } ?? []
+    }
+}

@@ -1,0 +1,70 @@
+extension DeployPlanner {
+    /// Plans a `deploy` or `reseed` of a read-only seed: a symbolic link straight to the
+    /// seed file at the working-copy path (``DeployStep/linkSeed``), nothing copied.
+    ///
+    /// - Up to date: the working copy is the link to this seed, the record names it and
+    ///   the version (a `deploy` only; a `reseed` records again). A rollback's hold holds.
+    /// - Refused, before anything else is planned: a compressed seed (it needs a copy), a
+    ///   path that is not absolute and stable, a seed the app's user could write.
+    /// - A copy at the working-copy path (SeedDB's generation, a regular file, or the
+    ///   generation the record still names after a killed run switched the link) becomes
+    ///   the previous generation, whatever `keepPrevious` says: the app cannot write
+    ///   through the link, so that copy is the only one of what the user wrote, and a
+    ///   rollback restores it. A previous generation it replaces goes (kept as an adopted
+    ///   copy when nothing accounts for it).
+    /// - Already linked (the package manager renamed a new seed into the path): only
+    ///   the record changes.
+    ///
+    /// - Throws: ``DeployRefusal`` when the seed cannot be linked.
+    static func linking(_ observed: DeployObservation, _ request: DeployRequest, _ seed: ReadOnlySeed) throws(DeployRefusal) -> DeployPlan {
+        let recorded = observed.effectiveRecorded
+        let linked = observed.workingCopy.seedLinkTarget == seed.path
+        if request.kind == .deploy, observed.heldFrom == observed.current, recorded != nil, observed.workingCopyExists {
+            return .held
+        }
+        if request.kind == .deploy, linked, observed.recordedSeedLink == seed.path, recorded == observed.current,
+           observed.interrupted == nil, observed.recordedGeneration == nil {
+            return .nothing
+        }
+        if seed.compressed { throw .readOnlyNeedsCopy(seed.path) }
+        if let reason = seed.unstable { throw .readOnlySeedUnstable(seed.path, reason) }
+        if let writer = seed.writableBy { throw .readOnlySeedWritable(seed.path, writer) }
+
+        let keeps: SeedLink.KeptCopy?
+        switch observed.workingCopy {
+        case .generation(let number): keeps = .generation(number)
+        case .file: keeps = .file
+        case .seedLink:
+            // A run killed after its switch: the generation the record names is the copy.
+            keeps = observed.recordedGeneration.flatMap { observed.generationFiles.contains($0) ? .generation($0) : nil }
+        case .absent, .blocked: keeps = nil
+        }
+        let adopted = keeps != nil && recorded == nil
+        let action: DeployAction
+        switch request.kind {
+        case .reseed: action = .reseeded
+        default:
+            // The link gone with the version recorded: put back; anything else replaced.
+            action = recorded == nil ? (observed.workingCopyExists && !linked ? .replaced : .installed)
+                : recorded == observed.current && observed.workingCopy == .absent ? .restored : .replaced
+        }
+        let dropsPrevious = keeps != nil && observed.previousExists
+        let replaced = observed.records.current ?? observed.interrupted?.replacingRecord
+        // A run killed after its link and after the copy became the previous generation,
+        // before its record: the record still names the copy's generation, which is gone,
+        // and the previous generation on disk is that copy. Only the record is left.
+        let copyAlreadyKept = linked && keeps == nil && observed.recordedSeedLink == nil && observed.previousExists
+            && observed.recordedGeneration.map { !observed.generationFiles.contains($0) } == true
+        let movesBase = keeps != nil && observed.baseFiles.base
+        let recordsPrevious = keeps != nil || copyAlreadyKept
+        let link = SeedLink(
+            target: seed.path, from: observed.oldContent, alreadyLinked: linked, keeps: keeps,
+            drop: dropsPrevious ? drop(observed, request) : nil,
+            movesBase: movesBase, setsAsidePreviousBase: movesBase && observed.baseFiles.previousBase,
+            previous: recordsPrevious ? previousRecord(observed, adopted: adopted, replaced: replaced, keeps: true, drops: false) : .unchanged,
+            base: recordsPrevious ? nil : observed.records.base)
+        var plan = DeployPlan(action: action, strategy: nil, steps: [.linkSeed(link), .cleanUp(leftovers: observed.leftovers)])
+        plan.adopted = adopted
+        return plan
+    }
+}

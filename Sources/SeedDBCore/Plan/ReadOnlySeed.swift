@@ -1,0 +1,59 @@
+/// What a run observed of a seed deployed read-only (``Seed/readOnly``): the path the
+/// working copy's link names and what decides whether it may name it. Pure: the facts
+/// are gathered by the caller (one `stat` of the seed), the rules are here, so
+/// ``DeployPlanner`` can refuse with no I/O and a test can read why.
+package struct ReadOnlySeed: Sendable, Hashable {
+    /// The seed's path as the app gives it: the target of the working copy's link. Not
+    /// resolved, so the file a package manager renames into that path is what the link
+    /// names afterwards.
+    package var path: String
+    /// Whether the seed is compressed (`.zst`, `.gz`): it needs a copy to be opened.
+    package var compressed: Bool
+    /// Why the path is not absolute and stable (see ``unstableReason(_:)``); `nil` when it is.
+    package var unstable: String?
+    /// Who could write the seed file through the link (see
+    /// ``writer(mode:ownerID:appUserID:)``); `nil` when nobody the app runs as could, or
+    /// when it was not looked at (the startup check, which plans no link).
+    package var writableBy: String?
+
+    /// Creates the observation of a read-only seed.
+    package init(path: String, compressed: Bool = false, unstable: String? = nil, writableBy: String? = nil) {
+        self.path = path
+        self.compressed = compressed
+        self.unstable = unstable
+        self.writableBy = writableBy
+    }
+
+    /// Why `path` cannot be the target of a working copy's link, or `nil` when it can: it
+    /// must be absolute (the link is read from the working copy's directory, and the app
+    /// may run from anywhere) and in its plain form, with no `.` or `..` component, no
+    /// empty component and no trailing `/`, so the link names one file the way the package
+    /// that ships it names it (a `..` through a symbolic link would name another).
+    package static func unstableReason(_ path: String) -> String? {
+        guard path.hasPrefix("/") else { return "it is not an absolute path" }
+        let components = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        if components.contains(where: { $0.isEmpty }) { return "it has an empty component (`//` or a trailing `/`)" }
+        if components.contains(where: { $0 == "." || $0 == ".." }) { return "it has a `.` or `..` component" }
+        return nil
+    }
+
+    /// Who could write a file of `mode` owned by `ownerID` through a link, when the app
+    /// runs as `appUserID` (`nil`: an account that is not the file's owner, as in system
+    /// mode without `--owner`, where the app's own account is not known). The file's owner
+    /// when it is the app's user and the owner's write bit is set; anyone in its group
+    /// when the group's write bit is; everyone when the others' write bit is. `nil` when
+    /// none of these holds. The bits decide, for root too: SQLite opens the link
+    /// read-only, and a root-owned file without write bits is read-only by intent.
+    package static func writer(mode: UInt16, ownerID: UInt32, appUserID: UInt32?) -> String? {
+        if mode & 0o002 != 0 { return "everyone (mode \(octal(mode)))" }
+        if mode & 0o020 != 0 { return "its group (mode \(octal(mode)))" }
+        if mode & 0o200 != 0, appUserID == ownerID { return "its owner, uid \(ownerID), the app's user (mode \(octal(mode)))" }
+        return nil
+    }
+
+    /// `mode`'s permission bits as `0644`.
+    private static func octal(_ mode: UInt16) -> String {
+        let digits = String(mode & 0o7777, radix: 8)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+}

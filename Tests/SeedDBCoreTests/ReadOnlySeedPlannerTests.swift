@@ -1,0 +1,108 @@
+import SeedDBCore
+import Testing
+
+/// The plan of a read-only seed, table-driven: a link straight to the seed, never a copy;
+/// the copy it replaces kept as the previous generation; the refusals decided before
+/// anything is planned; and the way back to a copy, which carries nothing from the link.
+@Suite struct ReadOnlySeedPlannerTests {
+    static let seedPath = "/usr/share/levels/levels.sqlite"
+
+    static func observed(
+        recorded: String? = "1", current: String = "2", workingCopy: DeployObservation.WorkingCopy = .generation(1),
+        recordedGeneration: Int? = 1, recordedLink: String? = nil, previous: Bool = false, heldFrom: String? = nil,
+        seed: ReadOnlySeed? = ReadOnlySeed(path: seedPath)
+    ) -> DeployObservation {
+        var observation = DeployPlannerTests.observed(
+            recorded: recorded, current: current, workingCopy: workingCopy, recordedGeneration: recordedGeneration,
+            previous: previous, heldFrom: heldFrom)
+        observation.recordedSeedLink = recordedLink
+        observation.readOnlySeed = seed
+        return observation
+    }
+
+    @Test func aFirstDeployLinksAndCopiesNothing() throws {
+        let plan = try DeployPlanner.plan(Self.observed(recorded: nil, workingCopy: .absent, recordedGeneration: nil), DeployRequest(kind: .deploy))
+        #expect(plan.action == .installed && plan.names == [.linkSeed, .cleanUp])
+        let link = try #require(plan.seedLink)
+        #expect(link.target == Self.seedPath && link.from == .nothing && !link.alreadyLinked && link.keeps == nil && link.previous == .unchanged)
+        #expect(plan.strategy == nil && plan.integrity == .none && !plan.keepsPrevious)
+    }
+
+    @Test func aCopyBecomesThePreviousGenerationEvenWithGenerationsOff() throws {
+        var request = DeployRequest(kind: .deploy)
+        request.keepPrevious = false
+        let plan = try DeployPlanner.plan(Self.observed(current: "1", previous: true), request)
+        #expect(plan.action == .replaced && plan.names == [.linkSeed, .cleanUp])
+        #expect(plan.seedLink?.keeps == .generation(1) && plan.keepsPrevious && plan.dropsPrevious)
+        #expect(plan.seedLink?.drop == .setAside && plan.seedLink?.from == .generation(1, linked: true))
+        let file = try DeployPlanner.plan(Self.observed(workingCopy: .file, recordedGeneration: nil), DeployRequest(kind: .deploy))
+        #expect(file.seedLink?.keeps == .file)
+        let adopted = try DeployPlanner.plan(Self.observed(recorded: nil, recordedGeneration: nil), DeployRequest(kind: .deploy))
+        #expect(adopted.adopted && adopted.seedLink?.adopted == true)
+    }
+
+    @Test func upToDateAndUpgradesOfTheLink() throws {
+        let linked = DeployObservation.WorkingCopy.seedLink(Self.seedPath)
+        let upToDate = Self.observed(recorded: "2", workingCopy: linked, recordedGeneration: nil, recordedLink: Self.seedPath)
+        #expect(try DeployPlanner.plan(upToDate, DeployRequest(kind: .deploy)) == .nothing)
+        // A rename by the package manager: a new version, the link already in place.
+        let upgrade = try DeployPlanner.plan(Self.observed(workingCopy: linked, recordedGeneration: nil, recordedLink: Self.seedPath), DeployRequest(kind: .deploy))
+        #expect(upgrade.action == .replaced && upgrade.seedLink?.alreadyLinked == true && upgrade.seedLink?.keeps == nil)
+        #expect(upgrade.seedLink?.from == .seedLink(Self.seedPath))
+        // A run killed after its link, before its record: the recorded generation is the copy to keep.
+        var killed = Self.observed(recorded: "1", workingCopy: linked, recordedGeneration: 1)
+        killed.generationFiles = [1]
+        #expect(try DeployPlanner.plan(killed, DeployRequest(kind: .deploy)).seedLink?.keeps == .generation(1))
+        // Killed later, after the copy became the previous generation: only the record is left.
+        var kept = Self.observed(recorded: "1", workingCopy: linked, recordedGeneration: 1, previous: true)
+        kept.generationFiles = []
+        let finishing = try #require(try DeployPlanner.plan(kept, DeployRequest(kind: .deploy)).seedLink)
+        #expect(finishing.keeps == nil && finishing.drop == nil && finishing.alreadyLinked)
+        #expect(finishing.previous == .record(nil), "the previous generation on disk is recorded as the copy's")
+        let reseed = try DeployPlanner.plan(upToDate, DeployRequest(kind: .reseed))
+        #expect(reseed.action == .reseeded && reseed.names == [.linkSeed, .cleanUp])
+        let held = Self.observed(recorded: "1", workingCopy: .generation(1), heldFrom: "2")
+        #expect(try DeployPlanner.plan(held, DeployRequest(kind: .deploy)) == .held)
+    }
+
+    @Test(arguments: [
+        (ReadOnlySeed(path: "/usr/share/levels/levels.sqlite.zst", compressed: true), DeployRefusal.readOnlyNeedsCopy("/usr/share/levels/levels.sqlite.zst")),
+        (ReadOnlySeed(path: "levels.sqlite", unstable: "it is not an absolute path"), .readOnlySeedUnstable("levels.sqlite", "it is not an absolute path")),
+        (ReadOnlySeed(path: seedPath, writableBy: "everyone"), .readOnlySeedWritable(seedPath, "everyone")),
+    ])
+    func refusals(_ seed: ReadOnlySeed, _ refusal: DeployRefusal) {
+        #expect(throws: refusal) { try DeployPlanner.plan(Self.observed(seed: seed), DeployRequest(kind: .deploy)) }
+    }
+
+    @Test func backToACopyCarriesNothingAndKeepsThePrevious() throws {
+        let linked = Self.observed(current: "2", workingCopy: .seedLink(Self.seedPath), recordedGeneration: nil, recordedLink: Self.seedPath, previous: true, seed: nil)
+        let plan = try DeployPlanner.plan(linked, DeployRequest(kind: .deploy))
+        #expect(plan.names == [.stage, .check, .withdraw, .install, .record, .cleanUp])
+        #expect(plan.strategy == .swap && !plan.keepsPrevious && !plan.dropsPrevious && plan.seedLink == nil)
+        var sameVersion = linked
+        sameVersion.recorded = sameVersion.current
+        #expect(try DeployPlanner.plan(sameVersion, DeployRequest(kind: .deploy)).action == .replaced, "the switch alone is work")
+        let rollback = try DeployPlanner.plan(linked, DeployRequest(kind: .rollback))
+        #expect(rollback.action == .rolledBack && !rollback.names.contains(.carry) && rollback.dropsPrevious)
+    }
+
+    @Test(arguments: [
+        ("/usr/share/levels/levels.sqlite", nil as String?),
+        ("levels.sqlite", "it is not an absolute path"),
+        ("/usr/share//levels.sqlite", "it has an empty component (`//` or a trailing `/`)"),
+        ("/usr/share/levels/../levels.sqlite", "it has a `.` or `..` component"),
+        ("/usr/share/./levels.sqlite", "it has a `.` or `..` component"),
+    ])
+    func stablePaths(_ path: String, _ reason: String?) {
+        #expect(ReadOnlySeed.unstableReason(path) == reason)
+    }
+
+    @Test func whoCouldWrite() {
+        #expect(ReadOnlySeed.writer(mode: 0o444, ownerID: 1000, appUserID: 1000) == nil)
+        #expect(ReadOnlySeed.writer(mode: 0o644, ownerID: 0, appUserID: 1000) == nil, "root's file, the app another user")
+        #expect(ReadOnlySeed.writer(mode: 0o644, ownerID: 0, appUserID: nil) == nil, "system mode: root's file")
+        #expect(ReadOnlySeed.writer(mode: 0o644, ownerID: 1000, appUserID: 1000)?.hasPrefix("its owner") == true)
+        #expect(ReadOnlySeed.writer(mode: 0o664, ownerID: 0, appUserID: 1000)?.hasPrefix("its group") == true)
+        #expect(ReadOnlySeed.writer(mode: 0o446, ownerID: 0, appUserID: nil)?.hasPrefix("everyone") == true)
+    }
+}

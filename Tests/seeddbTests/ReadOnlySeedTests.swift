@@ -1,0 +1,228 @@
+import Foundation
+import Testing
+
+/// A read-only seed (`--read-only`, `"readOnly": true`) is deployed as a symbolic link
+/// straight to the seed file: nothing copied, no generation file, the seed renamed into
+/// place by a package is what the next deploy records and new connections read. Every
+/// refusal changes nothing; switching between copied and read-only keeps the old copy as
+/// the previous generation.
+@Suite struct ReadOnlySeedTests {
+    /// A harness with demo seed `version` at `<root>/share/levels.sqlite`, mode 0444.
+    static func shipped(_ cli: CLIHarness, _ version: Int, mode: String = "0444") throws -> String {
+        let path = cli.root + "/share/levels.sqlite"
+        let result = try cli.shell("""
+            mkdir -p '\(cli.root)/share' && cp '\(CLIHarness.seeds)/v\(version)/levels.sqlite' '\(cli.root)/share/.new' \
+            && chmod \(mode) '\(cli.root)/share/.new' && mv -f '\(cli.root)/share/.new' '\(path)'
+            """)
+        #expect(result.status == 0, "\(result.stderr)")
+        return path
+    }
+
+    static func flags(_ cli: CLIHarness, _ version: Int, _ seed: String) -> [String] {
+        ["--app", cli.app, "--seed", seed, "--version", "\(version)"]
+    }
+
+    /// The rows of `sql` through Python's `sqlite3`, opened read-only by URI.
+    static func python(_ cli: CLIHarness, _ path: String, _ sql: String) throws -> String {
+        try cli.shell("python3 -c 'import sqlite3,sys; c=sqlite3.connect(\"file:\"+sys.argv[1]+\"?mode=ro\", uri=True); print(c.execute(sys.argv[2]).fetchone()[0])' '\(path)' '\(sql)'").stdout
+    }
+
+    @Test func theFirstDeployIsALinkToTheSeedWithNoByteCopied() throws {
+        let cli = CLIHarness()
+        let seed = try Self.shipped(cli, 1)
+        let result = try cli.run(["deploy", "--read-only"] + Self.flags(cli, 1, seed))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: cli.workingCopy) == seed)
+        // Nothing but the link and the lock file: no generation, no previous, no base.
+        #expect(cli.list(cli.appData) == ["levels.sqlite", "levels.sqlite.lock"])
+        let usage = try cli.shell("du -sk --apparent-size '\(cli.appData)' | cut -f1").stdout
+        #expect((Int(usage.trimmingCharacters(in: .whitespacesAndNewlines)) ?? .max) < 12, "the directory holds \(usage) KiB: a copy was made")
+        let entry = try #require(cli.settingsEntry())
+        #expect(entry["readOnly"] as? Bool == true && entry["seedLink"] as? String == seed && entry["version"] as? String == "1")
+        #expect(entry["generation"] == nil)
+        #expect(entry["sha256"] == nil, "a fixed version's link reads no more of the seed than its header")
+        #expect(try Self.python(cli, cli.workingCopy, "SELECT count(*) FROM levels") == "20\n")
+        // Up to date: the second run changes nothing.
+        #expect(result.stdout.contains("installed 1 as a read-only link to \(seed)"), "\(result.stdout)")
+        let again = try cli.run(["deploy", "--json", "--read-only"] + Self.flags(cli, 1, seed))
+        let report = try #require(try again.seeds().first)
+        #expect(report["action"] as? String == "unchanged" && report["readOnly"] as? Bool == true && report["seedLink"] as? String == seed)
+    }
+
+    @Test func theSeedRenamedIntoPlaceIsWhatTheNextDeployRecordsAndReads() throws {
+        let cli = CLIHarness()
+        let seed = try Self.shipped(cli, 1)
+        #expect(try cli.run(["deploy", "--read-only"] + Self.flags(cli, 1, seed)).status == 0)
+        _ = try Self.shipped(cli, 2) // the package manager's rename
+        #expect(try Self.python(cli, cli.workingCopy, "SELECT count(*) FROM levels") == "24\n", "a new connection opens the new file")
+        let upgrade = try cli.run(["deploy", "--json", "--read-only"] + Self.flags(cli, 2, seed))
+        #expect(upgrade.status == 0, "\(upgrade.stderr)")
+        let report = try #require(try upgrade.seeds().first)
+        #expect(report["action"] as? String == "replaced" && report["from"] as? String == "1" && report["to"] as? String == "2")
+        #expect(cli.settingsEntry()?["version"] as? String == "2")
+        #expect(cli.list(cli.appData) == ["levels.sqlite", "levels.sqlite.lock"])
+    }
+
+    @Test(arguments: [
+        ("writable by its owner, the app's user", "0644", "", Int32(73)),
+        ("writable by its group", "0464", "", Int32(73)),
+        ("compressed (.zst)", "0444", ".zst", Int32(78)),
+        ("compressed (.gz)", "0444", ".gz", Int32(78)),
+    ])
+    func aRefusalChangesNothing(_ label: String, _ mode: String, _ suffix: String, _ status: Int32) throws {
+        let cli = CLIHarness()
+        // A copied deploy first: the refusal must leave it as it is.
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+        var seed = try Self.shipped(cli, 2, mode: mode)
+        if !suffix.isEmpty {
+            let tool = suffix == ".zst" ? "zstd -q" : "gzip -k"
+            #expect(try cli.shell("\(tool) '\(seed)' && chmod 0444 '\(seed)\(suffix)'").status == 0)
+            seed += suffix
+        }
+        let before = cli.state()
+        let result = try cli.run(["deploy", "--read-only"] + Self.flags(cli, 2, seed))
+        #expect(result.status == status, "\(label): \(result.stderr)")
+        #expect(result.stderr.contains("nothing was changed"), "\(result.stderr)")
+        #expect(cli.state() == before, "\(label): the refused run changed something")
+    }
+
+    @Test(.enabled(if: getuid() == 0, "chown needs root"))
+    func inSystemModeTheOwnerIsTheAppsUser() throws {
+        let cli = CLIHarness()
+        let seed = try Self.shipped(cli, 1, mode: "0644") // root's, as a package installs it
+        let system = ["--system", "--root", cli.root, "--owner", "nobody"]
+        let linked = try cli.run(["deploy", "--read-only"] + system + Self.flags(cli, 1, seed))
+        #expect(linked.status == 0, "a root-owned 0644 seed is read-only for the service account: \(linked.stderr)")
+        let workingCopy = cli.root + "/var/lib/\(cli.app)/levels.sqlite"
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: workingCopy) == seed)
+
+        // `--mode` and `--owner` never reach the seed through the link (an up-to-date run repairs drift).
+        let again = try cli.run(["deploy", "--read-only", "--mode", "0600"] + system + Self.flags(cli, 1, seed))
+        #expect(again.status == 0, "\(again.stderr)")
+        let attributes = try FileManager.default.attributesOfItem(atPath: seed)
+        #expect((attributes[.posixPermissions] as? Int) == 0o644 && (attributes[.ownerAccountID] as? Int) == 0, "\(attributes)")
+
+        // The seed given to the service account: it could write it through the link.
+        #expect(try cli.shell("chown nobody '\(seed)'").status == 0)
+        let settings = cli.bytes(cli.root + "/var/lib/\(cli.app)/settings.json")
+        let refused = try cli.run(["deploy", "--read-only"] + system + Self.flags(cli, 2, seed))
+        #expect(refused.status == 73 && refused.stderr.contains("the app's user"), "\(refused.stderr)")
+        #expect(cli.bytes(cli.root + "/var/lib/\(cli.app)/settings.json") == settings)
+    }
+
+    @Test func aPathThatIsNotPlainIsRefused() throws {
+        let cli = CLIHarness()
+        let seed = try Self.shipped(cli, 1)
+        let roundabout = cli.root + "/share/../share/levels.sqlite"
+        let result = try cli.run(["deploy", "--read-only"] + Self.flags(cli, 1, roundabout))
+        #expect(result.status == 73, "\(result.stderr)")
+        #expect(result.stderr.contains("not an absolute, stable path"))
+        #expect(cli.list(cli.appData).isEmpty && cli.settings() == nil)
+        _ = seed
+    }
+
+    @Test func switchingBothWaysKeepsTheOldCopyAndRollbackRestoresIt() throws {
+        let cli = CLIHarness()
+        let seed = try Self.shipped(cli, 1)
+        #expect(try cli.run(["deploy"] + Self.flags(cli, 1, seed)).status == 0)
+        #expect(try cli.shell("sqlite3 '\(cli.workingCopy)' 'CREATE TABLE notes(text); INSERT INTO notes VALUES (\"mine\")'").status == 0)
+
+        // Copied -> read-only: the copy, with the user's table, becomes the previous generation.
+        let toLink = try cli.run(["deploy", "--read-only"] + Self.flags(cli, 1, seed))
+        #expect(toLink.status == 0, "\(toLink.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: cli.workingCopy) == seed)
+        #expect(cli.list(cli.appData) == ["levels.sqlite", "levels.sqlite.lock", "levels.sqlite.previous"])
+        #expect(try cli.shell("sqlite3 '\(cli.appData)/levels.sqlite.previous' 'SELECT text FROM notes'").stdout == "mine\n")
+
+        // status and verify see SeedDB's link, not something in the way.
+        let status = try cli.run(["status", "--json"] + Self.flags(cli, 1, seed))
+        let statusEntry = try #require(try status.seeds().first)
+        #expect(statusEntry["state"] as? String == "up-to-date" && statusEntry["seedLink"] as? String == seed, "\(status.stdout)")
+        let verify = try cli.run(["verify"] + Self.flags(cli, 1, seed))
+        #expect(verify.status == 0, "\(verify.stdout) \(verify.stderr)")
+
+        // Rollback: the previous version's copy is back, with the user's table.
+        let rollback = try cli.run(["rollback", "--app", cli.app, "--name", "levels.sqlite"])
+        #expect(rollback.status == 0, "\(rollback.stderr)")
+        #expect(try cli.shell("sqlite3 '\(cli.workingCopy)' 'SELECT text FROM notes'").stdout == "mine\n")
+
+        // Read-only again (a reseed passes the hold), then copied: the link becomes a new
+        // generation, and the copy kept by the switch stays the previous one.
+        #expect(try cli.run(["reseed", "--read-only"] + Self.flags(cli, 1, seed)).status == 0)
+        let toCopy = try cli.run(["deploy"] + Self.flags(cli, 1, seed))
+        #expect(toCopy.status == 0, "\(toCopy.stderr)")
+        let generation = cli.generationFile
+        #expect(generation.hasPrefix("levels.sqlite.v"), "\(generation)")
+        #expect(cli.settingsEntry()?["readOnly"] == nil && cli.settingsEntry()?["seedLink"] == nil)
+        #expect(try cli.shell("sqlite3 '\(cli.appData)/levels.sqlite.previous' 'SELECT text FROM notes'").stdout == "mine\n")
+        #expect(try cli.levelCount() == 20)
+    }
+
+    @Test func anExpectedDigestIsCheckedAndRecorded() throws {
+        let cli = CLIHarness()
+        let seed = try Self.shipped(cli, 1)
+        let wrong = try cli.run(["deploy", "--read-only", "--sha256", String(repeating: "0", count: 64)] + Self.flags(cli, 1, seed))
+        #expect(wrong.status == 65, "\(wrong.stderr)")
+        #expect(cli.list(cli.appData).isEmpty && cli.settings() == nil)
+        let digest = try cli.shell("sha256sum '\(seed)' | cut -d' ' -f1").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let right = try cli.run(["deploy", "--read-only", "--sha256", digest] + Self.flags(cli, 1, seed))
+        #expect(right.status == 0, "\(right.stderr)")
+        #expect(cli.settingsEntry()?["sha256"] as? String == digest)
+    }
+
+    @Test func aRunKilledAfterItsLinkIsFinishedAndTheCopyKept() throws {
+        let cli = CLIHarness()
+        let seed = try Self.shipped(cli, 1)
+        #expect(try cli.run(["deploy"] + Self.flags(cli, 1, seed)).status == 0)
+        let generation = cli.generationFile
+        // Given: what a `link-seed` killed between its link and its record leaves: the link
+        // to the seed in place, the record still naming the copied generation.
+        #expect(try cli.shell("ln -sfn '\(seed)' '\(cli.workingCopy)'").status == 0)
+        // Then: the next read-only deploy knows the link as its own and keeps the copy.
+        let rerun = try cli.run(["deploy", "--read-only"] + Self.flags(cli, 1, seed))
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(!cli.list(cli.appData).contains(generation))
+        #expect(cli.list(cli.appData).contains("levels.sqlite.previous"))
+        #expect(cli.settingsEntry()?["seedLink"] as? String == seed && cli.settingsEntry()?["generation"] == nil)
+        // Without --read-only, that link is not SeedDB's to replace: refused, nothing changed.
+        let other = CLIHarness()
+        #expect(try other.run(["deploy"] + other.seedFlags(1)).status == 0)
+        #expect(try other.shell("ln -sfn '\(seed)' '\(other.workingCopy)'").status == 0)
+        let before = other.state()
+        #expect(try other.run(["deploy"] + other.seedFlags(2)).status == 73)
+        #expect(other.state() == before)
+    }
+
+    @Test func maintainLeavesTheSeedAlone() throws {
+        let cli = CLIHarness()
+        let seed = try Self.shipped(cli, 1)
+        #expect(try cli.run(["deploy", "--read-only"] + Self.flags(cli, 1, seed)).status == 0)
+        let before = cli.bytes(seed)
+        let maintain = try cli.run(["maintain", "--json", "--app", cli.app, "--name", "levels.sqlite", "--policy", "vacuum", "--every", "0"])
+        #expect(maintain.status == 0, "\(maintain.stderr)")
+        #expect(try maintain.seeds().first?["action"] as? String == "skipped", "\(maintain.stdout)")
+        #expect(cli.bytes(seed) == before)
+    }
+
+    @Test func purgeRemovesTheLinkAndNeverTheSeed() throws {
+        let cli = CLIHarness()
+        let seed = try Self.shipped(cli, 1)
+        #expect(try cli.run(["deploy", "--read-only"] + Self.flags(cli, 1, seed)).status == 0)
+        let purge = try cli.run(["purge", "--app", cli.app, "--name", "levels.sqlite"])
+        #expect(purge.status == 0, "\(purge.stderr)")
+        #expect(FileManager.default.fileExists(atPath: seed), "purge removed the shipped seed")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: cli.workingCopy)) == nil)
+        #expect(cli.settings() == nil)
+    }
+
+    @Test func aManifestSaysReadOnly() throws {
+        let cli = CLIHarness()
+        let seed = try Self.shipped(cli, 1)
+        let manifest = cli.root + "/share/seeds.json"
+        try Data(#"{"app": "\#(cli.app)", "seeds": [{"source": "levels.sqlite", "version": "1", "readOnly": true}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: manifest))
+        let result = try cli.run(["deploy", "--manifest", manifest])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: cli.workingCopy) == seed)
+    }
+}

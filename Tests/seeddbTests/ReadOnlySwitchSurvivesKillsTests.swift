@@ -1,0 +1,134 @@
+import Foundation
+import SeedDBTestSupport
+import Testing
+
+/// A read-only seed's deploys killed between two system calls (as
+/// `RecoveryAfterSyscallKillTests` does for copies: `strace -e inject=…:signal=KILL`
+/// at each `rename`, `fsync`, `unlink`, `symlink`, `link` and `write` in turn), then run
+/// again: the link names the seed the record names, the copy a switch replaced is the
+/// previous generation with the user's rows, and nothing SeedDB made is left.
+@Suite(.serialized, .enabled(if: DurabilityOrderTests.strace != nil, "strace is missing: .ci/run installs it"))
+struct ReadOnlySwitchSurvivesKillsTests {
+    /// Demo seeds v1 and v2 as a package ships them (mode 0444), at paths every cloned
+    /// harness shares: a link names an absolute path.
+    static let shipped: TemporaryDirectory = {
+        let directory = TemporaryDirectory(prefix: "seeddb-readonly-kills")
+        for version in [1, 2] {
+            let folder = directory.file("v\(version)")
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try? FileManager.default.copyItem(atPath: "\(CLIHarness.seeds)/v\(version)/levels.sqlite", toPath: folder + "/levels.sqlite")
+            try? FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: folder + "/levels.sqlite")
+        }
+        return directory
+    }()
+
+    static func seed(_ version: Int) -> String { shipped.file("v\(version)/levels.sqlite") }
+
+    static func readOnly(_ cli: CLIHarness, _ version: Int) -> [String] {
+        ["deploy", "--read-only", "--app", cli.app, "--seed", seed(version), "--version", "\(version)"]
+    }
+
+    struct Scenario: CustomTestStringConvertible, Sendable {
+        var name: String
+        var setUp: @Sendable (CLIHarness) throws -> Void
+        var command: @Sendable (CLIHarness) -> [String]
+        /// The version recorded once the job is done.
+        var version: String
+        /// The seed the working copy links to once the job is done; `nil`: a copy.
+        var linksTo: String?
+        /// The app's rows (`probe`) the previous generation holds once the job is done,
+        /// `nil` when there is none; the working copy's for a copy.
+        var probes: String?
+        var testDescription: String { name }
+    }
+
+    static func run(_ cli: CLIHarness, _ arguments: [String]) throws {
+        let result = try cli.run(arguments)
+        #expect(result.status == 0, "setting up: \(result.stderr)")
+    }
+
+    static func probe(_ cli: CLIHarness) throws {
+        let result = try cli.shell("sqlite3 '\(cli.workingCopy)' 'CREATE TABLE probe(id INTEGER PRIMARY KEY); INSERT INTO probe VALUES (1)'")
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    static let scenarios: [Scenario] = [
+        Scenario(name: "read-only install", setUp: { _ in }, command: { readOnly($0, 2) }, version: "2", linksTo: seed(2), probes: nil),
+        Scenario(name: "copied to read-only", setUp: { cli in try run(cli, ["deploy"] + cli.seedFlags(1)); try probe(cli) },
+                 command: { readOnly($0, 2) }, version: "2", linksTo: seed(2), probes: "1"),
+        Scenario(name: "read-only to copied", setUp: { cli in try run(cli, readOnly(cli, 1)) },
+                 command: { ["deploy"] + $0.seedFlags(2) }, version: "2", linksTo: nil, probes: nil),
+        Scenario(name: "rollback from read-only",
+                 setUp: { cli in try run(cli, ["deploy"] + cli.seedFlags(1)); try probe(cli); try run(cli, readOnly(cli, 2)) },
+                 command: { ["rollback", "--app", $0.app, "--name", "levels.sqlite"] }, version: "1", linksTo: nil, probes: "1"),
+    ]
+
+    @Test(arguments: scenarios)
+    func killedAtEverySyscallAndRunAgain(_ scenario: Scenario) throws {
+        let tracer = RecoveryAfterSyscallKillTests()
+        let template = CLIHarness()
+        try scenario.setUp(template)
+        let (clean, lines) = try tracer.traced(try template.clone(), scenario.command(template))
+        #expect(clean.status == 0, "\(scenario.name) under strace: \(clean.stderr)")
+        var killed = 0
+        var trials = 0
+        var failures = 0
+        for (name, variants) in RecoveryAfterSyscallKillTests.syscalls {
+            let count = lines.filter { line in
+                let call = line.drop { $0.isNumber || $0 == " " }
+                return variants.contains { call.hasPrefix($0 + "(") }
+            }.count
+            for when in stride(from: 1, through: count, by: 1) {
+                let cli = try template.clone()
+                let (first, _) = try tracer.traced(cli, scenario.command(cli), kill: (name, when))
+                trials += 1
+                if first.status != 0 { killed += 1 }
+                let rerun = try cli.run(scenario.command(cli))
+                let problems = check(cli, scenario, rerun: rerun)
+                if !problems.isEmpty {
+                    failures += 1
+                    Issue.record("\(scenario.name), killed at \(name) #\(when) (status \(first.status)): \(problems.joined(separator: "; "))")
+                }
+            }
+        }
+        #expect(killed > 0, "no kill took effect")
+        ReliabilityLog.record(suite: "syscall kills (\(scenario.name))", trials: trials, crashes: killed, dataLost: failures)
+    }
+
+    /// What is wrong with the state a rerun left.
+    func check(_ cli: CLIHarness, _ scenario: Scenario, rerun: CLIHarness.Result) -> [String] {
+        var problems: [String] = []
+        let entry = cli.settingsEntry() ?? [:]
+        // A rollback whose killed run had finished has nothing left to roll back (66).
+        let done = rerun.status == 0 || (scenario.name.hasPrefix("rollback") && rerun.status == 66 && entry["heldFrom"] as? String == "2")
+        if !done { problems.append("the rerun exited \(rerun.status): \(rerun.stderr)") }
+        if entry["version"] as? String != scenario.version { problems.append("recorded \(entry["version"] ?? "nothing"), expected \(scenario.version)") }
+        if entry["interrupted"] != nil { problems.append("the record still says a run is under way") }
+        let link = try? FileManager.default.destinationOfSymbolicLink(atPath: cli.workingCopy)
+        let listing = cli.list(cli.appData)
+        if let seed = scenario.linksTo {
+            if link != seed || entry["seedLink"] as? String != seed { problems.append("the link names \(link ?? "nothing"), the record \(entry["seedLink"] ?? "nothing"), expected \(seed)") }
+            if let stray = listing.first(where: { $0.hasPrefix("levels.sqlite.v") }) { problems.append("a generation file is left: \(stray)") }
+        } else {
+            let generation = entry["generation"] as? String
+            if link == nil || link != generation { problems.append("the link points at \(link ?? "nothing"), the record names \(generation ?? "nothing")") }
+            if entry["seedLink"] != nil { problems.append("the record still names a seed link") }
+        }
+        let temporary = listing.filter { $0.hasPrefix(".") } + cli.list(cli.root + "/config/" + cli.app).filter { $0.hasPrefix(".") }
+        if !temporary.isEmpty { problems.append("temporary files left: \(temporary)") }
+        let previousOnDisk = listing.contains("levels.sqlite.previous")
+        if (entry["previous"] != nil) != previousOnDisk { problems.append("previous recorded \(entry["previous"] != nil), on disk \(previousOnDisk)") }
+        if let expected = scenario.probes {
+            // The user's rows: in the previous generation a switch kept, or back in the copy a rollback restored.
+            let holder = scenario.linksTo == nil ? cli.workingCopy : cli.appData + "/levels.sqlite.previous"
+            let rows = ((try? cli.shell("sqlite3 -readonly '\(holder)' 'SELECT group_concat(id) FROM probe'").stdout) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            if rows != expected { problems.append("the user's rows in \(holder.split(separator: "/").last ?? "") are \(rows.isEmpty ? "gone" : rows), expected \(expected)") }
+        }
+        // The seeds are the package's: never written.
+        for version in [1, 2] where cli.bytes(Self.seed(version)) != cli.bytes("\(CLIHarness.seeds)/v\(version)/levels.sqlite") {
+            problems.append("the shipped seed v\(version) changed")
+        }
+        return problems
+    }
+}
+
