@@ -162,8 +162,8 @@ final class SimulatedWorld: @unchecked Sendable {
     /// way SQLite would: a fenced or absent file takes no write.
     @discardableResult
     func appWrites(row: Int, into path: String, editingTheSeed: Bool = false) -> Bool {
-        guard var (content, id, file) = database(at: path), !content.fenced else { return false }
-        content = opened(content, id: id, at: file)
+        guard let (found, id, file) = database(at: path), !found.fenced else { return false }
+        var content = opened(found, id: id, at: file)
         if editingTheSeed { content.edits.insert(row) } else { content.userRows.insert(row) }
         put(file, .database(content, id: id))
         return true
