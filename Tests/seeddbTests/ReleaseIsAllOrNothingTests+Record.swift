@@ -135,13 +135,7 @@ extension ReleaseIsAllOrNothingTests {
         let manifest = try Self.release(cli, "r2", version: 2, count: 2)
         let secondBefore = cli.bytes(cli.appData + "/" + (try FileManager.default.destinationOfSymbolicLink(atPath: cli.appData + "/dict.sqlite")))
         let started = try cli.start(["deploy", "--strategy", "live", "--manifest", manifest], environment: ["SEEDDB_TEST_STOP_AFTER": "record"])
-        let deadline = Date().addingTimeInterval(30)
-        let statPath = "/proc/\(started.0.processIdentifier)/stat"
-        while Date() < deadline {
-            let stat = (try? String(contentsOfFile: statPath, encoding: .utf8)) ?? ""
-            if stat.split(separator: ")").last?.trimmingCharacters(in: .whitespaces).hasPrefix("T") == true { break }
-            usleep(10_000)
-        }
+        ReleaseIsAllOrNothingTests.waitUntilStopped(started.0.processIdentifier)
         kill(started.0.processIdentifier, SIGINT)
         kill(started.0.processIdentifier, SIGCONT)
         let result = cli.finish(started)

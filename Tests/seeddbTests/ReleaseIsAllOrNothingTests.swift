@@ -105,13 +105,7 @@ import Testing
         let manifest = try Self.release(cli, "r2", version: 2, count: 2)
         let started = try cli.start(["deploy", "--manifest", manifest], environment: ["SEEDDB_TEST_STOP_AFTER": "record"])
         // Wait until the run stopped itself after the first seed's record.
-        let deadline = Date().addingTimeInterval(30)
-        let statPath = "/proc/\(started.0.processIdentifier)/stat"
-        while Date() < deadline {
-            let stat = (try? String(contentsOfFile: statPath, encoding: .utf8)) ?? ""
-            if stat.split(separator: ")").last?.trimmingCharacters(in: .whitespaces).hasPrefix("T") == true { break }
-            usleep(10_000)
-        }
+        Self.waitUntilStopped(started.0.processIdentifier)
         kill(started.0.processIdentifier, signal)
         kill(started.0.processIdentifier, SIGCONT)
         let result = cli.finish(started)
@@ -200,5 +194,16 @@ import Testing
         #expect(again.status == 0)
         #expect(try again.seeds().map { $0["action"] as? String } == ["unchanged", "unchanged", "unchanged"])
         #expect(Self.state(cli) == before)
+    }
+
+    /// Waits (at most 30 s) until process `pid` is stopped (`T` in `/proc/<pid>/stat`):
+    /// a run that stopped itself at `SEEDDB_TEST_STOP_AFTER`.
+    static func waitUntilStopped(_ pid: Int32) {
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            if stat.split(separator: ")").last?.trimmingCharacters(in: .whitespaces).hasPrefix("T") == true { return }
+            usleep(10_000)
+        }
     }
 }

@@ -89,20 +89,10 @@ extension DeployExecutor {
             run.onFailure("the fence on the old copy") { () throws(SeedDBError) in try db.restoreHeader(old, header) }
         }
         run.setAside += SeedPaths.sqliteSidecars(of: link.keeps == .file ? paths.workingCopy : old)
-        switch link.drop {
-        case .keepAsAdopted(let stamp):
-            let adopted = paths.adoptedCopy(stamp)
-            try fs.renameNoReplace(paths.previousGeneration, to: adopted)
-            run.onFailure("the adopted copy") { () throws(SeedDBError) in try fs.rename(adopted, to: paths.previousGeneration) }
-            context.logger.warning("\(paths.previousGeneration) held a database SeedDB adopted; it is kept as \(adopted) (`seeddb purge --adopted` removes it)")
-        case .setAside:
-            try setAsideForLink(paths.previousGeneration, kind: "previous", what: "the previous generation", run)
-        case nil:
-            break
-        }
+        try dropPrevious(link.drop, run)
         // The merge base follows its copy: `<name>.base` becomes `<name>.previous.base`.
         if link.setsAsidePreviousBase {
-            try setAsideForLink(paths.previousBase, kind: "previous-base", what: "the previous merge base", run)
+            try setAside(paths.previousBase, as: "previous-base", what: "the previous merge base", run)
         }
         if link.movesBase {
             try fs.rename(paths.base, to: paths.previousBase)
@@ -148,15 +138,5 @@ extension DeployExecutor {
             entry.location = target.location
             table[paths.name.rawValue] = entry
         }
-    }
-
-    /// Renames `path` to a temporary name of `kind`, removed once the run succeeded;
-    /// undone by renaming it back.
-    private func setAsideForLink(_ path: String, kind: String, what: String, _ run: DeployRun) throws(SeedDBError) {
-        let paths = target.paths, fs = context.effects.files
-        let aside = try fs.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: kind)
-        try fs.rename(path, to: aside)
-        run.onFailure(what) { () throws(SeedDBError) in try fs.rename(aside, to: path) }
-        run.setAside.append(aside)
     }
 }

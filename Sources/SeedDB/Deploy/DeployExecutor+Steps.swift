@@ -338,10 +338,27 @@ extension DeployExecutor {
         run.oldContent = try setAside(old, as: "retired", what: "the old generation file", run)
     }
 
+    /// What happens to the previous generation on disk, as the plan says: kept as an
+    /// adopted copy (SeedDB cannot account for it: never removed by a rotation), set
+    /// aside (removed once the run succeeded), or left. Undone by renaming back.
+    func dropPrevious(_ drop: PlannedStep.Drop?, _ run: DeployRun) throws(SeedDBError) {
+        switch drop {
+        case .keepAsAdopted(let stamp)?:
+            let adopted = paths.adoptedCopy(stamp)
+            try fs.renameNoReplace(paths.previousGeneration, to: adopted)
+            run.onFailure("the adopted copy") { () throws(SeedDBError) in try fs.rename(adopted, to: paths.previousGeneration) }
+            context.logger.warning("\(paths.previousGeneration) held a database SeedDB adopted; it is kept as \(adopted) (`seeddb purge --adopted` removes it)")
+        case .setAside?:
+            try setAside(paths.previousGeneration, as: "previous", what: "the previous generation", run)
+        case nil:
+            break
+        }
+    }
+
     /// Renames `path` to a temporary name of `kind`, removed once the run succeeded;
     /// undone by renaming it back. The temporary path.
     @discardableResult
-    private func setAside(_ path: String, as kind: String, what: String, _ run: DeployRun) throws(SeedDBError) -> String {
+    func setAside(_ path: String, as kind: String, what: String, _ run: DeployRun) throws(SeedDBError) -> String {
         let aside = try fs.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: kind)
         try fs.rename(path, to: aside)
         run.onFailure(what) { () throws(SeedDBError) in try fs.rename(aside, to: path) }
@@ -355,18 +372,7 @@ extension DeployExecutor {
     /// by a snapshot before a live replace). Undone by renaming back. A file the plan
     /// counts on that is gone stops the run.
     func keepPrevious(_ keep: PlannedStep.KeepPrevious, _ plan: DeployPlan, _ run: DeployRun, scope: WriterScope?) throws(SeedDBError) {
-        switch keep.drop {
-        case .keepAsAdopted(let stamp)?:
-            // A database SeedDB could not account for is never removed by a rotation.
-            let adopted = paths.adoptedCopy(stamp)
-            try fs.renameNoReplace(paths.previousGeneration, to: adopted)
-            run.onFailure("the adopted copy") { () throws(SeedDBError) in try fs.rename(adopted, to: paths.previousGeneration) }
-            context.logger.warning("\(paths.previousGeneration) held a database SeedDB adopted; it is kept as \(adopted) (`seeddb purge --adopted` removes it)")
-        case .setAside?:
-            try setAside(paths.previousGeneration, as: "previous", what: "the previous generation", run)
-        case nil:
-            break
-        }
+        try dropPrevious(keep.drop, run)
         if keep.setsAsidePreviousBase {
             try setAside(paths.previousBase, as: "previous-base", what: "the previous merge base", run)
         }
