@@ -16,7 +16,7 @@ struct BenchCommand: ParsableCommand {
             """)
 
     /// The figures `--only` may name.
-    static let figures = ["startup", "process", "throughput", "reseed", "reflink", "hashing", "compressed", "live", "contention", "merge", "space", "readonly"]
+    static let figures = ["startup", "process", "throughput", "reseed", "reflink", "hashing", "compressed", "live", "contention", "merge", "untouched", "space", "readonly"]
 
     @Option(name: .long, help: ArgumentHelp("Where to build the seeds and working copies.", valueName: "dir"))
     var scratch = "/tmp/seeddb-bench"

@@ -60,6 +60,7 @@ struct SeedDBBench {
         if wanted("live") { liveVersusSwap() }
         if wanted("contention") { coreContention() }
         if wanted("merge") { try mergedDeploy() }
+        if wanted("untouched") { try untouchedUpgrade() }
         if wanted("space") { bytesAtRest() }
         if wanted("readonly") { try readOnlyLink() }
         try write()
