@@ -204,6 +204,19 @@ import Testing
         #expect(cli.bytes(seed) == before)
     }
 
+    /// A read-only seed's link whose seed file was removed (the package purged) opens
+    /// nothing: `status` says the working copy is missing.
+    @Test func aLinkToAGoneSeedIsAMissingWorkingCopy() throws {
+        let cli = CLIHarness()
+        let seed = try Self.shipped(cli, 1)
+        #expect(try cli.run(["deploy", "--read-only"] + Self.flags(cli, 1, seed)).status == 0)
+        try FileManager.default.removeItem(atPath: seed)
+        let status = try cli.run(["status", "--json"] + Self.flags(cli, 1, seed))
+        let entry = try #require(try status.seeds().first, "\(status.stdout) \(status.stderr)")
+        #expect(entry["exists"] as? Bool == false, "\(status.stdout)")
+        #expect(entry["state"] as? String != "up-to-date", "\(status.stdout)")
+    }
+
     @Test func purgeRemovesTheLinkAndNeverTheSeed() throws {
         let cli = CLIHarness()
         let seed = try Self.shipped(cli, 1)

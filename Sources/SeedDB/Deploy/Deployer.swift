@@ -159,8 +159,10 @@ public struct Deployer: Sendable {
         let observed = try observe(seed, paths: paths)
         let recorded = observed.entry.record?.version
         // What an app opening the path finds: a removed link is a missing working copy
-        // (the next deploy puts it back).
-        let exists = observed.workingCopy.exists && !observed.workingCopy.linkMissing
+        // (the next deploy puts it back), and so is a read-only seed's link whose seed
+        // file is gone.
+        let seedGone = try observed.workingCopy.seedLinkTarget.map { (seed) throws(SeedDBError) in try effects.files.fileType(at: seed) != .regular } ?? false
+        let exists = observed.workingCopy.exists && !observed.workingCopy.linkMissing && !seedGone
         var state = DeployDecision.state(recorded: recorded, current: observed.seed.version, workingCopyExists: exists)
         if let held = observed.entry.heldFrom, held == observed.seed.version, recorded != nil, exists {
             state = .held
