@@ -22,33 +22,13 @@ extension DeployExecutor {
         // The copy being replaced stays reachable: for the undo, and as the previous generation.
         var old: String?
         switch link.keeps {
-        case .file:
-            let hold = try fs.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "old")
-            try fs.link(paths.workingCopy, as: hold)
-            run.setAside.append(hold)
-            run.onFailure("the old working copy") { () throws(SeedDBError) in try fs.rename(hold, to: paths.workingCopy) }
-            old = hold
-        case .generation(let number):
-            old = paths.inDirectory(paths.generationName(number))
-        case nil:
-            break
+        case .file: old = try holdOldFile(run)
+        case .generation(let number): old = paths.inDirectory(paths.generationName(number))
+        case nil: break
         }
 
         if !link.alreadyLinked {
-            switch link.from {
-            case .generation(let number, linked: true):
-                run.onFailure("the working copy's link") { () throws(SeedDBError) in
-                    try fs.replaceWithLink(paths.workingCopy, to: paths.generationName(number), owner: owner)
-                }
-            case .seedLink(let previousTarget):
-                run.onFailure("the working copy's link") { () throws(SeedDBError) in
-                    try fs.replaceWithLink(paths.workingCopy, to: previousTarget, owner: owner)
-                }
-            case .file:
-                break // the hold is renamed back
-            case .generation(_, linked: false), .nothing:
-                run.onFailure("the working copy's link") { () throws(SeedDBError) in try fs.remove(paths.workingCopy) }
-            }
+            undoLinkSwitch(from: link.from, run)
             try fs.replaceWithLink(paths.workingCopy, to: link.target, owner: owner)
             try fs.syncDirectory(paths.directory)
         }
@@ -84,11 +64,8 @@ extension DeployExecutor {
     /// holding it gets an error on its next write) and with its merge base; the previous
     /// generation it replaces is set aside (or kept as an adopted copy).
     private func keepAsPrevious(_ old: String, _ link: SeedLink, _ run: DeployRun) throws(SeedDBError) {
-        let paths = target.paths, fs = context.effects.files, db = context.effects.database
-        if let header = try db.fence(old) {
-            run.onFailure("the fence on the old copy") { () throws(SeedDBError) in try db.restoreHeader(old, header) }
-        }
-        run.setAside += SeedPaths.sqliteSidecars(of: link.keeps == .file ? paths.workingCopy : old)
+        let paths = target.paths, fs = context.effects.files
+        try fence(old, sidecarsOf: link.keeps == .file ? paths.workingCopy : old, run)
         try dropPrevious(link.drop, run)
         // The merge base follows its copy: `<name>.base` becomes `<name>.previous.base`.
         if link.setsAsidePreviousBase {
@@ -107,20 +84,11 @@ extension DeployExecutor {
     /// Records the seed the working copy links to, its version and digest, and the copy
     /// kept as the previous generation. Undone by restoring the settings' bytes.
     private func recordLink(_ link: SeedLink, content: (digest: SHA256Digest?, size: Int64), _ run: DeployRun) throws(SeedDBError) {
-        let paths = target.paths, fs = context.effects.files, store = context.records
+        let paths = target.paths, store = context.records
         run.onFailure("the record") { [backup = target.settingsBackup] () throws(SeedDBError) in
             try store.restore(backup, timeout: context.configuration.wait)
         }
-        let previous: DeployRecord??
-        switch link.previous {
-        case .unchanged: previous = nil
-        case .record(let kept): previous = .some(kept)
-        case .none: previous = .some(nil)
-        case .adopted:
-            // What it holds is not known: recorded by the digest and size of its file.
-            let (digest, size) = try fs.digestAndSync(paths.previousGeneration)
-            previous = .some(DeployRecord(version: DeployRecord.adoptedVersion, sha256: digest, size: size, deployedAt: Date().ISO8601Format()))
-        }
+        let previous = try previousRecord(link.previous)
         let record = DeployRecord(version: target.version, sha256: content.digest, size: content.size, deployedAt: Date().ISO8601Format())
         try store.update(timeout: deadline.timeLeft) { table in
             var entry = table[paths.name.rawValue] ?? SettingsEntry()

@@ -283,28 +283,8 @@ extension DeployExecutor {
         // The generation file is durable under its name before any link names it.
         try fs.syncDirectory(paths.directory)
 
-        switch swap.from {
-        case .file:
-            // Keep the old file reachable under a second name: for the undo, and as the
-            // previous generation.
-            let hold = try fs.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "old")
-            try fs.link(paths.workingCopy, as: hold)
-            run.oldContent = hold
-            run.setAside.append(hold)
-            run.onFailure("the old working copy") { () throws(SeedDBError) in try fs.rename(hold, to: paths.workingCopy) }
-        case .generation(let number, linked: true):
-            let old = paths.generationName(number)
-            run.onFailure("the working copy's link") { () throws(SeedDBError) in
-                try fs.replaceWithLink(paths.workingCopy, to: old, owner: files.owner)
-            }
-        case .seedLink(let seed):
-            // A read-only seed's link: put back as it was.
-            run.onFailure("the working copy's link") { () throws(SeedDBError) in
-                try fs.replaceWithLink(paths.workingCopy, to: seed, owner: files.owner)
-            }
-        case .generation(_, linked: false), .nothing:
-            run.onFailure("the working copy's link") { () throws(SeedDBError) in try fs.remove(paths.workingCopy) }
-        }
+        if swap.from == .file { run.oldContent = try holdOldFile(run) }
+        undoLinkSwitch(from: swap.from, run)
         try fs.replaceWithLink(paths.workingCopy, to: generation, owner: files.owner)
         try fs.syncDirectory(paths.directory)
         run.installed = true
@@ -313,11 +293,45 @@ extension DeployExecutor {
             run.oldContent = paths.inDirectory(paths.generationName(number))
         }
         guard let old = run.oldContent else { return }
+        try fence(old, sidecarsOf: swap.from == .file ? paths.workingCopy : old, run)
+        if swap.retire { try retire(old, run) }
+    }
+
+    /// Keeps the regular file at the working-copy path reachable under a second name, for
+    /// the undo and as the previous generation; that name. Undone by renaming it back.
+    func holdOldFile(_ run: DeployRun) throws(SeedDBError) -> String {
+        let hold = try fs.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "old")
+        try fs.link(paths.workingCopy, as: hold)
+        run.setAside.append(hold)
+        run.onFailure("the old working copy") { () throws(SeedDBError) in try fs.rename(hold, to: paths.workingCopy) }
+        return hold
+    }
+
+    /// Registers how the working-copy path is put back as `from` found it once a new link
+    /// replaces it: SeedDB's link to the old generation or to a read-only seed again, or
+    /// nothing (a regular file comes back by its hold's rename, ``holdOldFile(_:)``).
+    func undoLinkSwitch(from: PlannedStep.OldContent, _ run: DeployRun) {
+        let link: String?
+        switch from {
+        case .generation(let number, linked: true): link = paths.generationName(number)
+        case .seedLink(let seed): link = seed
+        case .generation(_, linked: false), .nothing: link = nil
+        case .file: return
+        }
+        run.onFailure("the working copy's link") { () throws(SeedDBError) in
+            if let link { try fs.replaceWithLink(paths.workingCopy, to: link, owner: files.owner) } else { try fs.remove(paths.workingCopy) }
+        }
+    }
+
+    /// Fences the old content `old` (a connection still holding it gets an error on its
+    /// next write instead of writing where nobody reads) and sets aside the sidecars of
+    /// `sidecarsOf`, the name SQLite opened it by. The fence is undone by restoring the
+    /// header.
+    func fence(_ old: String, sidecarsOf: String, _ run: DeployRun) throws(SeedDBError) {
         if let header = try db.fence(old) {
             run.onFailure("the fence on the old copy") { () throws(SeedDBError) in try db.restoreHeader(old, header) }
         }
-        run.setAside += SeedPaths.sqliteSidecars(of: swap.from == .file ? paths.workingCopy : old)
-        if swap.retire { try retire(old, run) }
+        run.setAside += SeedPaths.sqliteSidecars(of: sidecarsOf)
     }
 
     /// The name of the temporary file the merge base of `generation` is staged in.
@@ -500,13 +514,7 @@ extension DeployExecutor {
             let now = try fs.identity(of: target.source)
             if now.sameContent(as: source.identity) { run.sourceDigest = SourceDigest(identity: now, sha256: source.sha256) }
         }
-        let previous: DeployRecord??
-        switch record.previous {
-        case .unchanged: previous = nil
-        case .record(let kept): previous = .some(kept)
-        case .adopted: previous = .some(try adoptedRecord())
-        case .none: previous = .some(nil)
-        }
+        let previous = try previousRecord(record.previous)
         let seedTables: [String]?
         switch record.seedTables {
         case .staged: seedTables = run.seedTables
@@ -565,6 +573,17 @@ extension DeployExecutor {
         guard run.carried.isEmpty else { return nil }
         if let merge = run.merge?.summary, merge.inserted + merge.updated + merge.deleted + merge.conflicts > 0 { return nil }
         return try installedContent(plan).map { (path) throws(SeedDBError) in try fs.identity(of: path) }
+    }
+
+    /// What a record says of the previous generation, as the plan decided: `nil` leaves
+    /// the recorded one, `.some(nil)` records none.
+    func previousRecord(_ previous: PlannedStep.PreviousRecord) throws(SeedDBError) -> DeployRecord?? {
+        switch previous {
+        case .unchanged: return nil
+        case .record(let kept): return .some(kept)
+        case .adopted: return .some(try adoptedRecord())
+        case .none: return .some(nil)
+        }
     }
 
     /// The record of an adopted database as the previous generation: what it holds is
