@@ -89,7 +89,9 @@ public final class SeedDatabase: @unchecked Sendable {
             // The deploy changed nothing; the copy there is opened as it is.
             let status = try deployer.status(seed)
             guard status.exists, let recorded = status.recordedVersion else { throw error }
-            deployment = DeployReport(name: seed.name, action: .unchanged, from: recorded, to: recorded, workingCopy: paths.workingCopy)
+            var found = DeployReport(name: seed.name, action: .unchanged, from: recorded, to: recorded, workingCopy: paths.workingCopy)
+            found.seedLink = status.seedLink
+            deployment = found
             pending = error
         }
         // Wait out a deploy in progress (it holds the writer byte), then announce this
@@ -103,7 +105,8 @@ public final class SeedDatabase: @unchecked Sendable {
             throw error
         }
         var configuration = configuration
-        let readOnly = seed.readOnly || (try? WorkingCopy.inspect(paths, seedLinks: deployer.recordedSeedLinks(seed)).seedLinkTarget) != nil
+        // The deploy saw what is at the path: a read-only seed's link opens read-only.
+        let readOnly = seed.readOnly || deployment.seedLink != nil
         if readOnly { configuration.readonly = true }
         if case .immediateError = configuration.busyMode {
             configuration.busyMode = .timeout(deployer.configuration.wait.seconds)
