@@ -31,22 +31,9 @@ extension Deployer {
         return observed
     }
 
-    /// The error a refused read-only deploy fails with: what is wrong, what to do, and
-    /// that nothing was changed.
-    static func readOnlyRefusal(_ refusal: DeployRefusal, paths: SeedPaths) -> SeedDBError {
-        let prefix = "cannot link \(paths.workingCopy) to a read-only seed"
-        switch refusal {
-        case .readOnlyNeedsCopy(let path):
-            return SeedDBError(.invalidConfiguration, "\(prefix): \(path) is compressed and needs a copy to be opened; ship it uncompressed, or deploy it without read-only; nothing was changed")
-        case .readOnlySeedUnstable(let path, let why):
-            return SeedDBError(.cannotCreate, "\(prefix): \(NameRules.quoted(path, limit: 200)) is not an absolute, stable path (\(why)); give the seed's absolute path; nothing was changed")
-        case .readOnlySeedWritable(let path, let who):
-            return SeedDBError(.cannotCreate, "\(prefix): \(path) is writable by \(who), and the app could change the shipped seed through the link; make it read-only (chmod a-w, or owned by root with no group or other write bit); nothing was changed")
-        case .blocked(let what):
-            return WorkingCopy.blocked(paths, what: what)
-        case .nothingToRollBack:
-            return SeedDBError(.seedUnavailable, "no previous generation of \(paths.workingCopy) to roll back to")
-        }
+    /// How a refused read-only deploy's line starts.
+    static func readOnlyPrefix(_ paths: SeedPaths) -> String {
+        "cannot link \(paths.workingCopy) to a read-only seed"
     }
 }
 

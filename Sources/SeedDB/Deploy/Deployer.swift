@@ -264,8 +264,12 @@ public struct Deployer: Sendable {
                 let adopted = observed.observation.adoptedCopies.map(paths.adoptedCopy)
                 let hint = adopted.isEmpty ? "" : "; adopted \(adopted.count == 1 ? "copy" : "copies") kept: \(adopted.joined(separator: ", ")) (to restore one, stop the app and copy it over the working copy; seeddb purge --adopted removes them)"
                 throw SeedDBError(.seedUnavailable, "no previous generation of \(paths.workingCopy) to roll back to\(hint)")
-            case .readOnlyNeedsCopy, .readOnlySeedUnstable, .readOnlySeedWritable:
-                throw Self.readOnlyRefusal(error, paths: paths)
+            case .readOnlyNeedsCopy(let path):
+                throw SeedDBError(.invalidConfiguration, "\(Self.readOnlyPrefix(paths)): \(path) is compressed and needs a copy to be opened; ship it uncompressed, or deploy it without read-only; nothing was changed")
+            case .readOnlySeedUnstable(let path, let why):
+                throw SeedDBError(.cannotCreate, "\(Self.readOnlyPrefix(paths)): \(NameRules.quoted(path, limit: 200)) is not an absolute, stable path (\(why)); give the seed's absolute path; nothing was changed")
+            case .readOnlySeedWritable(let path, let who):
+                throw SeedDBError(.cannotCreate, "\(Self.readOnlyPrefix(paths)): \(path) is writable by \(who), and the app could change the shipped seed through the link; make it read-only (chmod a-w, or owned by root with no group or other write bit); nothing was changed")
             }
         }
     }
