@@ -40,6 +40,12 @@ public struct SeedPaths: Hashable, Sendable {
         sqliteSidecarSuffixes.map { path + $0 }
     }
 
+    /// The name of the database a file name belongs to: a SQLite sidecar's
+    /// (`levels.sqlite.v2-wal` → `levels.sqlite.v2`), or the name itself.
+    public static func databaseName(of fileName: String) -> String {
+        sqliteSidecarSuffixes.reduce(fileName) { $0.hasSuffix($1) ? String($0.dropLast($1.count)) : $0 }
+    }
+
     /// SQLite's sidecars of a working copy that is a regular file.
     public var sqliteSidecars: [String] { Self.sqliteSidecars(of: workingCopy) }
 

@@ -254,7 +254,7 @@ final class Simulator {
     func leftovers() -> [String] {
         let linked: String? = { if case .link(let target)? = world.node(paths.workingCopy) { return target }; return nil }()
         return world.names(in: paths.directory).filter { name in
-            let database = SeedPaths.sqliteSidecarSuffixes.reduce(name) { $0.hasSuffix($1) ? String($0.dropLast($1.count)) : $0 }
+            let database = SeedPaths.databaseName(of: name)
             return !(name == "levels.sqlite" || name == linked || (database != name && database == linked) || name == "levels.sqlite.lock" || name == "levels.sqlite.previous"
               || name == "levels.sqlite.base" || name == "levels.sqlite.previous.base" || name == "levels.sqlite.conflicts.json"
               || name.hasPrefix("levels.sqlite.adopted-"))

@@ -86,8 +86,9 @@ import Testing
         let temporary = FileSystem.temporaryPath(in: paths.directory, stem: "levels.sqlite", kind: "retired")
         _ = FileManager.default.createFile(atPath: temporary, contents: Data())
         let copy = try WorkingCopy.inspect(paths)
-        let leftovers = Set(try copy.leftovers(disposable: [4]))
+        let listing = try copy.listing()
+        let leftovers = Set(copy.leftovers(disposable: [4], in: listing))
         #expect(leftovers == [temporary, paths.inDirectory("levels.sqlite.v4"), paths.inDirectory("levels.sqlite.v4-journal")])
-        #expect(Set(try copy.leftovers(disposable: [])) == [temporary], "a generation nobody proved disposable stays")
+        #expect(Set(copy.leftovers(disposable: [], in: listing)) == [temporary], "a generation nobody proved disposable stays")
     }
 }

@@ -45,7 +45,7 @@ extension Deployer {
     /// under the deploy lock; nothing else.
     private func purgeAdoptedCopies(_ paths: SeedPaths, dryRun: Bool) throws(SeedDBError) -> PurgeReport {
         let files = try filesToRemove(paths).filter { path in
-            paths.adoptedCopyStamp(of: Self.databaseName(of: FileSystem.fileName(of: path))) != nil
+            paths.adoptedCopyStamp(of: SeedPaths.databaseName(of: FileSystem.fileName(of: path))) != nil
         }
         guard !dryRun, !files.isEmpty else { return PurgeReport(name: paths.name, removed: files) }
         try effects.files.requireSafeForRoot(paths.directory, owner: configuration.files.owner)
@@ -53,12 +53,6 @@ extension Deployer {
             for path in files { try effects.files.remove(path) }
             return PurgeReport(name: paths.name, removed: files)
         }
-    }
-
-    /// The database file name a SQLite sidecar's name belongs to (`x.sqlite-wal` →
-    /// `x.sqlite`); other names as they are.
-    private static func databaseName(of entry: String) -> String {
-        SeedPaths.sqliteSidecarSuffixes.reduce(entry) { !$0.hasSuffix($1) ? $0 : String($0.dropLast($1.count)) }
     }
 
     private func purge(_ paths: SeedPaths, dryRun: Bool) throws(SeedDBError) -> PurgeReport {
@@ -122,7 +116,7 @@ extension Deployer {
     private func filesToRemove(_ paths: SeedPaths) throws(SeedDBError) -> [String] {
         let name = paths.name.rawValue
         let owned = try effects.files.entries(of: paths.directory).filter { entry in
-            let base = Self.databaseName(of: entry)
+            let base = SeedPaths.databaseName(of: entry)
             return [name, name + ".previous", name + ".base", name + ".previous.base", name + ".conflicts.json"].contains(base)
                 || paths.generationNumber(of: base) != nil || paths.adoptedCopyStamp(of: base) != nil
                 || (entry.hasPrefix(FileSystem.temporaryPrefix(name)) && entry.hasSuffix(".tmp"))

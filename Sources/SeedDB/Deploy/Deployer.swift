@@ -514,7 +514,7 @@ public struct Deployer: Sendable {
             interrupted = marker
         }
         let listing = quick
-            ? WorkingCopy.Listing(generations: [], sidecarGenerations: [], stagedBases: [], adoptedCopies: [], temporaries: false)
+            ? WorkingCopy.Listing(generations: [], sidecarGenerations: [], stagedBases: [], adoptedCopies: [])
             : try workingCopy.listing()
         var observation = DeployObservation(
             recorded: entry.record?.version,
@@ -544,7 +544,7 @@ public struct Deployer: Sendable {
             if let kind, base, resolved.seed.merge.mergesAnything, !seed.readOnly, workingCopy.exists, kind == .rollback || !observation.untouchedSeed, let recorded = entry.base {
                 observation.baseFiles.baseMatchesRecord = try files.sha256(of: paths.base) == recorded
             }
-            observation.leftovers = try workingCopy.leftovers(disposable: observation.disposableGenerations)
+            observation.leftovers = workingCopy.leftovers(disposable: observation.disposableGenerations, in: listing)
             if configuration.linksBaseToSeed { observation.seedFile = seedFile(resolved.seed.source, beside: paths) }
         }
         return Observed(

@@ -132,6 +132,8 @@ struct WorkingCopy {
 
     /// What one read of the working copy's directory shows of SeedDB's files.
     struct Listing {
+        /// Every name in the directory.
+        var names: [String] = []
         /// The generation files, by number.
         var generations: [Int]
         /// The generation numbers that have a `-wal`, `-shm` or `-journal` beside them
@@ -142,18 +144,20 @@ struct WorkingCopy {
         var stagedBases: [Int]
         /// The stamps of the adopted copies (`<name>.adopted-<stamp>`).
         var adoptedCopies: [String]
-        /// Whether temporary files of SeedDB's naming are there.
-        var temporaries: Bool
+        /// The temporary files of SeedDB's naming a killed run left (with their journals)
+        /// that may go: all but a second name that is a working copy's only one.
+        var removableTemporaries: [String] = []
+
+        /// Whether temporary files of SeedDB's naming are there to remove.
+        var temporaries: Bool { !removableTemporaries.isEmpty }
     }
 
     /// Reads the working copy's directory once.
     func listing() throws(SeedDBError) -> Listing {
         let names = try files.entries(of: paths.directory)
         var sidecars: Set<Int> = []
-        for name in names {
-            for suffix in SeedPaths.sqliteSidecarSuffixes where name.hasSuffix(suffix) {
-                if let number = paths.generationNumber(of: String(name.dropLast(suffix.count))) { sidecars.insert(number) }
-            }
+        for name in names where SeedPaths.databaseName(of: name) != name {
+            if let number = paths.generationNumber(of: SeedPaths.databaseName(of: name)) { sidecars.insert(number) }
         }
         let temporaries = FileSystem.staleTemporaryFiles(
             in: paths.directory, listing: names, stems: [paths.name.rawValue, paths.conflictsFileName])
@@ -163,33 +167,21 @@ struct WorkingCopy {
                 ? paths.generationNumber(of: String(name.dropFirst(basePrefix.count).dropLast(baseSuffix.count))) : nil
         }
         return Listing(
-            generations: names.compactMap(paths.generationNumber(of:)).sorted(), sidecarGenerations: sidecars.sorted(),
+            names: names, generations: names.compactMap(paths.generationNumber(of:)).sorted(), sidecarGenerations: sidecars.sorted(),
             stagedBases: stagedBases.sorted(),
             adoptedCopies: names.compactMap(paths.adoptedCopyStamp(of:)).sorted(),
-            temporaries: temporaries.contains { !holdsOnlyCopy($0) })
+            removableTemporaries: temporaries.filter { !holdsOnlyCopy($0) })
     }
 
-    /// The generation files in the directory, by number.
-    func generationFiles() throws(SeedDBError) -> [Int] {
-        try listing().generations
-    }
-
-    /// What SeedDB may remove beside the working copy: its temporary files (with their
-    /// journals), and the generation files (with their sidecars) the observation proved
-    /// disposable. Never the linked or recorded generation, the previous generation, a
-    /// base, or a generation file that may hold what the user wrote.
-    func leftovers(disposable generations: [Int]) throws(SeedDBError) -> [String] {
-        let listing = try files.entries(of: paths.directory)
-        let temporary = FileSystem.staleTemporaryFiles(
-            in: paths.directory, listing: listing, stems: [paths.name.rawValue, paths.conflictsFileName])
-        let names = Set(generations.map(paths.generationName))
-        let stray = listing.filter { entry in
-            let base = SeedPaths.sqliteSidecarSuffixes.reduce(entry) { name, suffix in
-                name.hasSuffix(suffix) ? String(name.dropLast(suffix.count)) : name
-            }
-            return names.contains(base)
-        }.map(paths.inDirectory)
-        return temporary.filter { !holdsOnlyCopy($0) } + stray
+    /// What SeedDB may remove beside the working copy, from `listing` (one read of the
+    /// directory): its temporary files (with their journals), and the generation files
+    /// (with their sidecars) the observation proved disposable. Never the linked or
+    /// recorded generation, the previous generation, a base, or a generation file that
+    /// may hold what the user wrote.
+    func leftovers(disposable generations: [Int], in listing: Listing) -> [String] {
+        let disposable = Set(generations.map(paths.generationName))
+        let stray = listing.names.filter { disposable.contains(SeedPaths.databaseName(of: $0)) }.map(paths.inDirectory)
+        return listing.removableTemporaries + stray
     }
 
     /// Whether `path` is a killed run's second name of a working copy that was a regular
