@@ -562,8 +562,7 @@ extension DeployExecutor {
     /// written, the content is right either way).
     func repairOwnership(_ drift: String, _ plan: DeployPlan) throws(SeedDBError) {
         guard let content = installedContent(plan) ?? plan.relinked.map({ paths.inDirectory(paths.generationName($0)) }) else { return }
-        try OwnershipRepair.apply(paths, content: content, policy: files, files: fs)
-        context.logger.warning("\(paths.workingCopy): owner and mode set as asked: \(drift)")
+        try OwnershipRepair.apply(paths, content: content, drift: drift, policy: files, files: fs, logger: context.logger)
     }
 
     /// The identity of the content just installed, when it is the seed's own: nothing was

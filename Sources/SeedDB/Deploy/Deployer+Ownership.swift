@@ -11,9 +11,8 @@ extension Deployer {
         guard let drift = try OwnershipRepair.drift(of: contentFile, policy: policy, files: effects.files) else { return }
         try withDeployLock(paths) { (_, _) throws(SeedDBError) in
             guard let content = try WorkingCopy.inspect(paths, files: effects.files).contentFile else { return }
-            try OwnershipRepair.apply(paths, content: content, policy: policy, files: effects.files)
+            try OwnershipRepair.apply(paths, content: content, drift: drift, policy: policy, files: effects.files, logger: logger)
         }
-        logger.warning("\(paths.workingCopy): owner and mode set as asked: \(drift)")
     }
 }
 

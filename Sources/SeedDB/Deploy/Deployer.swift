@@ -370,8 +370,7 @@ public struct Deployer: Sendable {
     func repairOwnershipWithoutCopy(_ plan: DeployPlan, _ observed: Observed, paths: SeedPaths) throws(SeedDBError) {
         for case .repairOwnership(let drift) in plan.steps {
             guard let content = observed.workingCopy.contentFile else { continue }
-            try OwnershipRepair.apply(paths, content: content, policy: configuration.files, files: effects.files)
-            logger.warning("\(paths.workingCopy): owner and mode set as asked: \(drift)")
+            try OwnershipRepair.apply(paths, content: content, drift: drift, policy: configuration.files, files: effects.files, logger: logger)
         }
     }
 

@@ -1,3 +1,4 @@
+import Logging
 import SeedDBCore
 
 /// Gives a working copy the owner and mode the configuration asks for (`--owner`,
@@ -20,9 +21,10 @@ enum OwnershipRepair {
     }
 
     /// Gives `content` (the working copy's content file) the mode and owner asked for, the
-    /// link and the previous generation the same, and the settings file the owner. Runs
-    /// under the deploy lock, which gave the directory and the lock file to the owner.
-    static func apply(_ paths: SeedPaths, content: String, policy: FilePolicy, files: any DeployFileSystem) throws(SeedDBError) {
+    /// link and the previous generation the same, and the settings file the owner, and
+    /// says what was set (`drift`) in a warning. Runs under the deploy lock, which gave the
+    /// directory and the lock file to the owner.
+    static func apply(_ paths: SeedPaths, content: String, drift: String, policy: FilePolicy, files: any DeployFileSystem, logger: Logger) throws(SeedDBError) {
         try files.setMode(policy.workingCopyMode, owner: policy.owner, of: content)
         if content != paths.workingCopy, policy.owner != nil { try files.setMode(nil, owner: policy.owner, of: paths.workingCopy) }
         if try files.fileType(at: paths.previousGeneration) == .regular {
@@ -31,5 +33,6 @@ enum OwnershipRepair {
         if let owner = policy.owner, try files.fileType(at: paths.settingsFile) != nil {
             try files.setMode(nil, owner: owner, of: paths.settingsFile)
         }
+        logger.warning("\(paths.workingCopy): owner and mode set as asked: \(drift)")
     }
 }
