@@ -20,6 +20,10 @@ public struct DeployRecord: Hashable, Sendable {
     /// For a previous generation: the signed manifest it came from, if it was verified, so
     /// a rollback records it again. (The current one is the settings entry's own.)
     public var signature: SeedSignature?
+    /// The SHA-256 of each of the seed's own tables (rows and columns) as deployed, by
+    /// name, when no merge base was kept to compare with (a `data` seed whose merging is
+    /// off): a later replace names the tables the user changed by them. `nil` otherwise.
+    public var tableDigests: [String: SHA256Digest]?
 
     /// Creates a record.
     public init(version: SeedVersion, sha256: SHA256Digest?, size: Int64, deployedAt: String, base: SHA256Digest? = nil, seedTables: [String]? = nil) {

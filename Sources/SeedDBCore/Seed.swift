@@ -18,8 +18,9 @@ public struct Seed: Hashable, Sendable {
     /// from the old working copy into the new one.
     public var preservedTables: [String]
     /// How the user's edits to the seed's own rows are merged into each new seed
-    /// (`"merge"` and `"mergeTables"` in a manifest). Default: ``MergePolicy/off``, the
-    /// seed's rows replace the user's.
+    /// (`"merge"` and `"mergeTables"` in a manifest). Default:
+    /// ``MergePolicies/standard(for:)``: the user's edits win in the `data` location; in
+    /// `cache`, the seed's rows replace the user's.
     public var merge: MergePolicies
     /// The manifest this seed was read from (``SeedDB/Manifest`` sets it). When trusted keys are
     /// configured, a deploy reads the manifest again, checks its signature, and deploys the
@@ -38,7 +39,8 @@ public struct Seed: Hashable, Sendable {
     ///   - name: The working copy's file name; defaults to the last path component of
     ///     `source`, without a `.zst` or `.gz` suffix.
     ///   - preservedTables: Tables whose rows survive a replace or reseed (the user's data).
-    ///   - merge: How the user's edits to the seed's rows are merged into a new seed.
+    ///   - merge: How the user's edits to the seed's rows are merged into a new seed;
+    ///     `nil` (the default) for ``MergePolicies/standard(for:)`` of `location`.
     ///   - readOnly: Deploy the seed as a symbolic link to `source`, with no copy
     ///     (``readOnly``).
     /// - Throws: ``SeedDBError`` (`invalidArgument`) when `source` is empty or the default
@@ -51,7 +53,7 @@ public struct Seed: Hashable, Sendable {
         name: SeedName? = nil,
         expectedSHA256: SHA256Digest? = nil,
         preservedTables: [String] = [],
-        merge: MergePolicies = MergePolicies(),
+        merge: MergePolicies? = nil,
         readOnly: Bool = false
     ) throws(SeedDBError) {
         guard !source.isEmpty else {
@@ -68,7 +70,7 @@ public struct Seed: Hashable, Sendable {
         }
         self.expectedSHA256 = expectedSHA256
         self.preservedTables = try Self.checked(preservedTables: preservedTables)
-        self.merge = merge
+        self.merge = merge ?? .standard(for: location)
         self.readOnly = readOnly
     }
 
@@ -78,14 +80,15 @@ public struct Seed: Hashable, Sendable {
     ///
     /// - Parameters:
     ///   - preservedTables: Tables whose rows a rollback carries into the restored copy.
-    ///   - merge: How a rollback merges the user's edits into the restored copy.
+    ///   - merge: How a rollback merges the user's edits into the restored copy; `nil`
+    ///     (the default) for ``MergePolicies/standard(for:)`` of `location`.
     /// - Throws: ``SeedDBError`` (`invalidArgument`) for an invalid preserved table.
     public init(
         app: AppIdentifier,
         workingCopy name: SeedName,
         location: SeedLocation = .data,
         preservedTables: [String] = [],
-        merge: MergePolicies = MergePolicies()
+        merge: MergePolicies? = nil
     ) throws(SeedDBError) {
         self.app = app
         self.source = ""
@@ -93,7 +96,7 @@ public struct Seed: Hashable, Sendable {
         self.location = location
         self.name = name
         self.preservedTables = try Self.checked(preservedTables: preservedTables)
-        self.merge = merge
+        self.merge = merge ?? .standard(for: location)
     }
 
     /// The working copy's default name for `source`: its last path component, without a

@@ -7,6 +7,9 @@ public struct ValidationMemo: Sendable, Hashable {
     public var integrity: IntegrityLevel
     /// The content's tables, listed when it was checked (`nil` in memos written before).
     public var tables: [String]? = nil
+    /// The digest of each of the content's tables (``DeployRecord/tableDigests``), when
+    /// they were hashed: a deploy of the same content does not hash them again.
+    public var tableDigests: [String: SHA256Digest]? = nil
 
     /// Creates a memo.
     public init(sha256: SHA256Digest, integrity: IntegrityLevel, tables: [String]? = nil) {

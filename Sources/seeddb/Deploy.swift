@@ -21,6 +21,13 @@ extension SeedDBCommand {
 
         @OptionGroup var options: DeployOptions
 
+        func validate() throws {
+            if options.seeds.manifestOptions.manifest != nil, options.seeds.carry.merge != nil {
+                // The manifest sets each seed's policy; `reseed --merge` is one reseed's own.
+                throw ValidationError("--manifest cannot be combined with --merge")
+            }
+        }
+
         func run() throws {
             try options.run(force: false)
         }

@@ -34,6 +34,13 @@ struct DeployOptions: ParsableArguments {
         configuration.progress = progress?.callback
         configuration.allowDowngrade = allowDowngrade
         configuration.forgetSignature = forgetSignature
+        // A reseed's `--merge` and `--merge-table` are its own, not the seed's policy.
+        let reseedSetsMerge = force && seeds.carry.setsMerge
+        if reseedSetsMerge {
+            let location = seeds.workingCopy.location ?? .data
+            configuration.reseedMerge = seeds.manifestOptions.manifest != nil
+                ? MergePolicies(default: seeds.carry.merge ?? .off) : seeds.carry.policies(for: location)
+        }
         if let progress { configuration.stepStarted = progress.stepStarted(then: configuration.stepStarted) }
         let (reports, failure): ([DeployReport], SeedFailure?)
         if seeds.manifestOptions.manifest != nil, !dryRun {
@@ -44,6 +51,8 @@ struct DeployOptions: ParsableArguments {
             }
         } else {
             (reports, failure) = seeds.each(system, configuration: configuration, trust: trust, { (deployer, seed) throws(SeedDBError) in
+                var seed = seed
+                if reseedSetsMerge && seeds.manifestOptions.manifest == nil { seed.merge = .standard(for: seed.location) }
                 if dryRun { return try deployer.plan(seed, force: force) }
                 return force ? try deployer.reseed(seed) : try deployer.deploy(seed)
             })

@@ -58,7 +58,7 @@ struct CarryOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("A table holding the user's own data, carried into each new copy (repeatable).", valueName: "table"))
     var preserve: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Merge the user's edits of the seed's rows into each new seed (default: off).", valueName: "policy"))
+    @Option(name: .long, help: ArgumentHelp("How the user's edits of the seed's rows meet each new seed: user-wins (the default for data), seed-wins, fail or off (the default for cache). With reseed: for this reseed only.", valueName: "policy"))
     var merge: MergePolicy?
 
     @Option(name: .customLong("merge-table"), help: ArgumentHelp("One table's merge policy, overriding --merge (repeatable).", valueName: "table=policy"), transform: TableMergePolicy.init(parsing:))
@@ -69,9 +69,13 @@ struct CarryOptions: ParsableArguments {
         [("--preserve", !preserve.isEmpty), ("--merge", merge != nil), ("--merge-table", !mergeTable.isEmpty)]
     }
 
-    /// The merge policies these flags set.
-    var policies: MergePolicies {
-        MergePolicies(default: merge ?? .off, tables: Dictionary(mergeTable.map { ($0.table, $0.policy) }) { $1 })
+    /// Whether `--merge` or `--merge-table` was given.
+    var setsMerge: Bool { merge != nil || !mergeTable.isEmpty }
+
+    /// The merge policies these flags set for a seed in `location` (without `--merge`, the
+    /// location's standard default).
+    func policies(for location: SeedLocation) -> MergePolicies {
+        MergePolicies(default: merge ?? MergePolicies.standard(for: location).default, tables: Dictionary(mergeTable.map { ($0.table, $0.policy) }) { $1 })
     }
 }
 

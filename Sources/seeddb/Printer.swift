@@ -34,6 +34,7 @@ struct Printer {
                 pairs.append(("merge", counts))
             }
             if report.mergeSkipped { pairs.append(("mergeSkipped", true)) }
+            if let discarded = report.discarded { pairs.append(("discarded", discarded)) }
             if let signature = report.signature { pairs.append(("signature", Self.signature(signature))) }
             if let forgot = report.forgotSignature { pairs.append(("forgotSignature", Self.signature(forgot))) }
             return pairs
@@ -59,9 +60,18 @@ struct Printer {
                 let merged = report.merge.map { "; merged\($0.withoutBase ? " without a base" : ""): " + Self.merged($0, kept: report.conflictsKept) }
                     ?? (report.mergeSkipped ? "; nothing to merge: the working copy was the seed's own, unwritten" : "")
                 let kept = report.adopted ? "; the database found was kept as the previous generation (seeddb rollback restores it)" : ""
-                return "\(report.name): \(verb) \(versions)\(how)\(merged) (\(report.workingCopy))\(kept)\(signed)"
+                return "\(report.name): \(verb) \(versions)\(how)\(merged) (\(report.workingCopy))\(kept)\(Self.discarded(report))\(signed)"
             }
         }
+    }
+
+    /// The tables whose changes a run replaced, for its line: `; merge is off: the user's
+    /// changes to 2 seed tables (tags, words) were replaced; the old copy is
+    /// levels.sqlite.previous`; nothing when it replaced none.
+    static func discarded(_ report: DeployReport) -> String {
+        guard let tables = report.discarded, !tables.isEmpty else { return "" }
+        let old = report.keptPrevious ? "the old copy is \(report.name).previous" : "the old copy was not kept"
+        return "; merge is off: the user's changes to \(tables.count) seed table\(tables.count == 1 ? "" : "s") (\(tables.joined(separator: ", "))) were replaced; \(old)"
     }
 
     /// What a deploy did with signatures, for its line: `; signed by 7B0460144D009C90,

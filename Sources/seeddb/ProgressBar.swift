@@ -57,6 +57,7 @@ final class ProgressBar: @unchecked Sendable {
             switch step {
             case .migrate: self.phase("migrating")
             case .check: self.phase("checking")
+            case .fingerprint: self.phase("hashing tables")
             case .carry: self.phase("carrying tables")
             case .install: self.phase("installing", bar: "live replace")
             case .stage: self.phase(nil, bar: "copying")

@@ -8,11 +8,16 @@ extension SeedDBCommand {
             commandName: "reseed",
             abstract: "Replace each working copy with its seed, whatever the versions say.",
             discussion: """
-            Runs the same safe steps as deploy. The working copy's current content is replaced. \
-            A manifest's seeds are reseeded as one release: all of them or none.
+            Runs the same safe steps as deploy, and follows the seed's merge policy as a deploy \
+            does: with user-wins (the default for data), what the user wrote is merged into the \
+            fresh seed. --merge sets the policy of this reseed alone (beside --manifest too): \
+            --merge off puts the seed's own rows back and names the tables whose changes it \
+            replaced; the old copy is kept as the previous generation. A manifest's seeds are \
+            reseeded as one release: all of them or none.
 
             Example:
               seeddb reseed --app com.example.levels --seed levels.sqlite --version 2
+              seeddb reseed --manifest /usr/share/levels/seeds.json --merge off
             """)
 
         @OptionGroup var options: DeployOptions

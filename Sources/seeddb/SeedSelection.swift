@@ -91,7 +91,7 @@ private func seedFromFlags(
     return try Seed(
         app: app, source: absolute(source), version: version, location: workingCopy.location ?? .data,
         name: workingCopy.name, expectedSHA256: sha256, preservedTables: carry?.preserve ?? [],
-        merge: carry?.policies ?? MergePolicies(), readOnly: readOnly)
+        merge: carry?.policies(for: workingCopy.location ?? .data), readOnly: readOnly)
 }
 
 /// How `deploy` and `reseed` describe the seeds: a manifest, or every flag of one seed.
@@ -109,7 +109,8 @@ struct SeedOptions: SeedSelection {
     var readOnly = false
 
     func validate() throws {
-        try validate(flags: file.given + workingCopy.given + [("--sha256", sha256 != nil), ("--read-only", readOnly)] + carry.given)
+        // `--merge` beside `--manifest` is a reseed's (`Deploy` refuses it).
+        try validate(flags: file.given + workingCopy.given + [("--sha256", sha256 != nil), ("--read-only", readOnly)] + carry.given.filter { $0.0 != "--merge" })
     }
 
     func flagSeed() throws(SeedDBError) -> Seed {
@@ -173,7 +174,7 @@ struct WorkingCopySelection: SeedSelection {
         }
         return try Seed(
             app: app, workingCopy: name, location: workingCopy.location ?? .data,
-            preservedTables: carry?.preserve ?? [], merge: carry?.policies ?? MergePolicies())
+            preservedTables: carry?.preserve ?? [], merge: carry?.policies(for: workingCopy.location ?? .data))
     }
 }
 

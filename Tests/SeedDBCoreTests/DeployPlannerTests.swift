@@ -450,6 +450,82 @@ import Testing
         #expect(try carry(adopted)?.appTables == .notInTheNewSeed)
     }
 
+    /// Issue 30, item 1: a carry that replaces the user's changes to some table names the
+    /// tables: against the base when it matches its record, else against the replaced
+    /// record's table digests, else not knowing; not for a copy nobody wrote (nothing
+    /// replaced), an adopted database (kept whole), or a policy that merges every table.
+    @Test func theCarrySaysHowTheTablesWhoseChangesItReplacesAreFound() throws {
+        func discards(_ observed: DeployObservation, replacing: Bool = true, kind: DeployRequest.Kind = .deploy) throws -> PlannedStep.Discards? {
+            var request = DeployRequest(kind: kind)
+            request.replacesEdits = replacing
+            for case .carry(let carry) in try DeployPlanner.plan(observed, request).steps { return carry.discards }
+            return nil
+        }
+        let digest = SHA256Digest(bytes: Array(repeating: UInt8(1), count: 32))
+        var observed = Self.observed()
+        #expect(try discards(observed) == .unknown)
+        #expect(try discards(observed, replacing: false) == PlannedStep.Discards.none)
+        observed.records.current = DeployRecord(version: Self.version("1"), sha256: digest, size: 1, deployedAt: "")
+        observed.records.current?.tableDigests = ["tags": digest]
+        #expect(try discards(observed) == .againstDigests(["tags": digest]))
+        observed.baseFiles = DeployObservation.BaseFiles(base: true, baseMatchesRecord: false)
+        observed.records.base = digest
+        #expect(try discards(observed) == .againstDigests(["tags": digest]), "a base that does not match is not compared with")
+        observed.baseFiles.baseMatchesRecord = true
+        #expect(try discards(observed) == .againstBase)
+        #expect(try discards(observed, kind: .reseed) == .againstBase)
+        observed.untouchedSeed = true
+        #expect(try discards(observed) == .unwritten)
+        let adopted = Self.observed(recorded: nil, workingCopy: .file, recordedGeneration: nil)
+        #expect(try discards(adopted) == PlannedStep.Discards.none)
+    }
+
+    /// A reseed given its own merge carries with it; the seed's policy still decides the
+    /// base kept. A deploy ignores a reseed's merge.
+    @Test func aReseedsOwnMergeDecidesTheCarryNotTheBase() throws {
+        func plan(_ kind: DeployRequest.Kind, seedMerges: Bool, reseedMerges: Bool?) throws -> (PlannedStep.CarryMerge?, PlannedStep.BaseCopy?) {
+            var request = DeployRequest(kind: kind)
+            request.merges = seedMerges
+            request.reseedMerges = reseedMerges
+            let steps = try DeployPlanner.plan(Self.observed(), request).steps
+            var merge: PlannedStep.CarryMerge?
+            var base: PlannedStep.BaseCopy?
+            for step in steps {
+                if case .carry(let carry) = step { merge = carry.merge }
+                if case .stage(let stage) = step { base = stage.base }
+            }
+            return (merge, base)
+        }
+        #expect(try plan(.reseed, seedMerges: true, reseedMerges: false) == (.off, .copy))
+        #expect(try plan(.reseed, seedMerges: false, reseedMerges: true) == (.merge, .clone))
+        #expect(try plan(.reseed, seedMerges: true, reseedMerges: nil) == (.merge, .copy))
+        #expect(try plan(.deploy, seedMerges: true, reseedMerges: false) == (.merge, .copy))
+    }
+
+    /// A seed that keeps no base has its tables hashed after the migrations and the check,
+    /// before the marker, so a later replace with merging off can name what it replaces;
+    /// a rollback takes the restored generation's digests as recorded.
+    @Test func theTablesAreHashedForARecordThatKeepsNoBase() throws {
+        var request = DeployRequest(kind: .deploy)
+        request.recordsTableDigests = true
+        request.migrates = true
+        #expect(try DeployPlanner.plan(Self.observed(), request).names == [.stage, .migrate, .check, .fingerprint, .withdraw, .carry, .install, .keepPrevious, .record, .cleanUp])
+        // A check the settings remember hands the step its digests, for the same content.
+        var remembering = Self.observed()
+        remembering.records.passedCheck = ValidationMemo(sha256: SHA256Digest(bytes: Array(repeating: UInt8(3), count: 32)), integrity: .quick)
+        #expect(try DeployPlanner.plan(remembering, request).steps.contains(.fingerprint(remembered: remembering.records.passedCheck)))
+        #expect(try !DeployPlanner.plan(Self.observed(), DeployRequest(kind: .deploy)).names.contains(.fingerprint))
+        let digest = SHA256Digest(bytes: Array(repeating: UInt8(2), count: 32))
+        var rollback = Self.observed(recorded: "2", previous: true)
+        rollback.records.previous = DeployRecord(version: Self.version("1"), sha256: digest, size: 1, deployedAt: "", seedTables: ["tags"])
+        rollback.records.previous?.tableDigests = ["tags": digest]
+        var rollingBack = request
+        rollingBack.kind = .rollback
+        let plan = try DeployPlanner.plan(rollback, rollingBack)
+        #expect(!plan.names.contains(.fingerprint))
+        for case .stage(let stage) in plan.steps { #expect(stage.knownTables == .these(["tags"], digests: ["tags": digest])) }
+    }
+
     /// A replace killed after its switch is finished by whatever command runs next; what
     /// the killed run was decides, not what was asked: its dropped previous generation,
     /// one SeedDB cannot account for, is kept as an adopted copy even under `rollback`.
@@ -521,10 +597,13 @@ import Testing
         #expect(try recordedBase(DeployPlanner.plan(rollback, DeployRequest(kind: .rollback))) == .previousBase(base))
         rollback.baseFiles.previousBase = false
         #expect(try recordedBase(DeployPlanner.plan(rollback, DeployRequest(kind: .rollback))) == PlannedStep.BaseInstall.none(removing: [.inPlace]))
-        // A seed that merges nothing drops stale bases when no pristine copy was kept.
+        // A seed that merges nothing drops the stale base when no pristine copy was kept; the
+        // one kept with the previous generation stays with it.
         var stale = Self.observed()
         stale.baseFiles = DeployObservation.BaseFiles(base: true, previousBase: false)
-        #expect(try recordedBase(DeployPlanner.plan(stale, DeployRequest(kind: .deploy))) == .pristine(otherwise: .none(removing: [.inPlace, .previous])))
+        let plan = try DeployPlanner.plan(stale, DeployRequest(kind: .deploy))
+        #expect(recordedBase(plan) == .pristine(otherwise: .none(removing: [.inPlace])))
+        #expect(plan.steps.contains { if case .keepPrevious(let keep) = $0 { keep.linksBaseAsPrevious } else { false } })
         // Finishing a killed run records the base where it was found, by its digest.
         var killed = Self.observed(recorded: nil, workingCopy: .generation(2), generations: [1, 2],
                                    interrupted: .init(version: Self.version("2"), generation: 2, replacing: Self.version("1")))

@@ -468,6 +468,18 @@ struct SimulatedDatabase: DeployDatabase {
         return ["levels"]
     }
 
+    /// The one seed table's digest: the seed's rows and the user's edits of them.
+    func tableDigests(of path: String) throws(SeedDBError) -> [String: SeedDBCore.SHA256Digest] {
+        guard case .database(let content, _) = try world.fileContent(path).0 else { throw SeedDBError(.ioFailure, "cannot read \(path)") }
+        try world.reading()
+        return ["levels": Self.levelsDigest(content)]
+    }
+
+    /// The digest of `content`'s seed table: which seed's rows, with which edits.
+    private static func levelsDigest(_ content: SimulatedWorld.Database) -> SeedDBCore.SHA256Digest {
+        SimulatedWorld.digest(.database(SimulatedWorld.Database(seed: content.seed, edits: content.edits), id: 0))
+    }
+
     func fence(_ path: String) throws(SeedDBError) -> [UInt8]? {
         guard case .database(let content, _) = try world.fileContent(path).0, !content.fenced else { return nil }
         try rewrite(path) { $0.fenced = true }
@@ -537,7 +549,31 @@ struct SimulatedDatabase: DeployDatabase {
         }
         // Something of the user's came across: the new content is not the seed's own.
         let carriedSomething = !previous.userRows.isEmpty || (carry.merge.mergesAnything && !previous.edits.isEmpty)
-        return CarryResult(carried: carriedSomething ? ["probe"] : [], merge: nil)
+        // The seed table's edits, replaced without a merge, are named: a record of a seed that
+        // keeps no base keeps its tables' digests, one that keeps a base has it.
+        // Not for a database whose seed SeedDB does not know (one it adopts is kept whole as
+        // the previous generation; one restored from an adopted copy has nothing to compare
+        // with), nor one whose recorded base is gone (the run warns it cannot tell).
+        var recordedNothing = false
+        if let settings = world.settingsFile, case .file(.bytes(let bytes), _, _)? = world.node(settings),
+           let entry = world.parsed(bytes).entries[SimulatedWorld.name(of: carry.workingCopy)], let marker = entry.interrupted,
+           let replaced = marker.replacing, !marker.adopting, replaced.version != DeployRecord.adoptedVersion {
+            recordedNothing = entry.base == nil && replaced.tableDigests == nil
+        }
+        if !carry.merge.mergesAnything, !previous.edits.isEmpty, recordedNothing, carry.discards == nil {
+            world.violate("replaced the user's edits of \(SimulatedWorld.name(of: carry.workingCopy)) (seed \(previous.seed)) with no base or table digests to name them by")
+        }
+        var discarded: [String]?
+        switch carry.discards {
+        case .againstBase(let base):
+            guard case .database(let baseContent, _) = try world.fileContent(base).0 else { throw SeedDBError(.ioFailure, "cannot read \(base)") }
+            discarded = !carry.merge.mergesAnything && Self.levelsDigest(baseContent) != Self.levelsDigest(previous) ? ["levels"] : []
+        case .againstDigests(let digests):
+            discarded = !carry.merge.mergesAnything && digests["levels"] != Self.levelsDigest(previous) ? ["levels"] : []
+        case nil:
+            discarded = nil
+        }
+        return CarryResult(carried: carriedSomething ? ["probe"] : [], merge: nil, discarded: discarded)
     }
 
     func snapshot(_ live: any LiveReplace, of old: String, to path: String) throws(SeedDBError) {

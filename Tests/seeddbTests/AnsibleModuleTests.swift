@@ -148,7 +148,7 @@ struct AnsibleModuleTests {
     func seedDBsWarningsAreTheTasksWarnings() throws {
         // Given v1 deployed without merging and written to, v2 merges: its base is
         // missing, and seeddb warns.
-        #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+        #expect(try cli.run(["deploy", "--merge", "off"] + cli.seedFlags(1)).status == 0)
         #expect(try cli.shell("sqlite3 '\(cli.workingCopy)' 'CREATE TABLE scratch(x); DROP TABLE scratch'").status == 0)
         let result = try play(seed: DemoSeeds.v2, version: "2", arguments: ["merge": "user-wins"])
         #expect(result.status == 0, "\(result.output)")

@@ -56,9 +56,10 @@ import Testing
         #expect(try cli.levelCount() == 20)
         #expect(recordedVersion() == "1")
 
-        // Only the working copy (a link to its generation file), its lock and the previous
-        // generation remain: no temp files, no sidecars, no older generation.
-        #expect(cli.list(cli.appData) == ["levels.sqlite", "levels.sqlite.lock", "levels.sqlite.previous", cli.generationFile])
+        // Only the working copy (a link to its generation file), its lock, the previous
+        // generation and the merge bases (a data seed merges by default) remain: no temp
+        // files, no sidecars, no older generation.
+        #expect(cli.list(cli.appData) == ["levels.sqlite", "levels.sqlite.base", "levels.sqlite.lock", "levels.sqlite.previous", "levels.sqlite.previous.base", cli.generationFile])
     }
 
     @Test func humanOutputAndQuiet() throws {
@@ -84,15 +85,19 @@ import Testing
         #expect(cli.bytes(cached) == seedBytes(1))
     }
 
-    @Test func reseedAlwaysCopiesAndWipesLocalChanges() throws {
+    @Test func reseedMergeOffAlwaysCopiesAndWipesLocalChanges() throws {
         try cli.run(["deploy"] + cli.seedFlags(1))
         let queue = try DatabaseQueue(path: cli.workingCopy)
         try queue.write { try $0.execute(sql: "DELETE FROM levels") }
         try queue.close()
-        let result = try cli.run(["reseed", "--json"] + cli.seedFlags(1))
+        // The default merges: the user's deletions stay.
+        var result = try cli.run(["reseed", "--json"] + cli.seedFlags(1))
+        #expect(try cli.levelCount() == 0)
+        result = try cli.run(["reseed", "--json", "--merge", "off"] + cli.seedFlags(1))
         let seed = try #require(try result.seeds().first)
         #expect(seed["action"] as? String == "reseeded")
         #expect(seed["from"] as? String == "1")
+        #expect(seed["discarded"] as? [String] == ["levels"])
         #expect(cli.bytes(cli.workingCopy) == seedBytes(1))
     }
 

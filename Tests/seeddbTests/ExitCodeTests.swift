@@ -83,7 +83,7 @@ import Testing
         #expect(result.stderr.split(separator: "\n").count == 1)
         #expect(cli.bytes(cli.workingCopy) == before)
         #expect(cli.bytes(cli.settingsFile) == settings)
-        #expect(cli.list(cli.appData) == ["levels.sqlite", "levels.sqlite.lock", "levels.sqlite.v1"])
+        #expect(cli.list(cli.appData) == ["levels.sqlite", "levels.sqlite.base", "levels.sqlite.lock", "levels.sqlite.v1"])
     }
 
     @Test func heldLockExits75() throws {

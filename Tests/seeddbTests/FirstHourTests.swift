@@ -359,7 +359,7 @@ import Testing
         let reseed = try cli.run(["reseed", "--version", "auto", "--app", cli.app, "--seed", CLIHarness.seeds + "/v2/levels.sqlite"])
         let digest = try #require(try cli.run(["status", "--json", "--version", "auto", "--app", cli.app, "--seed", CLIHarness.seeds + "/v2/levels.sqlite"]).seeds().first?["recordedVersion"] as? String)
         #expect(digest.count == 64)
-        #expect(reseed.stdout == "levels.sqlite: reseeded 1 -> \(digest.prefix(12)) by swap (\(cli.workingCopy))\n")
+        #expect(reseed.stdout == "levels.sqlite: reseeded 1 -> \(digest.prefix(12)) by swap; nothing to merge: the working copy was the seed's own, unwritten (\(cli.workingCopy))\n")
         let status = try cli.run(["status", "--version", "auto", "--app", cli.app, "--seed", CLIHarness.seeds + "/v2/levels.sqlite"])
         #expect(status.stdout.split(separator: "\n").allSatisfy { $0.count <= 200 })
         #expect(status.stdout.contains("recorded version: \(digest.prefix(12))\n"))

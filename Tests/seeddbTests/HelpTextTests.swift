@@ -135,9 +135,11 @@ OPTIONS:
                           deploy.
   --preserve <table>      A table holding the user's own data, carried into
                           each new copy (repeatable).
-  --merge <policy>        Merge the user's edits of the seed's rows into each
-                          new seed (default: off). (values: off, seed-wins,
-                          user-wins, fail)
+  --merge <policy>        How the user's edits of the seed's rows meet each new
+                          seed: user-wins (the default for data), seed-wins,
+                          fail or off (the default for cache). With reseed: for
+                          this reseed only. (values: off, seed-wins, user-wins,
+                          fail)
   --merge-table <table=policy>
                           One table's merge policy, overriding --merge
                           (repeatable).
@@ -183,11 +185,17 @@ OPTIONS:
         "reseed": #"""
 OVERVIEW: Replace each working copy with its seed, whatever the versions say.
 
-Runs the same safe steps as deploy. The working copy's current content is
-replaced. A manifest's seeds are reseeded as one release: all of them or none.
+Runs the same safe steps as deploy, and follows the seed's merge policy as a
+deploy does: with user-wins (the default for data), what the user wrote is
+merged into the fresh seed. --merge sets the policy of this reseed alone
+(beside --manifest too): --merge off puts the seed's own rows back and names
+the tables whose changes it replaced; the old copy is kept as the previous
+generation. A manifest's seeds are reseeded as one release: all of them or
+none.
 
 Example:
   seeddb reseed --app com.example.levels --seed levels.sqlite --version 2
+  seeddb reseed --manifest /usr/share/levels/seeds.json --merge off
 
 USAGE: seeddb reseed <options>
 
@@ -206,9 +214,11 @@ OPTIONS:
                           deploy.
   --preserve <table>      A table holding the user's own data, carried into
                           each new copy (repeatable).
-  --merge <policy>        Merge the user's edits of the seed's rows into each
-                          new seed (default: off). (values: off, seed-wins,
-                          user-wins, fail)
+  --merge <policy>        How the user's edits of the seed's rows meet each new
+                          seed: user-wins (the default for data), seed-wins,
+                          fail or off (the default for cache). With reseed: for
+                          this reseed only. (values: off, seed-wins, user-wins,
+                          fail)
   --merge-table <table=policy>
                           One table's merge policy, overriding --merge
                           (repeatable).
@@ -278,9 +288,11 @@ OPTIONS:
   --name <file>           The working copy's file name (with --app).
   --preserve <table>      A table holding the user's own data, carried into
                           each new copy (repeatable).
-  --merge <policy>        Merge the user's edits of the seed's rows into each
-                          new seed (default: off). (values: off, seed-wins,
-                          user-wins, fail)
+  --merge <policy>        How the user's edits of the seed's rows meet each new
+                          seed: user-wins (the default for data), seed-wins,
+                          fail or off (the default for cache). With reseed: for
+                          this reseed only. (values: off, seed-wins, user-wins,
+                          fail)
   --merge-table <table=policy>
                           One table's merge policy, overriding --merge
                           (repeatable).

@@ -17,7 +17,7 @@ import Testing
     /// v1 deployed without merging (no base kept), then the user's edits: a background v2
     /// also changes, a new level, and a column of the app's own.
     private func deployV1WithoutMergingAndEdit() throws {
-        #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+        #expect(try cli.run(["deploy", "--merge", "off"] + cli.seedFlags(1)).status == 0)
         #expect(!FileManager.default.fileExists(atPath: cli.appData + "/levels.sqlite.base"))
         _ = try sql("""
             UPDATE levels SET background = 'my cave' WHERE ix = 2;

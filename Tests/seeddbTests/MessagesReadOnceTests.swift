@@ -42,7 +42,7 @@ import Testing
         let dryRun = try cli.run(["rollback", "--dry-run", "--app", cli.app, "--name", "levels.sqlite"])
         #expect(dryRun.stdout == "levels.sqlite: would be rolled back 2 -> 1 by swap (\(cli.workingCopy))\n")
         let rollback = try cli.run(["rollback", "--app", cli.app, "--name", "levels.sqlite"])
-        #expect(rollback.stdout == "levels.sqlite: rolled back 2 -> 1 by swap (\(cli.workingCopy))\n")
+        #expect(rollback.stdout == "levels.sqlite: rolled back 2 -> 1 by swap; merged: no changes of the user's (\(cli.workingCopy))\n")
         let json = try cli.run(["deploy", "--json"] + cli.seedFlags(1))
         #expect(try json.seeds().first?["action"] as? String == "unchanged")
 

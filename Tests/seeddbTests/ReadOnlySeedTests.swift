@@ -131,7 +131,8 @@ import Testing
         let toLink = try cli.run(["deploy", "--read-only"] + Self.flags(cli, 1, seed))
         #expect(toLink.status == 0, "\(toLink.stderr)")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: cli.workingCopy) == seed)
-        #expect(cli.list(cli.appData) == ["levels.sqlite", "levels.sqlite.lock", "levels.sqlite.previous"])
+        // (A data seed merges by default: the copy's merge base goes with it.)
+        #expect(cli.list(cli.appData) == ["levels.sqlite", "levels.sqlite.lock", "levels.sqlite.previous", "levels.sqlite.previous.base"])
         #expect(try cli.shell("sqlite3 '\(cli.appData)/levels.sqlite.previous' 'SELECT text FROM notes'").stdout == "mine\n")
 
         // status and verify see SeedDB's link, not something in the way.

@@ -30,24 +30,25 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
     }
 
+    // Merging off: the new copy is the seed's bytes, nothing of the old copy's carried.
     @Test func staleWALOfTheOldCopyIsNotReplayedIntoTheNewOne() throws {
-        try cli.run(["deploy"] + cli.seedFlags(1))
+        try cli.run(["deploy", "--merge", "off"] + cli.seedFlags(1))
         try crashWhileWriting(journalMode: "wal")
         let wal = try #require(cli.bytes(cli.contentFile + "-wal"))
         #expect(wal.count > 32, "the fixture must leave WAL frames")
 
-        let result = try cli.run(["deploy", "--json"] + cli.seedFlags(2))
+        let result = try cli.run(["deploy", "--json", "--merge", "off"] + cli.seedFlags(2))
         #expect(result.status == 0, "\(result.stderr)")
         #expect(cli.bytes(cli.workingCopy) == seedBytes(2))
         #expect(cli.list(cli.appData) == ["levels.sqlite", "levels.sqlite.lock", "levels.sqlite.previous", cli.generationFile])
     }
 
     @Test func hotJournalOfTheOldCopyIsNotReplayedIntoTheNewOne() throws {
-        try cli.run(["deploy"] + cli.seedFlags(1))
+        try cli.run(["deploy", "--merge", "off"] + cli.seedFlags(1))
         try crashWhileWriting(journalMode: "delete")
         #expect(FileManager.default.fileExists(atPath: cli.contentFile + "-journal"), "the fixture must leave a hot journal")
 
-        let result = try cli.run(["deploy"] + cli.seedFlags(2))
+        let result = try cli.run(["deploy", "--merge", "off"] + cli.seedFlags(2))
         #expect(result.status == 0, "\(result.stderr)")
         #expect(cli.bytes(cli.workingCopy) == seedBytes(2))
         #expect(cli.list(cli.appData) == ["levels.sqlite", "levels.sqlite.lock", "levels.sqlite.previous", cli.generationFile])
@@ -61,7 +62,7 @@ import Testing
         let result = try cli.run(["deploy", "--json"] + cli.seedFlags(1))
         #expect(try result.seeds().first?["action"] as? String == "restored")
         #expect(cli.generationFile == generation, "the recorded generation is the working copy again, nothing copied")
-        #expect(cli.list(cli.appData) == ["levels.sqlite", "levels.sqlite.lock", generation, generation + "-shm", generation + "-wal"],
+        #expect(cli.list(cli.appData) == ["levels.sqlite", "levels.sqlite.base", "levels.sqlite.lock", generation, generation + "-shm", generation + "-wal"],
                 "the WAL holding committed rows stays with its database")
     }
 
@@ -76,7 +77,7 @@ import Testing
         #expect(result.stderr.split(separator: "\n").count == 1)
         #expect(cli.bytes(cli.workingCopy) == copy)
         #expect(cli.bytes(cli.settingsFile) == settings)
-        #expect(cli.list(cli.appData) == ["levels.sqlite", "levels.sqlite.lock", "levels.sqlite.v1"])
+        #expect(cli.list(cli.appData) == ["levels.sqlite", "levels.sqlite.base", "levels.sqlite.lock", "levels.sqlite.v1"])
     }
 
     @Test(arguments: ["wal", "delete"])
@@ -123,7 +124,7 @@ import Testing
         #expect(try result.seeds().first?["adopted"] as? Bool == true)
         #expect(FileManager.default.fileExists(atPath: cli.workingCopy + ".previous"))
         #expect(result.stderr.contains("warning"))
-        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(result.stderr.split(separator: "\n").count == 1, "one warning, the settings': an adopted database is not merged: \(result.stderr)")
         let aside = cli.list(cli.root + "/config/" + cli.app).filter { $0.hasPrefix("settings.json.corrupt-") }
         #expect(aside.count == 1)
     }

@@ -35,6 +35,14 @@ public struct DeployConfiguration: Sendable {
     /// (a reflink, else a copy).
     public var linksBaseToSeed = false
 
+    /// How a reseed (``Deployer/reseed(_:)``, or a release with `force`) treats the user's
+    /// edits of the seed's rows, in place of each seed's own ``Seed/merge``:
+    /// `MergePolicies(default: .off)` puts the seed's own rows back (`seeddb reseed --merge
+    /// off`), and the run names the tables whose changes it replaced. Each seed's own
+    /// policy still decides whether a merge base is kept for its next upgrade. Deploys
+    /// and rollbacks ignore it. Default: `nil`, each seed's own policy.
+    public var reseedMerge: MergePolicies?
+
     /// Called after each step of a plan completes (``DeployStep``); the crash and fault
     /// suites stop the process there. Default: `nil`.
     public var stepObserver: (@Sendable (DeployStep) -> Void)?

@@ -73,7 +73,7 @@ extension DeployExecutor {
         }
         switch stage.knownTables {
         case .none: break
-        case .these(let tables): run.seedTables = tables
+        case .these(let tables, let digests): (run.seedTables, run.tableDigests) = (tables, digests)
         case .ifPassed(let memo): if memo.sha256 == copy.digest { run.seedTables = memo.tables }
         }
         if stage.restoresPrevious {
@@ -156,6 +156,19 @@ extension DeployExecutor {
         run.memo = ValidationMemo(sha256: staged.digest, integrity: check.level, tables: tables)
     }
 
+    /// `fingerprint`: hashes each of the staged copy's tables, for the record
+    /// (``DeployRecord/tableDigests``), unless the check the settings remember has them for
+    /// this content; the memo the run writes keeps them. Changes nothing.
+    func fingerprint(_ remembered: ValidationMemo?, _ run: DeployRun) throws(SeedDBError) {
+        let staged = try run.staged(for: .fingerprint)
+        if let remembered, remembered.sha256 == staged.digest, let digests = remembered.tableDigests {
+            run.tableDigests = digests
+        } else {
+            run.tableDigests = try db.tableDigests(of: staged.path)
+        }
+        if run.memo?.sha256 == staged.digest { run.memo?.tableDigests = run.tableDigests }
+    }
+
     /// `withdraw`: replaces the record by what the run is doing (the version, the
     /// generation file a swap will install, the record it replaces, the merge base it will
     /// put in place), so a run killed at any point is finished or undone by the next one
@@ -193,7 +206,7 @@ extension DeployExecutor {
             version: target.version, generation: run.generation, replacing: withdraw.replacing,
             base: base, seedTables: run.seedTables, isRollback: withdraw.isRollback, snapshot: withdraw.snapshot,
             replacingGeneration: withdraw.replacingGeneration.map(paths.generationName), adopting: withdraw.adopting,
-            release: target.release)
+            release: target.release, tableDigests: run.tableDigests)
     }
 
     /// `carry`: under the writer's lock, carries the user's tables from the old copy into
@@ -231,9 +244,19 @@ extension DeployExecutor {
             case .missing(let problem): base.problem = problem
             }
         }
+        let discards: CarryRequest.Discards?
+        switch carry.discards {
+        case .none, .unwritten: discards = nil
+        case .againstBase: discards = .againstBase(paths.base)
+        case .againstDigests(let digests): discards = .againstDigests(digests)
+        case .unknown:
+            discards = nil
+            context.logger.warning("merge is off for \(paths.workingCopy): the seed's rows replace the user's changes, and which tables the user changed is not known (no merge base and no table digests were recorded with the old copy)")
+        }
         let request = CarryRequest(
             workingCopy: paths.workingCopy, preservedTables: target.preservedTables, merge: merges ? target.merge : MergePolicies(), appTables: appTables,
-            configuredTables: ConfiguredTables.names(preserved: target.preservedTables, merge: target.merge), base: base.path)
+            configuredTables: ConfiguredTables.names(preserved: target.preservedTables, merge: target.merge), base: base.path,
+            discards: discards)
         // Said once the merge ran (done or refused): a carry refused first (a misspelt
         // table) merged nothing.
         func warnAboutTheBase() {
@@ -243,6 +266,7 @@ extension DeployExecutor {
         do {
             let result = try db.carry(into: carryTarget, from: old, request, logger: context.logger)
             (run.carried, run.merge) = (result.carried, result.merge)
+            run.discarded = carry.discards == .unwritten ? [] : result.discarded
             warnAboutTheBase()
         } catch {
             if let failure = error.underlying as? MergeFailure {
@@ -516,9 +540,10 @@ extension DeployExecutor {
         }
         let previous = try previousRecord(record.previous)
         let seedTables: [String]?
+        let tableDigests: [String: SHA256Digest]?
         switch record.seedTables {
-        case .staged: seedTables = run.seedTables
-        case .these(let tables): seedTables = tables
+        case .staged: (seedTables, tableDigests) = (run.seedTables, run.tableDigests)
+        case .these(let tables, let digests): (seedTables, tableDigests) = (tables, digests)
         }
         let signature: SeedSignature?
         switch record.signature {
@@ -526,7 +551,8 @@ extension DeployExecutor {
         case .this(let kept): signature = kept
         }
         let pristine = record.recordsPristineIdentity ? try pristineIdentity(plan, run) : nil
-        let recorded = DeployRecord(version: target.version, sha256: content.digest, size: content.size, deployedAt: Date().ISO8601Format(), seedTables: seedTables)
+        var recorded = DeployRecord(version: target.version, sha256: content.digest, size: content.size, deployedAt: Date().ISO8601Format(), seedTables: seedTables)
+        recorded.tableDigests = tableDigests
         let change = { (table: inout [String: SettingsEntry]) in
             var entry = table[paths.name.rawValue] ?? SettingsEntry()
             entry.record = recorded

@@ -84,13 +84,15 @@ struct DeployExecutor {
             workingCopy: target.paths.workingCopy, strategy: plan.strategy, carried: run.carried, merge: run.merge?.summary,
             adopted: plan.adopted, conflictsKept: run.merge?.conflicts.map(\.kept) ?? [])
         report.mergeSkipped = plan.skipsMerge && target.merge.mergesAnything
+        report.discarded = run.discarded
+        report.keptPrevious = plan.keepsPrevious
         report.seedLink = plan.seedLink?.target
         return report
     }
 
     /// How many of the plan's first steps only prepare.
     private static func preparing(_ plan: DeployPlan) -> Int {
-        plan.names.prefix { $0 == .stage || $0 == .migrate || $0 == .check }.count
+        plan.names.prefix { $0 == .stage || $0 == .migrate || $0 == .check || $0 == .fingerprint }.count
     }
 
     private func execute(_ plan: DeployPlan, _ run: DeployRun, from start: Int, to end: Int) throws(SeedDBError) {
@@ -165,6 +167,7 @@ struct DeployExecutor {
         case .stage(let stage): try self.stage(stage, run)
         case .migrate: try migrate(run)
         case .check(let check): try self.check(check, run)
+        case .fingerprint(let remembered): try fingerprint(remembered, run)
         case .withdraw(let withdraw): try self.withdraw(withdraw, run)
         case .carry(let carry): try self.carry(carry, run, scope: scope)
         case .keepPrevious(let keep): try keepPrevious(keep, plan, run, scope: scope)
@@ -262,6 +265,11 @@ final class DeployRun {
     var generation: String?
     /// The tables of the content installed, before anything was carried into it.
     var seedTables: [String]?
+    /// The digests of those tables, when the plan records them (`fingerprint`).
+    var tableDigests: [String: SHA256Digest]?
+    /// The seed tables the user had changed whose changes the carry replaced (their merge
+    /// policy is `off`); `nil` when the carry replaced none, or could not tell.
+    var discarded: [String]?
     /// The old content's file after a swap moved it out of the way.
     var oldContent: String?
     /// Whether the new content is in place (past that, an interruption finishes the run).

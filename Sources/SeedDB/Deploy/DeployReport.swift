@@ -28,6 +28,15 @@ public struct DeployReport: Sendable, Hashable {
     /// The side each conflict of the merge kept, in the order `seeddb conflicts` lists
     /// them; empty when the merge met none (or none ran).
     public var conflictsKept: [MergeConflict.Kept] = []
+    /// The seed tables the user had changed whose changes the run replaced with the
+    /// seed's rows (their merge policy is `off`), in name order: empty when the user had
+    /// changed none; `nil` when no table's changes were replaced (every table merges, or
+    /// nothing was there to replace), when the run could not tell which (a warning says
+    /// so), and in a dry run.
+    public var discarded: [String]? = nil
+    /// Whether the run kept the replaced content as the previous generation
+    /// (``SeedPaths/previousGeneration``), for ``Deployer/rollback(_:)``.
+    public var keptPrevious = false
     /// Whether the merge the seed asks for was skipped: the working copy was the seed's
     /// own content, unwritten since its deploy, so nothing of the user's was there.
     public var mergeSkipped = false

@@ -129,7 +129,7 @@ public struct Deployer: Sendable {
     /// scratch copy of the new content in `$TMPDIR`, removed afterwards, so the dry run
     /// fails as the run would (65, conflicts). Nothing beside the working copy is written.
     private func rehearseMerge(_ observed: Observed, _ carry: PlannedStep.Carry, _ kind: DeployRequest.Kind, paths: SeedPaths) throws(SeedDBError) {
-        let policies = observed.seed.merge
+        let policies = carryPolicies(kind, observed.seed)
         guard policies.default == .fail || policies.tables.values.contains(.fail),
               let old = observed.workingCopy.contentFile else { return }
         let source = SeedSource(path: kind == .rollback ? paths.previousGeneration : observed.seed.source)
@@ -241,9 +241,20 @@ public struct Deployer: Sendable {
             stamp: Self.stamp(Date()))
         request.migrates = configuration.migrator != nil
         request.merges = seed.merge.mergesAnything
+        if kind == .reseed, let merge = configuration.reseedMerge { request.reseedMerges = merge.mergesAnything }
+        let carried = carryPolicies(kind, seed)
+        // A cache's content can be regenerated: what it replaces is not reported.
+        request.replacesEdits = carried.replacesAnything && seed.location == .data && !seed.readOnly
+        request.recordsTableDigests = seed.location == .data && !seed.merge.mergesAnything && !seed.readOnly
         request.namesTables = !ConfiguredTables.names(preserved: seed.preservedTables, merge: seed.merge).isEmpty
         request.linksBaseToSeed = configuration.linksBaseToSeed
         return request
+    }
+
+    /// The merge policies a run of `kind` carries the user's edits with: a reseed's own
+    /// (``DeployConfiguration/reseedMerge``), else the seed's.
+    func carryPolicies(_ kind: DeployRequest.Kind, _ seed: Seed) -> MergePolicies {
+        kind == .reseed ? configuration.reseedMerge ?? seed.merge : seed.merge
     }
 
     /// `date` in UTC as an adopted copy's stamp (`20261126T071500Z`).
@@ -506,6 +517,7 @@ public struct Deployer: Sendable {
             marker.replacingRecord = run.replacing
             marker.base = run.base
             marker.seedTables = run.seedTables
+            marker.tableDigests = run.tableDigests
             marker.snapshot = run.snapshot
             if !quick, kind != nil, let base = run.base {
                 marker.baseFoundAt = try baseFound(base, paths: paths, generation: marker.generation, isRollback: run.isRollback)
@@ -538,9 +550,10 @@ public struct Deployer: Sendable {
             }
             let base = try files.fileType(at: paths.base) == .regular
             observation.baseFiles = DeployObservation.BaseFiles(base: base, previousBase: try files.fileType(at: paths.previousBase) == .regular)
-            // Hashed only where a merge could use it (a replace skips the merge into an
-            // untouched copy; a rollback does not).
-            if let kind, base, resolved.seed.merge.mergesAnything, !seed.readOnly, workingCopy.exists, kind == .rollback || !observation.untouchedSeed, let recorded = entry.base {
+            // Hashed only where a carry could use it, to merge or to name the tables whose
+            // changes it replaces (not for a copy the user has not written, unless a
+            // rollback's).
+            if kind != nil, base, !seed.readOnly, workingCopy.exists, kind == .rollback || !observation.untouchedSeed, let recorded = entry.base {
                 observation.baseFiles.baseMatchesRecord = try files.sha256(of: paths.base) == recorded
             }
             observation.leftovers = workingCopy.leftovers(disposable: observation.disposableGenerations, in: listing)
@@ -624,7 +637,7 @@ public struct Deployer: Sendable {
         var target = DeployTarget(
             paths: paths, source: observed.seed.source, version: observed.seed.version,
             expectedSHA256: observed.seed.expectedSHA256, knownSourceDigest: observed.sourceDigest,
-            preservedTables: observed.seed.preservedTables, merge: observed.seed.merge, location: observed.seed.location,
+            preservedTables: observed.seed.preservedTables, merge: carryPolicies(kind, observed.seed), location: observed.seed.location,
             replacedVersion: observed.entry.record?.version, settingsBackup: try records(at: paths).backup())
         if plan.finishesInterrupted, let interrupted = observed.entry.interrupted {
             target.version = interrupted.version

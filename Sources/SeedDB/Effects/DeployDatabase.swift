@@ -24,6 +24,8 @@ protocol DeployDatabase: Sendable {
     func check(_ path: String, full: Bool) -> String
     /// The names of the tables of the database at `path`.
     func tableNames(of path: String) throws(SeedDBError) -> [String]
+    /// The digest of each ordinary table of the database at `path` (``TableDigest``).
+    func tableDigests(of path: String) throws(SeedDBError) -> [String: SHA256Digest]
     /// Fences the database at `path` (SQLite then refuses every write to it); the header
     /// as it was when the fence changed it.
     func fence(_ path: String) throws(SeedDBError) -> [UInt8]?
@@ -75,6 +77,18 @@ struct CarryRequest {
     var configuredTables: [(name: String, what: String)]
     /// The merge base to attach (its digest already checked), or `nil` to merge without.
     var base: String?
+    /// How the seed tables whose changes the carry replaces (``merge`` leaves them `off`,
+    /// the preserved ones aside) are compared, to name those the user changed; `nil`
+    /// when they are not.
+    var discards: Discards?
+
+    /// What the old copy's seed tables are compared with.
+    enum Discards {
+        /// The tables of the merge base at this path (its digest already checked).
+        case againstBase(String)
+        /// These digests (``DeployRecord/tableDigests``).
+        case againstDigests([String: SHA256Digest])
+    }
 }
 
 /// What a carry did.
@@ -83,6 +97,9 @@ struct CarryResult {
     var carried: [String]
     /// What the merge did, when one ran.
     var merge: MergeResult?
+    /// The seed tables the user had changed whose changes were replaced, in name order;
+    /// `nil` when they were not compared.
+    var discarded: [String]? = nil
 }
 
 /// How a seed is copied (see ``SeedSource/copy(to:destinationPath:known:prefix:rereads:progress:whileHashing:isInterrupted:)``).
@@ -132,6 +149,14 @@ struct LocalDatabase: DeployDatabase {
             let queue = try SQLiteFile.open(path, access: .immutable, label: "SeedDB.tables")
             defer { try? queue.close() }
             return try queue.read { try MergeCatalog.tableNames(in: "main", db: $0) }
+        }
+    }
+
+    func tableDigests(of path: String) throws(SeedDBError) -> [String: SHA256Digest] {
+        try SQLiteFile.mapping("cannot hash the tables of", path) {
+            let queue = try SQLiteFile.open(path, access: .immutable, label: "SeedDB.tableDigests")
+            defer { try? queue.close() }
+            return try queue.read { try TableDigest.digests(in: "main", db: $0) }
         }
     }
 
@@ -216,7 +241,9 @@ struct LocalDatabase: DeployDatabase {
             merged = result
             appTables = .carriedByTheMerge(result.carriedTables)
         }
+        // Compared before anything is carried: the old copy is read only.
+        let discarded = try carry.discards.map { (discards) throws(SeedDBError) in try TableDigest.discarded(by: carry, discards, in: db) }
         let carried = try TableCarry.carryUserTables(preserving: carry.preservedTables, appTables: appTables, in: db, logger: logger)
-        return CarryResult(carried: carried, merge: merged)
+        return CarryResult(carried: carried, merge: merged, discarded: discarded)
     }
 }

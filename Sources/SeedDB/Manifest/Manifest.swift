@@ -11,8 +11,10 @@ import SeedDBCore
 ///
 /// `source` is relative to the manifest's folder (or absolute); `source` and `version`
 /// are required, the rest optional. `"preserve": ["progress"]` names tables whose rows
-/// survive a replace or reseed; `"merge": "user-wins"` and `"mergeTables": {"levels":
-/// "seed-wins"}` merge the user's edits into each new seed; `"readOnly": true` deploys the
+/// survive a replace or reseed; `"merge"` and `"mergeTables": {"levels": "seed-wins"}` say
+/// how the user's edits are merged into each new seed (without `"merge"`, `user-wins` for
+/// the `data` location and `off` for `cache`: ``MergePolicies/standard(for:)``);
+/// `"readOnly": true` deploys the
 /// seed as a link to its file, with no copy (``Seed/readOnly``). Unknown keys are errors, so a
 /// typo never silently turns into a default.
 ///
@@ -151,8 +153,10 @@ public struct Manifest: Sendable, Hashable {
         guard !source.isEmpty else { throw error("\(location).source: it is empty") }
         let path = source.hasPrefix("/") ? source : folder + "/" + source
         do {
-            return try Seed(app: app, source: path, version: version, location: seedLocation ?? .data, name: name, expectedSHA256: sha256, preservedTables: tables,
-                            merge: MergePolicies(default: merge ?? .off, tables: mergeTables), readOnly: readOnly)
+            let seedLocation = seedLocation ?? .data
+            let policies = MergePolicies(default: merge ?? MergePolicies.standard(for: seedLocation).default, tables: mergeTables)
+            return try Seed(app: app, source: path, version: version, location: seedLocation, name: name, expectedSHA256: sha256, preservedTables: tables,
+                            merge: policies, readOnly: readOnly)
         } catch {
             throw Self.error("\(location): \(error.message)")
         }

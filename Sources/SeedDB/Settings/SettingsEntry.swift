@@ -80,6 +80,8 @@ public struct SettingsEntry: Sendable, Hashable {
         /// the release clears them all in one settings write; a run that finds one knows
         /// the release is unfinished. `nil` for a run of one seed.
         public var release: [ReleaseSeed]? = nil
+        /// The digests of the seed tables the run records (``DeployRecord/tableDigests``).
+        public var tableDigests: [String: SHA256Digest]? = nil
     }
 
     /// One seed of a release, as an ``InterruptedRun`` names it: `{"name", "version"}`.
@@ -142,6 +144,7 @@ public struct SettingsEntry: Sendable, Hashable {
             let tables = checked["tables"]?.strings
             if checked["tables"] != nil && tables == nil { throw Self.bad("checked.tables") }
             self.checked = ValidationMemo(sha256: digest, integrity: level, tables: tables)
+            self.checked?.tableDigests = try Self.tableDigests(in: checked, at: "checked.")
         }
         if let source = object["source"] {
             // An entry written before the change time was part of the identity lacks
@@ -207,7 +210,7 @@ public struct SettingsEntry: Sendable, Hashable {
             interrupted = InterruptedRun(
                 version: version, generation: generation, replacing: replacing, base: base, seedTables: seedTables,
                 isRollback: isRollback, snapshot: snapshot, replacingGeneration: replacingGeneration, adopting: adopting ?? false,
-                release: release)
+                release: release, tableDigests: try Self.tableDigests(in: run, at: "interrupted."))
         }
         if let link = object["seedLink"] {
             guard let path = link.string, path.hasPrefix("/"), object["readOnly"]?.bool == true else { throw Self.bad("seedLink") }
@@ -230,6 +233,7 @@ public struct SettingsEntry: Sendable, Hashable {
         if let checked {
             var memo: [String: JSONValue] = ["sha256": .string(checked.sha256.hex), "integrity": .string(checked.integrity.rawValue)]
             if let tables = checked.tables { memo["tables"] = .array(tables.map(JSONValue.string)) }
+            if let digests = checked.tableDigests { memo["tableDigests"] = Self.jsonValue(of: digests) }
             object["checked"] = .object(memo)
         }
         if let source {
@@ -253,6 +257,7 @@ public struct SettingsEntry: Sendable, Hashable {
             if let old = interrupted.replacingGeneration { run["replacingGeneration"] = .string(old) }
             if interrupted.adopting { run["adopting"] = .bool(true) }
             if let seedTables = interrupted.seedTables { run["seedTables"] = .array(seedTables.map(JSONValue.string)) }
+            if let digests = interrupted.tableDigests { run["tableDigests"] = Self.jsonValue(of: digests) }
             if let release = interrupted.release {
                 run["release"] = .array(release.map { .object(["name": .string($0.name), "version": .string($0.version.rawValue)]) })
             }
@@ -300,7 +305,26 @@ public struct SettingsEntry: Sendable, Hashable {
             guard let names = value.strings else { throw bad(prefix + "seedTables") }
             seedTables = names
         }
-        return DeployRecord(version: version, sha256: sha256, size: size, deployedAt: deployedAt, base: base, seedTables: seedTables)
+        var record = DeployRecord(version: version, sha256: sha256, size: size, deployedAt: deployedAt, base: base, seedTables: seedTables)
+        record.tableDigests = try tableDigests(in: object, at: prefix)
+        return record
+    }
+
+    /// The `tableDigests` object of `object` (`{"table": "hex"}`), `nil` when absent.
+    private static func tableDigests(in object: [String: JSONValue], at prefix: String) throws(ShapeError) -> [String: SHA256Digest]? {
+        guard let value = object["tableDigests"] else { return nil }
+        guard let members = value.object else { throw bad(prefix + "tableDigests") }
+        var digests: [String: SHA256Digest] = [:]
+        for (table, hex) in members {
+            guard let digest = digest(hex) else { throw bad(prefix + "tableDigests") }
+            digests[table] = digest
+        }
+        return digests
+    }
+
+    /// Table digests as the entry writes them.
+    private static func jsonValue(of digests: [String: SHA256Digest]) -> JSONValue {
+        .object(digests.mapValues { .string($0.hex) })
     }
 
     private static func members(of record: DeployRecord) -> [String: JSONValue] {
@@ -311,6 +335,7 @@ public struct SettingsEntry: Sendable, Hashable {
         if let sha256 = record.sha256 { object["sha256"] = .string(sha256.hex) }
         if let base = record.base { object["base"] = .string(base.hex) }
         if let seedTables = record.seedTables { object["seedTables"] = .array(seedTables.map(JSONValue.string)) }
+        if let digests = record.tableDigests { object["tableDigests"] = jsonValue(of: digests) }
         if let signature = record.signature { object["signature"] = jsonValue(of: signature) }
         return object
     }

@@ -3,7 +3,8 @@
 /// Mirrors the manifest's `"merge"` and `"mergeTables"` keys. Table names match the way
 /// SQLite matches them: ASCII letters compare without regard to case.
 public struct MergePolicies: Sendable, Hashable {
-    /// The policy of every table not named in ``tables``. Default: ``MergePolicy/off``.
+    /// The policy of every table not named in ``tables``. Default: ``MergePolicy/off``
+    /// here; a ``Seed`` given no policies takes ``standard(for:)``.
     public var `default`: MergePolicy
     /// Per-table policies, by table name. Default: empty.
     public var tables: [String: MergePolicy]
@@ -34,5 +35,18 @@ public struct MergePolicies: Sendable, Hashable {
     /// Whether any table could be merged: the default or some table is not `off`.
     public var mergesAnything: Bool {
         self.default != .off || tables.values.contains { $0 != .off }
+    }
+
+    /// Whether some table is not merged (`off`): a replace puts the seed's rows in place of
+    /// the user's changes to it.
+    public var replacesAnything: Bool {
+        self.default == .off || tables.values.contains(.off)
+    }
+
+    /// The policies a seed has when none are given: ``MergePolicy/userWins`` for the
+    /// `data` location (the user builds on that data: nothing the user wrote is lost),
+    /// ``MergePolicy/off`` for `cache` (its content can be regenerated).
+    public static func standard(for location: SeedLocation) -> MergePolicies {
+        MergePolicies(default: location == .data ? .userWins : .off)
     }
 }

@@ -92,6 +92,8 @@ package struct DeployObservation: Sendable, Hashable {
         package var baseFoundAt: PlannedStep.BaseLocation? = nil
         /// The tables of the content the run was installing.
         package var seedTables: [String]? = nil
+        /// The digests of those tables, when the run was recording them.
+        package var tableDigests: [String: SHA256Digest]? = nil
         /// The digest of a killed live replace's snapshot, as it wrote it down.
         package var snapshot: SHA256Digest? = nil
 

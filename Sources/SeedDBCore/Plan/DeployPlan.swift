@@ -192,14 +192,31 @@ package struct DeployRequest: Sendable, Hashable {
     /// Whether the app's migrations run on the staged copy (the library was given a
     /// migrator).
     package var migrates: Bool = false
-    /// Whether the seed's policy merges the user's edits of its rows into a new seed.
+    /// Whether the seed's policy merges the user's edits of its rows into a new seed: a
+    /// merge base is kept for the next upgrade.
     package var merges: Bool = false
+    /// A reseed's own merge (`reseed --merge`), when it was given one: whether that
+    /// merges anything. `nil`: the seed's (``merges``).
+    package var reseedMerges: Bool? = nil
+    /// Whether the run's carry puts the seed's rows in place of the user's changes to some
+    /// seed table (its policy is `off`): the run names the tables the user had changed.
+    package var replacesEdits: Bool = false
+    /// Whether the record keeps the digest of each seed table (``DeployRecord/tableDigests``):
+    /// a copy in the `data` location whose seed keeps no merge base, so a later replace
+    /// with merging off can still name the tables the user changed.
+    package var recordsTableDigests: Bool = false
     /// Whether the configuration names tables (preserved or merged): a first install
     /// checks the seed has them.
     package var namesTables: Bool = false
     /// Whether the merge base may be a hard link to the seed file where that is safe
     /// (system mode: the package manager's seed, replaced by rename).
     package var linksBaseToSeed: Bool = false
+
+    /// Whether this run's carry merges the user's edits: a reseed's own merge when it was
+    /// given one, the seed's otherwise.
+    package var carryMerges: Bool {
+        kind == .reseed ? reseedMerges ?? merges : merges
+    }
 
     /// Creates a request.
     package init(kind: Kind, strategy: DeployStrategy = .auto, keepPrevious: Bool = true, integrity: IntegrityLevel = .quick, stamp: String = "19700101T000000Z") {

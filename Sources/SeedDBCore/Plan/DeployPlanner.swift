@@ -11,7 +11,7 @@ package enum DeployPlanner {
     /// - A rollback needs a previous generation on disk. A `deploy` of the version a
     ///   rollback was made from is held.
     /// - A database with no record that matches it is adopted: replaced, kept as the
-    ///   previous generation, its app tables carried (a rollback from it too: it becomes
+    ///   previous generation, its app tables carried (never merged: it has no known base) (a rollback from it too: it becomes
     ///   the previous generation in place of the one restored).
     /// - The action otherwise follows ``DeployDecision/action(recorded:current:workingCopyExists:force:)``,
     ///   reading through an interrupted run that had not switched the link.
@@ -108,9 +108,12 @@ package enum DeployPlanner {
             rereads: request.integrity == .full,
             vouched: isRollback ? nil : observed.vouchedDigest, integrity: request.integrity,
             checksConfiguredTables: (!replacing || seedLinked) && !isRollback && request.namesTables,
-            knownTables: isRollback ? .these(observed.records.previous?.seedTables) : observed.records.passedCheck.map { .ifPassed($0) } ?? .none))]
+            knownTables: isRollback ? .these(observed.records.previous?.seedTables, digests: observed.records.previous?.tableDigests)
+                : observed.records.passedCheck.map { .ifPassed($0) } ?? .none))]
         if request.migrates { steps.append(.migrate) }
         if integrity != .none { steps.append(.check(PlannedStep.Check(level: integrity, passed: observed.records.passedCheck, listsSeedTables: !isRollback))) }
+        // After the migrations: the tables as the app will find them.
+        if request.recordsTableDigests && !isRollback { steps.append(.fingerprint(remembered: observed.records.passedCheck)) }
         steps.append(.withdraw(PlannedStep.Withdraw(
             replacing: replaced, base: isRollback ? .restored(observed.records.previous?.base) : .staged,
             snapshot: previousAlreadyKept ? observed.interrupted?.snapshot : nil,
@@ -149,8 +152,10 @@ package enum DeployPlanner {
                 base = .none(removing: stale)
             }
         } else {
-            // Without merging, an old base would only mislead the next merge.
-            base = .pristine(otherwise: request.merges ? .keep(observed.records.base) : .none(removing: stale))
+            // Without merging, the old base would only mislead the next merge; the previous
+            // generation's stays with it (a rollback restores it, and it names what a later
+            // replace with merging off replaces).
+            base = .pristine(otherwise: request.merges ? .keep(observed.records.base) : .none(removing: staleBases(base: observed.baseFiles.base, previousBase: false)))
         }
         steps.append(.record(PlannedStep.Record(
             content: .staged, base: base,
@@ -172,7 +177,9 @@ package enum DeployPlanner {
 
     /// What the carry carries: the app's tables (those the old copy's seed lacked, when its
     /// tables are recorded), and the merge (skipped for a copy nobody wrote to; against
-    /// `<name>.base` when its digest is the recorded one).
+    /// `<name>.base` when its digest is the recorded one). A carry that replaces the
+    /// user's changes to some table finds which tables changed against that base, else
+    /// against the replaced record's table digests.
     private static func carry(_ observed: DeployObservation, _ request: DeployRequest, adopted: Bool, replaced: DeployRecord?, skipsMerge: Bool) -> PlannedStep.Carry {
         let appTables: PlannedStep.AppTables
         if !adopted, let seedTables = replaced?.seedTables {
@@ -180,7 +187,9 @@ package enum DeployPlanner {
         } else {
             appTables = .notInTheNewSeed
         }
-        let merge: PlannedStep.CarryMerge = !request.merges ? .off : skipsMerge ? .skipped : .merge
+        // A database with no record has no known base: merging it without one would keep
+        // its old seed's cells as the user's. It is kept whole as the previous generation.
+        let merge: PlannedStep.CarryMerge = !request.carryMerges || adopted ? .off : skipsMerge ? .skipped : .merge
         let base: PlannedStep.MergeBase
         if !observed.baseFiles.base {
             base = .missing("is missing")
@@ -189,7 +198,20 @@ package enum DeployPlanner {
         } else {
             base = .missing("does not match the recorded seed")
         }
-        return PlannedStep.Carry(appTables: appTables, merge: merge, base: base)
+        let discards: PlannedStep.Discards
+        if !request.replacesEdits || adopted {
+            // An adopted database is kept whole as the previous generation.
+            discards = .none
+        } else if observed.untouchedSeed {
+            discards = .unwritten
+        } else if base == .recorded {
+            discards = .againstBase
+        } else if let digests = replaced?.tableDigests {
+            discards = .againstDigests(digests)
+        } else {
+            discards = .unknown
+        }
+        return PlannedStep.Carry(appTables: appTables, merge: merge, base: base, discards: discards)
     }
 
     /// How the stage keeps the pristine copy of the new seed, the next merge base: a copy
@@ -262,7 +284,7 @@ package enum DeployPlanner {
             previous: previousRecord(observed, adopted: adopted, replaced: replaced, keeps: keeps, drops: drops || interrupted.isRollback),
             heldFrom: interrupted.isRollback ? replaced?.version ?? observed.heldFrom : nil,
             signature: interrupted.isRollback ? .this(observed.records.previous?.signature ?? observed.records.signature) : .fromManifest,
-            generation: interrupted.generation, seedTables: .these(interrupted.seedTables),
+            generation: interrupted.generation, seedTables: .these(interrupted.seedTables, digests: interrupted.tableDigests),
             removesConflicts: interrupted.isRollback)
     }
 

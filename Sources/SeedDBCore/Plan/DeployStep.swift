@@ -10,6 +10,9 @@ public enum DeployStep: String, Sendable, CaseIterable {
     case migrate
     /// Run the integrity check on the staged copy.
     case check
+    /// Hash each of the staged copy's seed tables, for a record that keeps no merge base:
+    /// a later replace with merging off names the tables the user changed by them.
+    case fingerprint
     /// Remove the recorded version from the settings (undone by restoring the settings'
     /// bytes), so a crash between the install and the record never leaves a recorded
     /// version the working copy does not hold.

@@ -12,6 +12,9 @@ package enum PlannedStep: Sendable, Hashable {
     case migrate
     /// Run an integrity check on the staged copy.
     case check(Check)
+    /// Hash each of the staged copy's tables, for the record; not again when `remembered`
+    /// (the check the settings remember) has them for the staged content's digest.
+    case fingerprint(remembered: ValidationMemo?)
     /// Replace the record by a marker of what the run is doing.
     case withdraw(Withdraw)
     /// Under the writer's lock on the old copy: carry the user's tables and edits.
@@ -38,6 +41,7 @@ package enum PlannedStep: Sendable, Hashable {
         case .stage: return .stage
         case .migrate: return .migrate
         case .check: return .check
+        case .fingerprint: return .fingerprint
         case .withdraw: return .withdraw
         case .carry: return .carry
         case .keepPrevious: return .keepPrevious
@@ -116,8 +120,9 @@ package enum PlannedStep: Sendable, Hashable {
     package enum KnownTables: Sendable, Hashable {
         /// Not known: the `check` step lists them.
         case none
-        /// These (a rollback: the restored generation's, as recorded).
-        case these([String]?)
+        /// These, with the digests of the tables (a rollback: the restored generation's, as
+        /// recorded).
+        case these([String]?, digests: [String: SHA256Digest]? = nil)
         /// Those of this check, when the staged content's digest is the one it passed.
         case ifPassed(ValidationMemo)
     }
@@ -184,13 +189,37 @@ package enum PlannedStep: Sendable, Hashable {
         package var merge: CarryMerge
         /// The base the merge runs against.
         package var base: MergeBase
+        /// How the tables whose changes the carry replaces (their policy is `off`) are
+        /// found, to be named.
+        package var discards: Discards
 
         /// Creates a carry.
-        package init(appTables: AppTables, merge: CarryMerge, base: MergeBase) {
+        package init(appTables: AppTables, merge: CarryMerge, base: MergeBase, discards: Discards = .none) {
             self.appTables = appTables
             self.merge = merge
             self.base = base
+            self.discards = discards
         }
+    }
+
+    /// How a carry finds the seed tables the user changed whose changes it replaces (their
+    /// merge policy is `off`), to name them.
+    package enum Discards: Sendable, Hashable {
+        /// Nothing is replaced: every table merges, or the old copy is an adopted
+        /// database (kept whole).
+        case none
+        /// Nothing the user wrote is replaced: the old copy is the seed's own, unwritten
+        /// since its deploy.
+        case unwritten
+        /// Each such table of the old copy is compared with `<name>.base`'s (its digest was
+        /// observed to be the recorded one).
+        case againstBase
+        /// Each such table of the old copy is hashed and compared with these digests, the
+        /// old copy's record's (``DeployRecord/tableDigests``).
+        case againstDigests([String: SHA256Digest])
+        /// Nothing to compare with (no base, no digests recorded): which tables changed is
+        /// not known, and a warning says so.
+        case unknown
     }
 
     /// Whether a carry merges the user's edits of the seed's rows.
@@ -418,7 +447,7 @@ package enum PlannedStep: Sendable, Hashable {
     package enum RecordedTables: Sendable, Hashable {
         /// Those the stage or the check found.
         case staged
-        /// These (what a killed run wrote down).
-        case these([String]?)
+        /// These, with the digests of the tables (what a killed run wrote down).
+        case these([String]?, digests: [String: SHA256Digest]? = nil)
     }
 }

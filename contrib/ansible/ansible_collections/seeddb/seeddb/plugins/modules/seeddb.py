@@ -78,9 +78,12 @@ options:
     choices: [data, cache]
   merge:
     description:
-      - Merge the user's edits of the seed's rows into each new seed (C(--merge)); seeddb's
-        default is V(off).
-      - Only with O(app); a manifest sets it per seed (C(merge) or C(mergeTables)).
+      - How the user's edits of the seed's rows meet each new seed (C(--merge)); seeddb's
+        default is V(user-wins) for O(location=data) and V(off) for O(location=cache).
+      - With O(command=reseed), the policy of that reseed alone (V(off) puts the seed's own
+        rows back; the result's C(discarded) names the tables whose changes it replaced),
+        with O(manifest) too.
+      - Otherwise only with O(app); a manifest sets it per seed (C(merge) or C(mergeTables)).
       - Ignored by O(command=purge).
     type: str
     choices: ['off', seed-wins, user-wins, fail]
@@ -274,7 +277,8 @@ seeds:
       describes them.
     - For deploy, reseed and rollback, each has C(name), C(action) (V(installed), V(replaced),
       V(restored), V(reseeded), V(rolled-back), V(held) or V(unchanged)), C(from), C(to) and
-      C(workingCopy), and C(strategy), C(carried) and C(merge) when they apply; for purge,
+      C(workingCopy), and C(strategy), C(carried), C(merge) and C(discarded) (the seed tables
+      whose changes a replace with merging off replaced) when they apply; for purge,
       C(name) and C(removed).
     - On failure, the seeds done before it.
   returned: always
@@ -420,7 +424,8 @@ def usage_problem(params):
     if params['adopted'] and params['orphans']:
         return '--adopted cannot be combined with --orphans'
     if params['manifest'] is not None:
-        extra = [FLAG[key] for key in flags if given(params, key)]
+        # A reseed's --merge is its own, beside a manifest too.
+        extra = [FLAG[key] for key in flags if given(params, key) and not (command == 'reseed' and key == 'merge')]
         if params['app'] is not None:
             extra.insert(0, '--app')
         if extra:

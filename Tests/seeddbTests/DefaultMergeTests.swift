@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+
+/// Issue 30, item 1: nothing the user wrote is lost by default. A `data` seed merges with
+/// `user-wins` unless it says otherwise; `"merge": "off"` replaces and names the tables it
+/// replaced; a working copy nobody wrote takes the plain replace; `reseed` follows the
+/// policy and `reseed --merge off` gets the seed's own rows back.
+@Suite struct DefaultMergeTests {
+    let cli = CLIHarness()
+
+    /// Seeds v1 and v2 with three seed tables (`tags`, `words`, `other`); v2 changes a row
+    /// of each.
+    func makeSeeds() throws {
+        for version in 1...2 {
+            let made = try cli.shell("""
+                mkdir -p '\(cli.root)/seeds' && sqlite3 '\(cli.root)/seeds/v\(version).sqlite' "
+                CREATE TABLE tags (id INTEGER PRIMARY KEY, name TEXT);
+                CREATE TABLE words (id INTEGER PRIMARY KEY, word TEXT);
+                CREATE TABLE other (id INTEGER PRIMARY KEY, x TEXT);
+                INSERT INTO tags VALUES (1, 'a\(version)'), (2, 'b'), (3, 'c');
+                INSERT INTO words VALUES (1, 'w\(version)'), (2, 'x');
+                INSERT INTO other VALUES (1, 'o\(version)');"
+                """)
+            #expect(made.status == 0, "\(made.stderr)")
+        }
+    }
+
+    /// A manifest of seed `version`, with `extra` JSON members in its seed entry.
+    func manifest(_ version: Int, _ extra: String = "") throws -> String {
+        let path = "\(cli.root)/seeds/v\(version).json"
+        let text = #"{"app":"\#(cli.app)","seeds":[{"source":"v\#(version).sqlite","name":"levels.sqlite","version":"\#(version)"\#(extra)}]}"#
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// Flags for seed `version` with no `--merge`.
+    func flags(_ version: Int) -> [String] {
+        ["--app", cli.app, "--seed", "\(cli.root)/seeds/v\(version).sqlite", "--version", "\(version)", "--name", "levels.sqlite"]
+    }
+
+    func sql(_ statement: String) throws -> String {
+        let result = try cli.shell("sqlite3 '\(cli.workingCopy)' \"\(statement)\"")
+        #expect(result.status == 0, "\(result.stderr)")
+        return result.stdout
+    }
+
+    /// The user's edit, insert and delete in two seed tables.
+    func editTagsAndWords() throws {
+        _ = try sql("UPDATE tags SET name = 'mine' WHERE id = 2; DELETE FROM tags WHERE id = 3; INSERT INTO words VALUES (3, 'new');")
+    }
+
+    @Test func theUsersEditInsertAndDeleteSurviveAnUpgradeWithNoMergeInTheManifest() throws {
+        try makeSeeds()
+        #expect(try cli.run(["deploy", "--manifest", try manifest(1)]).status == 0)
+        try editTagsAndWords()
+        let upgrade = try cli.run(["deploy", "--manifest", try manifest(2), "--json"])
+        #expect(upgrade.status == 0, "\(upgrade.stderr)")
+        let entry = try #require(try upgrade.seeds().first)
+        #expect(entry["merge"] != nil, "the default merges: \(upgrade.stdout)")
+        #expect(entry["discarded"] == nil)
+        #expect(try sql("SELECT id, name FROM tags ORDER BY id") == "1|a2\n2|mine\n", "v2's change and the user's edit and deletion")
+        #expect(try sql("SELECT id, word FROM words ORDER BY id") == "1|w2\n2|x\n3|new\n", "the user's insert")
+        #expect(try sql("SELECT x FROM other") == "o2\n")
+    }
+
+    @Test func theDefaultOfFlagsMergesTooAndACacheSeedStillReplaces() throws {
+        try makeSeeds()
+        #expect(try cli.run(["deploy"] + flags(1)).status == 0)
+        try editTagsAndWords()
+        #expect(try cli.run(["deploy"] + flags(2)).status == 0)
+        #expect(try sql("SELECT name FROM tags WHERE id = 2") == "mine\n")
+
+        func cache(_ version: Int) -> [String] {
+            ["--app", cli.app, "--seed", "\(cli.root)/seeds/v\(version).sqlite", "--version", "\(version)", "--location", "cache", "--name", "cached.sqlite"]
+        }
+        #expect(try cli.run(["deploy"] + cache(1)).status == 0)
+        let cached = cli.root + "/cache/" + cli.app + "/cached.sqlite"
+        #expect(try cli.shell("sqlite3 '\(cached)' \"UPDATE tags SET name = 'mine' WHERE id = 2\"").status == 0)
+        let upgrade = try cli.run(["deploy", "--json"] + cache(2))
+        #expect(upgrade.status == 0, "\(upgrade.stderr)")
+        #expect(try upgrade.seeds().first?["merge"] == nil, "a cache seed does not merge by default")
+        #expect(try upgrade.seeds().first?["discarded"] == nil, "nor reports what it replaced: it can be regenerated")
+        #expect(try cli.shell("sqlite3 '\(cached)' \"SELECT name FROM tags WHERE id = 2\"").stdout == "b\n")
+    }
+
+    @Test func mergeOffReplacesAndNamesTheTablesTheUserChanged() throws {
+        try makeSeeds()
+        #expect(try cli.run(["deploy", "--manifest", try manifest(1, #","merge":"off""#)]).status == 0)
+        try editTagsAndWords()
+        let upgrade = try cli.run(["deploy", "--manifest", try manifest(2, #","merge":"off""#)])
+        #expect(upgrade.status == 0, "\(upgrade.stderr)")
+        #expect(upgrade.stdout == "levels.sqlite: replaced 1 -> 2 by swap (\(cli.workingCopy)); merge is off: the user's changes to 2 seed tables (tags, words) were replaced; the old copy is levels.sqlite.previous\n")
+        #expect(try sql("SELECT id, name FROM tags ORDER BY id") == "1|a2\n2|b\n3|c\n", "the seed's rows")
+        let previous = try cli.shell("sqlite3 '\(cli.workingCopy).previous' \"SELECT name FROM tags WHERE id = 2\"")
+        #expect(previous.stdout == "mine\n", "the old copy keeps the user's edit")
+
+        // The same in JSON, from a second run over a fresh edit.
+        _ = try sql("UPDATE words SET word = 'again' WHERE id = 2")
+        let reseed = try cli.run(["reseed", "--manifest", try manifest(2, #","merge":"off""#), "--json"])
+        #expect(try reseed.seeds().first?["discarded"] as? [String] == ["words"], "\(reseed.stdout)")
+    }
+
+    @Test func aCopyNobodyWroteTakesThePlainReplaceAndOneWriteMakesItMerge() throws {
+        try makeSeeds()
+        #expect(try cli.run(["deploy"] + flags(1)).status == 0)
+        let untouched = try cli.run(["deploy", "--json"] + flags(2))
+        let entry = try #require(try untouched.seeds().first)
+        #expect(entry["mergeSkipped"] as? Bool == true, "\(untouched.stdout)")
+        #expect(entry["merge"] == nil)
+
+        _ = try sql("UPDATE words SET word = 'w' WHERE id = 2")
+        let written = try cli.run(["reseed", "--json"] + flags(2))
+        #expect(try written.seeds().first?["merge"] != nil, "one write makes it merge: \(written.stdout)")
+
+        // Merging off: an unwritten copy replaced names nothing (and says so as []).
+        #expect(try cli.run(["reseed"] + flags(2) + ["--merge", "off"]).status == 0)
+        let off = try cli.run(["reseed", "--json"] + flags(2) + ["--merge", "off"])
+        #expect(try off.seeds().first?["discarded"] as? [String] == [], "\(off.stdout)")
+    }
+
+    @Test(arguments: [true, false])
+    func aReseedKeepsWhatTheUserWroteAndReseedMergeOffGetsTheSeedsRowsBack(withManifest: Bool) throws {
+        try makeSeeds()
+        let seeds = withManifest ? ["--manifest", try manifest(2)] : flags(2)
+        #expect(try cli.run(["deploy"] + seeds).status == 0)
+        try editTagsAndWords()
+        let reseed = try cli.run(["reseed"] + seeds)
+        #expect(reseed.status == 0, "\(reseed.stderr)")
+        #expect(reseed.stdout.contains("merged:"), "\(reseed.stdout)")
+        #expect(try sql("SELECT name FROM tags WHERE id = 2") == "mine\n")
+
+        let off = try cli.run(["reseed"] + seeds + ["--merge", "off"])
+        #expect(off.status == 0, "\(off.stderr)")
+        #expect(off.stdout == "levels.sqlite: reseeded at 2 by swap (\(cli.workingCopy)); merge is off: the user's changes to 2 seed tables (tags, words) were replaced; the old copy is levels.sqlite.previous\n")
+        #expect(try sql("SELECT id, name FROM tags ORDER BY id") == "1|a2\n2|b\n3|c\n")
+
+        // The seed's own policy still kept its base: the next upgrade merges three ways.
+        _ = try sql("UPDATE tags SET name = 'mine' WHERE id = 2")
+        #expect(FileManager.default.fileExists(atPath: cli.workingCopy + ".base"))
+        let merged = try cli.run(["reseed", "--json"] + seeds)
+        let merge = try #require(try merged.seeds().first?["merge"] as? [String: Any], "\(merged.stdout)")
+        #expect(merge["withoutBase"] == nil)
+    }
+
+    @Test func deployRefusesMergeBesideAManifest() throws {
+        try makeSeeds()
+        let refused = try cli.run(["deploy", "--manifest", try manifest(1), "--merge", "off"])
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains("--manifest cannot be combined with --merge"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: cli.workingCopy))
+    }
+
+    @Test func withNothingToCompareWithTheRunWarnsItCannotTell() throws {
+        try makeSeeds()
+        #expect(try cli.run(["deploy"] + flags(1)).status == 0)
+        try editTagsAndWords()
+        // The base is gone: the reseed with merging off has nothing to compare with.
+        try FileManager.default.removeItem(atPath: cli.workingCopy + ".base")
+        let off = try cli.run(["reseed", "--json"] + flags(1) + ["--merge", "off"])
+        #expect(off.status == 0, "\(off.stderr)")
+        #expect(off.stderr.contains("which tables the user changed is not known"), "\(off.stderr)")
+        #expect(try off.seeds().first?["discarded"] == nil)
+    }
+}
