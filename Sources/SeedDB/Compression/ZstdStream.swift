@@ -5,10 +5,6 @@ import CSeedDBSystem
 struct ZstdStream: ByteStream {
     /// The compression level `pack --compress zstd` uses.
     static let level: Int32 = 9
-    /// The level a previous generation's merge base is kept at (`<name>.previous.base.zst`):
-    /// it is written on every upgrade that keeps one, so speed counts more than the last
-    /// percent.
-    static let baseLevel: Int32 = 3
 
     private final class Context {
         let zstd: ZstdLibrary
@@ -18,13 +14,13 @@ struct ZstdStream: ByteStream {
         /// Whether the last decompression call ended exactly at a frame's end.
         var atFrameEnd = true
 
-        init(compressing: Bool, level: Int32) throws {
+        init(compressing: Bool) throws {
             zstd = try ZstdLibrary.loaded()
             if compressing {
                 compressor = zstd.createCCtx()
                 decompressor = nil
                 guard let compressor else { throw CompressionError(description: "cannot create a zstd compressor") }
-                _ = zstd.setParameter(compressor, Int32(CSEEDDB_ZSTD_C_COMPRESSION_LEVEL), level)
+                _ = zstd.setParameter(compressor, Int32(CSEEDDB_ZSTD_C_COMPRESSION_LEVEL), ZstdStream.level)
                 _ = zstd.setParameter(compressor, Int32(CSEEDDB_ZSTD_C_CHECKSUM_FLAG), 1)
             } else {
                 compressor = nil
@@ -44,8 +40,8 @@ struct ZstdStream: ByteStream {
 
     /// - Throws: ``SeedDBError`` `seedUnavailable` when `libzstd.so.1` cannot be loaded,
     ///   ``CompressionError`` when the codec cannot start.
-    init(compressing: Bool, level: Int32 = ZstdStream.level) throws {
-        context = try Context(compressing: compressing, level: level)
+    init(compressing: Bool) throws {
+        context = try Context(compressing: compressing)
     }
 
     mutating func process(_ input: UnsafeRawBufferPointer, output: (UnsafeRawBufferPointer) throws -> Void) throws {

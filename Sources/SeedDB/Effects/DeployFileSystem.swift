@@ -162,7 +162,7 @@ struct LocalFileSystem: DeployFileSystem {
         try FileSystem.writing(descriptor, path: path) { () throws(SeedDBError) in
             if let owner { try FileSystem.setOwner(owner, of: path) }
             do {
-                var encoder = try ZstdStream(compressing: true, level: ZstdStream.baseLevel)
+                var encoder = try ZstdStream(compressing: true)
                 let input = try FileDescriptor.open(FilePath(source), .readOnly, options: [.closeOnExec])
                 try input.closeAfter {
                     let write = { (chunk: UnsafeRawBufferPointer) throws in _ = try descriptor.writeAll(chunk) }
