@@ -1,7 +1,10 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdio.h>
+#include <linux/fiemap.h>
 #include <linux/fs.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 #include "CSeedDBSystem.h"
@@ -12,6 +15,33 @@ long cseeddb_copy_file_range(int in_fd, int out_fd, size_t length) {
 
 int cseeddb_ficlone(int dest_fd, int src_fd) {
     return ioctl(dest_fd, FICLONE, src_fd);
+}
+
+int cseeddb_shares_extents(int fd) {
+    enum { batch = 64 };
+    size_t size = sizeof(struct fiemap) + batch * sizeof(struct fiemap_extent);
+    struct fiemap *map = malloc(size);
+    if (map == NULL) return -1;
+    unsigned long long start = 0;
+    int shared = 0;
+    for (;;) {
+        memset(map, 0, size);
+        map->fm_start = start;
+        map->fm_length = FIEMAP_MAX_OFFSET - start;
+        map->fm_extent_count = batch;
+        if (ioctl(fd, FS_IOC_FIEMAP, map) != 0) { shared = -1; break; }
+        if (map->fm_mapped_extents == 0) break;
+        int last = 0;
+        for (unsigned int index = 0; index < map->fm_mapped_extents; index++) {
+            struct fiemap_extent *extent = &map->fm_extents[index];
+            if (extent->fe_flags & FIEMAP_EXTENT_SHARED) shared = 1;
+            if (extent->fe_flags & FIEMAP_EXTENT_LAST) last = 1;
+            start = extent->fe_logical + extent->fe_length;
+        }
+        if (shared || last) break;
+    }
+    free(map);
+    return shared;
 }
 
 int cseeddb_rename_noreplace(const char *source, const char *destination) {

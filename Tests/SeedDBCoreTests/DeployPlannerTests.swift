@@ -612,6 +612,95 @@ import Testing
         #expect(try recordedBase(DeployPlanner.plan(killed, DeployRequest(kind: .deploy))) == .found(base, at: .staged(generation: 2)))
     }
 
+    /// The base that goes with the old content to the previous generation: a second name
+    /// where its bytes are held by another file anyway (a reflink, the seed file) or where
+    /// that was not looked at, a compressed copy where they are not; a rollback
+    /// decompresses it back when it holds the recorded digest, and drops it otherwise.
+    @Test func thePreviousGenerationsBaseIsCompressedWhereItSharesNoBytes() throws {
+        var upgrade = Self.observed(previous: true)
+        upgrade.baseFiles = DeployObservation.BaseFiles(base: true, previousBase: true)
+        func merging(_ kind: DeployRequest.Kind, keepPrevious: Bool = true) -> DeployRequest {
+            var request = DeployRequest(kind: kind, keepPrevious: keepPrevious)
+            request.merges = true
+            return request
+        }
+        let request = merging(.deploy)
+        // Not looked at (a status, an older observation) or shared: a second name, as before.
+        for shared in [nil, true] as [Bool?] {
+            upgrade.baseFiles.baseShared = shared
+            #expect(try DeployPlanner.plan(upgrade, request).keepPrevious
+                == PlannedStep.KeepPrevious(drop: .setAside, setsAsidePreviousBase: true, linksBaseAsPrevious: true, keep: .oldContent))
+        }
+        // Shared with nothing: compressed; an old compressed one is set aside first.
+        upgrade.baseFiles.baseShared = false
+        upgrade.baseFiles.previousBaseCompressed = true
+        var compressing = PlannedStep.KeepPrevious(drop: .setAside, setsAsidePreviousBase: true, keep: .oldContent)
+        compressing.setsAsideCompressedPreviousBase = true
+        compressing.compressesBaseAsPrevious = true
+        #expect(try DeployPlanner.plan(upgrade, request).keepPrevious == compressing)
+        // Live, the same decision.
+        upgrade.usage.connectionsBusy = true
+        #expect(try DeployPlanner.plan(upgrade, request).keepPrevious?.compressesBaseAsPrevious == true)
+        upgrade.usage.connectionsBusy = false
+        // No base, or an adopted database: nothing is kept as the previous one's base.
+        var noBase = upgrade
+        noBase.baseFiles.base = false
+        #expect(try DeployPlanner.plan(noBase, request).keepPrevious?.compressesBaseAsPrevious == false)
+        // Dropping the previous generation without keeping one drops both of its bases.
+        let dropping = try DeployPlanner.plan(upgrade, merging(.deploy, keepPrevious: false)).keepPrevious
+        #expect(dropping?.setsAsidePreviousBase == true && dropping?.setsAsideCompressedPreviousBase == true)
+        #expect(dropping?.compressesBaseAsPrevious == false && dropping?.linksBaseAsPrevious == false)
+
+        // A rollback decompresses it when it was observed to hold the recorded digest.
+        let digest = SHA256Digest(bytes: Array(repeating: UInt8(3), count: 32))
+        var rollback = Self.observed(recorded: "2", previous: true)
+        rollback.records.previous = DeployRecord(version: Self.version("1"), sha256: digest, size: 1, deployedAt: "", base: digest)
+        rollback.baseFiles = DeployObservation.BaseFiles(base: true)
+        rollback.baseFiles.previousBaseCompressed = true
+        rollback.baseFiles.previousBaseCompressedMatchesRecord = true
+        func recordedBase(_ plan: DeployPlan) -> PlannedStep.BaseInstall? {
+            for case .record(let record) in plan.steps { return record.base }
+            return nil
+        }
+        let restoring = try DeployPlanner.plan(rollback, merging(.rollback))
+        #expect(recordedBase(restoring) == .decompressedPreviousBase(digest))
+        #expect(restoring.keepPrevious?.setsAsideCompressedPreviousBase == false, "the record step sets it aside once decompressed")
+        // Changed, or not hashed: no base restored, and the compressed file goes with the rest.
+        for matches in [false, nil] as [Bool?] {
+            rollback.baseFiles.previousBaseCompressedMatchesRecord = matches
+            #expect(try recordedBase(DeployPlanner.plan(rollback, merging(.rollback)))
+                == PlannedStep.BaseInstall.none(removing: [.inPlace, .previousCompressed]))
+        }
+        // A plain one is preferred when both are there.
+        rollback.baseFiles.previousBase = true
+        #expect(try recordedBase(DeployPlanner.plan(rollback, merging(.rollback))) == .previousBase(digest))
+
+        // A rollback killed after its switch: the base found compressed is decompressed by
+        // the finishing record; none found, the compressed file goes.
+        var killed = Self.observed(recorded: nil, workingCopy: .generation(3), generations: [2, 3],
+                                   interrupted: .init(version: Self.version("1"), generation: 3, replacing: Self.version("2"), isRollback: true))
+        killed.recordedGeneration = 2
+        killed.interrupted?.replacingGeneration = 2
+        killed.interrupted?.base = digest
+        killed.interrupted?.baseFoundAt = .previousCompressed
+        killed.baseFiles = DeployObservation.BaseFiles(base: true)
+        killed.baseFiles.previousBaseCompressed = true
+        #expect(try recordedBase(DeployPlanner.plan(killed, DeployRequest(kind: .rollback))) == .found(digest, at: .previousCompressed))
+        killed.interrupted?.baseFoundAt = nil
+        #expect(try recordedBase(DeployPlanner.plan(killed, DeployRequest(kind: .rollback))) == PlannedStep.BaseInstall.none(removing: [.inPlace, .previousCompressed]))
+
+        // An upgrade killed after its switch compresses the old base as a clean run would.
+        var finishing = Self.observed(recorded: nil, workingCopy: .generation(2), generations: [1, 2],
+                                      interrupted: .init(version: Self.version("2"), generation: 2, replacing: Self.version("1")))
+        finishing.recordedGeneration = 1
+        finishing.baseFiles = DeployObservation.BaseFiles(base: true)
+        finishing.baseFiles.baseShared = false
+        finishing.baseFiles.previousBaseCompressed = true
+        let finished = try DeployPlanner.plan(finishing, merging(.deploy))
+        #expect(finished.finishesInterrupted)
+        #expect(finished.keepPrevious?.compressesBaseAsPrevious == true && finished.keepPrevious?.setsAsideCompressedPreviousBase == true)
+    }
+
     /// With the link removed, nothing can be using the working copy's path: a live
     /// replace would leave the link missing, so the plan swaps.
     @Test func aRemovedLinkIsReplacedBySwapEvenWhenLiveIsAsked() throws {

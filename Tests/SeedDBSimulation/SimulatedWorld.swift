@@ -46,6 +46,8 @@ final class SimulatedWorld: @unchecked Sendable {
         case bytes([UInt8])
         /// A `-wal`, `-shm` or `-journal` holding frames of database lineage `owner`.
         case sidecar(owner: Int)
+        /// A zstd-compressed database (a previous generation's merge base).
+        case compressed(Database)
     }
 
     /// A directory entry.
@@ -260,6 +262,7 @@ final class SimulatedWorld: @unchecked Sendable {
         case .database(let database, _): text = "db:\(database.seed):\(database.userRows.sorted()):\(database.edits.sorted()):\(database.fenced):\(database.mixed)"
         case .bytes(let bytes): text = "bytes:" + bytes.map(String.init).joined(separator: ",")
         case .sidecar(let owner): text = "sidecar:\(owner)"
+        case .compressed(let database): text = "zstd:" + digest(.database(database, id: 0)).description
         }
         return SeedDBCore.SHA256Digest(bytes: Array(SHA256.hash(data: Array(text.utf8))))
     }
@@ -412,6 +415,39 @@ struct SimulatedFileSystem: DeployFileSystem {
         world.put(path, .database(content, id: world.newLineage()))
         created(path)
         return true
+    }
+
+    /// Names are counted over the whole model; a clone in a world with reflinks shares
+    /// its extents (every copy there is one).
+    func sharing(of path: String) throws(SeedDBError) -> (names: Int, sharedExtents: Bool) {
+        try world.reading()
+        guard case .file(.database, let inode, _)? = world.node(path) else { throw SeedDBError(.ioFailure, "cannot inspect \(path)") }
+        let names = world.nodes.values.filter { if case .file(_, inode, _) = $0 { true } else { false } }.count
+        return (names, world.reflinks)
+    }
+
+    func sha256(ofDecompressed path: String) throws(SeedDBError) -> SeedDBCore.SHA256Digest? {
+        try world.reading()
+        guard case .compressed(let database) = try world.fileContent(path).0 else { return nil }
+        return SimulatedWorld.digest(.database(database, id: 0))
+    }
+
+    func compressedCopy(of source: String, at path: String, owner: FileOwner?, created: (String) -> Void) throws(SeedDBError) {
+        try world.mutating()
+        guard world.node(path) == nil else { throw SeedDBError(.ioFailure, "cannot create temporary file \(path): File exists") }
+        guard case .database(let content, _) = try world.fileContent(source).0 else { throw SeedDBError(.ioFailure, "not a database: \(source)") }
+        world.put(path, .compressed(content))
+        created(path)
+    }
+
+    func decompressedCopy(of source: String, at path: String, owner: FileOwner?, created: (String) -> Void) throws(SeedDBError) -> SeedDBCore.SHA256Digest {
+        try world.mutating()
+        guard world.node(path) == nil else { throw SeedDBError(.ioFailure, "cannot create temporary file \(path): File exists") }
+        guard case .compressed(let content) = try world.fileContent(source).0 else { throw SeedDBError(.invalidSeed, "not zstd data: \(source)") }
+        let id = world.newLineage()
+        world.put(path, .database(content, id: id))
+        created(path)
+        return SimulatedWorld.digest(.database(content, id: id))
     }
 
     func linkCopy(of source: String, identity: FileIdentity, at path: String, created: (String) -> Void) throws(SeedDBError) -> Bool {

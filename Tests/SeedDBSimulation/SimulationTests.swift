@@ -207,10 +207,55 @@ import Testing
         }
     }
 
-    @Test(arguments: states.indices, [false, true])
-    func everyCommandCutBeforeEveryCallIsFinishedOrUndone(_ state: Int, linksBaseToSeed: Bool) {
+    /// Without reflinks or the link (user mode on ext4), the previous generation's base is
+    /// kept zstd-compressed (`<name>.previous.base.zst`), and a rollback decompresses it to
+    /// `<name>.base`; the next upgrade merges against it.
+    @Test func onExt4InUserModeThePreviousBaseIsCompressedAndARollbackRestoresIt() {
+        let sim = Simulator(reflinks: false)
+        sim.run(Command(kind: .deploy, version: 1, merge: true))
+        sim.appWrites(editingTheSeed: true)
+        sim.run(Command(kind: .deploy, version: 2, merge: true))
+        #expect(sim.world.node(sim.paths.previousBase) == nil)
+        guard case .file(.compressed(let kept), _, _)? = sim.world.node(sim.paths.previousBaseCompressed) else {
+            Issue.record("no compressed previous base: \(sim.world.names(in: sim.paths.directory))")
+            return
+        }
+        #expect(kept.seed == "1")
+        #expect(sim.problems() == [] && sim.leftovers() == [], "\(sim.log)")
+        #expect(sim.run(Command(kind: .rollback, version: 2, merge: true)) == .done(.rolledBack))
+        #expect(sim.world.node(sim.paths.previousBaseCompressed) == nil, "the compressed base went with the rollback")
+        if case .file(.database(let base, _), _, _)? = sim.world.node(sim.paths.base) {
+            #expect(base.seed == "1")
+        } else {
+            Issue.record("no base after the rollback")
+        }
+        #expect(sim.entry()?.base == SimulatedWorld.digest(.database(kept, id: 0)))
+        #expect(sim.problems() == [] && sim.leftovers() == [], "\(sim.log)")
+        // Upgraded again: the restored base is the one merged against, and compressed in turn.
+        #expect(sim.run(Command(kind: .deploy, version: 3, merge: true)) == .done(.replaced))
+        #expect(sim.problems() == [] && sim.leftovers() == [], "\(sim.log)")
+        if case .file(.compressed(let again), _, _)? = sim.world.node(sim.paths.previousBaseCompressed) {
+            #expect(again.seed == "1")
+        } else {
+            Issue.record("no compressed previous base after the second upgrade")
+        }
+        // With reflinks, the base shares its extents: a second name, as before.
+        let cloned = Simulator()
+        cloned.run(Command(kind: .deploy, version: 1, merge: true))
+        cloned.run(Command(kind: .deploy, version: 2, merge: true))
+        #expect(cloned.world.node(cloned.paths.previousBaseCompressed) == nil)
+        #expect(cloned.world.node(cloned.paths.previousBase) != nil)
+    }
+
+    /// The file-system layouts the exhaustive and random suites run on: reflinks (a base
+    /// clones), system mode on ext4 (a base is a second name of the seed file), user mode on
+    /// ext4 (a base is a copy; the previous generation's is compressed).
+    static let layouts: [(linksBaseToSeed: Bool, reflinks: Bool)] = [(false, true), (true, false), (false, false)]
+
+    @Test(arguments: states.indices, layouts.indices)
+    func everyCommandCutBeforeEveryCallIsFinishedOrUndone(_ state: Int, layout: Int) {
         let (name, make) = Self.states[state]
-        let start = Simulator(linksBaseToSeed: linksBaseToSeed)
+        let start = Simulator(linksBaseToSeed: Self.layouts[layout].linksBaseToSeed, reflinks: Self.layouts[layout].reflinks)
         make(start)
         #expect(start.problems() == [], "the state \(name) itself: \(start.log)")
         var cuts = 0
@@ -274,9 +319,14 @@ import Testing
         randomHistory(seed, linksBaseToSeed: true)
     }
 
-    private func randomHistory(_ seed: UInt64, linksBaseToSeed: Bool) {
+    @Test(arguments: systemSeeds)
+    func randomHistoriesKeepEveryInvariantWithCompressedPreviousBases(_ seed: UInt64) {
+        randomHistory(seed, linksBaseToSeed: false, reflinks: false)
+    }
+
+    private func randomHistory(_ seed: UInt64, linksBaseToSeed: Bool, reflinks: Bool? = nil) {
         var random = SplitMix64(seed: seed)
-        let sim = Simulator(linksBaseToSeed: linksBaseToSeed)
+        let sim = Simulator(linksBaseToSeed: linksBaseToSeed, reflinks: reflinks)
         var shipped = 1
         for step in 0..<1_000 {
             let roll = random.next() % 100
@@ -284,7 +334,10 @@ import Testing
             case 0..<30: sim.appWrites(editingTheSeed: random.next() % 4 == 0)
             case 30..<33: sim.appCrashes(wal: random.next() % 2 == 0)
             case 33..<35: sim.userDeletes(["levels.sqlite", sim.currentGenerationName ?? "levels.sqlite.v1", "settings"])
-            case 35..<36: sim.userDeletes([["levels.sqlite"], ["settings"], ["levels.sqlite.previous"], ["levels.sqlite.base"]][Int(random.next() % 4)])
+            case 35..<36:
+                let deletable = [["levels.sqlite"], ["settings"], ["levels.sqlite.previous"], ["levels.sqlite.base"]]
+                    + (reflinks == false ? [["levels.sqlite.previous.base.zst"]] : [])
+                sim.userDeletes(deletable[Int(random.next() % UInt64(deletable.count))])
             case 36..<37: sim.userDamagesSettings()
             case 37..<42: shipped = min(3, shipped + 1)
             default:
@@ -301,7 +354,7 @@ import Testing
             }
             let problems = sim.problems()
             if !problems.isEmpty {
-                Issue.record("seed \(seed)\(linksBaseToSeed ? " (base linked to the seed)" : ""), step \(step): \(problems)\nreplay: SEEDDB_SIM_SEED=\(seed) swift test --filter SimulationTests\n\(sim.log.suffix(12).joined(separator: "\n"))\nfiles: \(sim.contents().filter { $0.key != "settings" })\nrecord: \(sim.entry().map { "\($0.record?.version.rawValue ?? "none"), previous \($0.previous?.version.rawValue ?? "none"), interrupted \($0.interrupted != nil)" } ?? "none")")
+                Issue.record("seed \(seed)\(linksBaseToSeed ? " (base linked to the seed)" : reflinks == false ? " (compressed previous bases)" : ""), step \(step): \(problems)\nreplay: SEEDDB_SIM_SEED=\(seed) swift test --filter SimulationTests\n\(sim.log.suffix(12).joined(separator: "\n"))\nfiles: \(sim.contents().filter { $0.key != "settings" })\nrecord: \(sim.entry().map { "\($0.record?.version.rawValue ?? "none"), previous \($0.previous?.version.rawValue ?? "none"), interrupted \($0.interrupted != nil)" } ?? "none")")
                 return
             }
         }

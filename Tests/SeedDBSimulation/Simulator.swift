@@ -44,10 +44,15 @@ final class Simulator {
     /// link to the seed file (`DeployConfiguration.linksBaseToSeed`).
     let linksBaseToSeed: Bool
 
-    init(world: SimulatedWorld = SimulatedWorld(), linksBaseToSeed: Bool = false) {
+    /// Whether the file system shares extents (reflinks): not in system mode, which models
+    /// ext4; without them and without the link (user mode on ext4), a base is a copy of its
+    /// own, and the previous generation's is kept compressed.
+    var reflinks: Bool { world.reflinks }
+
+    init(world: SimulatedWorld = SimulatedWorld(), linksBaseToSeed: Bool = false, reflinks: Bool? = nil) {
         self.world = world
         self.linksBaseToSeed = linksBaseToSeed
-        if linksBaseToSeed { world.reflinks = false }
+        world.reflinks = reflinks ?? !linksBaseToSeed
         paths = SeedPaths(app: app, name: try! SeedName("levels.sqlite"), location: .data, directories: directories)
         world.settingsFile = paths.settingsFile
         for version in 1...3 { world.putSeed(Self.seedPath(version), version: "\(version)") }
@@ -55,7 +60,7 @@ final class Simulator {
 
     /// A simulator on a copy of this one's world and history.
     func copy() -> Simulator {
-        let copy = Simulator(world: world.copy(), linksBaseToSeed: linksBaseToSeed)
+        let copy = Simulator(world: world.copy(), linksBaseToSeed: linksBaseToSeed, reflinks: reflinks)
         copy.rowsWritten = rowsWritten
         copy.nextRow = nextRow
         copy.adopted = adopted
@@ -233,6 +238,11 @@ final class Simulator {
                (try? SimulatedFileSystem(world: world).sha256(of: paths.base)) != base {
                 problems.append("the record's base is not the digest of the .base on disk")
             }
+            // The compressed previous base holds what the previous generation's record names.
+            if let recorded = entry.previous?.base, world.node(paths.previousBaseCompressed) != nil,
+               (try? SimulatedFileSystem(world: world).sha256(ofDecompressed: paths.previousBaseCompressed)) != recorded {
+                problems.append("the previous generation's recorded base is not the content of the .previous.base.zst on disk")
+            }
             if let generation = entry.generation, entry.record != nil, case .link(let target)? = world.node(paths.workingCopy), target != generation {
                 problems.append("the link points at \(target), the record names \(generation)")
             }
@@ -256,7 +266,7 @@ final class Simulator {
         return world.names(in: paths.directory).filter { name in
             let database = SeedPaths.databaseName(of: name)
             return !(name == "levels.sqlite" || name == linked || (database != name && database == linked) || name == "levels.sqlite.lock" || name == "levels.sqlite.previous"
-              || name == "levels.sqlite.base" || name == "levels.sqlite.previous.base" || name == "levels.sqlite.conflicts.json"
+              || name == "levels.sqlite.base" || name == "levels.sqlite.previous.base" || name == "levels.sqlite.previous.base.zst" || name == "levels.sqlite.conflicts.json"
               || name.hasPrefix("levels.sqlite.adopted-"))
         }
     }

@@ -78,22 +78,26 @@ import Testing
         #expect(try sql(workingCopy, "SELECT background FROM levels WHERE ix = 1") == "mine")
         #expect(try sql(workingCopy, "SELECT background FROM levels WHERE ix = 4") == "glacier")
         #expect(try sql(workingCopy, "SELECT count(*) FROM levels") == "24")
-        // And the new base is the new seed file; v1's content went with the previous generation
+        // And the new base is the new seed file; v1's content went with the previous
+        // generation, compressed (only SeedDB held it: a second name would keep it whole)
         #expect(try stat(base).st_ino == stat(packagedSeed).st_ino)
         #expect(try stat(base).st_nlink == 2)
-        let previousBase = directory + "/levels.sqlite.previous.base"
-        #expect(try stat(previousBase).st_ino == v1.st_ino)
-        #expect(cli.bytes(previousBase) == cli.bytes("\(CLIHarness.seeds)/v1/levels.sqlite"))
+        #expect(!FileManager.default.fileExists(atPath: directory + "/levels.sqlite.previous.base"))
+        let compressed = directory + "/levels.sqlite.previous.base.zst"
+        let decompressed = try cli.shell("zstd -dc '\(compressed)' | sha256sum")
+        let v1Digest = try cli.shell("sha256sum < '\(CLIHarness.seeds)/v1/levels.sqlite'")
+        #expect(decompressed.status == 0 && decompressed.stdout == v1Digest.stdout, "\(decompressed.stderr)")
+        #expect(try stat(compressed).st_size < stat("\(CLIHarness.seeds)/v1/levels.sqlite").st_size)
         #expect(!cli.list(directory).contains { $0.hasSuffix(".tmp") }, "\(cli.list(directory))")
         // And a verify finds everything as recorded
         let verify = try cli.run(["verify", "--system", "--root", image, "--app", cli.app, "--seed", packagedSeed, "--version", "2"])
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
 
-        // When it is rolled back, v1's base comes back with v1
+        // When it is rolled back, v1's base comes back with v1, decompressed
         let rollback = try cli.run(["rollback", "--system", "--root", image, "--app", cli.app, "--name", "levels.sqlite"])
         #expect(rollback.status == 0, "\(rollback.stderr)")
-        #expect(try stat(base).st_ino == v1.st_ino)
         #expect(cli.bytes(base) == cli.bytes("\(CLIHarness.seeds)/v1/levels.sqlite"))
+        #expect(!FileManager.default.fileExists(atPath: compressed), "the compressed base went with the rollback")
         #expect(try sql(workingCopy, "SELECT background FROM levels WHERE ix = 1") == "mine")
 
         // When the working copy is purged, the seed stays whole
@@ -102,6 +106,78 @@ import Testing
         #expect(purge.status == 0, "\(purge.stderr)")
         #expect(cli.bytes(packagedSeed) == seedBytes)
         #expect(try stat(packagedSeed).st_nlink == 1)
+    }
+
+    /// Installs a third version as the package manager would: v2 with row 7's background
+    /// changed by the seed (`tundra`).
+    private func installThird() throws {
+        let unpacked = packagedSeed + ".dpkg-new"
+        try? FileManager.default.removeItem(atPath: unpacked)
+        try FileManager.default.copyItem(atPath: "\(CLIHarness.seeds)/v2/levels.sqlite", toPath: unpacked)
+        _ = try sql(unpacked, "UPDATE levels SET background = 'tundra' WHERE ix = 7")
+        #expect(chown(unpacked, 0, 0) == 0 && chmod(unpacked, 0o644) == 0)
+        #expect(rename(unpacked, packagedSeed) == 0)
+    }
+
+    @Test(.enabled(if: PackagingTests.isRoot, "system mode runs as root"))
+    func aRollbackDecompressesThePreviousBaseAndTheNextUpgradeMergesAgainstIt() throws {
+        // Given v1 deployed with a merge policy, a user edit, and v2 deployed over it
+        try install(1)
+        #expect(try deploy(1).status == 0)
+        let workingCopy = directory + "/levels.sqlite"
+        _ = try sql(workingCopy, "UPDATE levels SET background = 'mine' WHERE ix = 1")
+        try install(2)
+        #expect(try deploy(2).status == 0)
+        let compressed = directory + "/levels.sqlite.previous.base.zst"
+        #expect(FileManager.default.fileExists(atPath: compressed), "\(cli.list(directory))")
+        // When it is rolled back
+        let rollback = try cli.run(["rollback", "--system", "--root", image, "--app", cli.app, "--name", "levels.sqlite"])
+        #expect(rollback.status == 0 && rollback.stderr.isEmpty, "\(rollback.stderr)")
+        // Then v1's base is back, uncompressed, and the compressed file is gone
+        #expect(cli.bytes(directory + "/levels.sqlite.base") == cli.bytes("\(CLIHarness.seeds)/v1/levels.sqlite"))
+        #expect(!FileManager.default.fileExists(atPath: compressed))
+        #expect(!cli.list(directory).contains { $0.hasSuffix(".tmp") }, "\(cli.list(directory))")
+        // When the package ships v3 (v2, and row 7 changed) and it is deployed
+        try installThird()
+        let upgrade = try deploy(3, ["--json"])
+        #expect(upgrade.status == 0, "\(upgrade.stderr)")
+        let merge = try #require(try upgrade.seeds().first?["merge"] as? [String: Any], "\(upgrade.stdout)")
+        // Then it merged against the restored v1 base: the user's edit stays, and rows only
+        // the seeds changed take the new seed's values (without a base, user-wins keeps v1's)
+        #expect(merge["withoutBase"] as? Bool != true, "\(merge)")
+        #expect(try sql(workingCopy, "SELECT background FROM levels WHERE ix = 1") == "mine")
+        #expect(try sql(workingCopy, "SELECT background FROM levels WHERE ix = 4") == "glacier")
+        #expect(try sql(workingCopy, "SELECT background FROM levels WHERE ix = 7") == "tundra")
+        // And v1's base went with the previous generation, compressed again
+        #expect(FileManager.default.fileExists(atPath: compressed))
+    }
+
+    @Test(.enabled(if: PackagingTests.isRoot, "system mode runs as root"))
+    func aTamperedCompressedBaseIsCaughtByItsDigest() throws {
+        // Given v2 deployed over v1 with a merge policy: v1's base compressed
+        try install(1)
+        #expect(try deploy(1).status == 0)
+        let workingCopy = directory + "/levels.sqlite"
+        _ = try sql(workingCopy, "UPDATE levels SET background = 'mine' WHERE ix = 1")
+        try install(2)
+        #expect(try deploy(2).status == 0)
+        let compressed = directory + "/levels.sqlite.previous.base.zst"
+        // When someone replaces it with another seed's content, well compressed
+        #expect(try cli.shell("zstd -q -f -o '\(compressed)' '\(CLIHarness.seeds)/v2/levels.sqlite'").status == 0)
+        let rollback = try cli.run(["rollback", "--system", "--root", image, "--app", cli.app, "--name", "levels.sqlite"])
+        // Then the rollback goes ahead without it, and says so
+        #expect(rollback.status == 0, "\(rollback.stderr)")
+        #expect(rollback.stderr.contains("levels.sqlite.previous.base.zst does not match the recorded seed"), "\(rollback.stderr)")
+        #expect(try sql(workingCopy, "SELECT background FROM levels WHERE ix = 1") == "mine")
+        #expect(!FileManager.default.fileExists(atPath: compressed))
+        #expect(!FileManager.default.fileExists(atPath: directory + "/levels.sqlite.base"))
+        // And the next upgrade merges without a base, as with any base that does not match
+        try installThird()
+        let upgrade = try deploy(3, ["--json"])
+        #expect(upgrade.status == 0, "\(upgrade.stderr)")
+        let merge = try #require(try upgrade.seeds().first?["merge"] as? [String: Any], "\(upgrade.stdout)")
+        #expect(merge["withoutBase"] as? Bool == true, "\(merge)")
+        #expect(try sql(workingCopy, "SELECT background FROM levels WHERE ix = 1") == "mine")
     }
 
     /// The physical extents of the file at `path` (`xfs_io -c fiemap`), without their
@@ -134,6 +210,16 @@ import Testing
         #expect(!shared.isEmpty)
         #expect(try extents(base) == shared, "the base does not share the seed's extents")
         #expect(try extents(image + "/var/lib/\(cli.app)/levels.sqlite.v1") == shared)
+        // When the package renames a new seed over it and it is deployed
+        let next = try cli.makeSeed("big2.sqlite", marker: "two", megabytes: 4)
+        #expect(try cli.shell("cp --reflink=never '\(next)' '\(seed).new' && chmod 0644 '\(seed).new' && mv '\(seed).new' '\(seed)'").status == 0)
+        let upgrade = try cli.run(["deploy", "--system", "--root", image, "--merge", "user-wins", "--app", cli.app, "--seed", seed, "--version", "2"])
+        #expect(upgrade.status == 0, "\(upgrade.stderr)")
+        // Then the old base is the previous generation's under a second name, still on the
+        // extents the previous generation shares: not compressed, which would cost bytes
+        let directory = image + "/var/lib/\(cli.app)"
+        #expect(FileManager.default.fileExists(atPath: directory + "/levels.sqlite.previous.base"))
+        #expect(!FileManager.default.fileExists(atPath: directory + "/levels.sqlite.previous.base.zst"))
     }
 
     @Test(.enabled(if: PackagingTests.isRoot, "system mode runs as root"))

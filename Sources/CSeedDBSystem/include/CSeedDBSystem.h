@@ -13,6 +13,10 @@ long cseeddb_copy_file_range(int in_fd, int out_fd, size_t length);
 /// ioctl(FICLONE): share the source's extents on a reflink file system; 0 or -1.
 int cseeddb_ficlone(int dest_fd, int src_fd);
 
+/// ioctl(FS_IOC_FIEMAP): 1 when an extent of the file shares its blocks with another file
+/// (FIEMAP_EXTENT_SHARED: a reflink), 0 when none does, -1 with errno set on error.
+int cseeddb_shares_extents(int fd);
+
 /// renameat2(RENAME_NOREPLACE): renames, failing with EEXIST when the destination exists;
 /// 0 or -1.
 int cseeddb_rename_noreplace(const char *source, const char *destination);

@@ -71,6 +71,9 @@ extension DeployExecutor {
         if link.setsAsidePreviousBase {
             try setAside(paths.previousBase, as: "previous-base", what: "the previous merge base", run)
         }
+        if link.setsAsideCompressedPreviousBase {
+            try setAside(paths.previousBaseCompressed, as: "previous-base", what: "the previous merge base", run)
+        }
         if link.movesBase {
             try fs.rename(paths.base, to: paths.previousBase)
             run.onFailure("the merge base") { () throws(SeedDBError) in try fs.rename(paths.previousBase, to: paths.base) }

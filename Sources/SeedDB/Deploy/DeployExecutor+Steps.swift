@@ -414,6 +414,22 @@ extension DeployExecutor {
         if keep.setsAsidePreviousBase {
             try setAside(paths.previousBase, as: "previous-base", what: "the previous merge base", run)
         }
+        if keep.setsAsideCompressedPreviousBase {
+            try setAside(paths.previousBaseCompressed, as: "previous-base", what: "the previous merge base", run)
+        }
+        if keep.compressesBaseAsPrevious {
+            // A compressed copy, made under a temporary name and flushed before it takes
+            // its name, which must still be free. `<name>.base` stays the base the recorded
+            // digest names until the record step replaces it.
+            let compressed = try fs.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "base-zst")
+            try fs.compressedCopy(of: paths.base, at: compressed, owner: files.owner) { path in
+                run.onFailure("the compressed merge base") { () throws(SeedDBError) in try fs.remove(path) }
+                run.setAside.append(path)
+            }
+            try fs.renameNoReplace(compressed, to: paths.previousBaseCompressed)
+            run.setAside.removeAll { $0 == compressed }
+            run.onFailure("the previous merge base") { () throws(SeedDBError) in try fs.remove(paths.previousBaseCompressed) }
+        }
         if keep.linksBaseAsPrevious {
             // A second name, not a move: until the record step replaces it, `<name>.base`
             // stays the base the recorded digest names, so a run killed in between merges
@@ -628,6 +644,9 @@ extension DeployExecutor {
     /// - Returns: The digest the record names as the base.
     private func installBase(_ base: PlannedStep.BaseInstall, _ run: DeployRun) throws(SeedDBError) -> SHA256Digest? {
         switch base {
+        case .found(let digest, .previousCompressed):
+            try decompressPreviousBase(digest, run)
+            return digest
         case .found(let digest, let location):
             if location != .inPlace {
                 try renameOver(paths.path(of: location), to: paths.base)
@@ -652,7 +671,26 @@ extension DeployExecutor {
         case .previousBase(let digest):
             try moveBase(from: paths.previousBase, run)
             return digest
+        case .decompressedPreviousBase(let digest):
+            try decompressPreviousBase(digest, run)
+            return digest
         }
+    }
+
+    /// Decompresses `<name>.previous.base.zst` to `<name>.base` (through a flushed
+    /// temporary file whose digest must be `digest`, the recorded one: a file changed
+    /// since it was observed stops the run), then sets the compressed file aside.
+    private func decompressPreviousBase(_ digest: SHA256Digest, _ run: DeployRun) throws(SeedDBError) {
+        let decompressed = try fs.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "base")
+        let found = try fs.decompressedCopy(of: paths.previousBaseCompressed, at: decompressed, owner: files.owner) { path in
+            run.onFailure("the decompressed merge base") { () throws(SeedDBError) in try fs.remove(path) }
+            run.setAside.append(path)
+        }
+        guard found == digest else {
+            throw SeedDBError(.ioFailure, "cannot restore the merge base of \(paths.workingCopy): \(paths.previousBaseCompressed) holds SHA-256 \(found), the record names \(digest); it changed since the run looked")
+        }
+        try moveBase(from: decompressed, run)
+        try setAside(paths.previousBaseCompressed, as: "previous-base", what: "the previous merge base", run)
     }
 
     /// Renames `source` to `<name>.base`, keeping the base there under a second name for
@@ -709,6 +747,7 @@ extension SeedPaths {
         switch location {
         case .inPlace: return base
         case .previous: return previousBase
+        case .previousCompressed: return previousBaseCompressed
         case .staged(let generation):
             return FileSystem.namedTemporaryPath(in: directory, stem: name.rawValue, name: DeployExecutor.baseName(generationName(generation)))
         }

@@ -550,6 +550,16 @@ public struct Deployer: Sendable {
             }
             let base = try files.fileType(at: paths.base) == .regular
             observation.baseFiles = DeployObservation.BaseFiles(base: base, previousBase: try files.fileType(at: paths.previousBase) == .regular)
+            observation.baseFiles.previousBaseCompressed = try files.fileType(at: paths.previousBaseCompressed) == .regular
+            if kind != nil, base { observation.baseFiles.baseShared = try baseShared(paths, previousBase: observation.baseFiles.previousBase) }
+            // Decompressed and hashed only where a rollback could restore it as the base.
+            if kind == .rollback, observation.baseFiles.previousBaseCompressed, !observation.baseFiles.previousBase, let recorded = entry.previous?.base {
+                let matches = try files.sha256(ofDecompressed: paths.previousBaseCompressed) == recorded
+                observation.baseFiles.previousBaseCompressedMatchesRecord = matches
+                if !matches, lock != nil {
+                    logger.warning("merge base \(paths.previousBaseCompressed) does not match the recorded seed: the rollback restores no base (the next upgrade merges without one)")
+                }
+            }
             // Hashed only where a carry could use it, to merge or to name the tables whose
             // changes it replaces (not for a copy the user has not written, unless a
             // rollback's).
@@ -581,14 +591,30 @@ public struct Deployer: Sendable {
 
     /// Where the merge base a killed run wrote down (`digest`) is now: in place, staged
     /// under its generation's name (a replace), or still the previous generation's (a
-    /// rollback); `nil` when no file has that digest.
+    /// rollback), compressed or not; `nil` when no file has that digest. A rollback's
+    /// compressed one is looked at first: a run killed after it decompressed it to
+    /// `<name>.base` still has to set it aside.
     private func baseFound(_ digest: SHA256Digest, paths: SeedPaths, generation: Int?, isRollback: Bool) throws(SeedDBError) -> PlannedStep.BaseLocation? {
-        let candidates: [PlannedStep.BaseLocation] = [.inPlace] + (generation.map { [.staged(generation: $0)] } ?? []) + (isRollback ? [.previous] : [])
+        let candidates: [PlannedStep.BaseLocation] = (isRollback ? [.previousCompressed] : []) + [.inPlace]
+            + (generation.map { [.staged(generation: $0)] } ?? []) + (isRollback ? [.previous] : [])
         for candidate in candidates {
             let path = paths.path(of: candidate)
-            if try effects.files.fileType(at: path) == .regular, try effects.files.sha256(of: path) == digest { return candidate }
+            guard try effects.files.fileType(at: path) == .regular else { continue }
+            let found = candidate == .previousCompressed ? try effects.files.sha256(ofDecompressed: path) : try effects.files.sha256(of: path)
+            if found == digest { return candidate }
         }
         return nil
+    }
+
+    /// Whether `<name>.base`'s bytes are held by another file too: a name beside SeedDB's
+    /// own (`<name>.previous.base` as a second name of it is set aside by the run that keeps
+    /// this one as the previous generation's), or extents shared by a reflink.
+    private func baseShared(_ paths: SeedPaths, previousBase: Bool) throws(SeedDBError) -> Bool {
+        let files = effects.files
+        let sharing = try files.sharing(of: paths.base)
+        var others = sharing.names - 1
+        if previousBase, try files.identity(of: paths.previousBase).inode == files.identity(of: paths.base).inode { others -= 1 }
+        return sharing.sharedExtents || others > 0
     }
 
     /// Whether the database at `path` still has `identity` and no `-wal` with frames or

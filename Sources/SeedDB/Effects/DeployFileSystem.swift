@@ -57,6 +57,19 @@ protocol DeployFileSystem: Sendable {
     /// process's) or a file replaced since leaves nothing at `path` and is no error.
     /// `created` is told the path as soon as the link exists, so a failure can remove it.
     func linkCopy(of source: String, identity: FileIdentity, at path: String, created: (String) -> Void) throws(SeedDBError) -> Bool
+    /// How many names the file at `path` has (its link count), and whether some of its
+    /// blocks are shared with another file by a reflink (`false` where the file system
+    /// cannot tell).
+    func sharing(of path: String) throws(SeedDBError) -> (names: Int, sharedExtents: Bool)
+    /// The SHA-256 of the zstd-compressed file at `path` once decompressed; `nil` when it
+    /// is not whole zstd data.
+    func sha256(ofDecompressed path: String) throws(SeedDBError) -> SHA256Digest?
+    /// A read-only zstd-compressed copy of `source` at the new path `path`, flushed;
+    /// `created` is told the path as soon as the file exists, so a failure can remove it.
+    func compressedCopy(of source: String, at path: String, owner: FileOwner?, created: (String) -> Void) throws(SeedDBError)
+    /// The zstd-compressed file `source` decompressed to a read-only file at the new path
+    /// `path`, flushed; `created` as above. The SHA-256 of what was written.
+    func decompressedCopy(of source: String, at path: String, owner: FileOwner?, created: (String) -> Void) throws(SeedDBError) -> SHA256Digest
     /// Refuses a directory root must not write in: one a non-root user other than
     /// `owner` could change (see `FileSystem.requireSafeForRoot`).
     func requireSafeForRoot(_ directory: String, owner: FileOwner?) throws(SeedDBError)
@@ -128,7 +141,56 @@ struct LocalFileSystem: DeployFileSystem {
         return true
     }
 
-    func keepCopy(of source: String, digest: SHA256Digest, at path: String, evenByCopy: Bool, owner: FileOwner?, created: (String) -> Void) throws(SeedDBError) -> Bool {
+    func sharing(of path: String) throws(SeedDBError) -> (names: Int, sharedExtents: Bool) {
+        do {
+            let descriptor = try FileDescriptor.open(FilePath(path), .readOnly, options: [.noFollow, .closeOnExec])
+            defer { try? descriptor.close() }
+            let names = try descriptor.stat().linkCount
+            // A file system without FIEMAP (tmpfs) shares no extents either.
+            return (names, (try? Syscalls.sharesExtents(descriptor)) ?? false)
+        } catch {
+            throw SeedDBError.io(error, "cannot inspect", path)
+        }
+    }
+
+    func sha256(ofDecompressed path: String) throws(SeedDBError) -> SHA256Digest? {
+        try FileDigest.sha256(ofDecompressed: path)
+    }
+
+    func compressedCopy(of source: String, at path: String, owner: FileOwner?, created: (String) -> Void) throws(SeedDBError) {
+        let descriptor = try createReadOnly(path, created: created)
+        try FileSystem.writing(descriptor, path: path) { () throws(SeedDBError) in
+            if let owner { try FileSystem.setOwner(owner, of: path) }
+            do {
+                var encoder = try ZstdStream(compressing: true)
+                let input = try FileDescriptor.open(FilePath(source), .readOnly, options: [.closeOnExec])
+                try input.closeAfter {
+                    let write = { (chunk: UnsafeRawBufferPointer) throws in _ = try descriptor.writeAll(chunk) }
+                    try FileSystem.forEachChunk(of: input) { chunk in try encoder.process(chunk, output: write) }
+                    try encoder.finish(output: write)
+                }
+            } catch let error as SeedDBError {
+                throw error
+            } catch {
+                throw SeedDBError.io(error, "cannot compress \(source) to", path)
+            }
+            try FileSystem.sync(descriptor, path: path)
+        }
+    }
+
+    func decompressedCopy(of source: String, at path: String, owner: FileOwner?, created: (String) -> Void) throws(SeedDBError) -> SHA256Digest {
+        let descriptor = try createReadOnly(path, created: created)
+        return try FileSystem.writing(descriptor, path: path) { () throws(SeedDBError) -> SHA256Digest in
+            if let owner { try FileSystem.setOwner(owner, of: path) }
+            return try SeedSource(path: source).copy(to: descriptor, destinationPath: path, progress: nil) { () throws(SeedDBError) in
+                try FileSystem.sync(descriptor, path: path)
+            }.digest
+        }
+    }
+
+    /// A new read-only file at `path` (never an existing one), open for writing;
+    /// `created` is told its path.
+    private func createReadOnly(_ path: String, created: (String) -> Void) throws(SeedDBError) -> FileDescriptor {
         let descriptor: FileDescriptor
         do {
             descriptor = try FileDescriptor.open(
@@ -138,6 +200,11 @@ struct LocalFileSystem: DeployFileSystem {
             throw SeedDBError.io(error, "cannot create temporary file", path)
         }
         created(path)
+        return descriptor
+    }
+
+    func keepCopy(of source: String, digest: SHA256Digest, at path: String, evenByCopy: Bool, owner: FileOwner?, created: (String) -> Void) throws(SeedDBError) -> Bool {
+        let descriptor = try createReadOnly(path, created: created)
         if !evenByCopy {
             let cloned = FileSystem.clone(source, into: descriptor)
             try? descriptor.close()

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import SeedDBCore
 import SystemPackage
@@ -6,13 +7,37 @@ import SystemPackage
 public enum FileDigest {
     /// The SHA-256 of the file at `path`, streamed through one buffer.
     /// - Throws: ``SeedDBError`` `seedUnavailable` when it cannot be read.
-    public static func sha256(ofFileAt path: String) throws(SeedDBError) -> SHA256Digest {
+    public static func sha256(ofFileAt path: String) throws(SeedDBError) -> SeedDBCore.SHA256Digest {
         do {
             let descriptor = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
             defer { try? descriptor.close() }
             return try CopyEngine.hash(descriptor, upTo: .max)
         } catch {
             throw SeedDBError(.seedUnavailable, "cannot read seed \(path): \(error)", underlying: error)
+        }
+    }
+
+    /// The SHA-256 of the zstd-compressed file at `path` once decompressed, streamed;
+    /// `nil` when it is not whole zstd data.
+    /// - Throws: ``SeedDBError`` `seedUnavailable` when it cannot be read.
+    static func sha256(ofDecompressed path: String) throws(SeedDBError) -> SeedDBCore.SHA256Digest? {
+        do {
+            let descriptor = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
+            defer { try? descriptor.close() }
+            var decoder = try ZstdStream(compressing: false)
+            var hasher = SHA256()
+            let hash = { (chunk: UnsafeRawBufferPointer) in hasher.update(bufferPointer: chunk) }
+            do {
+                try FileSystem.forEachChunk(of: descriptor) { chunk in try decoder.process(chunk, output: hash) }
+                try decoder.finish(output: hash)
+            } catch is CompressionError {
+                return nil
+            }
+            return SeedDBCore.SHA256Digest(bytes: hasher.finalize())
+        } catch let error as SeedDBError {
+            throw error
+        } catch {
+            throw SeedDBError(.seedUnavailable, "cannot read \(path): \(error)", underlying: error)
         }
     }
 

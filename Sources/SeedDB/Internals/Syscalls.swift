@@ -148,6 +148,12 @@ enum Syscalls {
         try retrying { cseeddb_ficlone(output.rawValue, input.rawValue) }
     }
 
+    /// `ioctl(FS_IOC_FIEMAP)`: whether an extent of the file shares its blocks with
+    /// another file (a reflink).
+    static func sharesExtents(_ descriptor: FileDescriptor) throws(Errno) -> Bool {
+        try retrying { cseeddb_shares_extents(descriptor.rawValue) } == 1
+    }
+
     /// `rmdir(2)`: removes an empty directory.
     static func rmdir(_ path: String) throws(Errno) {
         try retrying { Glibc.rmdir(path) }

@@ -144,6 +144,19 @@ package struct DeployObservation: Sendable, Hashable {
         /// Whether `<name>.base`'s digest is the recorded one: hashed only when a merge
         /// could use it; `nil` when it was not.
         package var baseMatchesRecord: Bool?
+        /// Whether `<name>.previous.base.zst` (the previous generation's base, compressed)
+        /// is a regular file.
+        package var previousBaseCompressed: Bool = false
+        /// Whether the content of `<name>.previous.base.zst` has the digest the previous
+        /// generation's record names for its base: decompressed and hashed only when a
+        /// rollback could restore it; `nil` when it was not.
+        package var previousBaseCompressedMatchesRecord: Bool? = nil
+        /// Whether `<name>.base`'s bytes are held by another file too: a second name beside
+        /// SeedDB's own (the seed file, a hard link) or extents shared by a reflink. A second
+        /// name of it as the previous generation's base then costs nothing; otherwise it
+        /// would keep a full copy the package manager released, and it is compressed
+        /// instead. `nil` when it was not looked at.
+        package var baseShared: Bool? = nil
 
         /// Creates what was found.
         package init(base: Bool = false, previousBase: Bool = false, baseMatchesRecord: Bool? = nil) {

@@ -57,12 +57,13 @@ extension DeployPlanner {
             && observed.recordedGeneration.map { !observed.generationFiles.contains($0) } == true
         let movesBase = keeps != nil && observed.baseFiles.base
         let recordsPrevious = keeps != nil || copyAlreadyKept
-        let link = SeedLink(
+        var link = SeedLink(
             target: seed.path, from: observed.oldContent, alreadyLinked: linked, keeps: keeps,
             drop: dropsPrevious ? drop(observed, request) : nil,
             movesBase: movesBase, setsAsidePreviousBase: movesBase && observed.baseFiles.previousBase,
             previous: recordsPrevious ? previousRecord(observed, adopted: adopted, replaced: replaced, keeps: true, drops: false) : .unchanged,
             base: recordsPrevious ? nil : observed.records.base)
+        link.setsAsideCompressedPreviousBase = movesBase && observed.baseFiles.previousBaseCompressed
         var plan = DeployPlan(action: action, strategy: nil, steps: [.linkSeed(link), .cleanUp(leftovers: observed.leftovers)])
         plan.adopted = adopted
         return plan

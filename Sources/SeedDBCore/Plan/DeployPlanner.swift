@@ -119,12 +119,13 @@ package enum DeployPlanner {
             snapshot: previousAlreadyKept ? observed.interrupted?.snapshot : nil,
             replacingGeneration: observed.linkedGeneration, adopting: adopted, isRollback: isRollback)))
         if replacing && !seedLinked { steps.append(.carry(carry(observed, request, adopted: adopted, replaced: replaced, skipsMerge: skipsMerge))) }
-        let keepPrevious = PlannedStep.KeepPrevious(
+        var keepPrevious = PlannedStep.KeepPrevious(
             drop: dropsPrevious ? drop(observed, request) : nil,
             setsAsidePreviousBase: (dropsPrevious || keepsPrevious) && !isRollback && previousBaseThere,
-            // An adopted database has no known base: none is linked as its own.
-            linksBaseAsPrevious: keepsPrevious && !adopted && observed.baseFiles.base,
             keep: keepsPrevious ? (strategy == .swap ? .oldContent : .snapshot) : nil)
+        keepPrevious.setsAsideCompressedPreviousBase = (dropsPrevious || keepsPrevious) && !isRollback && observed.baseFiles.previousBaseCompressed
+        // An adopted database has no known base: none is kept as its own.
+        keepBaseAsPrevious(&keepPrevious, observed, keeps: keepsPrevious && !adopted)
         let from = observed.oldContent
         switch strategy {
         case .swap:
@@ -142,12 +143,18 @@ package enum DeployPlanner {
         }
         // After keep-previous: the base files as that step leaves them.
         let previousBaseAfter = keepPrevious.linksBaseAsPrevious || (previousBaseThere && !keepPrevious.setsAsidePreviousBase)
-        let stale = staleBases(base: observed.baseFiles.base, previousBase: previousBaseAfter)
+        let compressedAfter = keepPrevious.compressesBaseAsPrevious
+            || (observed.baseFiles.previousBaseCompressed && !keepPrevious.setsAsideCompressedPreviousBase)
+        let stale = staleBases(base: observed.baseFiles.base, previousBase: previousBaseAfter, compressed: compressedAfter)
         let base: PlannedStep.BaseInstall
         if isRollback {
             // The restored generation's base, or none: the current one belongs to what it replaces.
             if let restored = observed.records.previous?.base, previousBaseAfter {
                 base = .previousBase(restored)
+            } else if let restored = observed.records.previous?.base, compressedAfter, observed.baseFiles.previousBaseCompressedMatchesRecord == true {
+                // Compressed, and observed to hold the recorded digest (one that does not is
+                // set aside with the stale bases: the next merge runs without a base).
+                base = .decompressedPreviousBase(restored)
             } else {
                 base = .none(removing: stale)
             }
@@ -155,7 +162,7 @@ package enum DeployPlanner {
             // Without merging, the old base would only mislead the next merge; the previous
             // generation's stays with it (a rollback restores it, and it names what a later
             // replace with merging off replaces).
-            base = .pristine(otherwise: request.merges ? .keep(observed.records.base) : .none(removing: staleBases(base: observed.baseFiles.base, previousBase: false)))
+            base = .pristine(otherwise: request.merges ? .keep(observed.records.base) : .none(removing: staleBases(base: observed.baseFiles.base, previousBase: false, compressed: false)))
         }
         steps.append(.record(PlannedStep.Record(
             content: .staged, base: base,
@@ -235,8 +242,20 @@ package enum DeployPlanner {
     }
 
     /// The base files that are set aside when no base goes with the new record.
-    private static func staleBases(base: Bool, previousBase: Bool) -> [PlannedStep.BaseLocation] {
-        (base ? [.inPlace] : []) + (previousBase ? [.previous] : [])
+    private static func staleBases(base: Bool, previousBase: Bool, compressed: Bool) -> [PlannedStep.BaseLocation] {
+        (base ? [.inPlace] : []) + (previousBase ? [.previous] : []) + (compressed ? [.previousCompressed] : [])
+    }
+
+    /// How `<name>.base` goes with the old content that becomes the previous generation
+    /// (`keeps`, when there is one): a second name where its bytes are held by another
+    /// file anyway (a reflink's shared extents, the seed file's own name) or where that was
+    /// not looked at, a zstd-compressed copy where they are not (a second name would then
+    /// keep a full copy of the replaced seed at rest).
+    private static func keepBaseAsPrevious(_ keep: inout PlannedStep.KeepPrevious, _ observed: DeployObservation, keeps: Bool) {
+        let keepsBase = keeps && observed.baseFiles.base
+        let compresses = observed.baseFiles.baseShared == false
+        keep.linksBaseAsPrevious = keepsBase && !compresses
+        keep.compressesBaseAsPrevious = keepsBase && compresses
     }
 
     /// What the record says of the previous generation: the replaced version's record
@@ -276,7 +295,10 @@ package enum DeployPlanner {
         if let digest = interrupted.base, let found = interrupted.baseFoundAt {
             base = .found(digest, at: found)
         } else {
-            base = .none(removing: observed.baseFiles.base ? [.inPlace] : [])
+            // A rollback's compressed base that does not hold the digest goes with the
+            // previous generation it restored.
+            let compressed = interrupted.isRollback && observed.baseFiles.previousBaseCompressed
+            base = .none(removing: (observed.baseFiles.base ? [.inPlace] : []) + (compressed ? [.previousCompressed] : []))
         }
         let replaced = observed.records.current ?? interrupted.replacingRecord
         return PlannedStep.Record(
@@ -335,16 +357,17 @@ package enum DeployPlanner {
             : (oldGenerationThere && (keepsPrevious || !request.keepPrevious)))
         var steps: [PlannedStep] = []
         if oldGenerationThere || dropsPrevious {
-            let keep = PlannedStep.KeepPrevious(
+            var keep = PlannedStep.KeepPrevious(
                 // What the killed run was decides, not what this run was asked: a replace's
                 // dropped previous generation SeedDB cannot account for is kept.
                 drop: !dropsPrevious ? nil : interrupted.isRollback ? .setAside
                     : adoptedCopyStamp(observed, request).map { .keepAsAdopted(stamp: $0) } ?? .setAside,
                 setsAsidePreviousBase: (dropsPrevious || keepsPrevious) && !interrupted.isRollback && observed.baseFiles.previousBase,
-                // An adopted database has no known base: none is linked as its own.
-                linksBaseAsPrevious: keepsPrevious && !interrupted.adopting && observed.baseFiles.base,
                 finishesOldGeneration: oldGenerationThere ? oldGeneration : nil,
                 keep: keepsPrevious && oldGenerationThere ? .oldContent : nil)
+            keep.setsAsideCompressedPreviousBase = (dropsPrevious || keepsPrevious) && !interrupted.isRollback && observed.baseFiles.previousBaseCompressed
+            // An adopted database has no known base: none is kept as its own.
+            keepBaseAsPrevious(&keep, observed, keeps: keepsPrevious && !interrupted.adopting)
             steps.append(.keepPrevious(keep))
         }
         steps.append(.record(finishingRecord(observed, interrupted, adopted: interrupted.adopting, keeps: keepsPrevious, drops: dropsPrevious)))

@@ -307,9 +307,16 @@ package enum PlannedStep: Sendable, Hashable {
         /// Whether `<name>.previous.base` is set aside (it goes with the dropped or
         /// replaced previous generation).
         package var setsAsidePreviousBase: Bool
+        /// Whether `<name>.previous.base.zst` is set aside (it goes with the dropped or
+        /// replaced previous generation).
+        package var setsAsideCompressedPreviousBase: Bool = false
         /// Whether `<name>.base` gets the second name `<name>.previous.base` (it belongs to
         /// the old content that becomes the previous generation).
         package var linksBaseAsPrevious: Bool
+        /// Whether that base is kept zstd-compressed as `<name>.previous.base.zst` instead
+        /// of a second name: `<name>.base` shares its bytes with no other file, so a second
+        /// name would keep a full copy of the replaced seed's content at rest.
+        package var compressesBaseAsPrevious: Bool = false
         /// Finishing a swap killed after its switch: the old generation file (fenced, and
         /// set aside unless it is kept).
         package var finishesOldGeneration: Int?
@@ -399,6 +406,10 @@ package enum PlannedStep: Sendable, Hashable {
         case pristine(otherwise: BaseFallback)
         /// `<name>.previous.base` (the restored generation's) becomes `<name>.base`.
         case previousBase(SHA256Digest)
+        /// `<name>.previous.base.zst` (the restored generation's, compressed, observed to
+        /// hold this digest) is decompressed to `<name>.base`, its digest checked before
+        /// the record names it; the compressed file is set aside.
+        case decompressedPreviousBase(SHA256Digest)
         /// A base a killed run put somewhere (observed by its digest) is moved in place.
         case found(SHA256Digest, at: BaseLocation)
         /// No base: these stale ones are set aside.
@@ -419,6 +430,8 @@ package enum PlannedStep: Sendable, Hashable {
         case inPlace
         /// `<name>.previous.base`.
         case previous
+        /// `<name>.previous.base.zst` (compressed: decompressed where it is moved in place).
+        case previousCompressed
         /// Staged by a killed run under the name of generation `number`.
         case staged(generation: Int)
     }
