@@ -27,6 +27,7 @@ extension SeedDBBench {
         ("data, merge, previous kept, user mode", ["--merge", "user-wins"], false),
         ("data, no merge, previous kept, user mode", ["--merge", "off"], false),
         ("cache, no merge, previous kept, user mode", ["--merge", "off", "--location", "cache"], false),
+        ("read-only, user mode", ["--read-only"], false),
     ]
 
     /// Issue 30, item 3: the bytes a working copy holds at rest, per layout, on ext4 and on
@@ -81,8 +82,10 @@ extension SeedDBBench {
         let root = mountPoint + "/run"
         let seed = root + "/usr/share/bench/tiles.sqlite"
         _ = Measure.shell("rm -rf '\(root)' && mkdir -p '\(root)/usr/share/bench'")
+        // A read-only seed must be one the app's user cannot write (root runs the benchmark).
+        let readOnly = layout.flags.contains("--read-only")
         func install(_ content: String) {
-            precondition(Measure.shell("cp --reflink=never '\(content)' '\(seed).new' && chmod 0644 '\(seed).new' && mv '\(seed).new' '\(seed)'").status == 0)
+            precondition(Measure.shell("cp --reflink=never '\(content)' '\(seed).new' && chmod \(readOnly ? "0444" : "0644") '\(seed).new' && mv '\(seed).new' '\(seed)'").status == 0)
         }
         let location = layout.flags.contains("cache") ? "cache" : "data"
         let environment = xdg(root + "/home")
@@ -95,7 +98,8 @@ extension SeedDBBench {
         install(v1)
         deploy(1)
         if upgraded {
-            precondition(Measure.shell("sqlite3 '\(directory)/tiles.sqlite' \"UPDATE tiles SET zoom = zoom + 1 WHERE id % 100 = 0\"").status == 0)
+            // Nobody writes a read-only seed.
+            precondition(readOnly || Measure.shell("sqlite3 '\(directory)/tiles.sqlite' \"UPDATE tiles SET zoom = zoom + 1 WHERE id % 100 = 0\"").status == 0)
             install(v2)
             deploy(2)
         }
@@ -148,7 +152,8 @@ extension SeedDBBench {
         counted once, and the old seed's content a base keeps alive after the package replaced it is
         counted, since only SeedDB holds it then. **Bases** is what removing `.base` and `.previous.base`
         (or `.previous.base.zst`, kept compressed where the base shares its bytes with no other file) alone frees. `du` is `du -s --block-size=1` of the directory (it counts every inode in it once
-        and cannot see sharing with the seed). Read-only seeds (issue 30, item 4): not measured here.
+        and cannot see sharing with the seed). A read-only seed (issue 30, item 4) is shipped 0444 and
+        not edited (nobody writes it); its working copy is a link to the seed.
 
         | File system | Layout | Moment | Files | Held | × seed | Bases | `du` |
         |---|---|---|---|---|---|---|---|

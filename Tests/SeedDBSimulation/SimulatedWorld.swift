@@ -426,6 +426,8 @@ struct SimulatedFileSystem: DeployFileSystem {
         return (names, world.reflinks)
     }
 
+    var compresses: Bool { true }
+
     func sha256(ofDecompressed path: String) throws(SeedDBError) -> SeedDBCore.SHA256Digest? {
         try world.reading()
         guard case .compressed(let database) = try world.fileContent(path).0 else { return nil }
@@ -589,12 +591,13 @@ struct SimulatedDatabase: DeployDatabase {
         // keeps no base keeps its tables' digests, one that keeps a base has it.
         // Not for a database whose seed SeedDB does not know (one it adopts is kept whole as
         // the previous generation; one restored from an adopted copy has nothing to compare
-        // with), nor one whose recorded base is gone (the run warns it cannot tell).
+        // with), one whose recorded base is gone (the run warns it cannot tell), nor one a
+        // rollback restored without a base (what it held is the previous run's record).
         var recordedNothing = false
         if let settings = world.settingsFile, case .file(.bytes(let bytes), _, _)? = world.node(settings),
            let entry = world.parsed(bytes).entries[SimulatedWorld.name(of: carry.workingCopy)], let marker = entry.interrupted,
            let replaced = marker.replacing, !marker.adopting, replaced.version != DeployRecord.adoptedVersion {
-            recordedNothing = entry.base == nil && replaced.tableDigests == nil
+            recordedNothing = entry.base == nil && replaced.tableDigests == nil && entry.heldFrom == nil
         }
         if !carry.merge.mergesAnything, !previous.edits.isEmpty, recordedNothing, carry.discards == nil {
             world.violate("replaced the user's edits of \(SimulatedWorld.name(of: carry.workingCopy)) (seed \(previous.seed)) with no base or table digests to name them by")

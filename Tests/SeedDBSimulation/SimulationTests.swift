@@ -167,6 +167,7 @@ import Testing
         Command(kind: .deploy, version: 1), Command(kind: .deploy, version: 2), Command(kind: .deploy, version: 3),
         Command(kind: .deploy, version: 3, live: true), Command(kind: .deploy, version: 3, merge: true),
         Command(kind: .reseed, version: 2), Command(kind: .reseed, version: 2, live: true),
+        Command(kind: .reseed, version: 2, mergeOffOnce: true),
         Command(kind: .rollback, version: 2), Command(kind: .rollback, version: 2, merge: true),
         Command(kind: .purge, version: 2),
     ]
@@ -342,9 +343,10 @@ import Testing
             case 37..<42: shipped = min(3, shipped + 1)
             default:
                 let kinds: [Command.Kind] = [.deploy, .deploy, .deploy, .deploy, .deploy, .reseed, .reseed, .rollback, .rollback, .purge]
+                let kind = kinds[Int(random.next() % 10)]
                 let command = Command(
-                    kind: kinds[Int(random.next() % 10)], version: shipped,
-                    live: random.next() % 4 == 0, merge: random.next() % 3 == 0)
+                    kind: kind, version: shipped,
+                    live: random.next() % 4 == 0, merge: random.next() % 3 == 0, mergeOffOnce: kind == .reseed && random.next() % 3 == 0)
                 if random.next() % 3 == 0 {
                     sim.run(command, crash: Int(random.next() % 40))
                     sim.run(command)

@@ -18,9 +18,12 @@ final class Simulator {
         var live = false
         /// `--merge user-wins`.
         var merge = false
+        /// `reseed --merge off` of a seed whose policy merges: this reseed's carry merges
+        /// nothing, the seed still keeps its base (`DeployConfiguration.reseedMerge`).
+        var mergeOffOnce = false
 
         var description: String {
-            "\(kind.rawValue) v\(version)\(live ? " live" : "")\(merge ? " merged" : "")"
+            "\(kind.rawValue) v\(version)\(live ? " live" : "")\(merge ? " merged" : "")\(mergeOffOnce ? " --merge off" : "")"
         }
     }
 
@@ -73,7 +76,7 @@ final class Simulator {
     func seed(_ command: Command) -> Seed {
         try! Seed(
             app: app, source: Self.seedPath(command.version), version: try! SeedVersion("\(command.version)"),
-            merge: command.merge ? MergePolicies(default: .userWins) : MergePolicies())
+            merge: command.merge || command.mergeOffOnce ? MergePolicies(default: .userWins) : MergePolicies())
     }
 
     func deployer(_ command: Command) -> Deployer {
@@ -81,6 +84,7 @@ final class Simulator {
         configuration.strategy = command.live ? .live : .auto
         configuration.wait = .zero
         configuration.linksBaseToSeed = linksBaseToSeed
+        if command.mergeOffOnce { configuration.reseedMerge = MergePolicies(default: .off) }
         var deployer = Deployer(directories: directories, configuration: configuration, logger: Logger(label: "sim") { _ in SwiftLogNoOpLogHandler() })
         deployer.effects = world.effects
         return deployer

@@ -144,6 +144,21 @@ struct AnsibleModuleTests {
         }
     }
 
+    /// Issue 30, item 1: a reseed's `merge` goes beside a manifest (it is that reseed's own),
+    /// and the result names the tables whose changes `off` replaced.
+    @Test
+    func aReseedsMergeGoesBesideAManifestAndNamesWhatItReplaced() throws {
+        let manifest = "\(CLIHarness.seeds)/v2/seeds.json"
+        #expect(try cli.run(["deploy", "--manifest", manifest]).status == 0)
+        #expect(try cli.shell("sqlite3 '\(cli.workingCopy)' \"UPDATE levels SET background = 'mine' WHERE ix = 2\"").status == 0)
+        let result = try play(["command": "reseed", "manifest": manifest, "merge": "off"])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.task["changed"] as? Bool == true)
+        let seeds = try #require(result.task["seeds"] as? [[String: Any]], "\(result.task)")
+        #expect(seeds.first?["discarded"] as? [String] == ["levels"], "\(seeds)")
+        #expect(try cli.shell("sqlite3 '\(cli.workingCopy)' \"SELECT background FROM levels WHERE ix = 2\"").stdout != "mine\n")
+    }
+
     @Test
     func seedDBsWarningsAreTheTasksWarnings() throws {
         // Given v1 deployed without merging and written to, v2 merges: its base is

@@ -22,7 +22,7 @@ extension SeedCompression {
     func decoder() throws -> (any ByteStream)? {
         switch self {
         case .none: return nil
-        case .zstd: return try ZstdStream(compressing: false)
+        case .zstd: return try ZstdStream(compressing: nil)
         case .gzip: return try GzipStream(compressing: false)
         }
     }
@@ -31,7 +31,7 @@ extension SeedCompression {
     func encoder() throws -> (any ByteStream)? {
         switch self {
         case .none: return nil
-        case .zstd: return try ZstdStream(compressing: true)
+        case .zstd: return try ZstdStream(compressing: .pack)
         case .gzip: return try GzipStream(compressing: true)
         }
     }

@@ -61,6 +61,9 @@ protocol DeployFileSystem: Sendable {
     /// blocks are shared with another file by a reflink (`false` where the file system
     /// cannot tell).
     func sharing(of path: String) throws(SeedDBError) -> (names: Int, sharedExtents: Bool)
+    /// Whether zstd is at hand (Debian's `libzstd.so.1` loads): without it no base is
+    /// kept compressed, and a plain seed never needs it.
+    var compresses: Bool { get }
     /// The SHA-256 of the zstd-compressed file at `path` once decompressed; `nil` when it
     /// is not whole zstd data.
     func sha256(ofDecompressed path: String) throws(SeedDBError) -> SHA256Digest?
@@ -153,6 +156,8 @@ struct LocalFileSystem: DeployFileSystem {
         }
     }
 
+    var compresses: Bool { (try? ZstdLibrary.loaded()) != nil }
+
     func sha256(ofDecompressed path: String) throws(SeedDBError) -> SHA256Digest? {
         try FileDigest.sha256(ofDecompressed: path)
     }
@@ -162,7 +167,7 @@ struct LocalFileSystem: DeployFileSystem {
         try FileSystem.writing(descriptor, path: path) { () throws(SeedDBError) in
             if let owner { try FileSystem.setOwner(owner, of: path) }
             do {
-                var encoder = try ZstdStream(compressing: true)
+                var encoder = try ZstdStream(compressing: .base)
                 let input = try FileDescriptor.open(FilePath(source), .readOnly, options: [.closeOnExec])
                 try input.closeAfter {
                     let write = { (chunk: UnsafeRawBufferPointer) throws in _ = try descriptor.writeAll(chunk) }

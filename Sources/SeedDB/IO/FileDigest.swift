@@ -24,7 +24,7 @@ public enum FileDigest {
         do {
             let descriptor = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
             defer { try? descriptor.close() }
-            var decoder = try ZstdStream(compressing: false)
+            var decoder = try ZstdStream(compressing: nil)
             var hasher = SHA256()
             let hash = { (chunk: UnsafeRawBufferPointer) in hasher.update(bufferPointer: chunk) }
             do {
