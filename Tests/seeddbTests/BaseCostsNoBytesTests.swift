@@ -119,16 +119,22 @@ import Testing
         #expect(rename(unpacked, packagedSeed) == 0)
     }
 
-    @Test(.enabled(if: PackagingTests.isRoot, "system mode runs as root"))
-    func aRollbackDecompressesThePreviousBaseAndTheNextUpgradeMergesAgainstIt() throws {
-        // Given v1 deployed with a merge policy, a user edit, and v2 deployed over it
+    /// v1 deployed with a merge policy, a user edit, and v2 deployed over it: v1's base is
+    /// compressed. The working copy's path and the compressed base's.
+    private func deployV2OverAnEditedV1() throws -> (workingCopy: String, compressed: String) {
         try install(1)
         #expect(try deploy(1).status == 0)
         let workingCopy = directory + "/levels.sqlite"
         _ = try sql(workingCopy, "UPDATE levels SET background = 'mine' WHERE ix = 1")
         try install(2)
         #expect(try deploy(2).status == 0)
-        let compressed = directory + "/levels.sqlite.previous.base.zst"
+        return (workingCopy, directory + "/levels.sqlite.previous.base.zst")
+    }
+
+    @Test(.enabled(if: PackagingTests.isRoot, "system mode runs as root"))
+    func aRollbackDecompressesThePreviousBaseAndTheNextUpgradeMergesAgainstIt() throws {
+        // Given v1 deployed with a merge policy, a user edit, and v2 deployed over it
+        let (workingCopy, compressed) = try deployV2OverAnEditedV1()
         #expect(FileManager.default.fileExists(atPath: compressed), "\(cli.list(directory))")
         // When it is rolled back
         let rollback = try cli.run(["rollback", "--system", "--root", image, "--app", cli.app, "--name", "levels.sqlite"])
@@ -155,13 +161,7 @@ import Testing
     @Test(.enabled(if: PackagingTests.isRoot, "system mode runs as root"))
     func aTamperedCompressedBaseIsCaughtByItsDigest() throws {
         // Given v2 deployed over v1 with a merge policy: v1's base compressed
-        try install(1)
-        #expect(try deploy(1).status == 0)
-        let workingCopy = directory + "/levels.sqlite"
-        _ = try sql(workingCopy, "UPDATE levels SET background = 'mine' WHERE ix = 1")
-        try install(2)
-        #expect(try deploy(2).status == 0)
-        let compressed = directory + "/levels.sqlite.previous.base.zst"
+        let (workingCopy, compressed) = try deployV2OverAnEditedV1()
         // When someone replaces it with another seed's content, well compressed
         #expect(try cli.shell("zstd -q -f -o '\(compressed)' '\(CLIHarness.seeds)/v2/levels.sqlite'").status == 0)
         let rollback = try cli.run(["rollback", "--system", "--root", image, "--app", cli.app, "--name", "levels.sqlite"])

@@ -29,7 +29,7 @@ import Testing
     func manifest(_ version: Int, _ extra: String = "") throws -> String {
         let path = "\(cli.root)/seeds/v\(version).json"
         let text = #"{"app":"\#(cli.app)","seeds":[{"source":"v\#(version).sqlite","name":"levels.sqlite","version":"\#(version)"\#(extra)}]}"#
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
         return path
     }
 
