@@ -47,9 +47,11 @@ extension SeedDBBench {
 
     /// Issue 30, item 2: an upgrade under a merge policy of a working copy nobody wrote to
     /// since its deploy is a plain replace (the merge is skipped), beside the same upgrade
-    /// without a merge policy, in the same run: the 1,000,000-row seed, v1 then v2. In
-    /// user mode and in system mode (`--system --root`, where the new base is a hard link
-    /// to the seed file: issue 30, item 3).
+    /// as a plain replace, in the same run: the 1,000,000-row seed, v1 then v2. The
+    /// reference is a cache seed (no merge, so no base and no table digests: a `data` seed
+    /// merges by default, and one with merging off hashes its tables). In user mode and in
+    /// system mode (`--system --root`, where the new base is a hard link to the seed file:
+    /// issue 30, item 3).
     mutating func untouchedUpgrade() throws {
         let v1 = scratch + "/merge-v1.sqlite"
         let v2 = scratch + "/merge-v2.sqlite"
@@ -70,14 +72,14 @@ extension SeedDBBench {
             var plain: [Double] = []
             for _ in 0..<max(3, runs) {
                 merged.append(upgrade(["--merge", "user-wins"]))
-                plain.append(upgrade([]))
+                plain.append(upgrade(["--location", "cache"]))
             }
             let value = Measure.median(merged)
             let reference = Measure.median(plain)
             add(Result(
                 figure: "Upgrade of an untouched working copy under `--merge user-wins`, 1,000,000-row seed, \(mode)",
                 value: String(format: "%.0f ms", value * 1000),
-                reference: String(format: "the same upgrade without a merge policy: %.0f ms", reference * 1000),
+                reference: String(format: "the same upgrade as a plain replace (cache): %.0f ms", reference * 1000),
                 ratio: String(format: "%.2f×", value / reference), target: "≤ 1.1×", met: value <= 1.1 * reference))
         }
     }
