@@ -638,6 +638,12 @@ import Testing
         compressing.setsAsideCompressedPreviousBase = true
         compressing.compressesBaseAsPrevious = true
         #expect(try DeployPlanner.plan(upgrade, request).keepPrevious == compressing)
+        // Unless a sample of it was found to compress poorly: a second name, no pass spent.
+        upgrade.baseFiles.baseCompressesWell = false
+        #expect(try DeployPlanner.plan(upgrade, request).keepPrevious?.compressesBaseAsPrevious == false)
+        #expect(try DeployPlanner.plan(upgrade, request).keepPrevious?.linksBaseAsPrevious == true)
+        upgrade.baseFiles.baseCompressesWell = true
+        #expect(try DeployPlanner.plan(upgrade, request).keepPrevious == compressing)
         // Live, the same decision.
         upgrade.usage.connectionsBusy = true
         #expect(try DeployPlanner.plan(upgrade, request).keepPrevious?.compressesBaseAsPrevious == true)

@@ -428,6 +428,12 @@ struct SimulatedFileSystem: DeployFileSystem {
 
     var compresses: Bool { true }
 
+    /// The model's bases all compress well (the simulated seeds are labels).
+    func compressesWell(_ path: String) throws(SeedDBError) -> Bool {
+        try world.reading()
+        return true
+    }
+
     func sha256(ofDecompressed path: String) throws(SeedDBError) -> SeedDBCore.SHA256Digest? {
         try world.reading()
         guard case .compressed(let database) = try world.fileContent(path).0 else { return nil }

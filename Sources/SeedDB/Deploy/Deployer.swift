@@ -552,7 +552,10 @@ public struct Deployer: Sendable {
             observation.baseFiles = DeployObservation.BaseFiles(base: base, previousBase: try files.fileType(at: paths.previousBase) == .regular)
             observation.baseFiles.previousBaseCompressed = try files.fileType(at: paths.previousBaseCompressed) == .regular
             // Not looked at without zstd: the base then keeps a second name, as before.
-            if kind != nil, base, files.compresses { observation.baseFiles.baseShared = try baseShared(paths, previousBase: observation.baseFiles.previousBase) }
+            if kind != nil, base, files.compresses {
+                observation.baseFiles.baseShared = try baseShared(paths, previousBase: observation.baseFiles.previousBase)
+                if observation.baseFiles.baseShared == false { observation.baseFiles.baseCompressesWell = try files.compressesWell(paths.base) }
+            }
             // Decompressed and hashed only where a rollback could restore it as the base.
             if kind == .rollback, observation.baseFiles.previousBaseCompressed, !observation.baseFiles.previousBase, let recorded = entry.previous?.base {
                 let matches = try files.sha256(ofDecompressed: paths.previousBaseCompressed) == recorded

@@ -64,6 +64,10 @@ protocol DeployFileSystem: Sendable {
     /// Whether zstd is at hand (Debian's `libzstd.so.1` loads): without it no base is
     /// kept compressed, and a plain seed never needs it.
     var compresses: Bool { get }
+    /// Whether a sample of the file at `path` (four 1 MiB pieces spread over it)
+    /// compresses to half its size or less, as ``compressedCopy(of:at:owner:created:)``
+    /// compresses.
+    func compressesWell(_ path: String) throws(SeedDBError) -> Bool
     /// The SHA-256 of the zstd-compressed file at `path` once decompressed; `nil` when it
     /// is not whole zstd data.
     func sha256(ofDecompressed path: String) throws(SeedDBError) -> SHA256Digest?
@@ -157,6 +161,36 @@ struct LocalFileSystem: DeployFileSystem {
     }
 
     var compresses: Bool { (try? ZstdLibrary.loaded()) != nil }
+
+    func compressesWell(_ path: String) throws(SeedDBError) -> Bool {
+        do {
+            let input = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
+            return try input.closeAfter {
+                let size = try input.seek(offset: 0, from: .end)
+                let piece = 1 << 20
+                let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: piece, alignment: 4096)
+                defer { buffer.deallocate() }
+                var encoder = try ZstdStream(compressing: .base)
+                var read = 0
+                var written = 0
+                // A file of four pieces or less is read whole, once.
+                let offsets = size <= 4 * Int64(piece)
+                    ? stride(from: Int64(0), to: max(size, 1), by: piece).map { $0 }
+                    : (0..<4).map { (size - Int64(piece)) * Int64($0) / 3 }
+                for offset in offsets {
+                    let count = try input.read(fromAbsoluteOffset: offset, into: buffer)
+                    read += count
+                    try encoder.process(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { written += $0.count }
+                }
+                try encoder.finish { written += $0.count }
+                return written * 2 <= read
+            }
+        } catch let error as SeedDBError {
+            throw error
+        } catch {
+            throw SeedDBError.io(error, "cannot read a sample of", path)
+        }
+    }
 
     func sha256(ofDecompressed path: String) throws(SeedDBError) -> SHA256Digest? {
         try FileDigest.sha256(ofDecompressed: path)

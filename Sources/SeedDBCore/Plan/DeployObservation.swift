@@ -157,6 +157,10 @@ package struct DeployObservation: Sendable, Hashable {
         /// would keep a full copy the package manager released, and it is compressed
         /// instead. `nil` when it was not looked at.
         package var baseShared: Bool? = nil
+        /// Whether a sample of `<name>.base` compresses to half its size or less: looked at
+        /// only where it shares nothing (`false` keeps a second name: compressing a seed of
+        /// random bytes would cost an upgrade a pass and save little); `nil` when it was not.
+        package var baseCompressesWell: Bool? = nil
 
         /// Creates what was found.
         package init(base: Bool = false, previousBase: Bool = false, baseMatchesRecord: Bool? = nil) {

@@ -250,10 +250,11 @@ package enum DeployPlanner {
     /// (`keeps`, when there is one): a second name where its bytes are held by another
     /// file anyway (a reflink's shared extents, the seed file's own name) or where that was
     /// not looked at, a zstd-compressed copy where they are not (a second name would then
-    /// keep a full copy of the replaced seed at rest).
+    /// keep a full copy of the replaced seed at rest) and a sample of it was not found to
+    /// compress poorly.
     private static func keepBaseAsPrevious(_ keep: inout PlannedStep.KeepPrevious, _ observed: DeployObservation, keeps: Bool) {
         let keepsBase = keeps && observed.baseFiles.base
-        let compresses = observed.baseFiles.baseShared == false
+        let compresses = observed.baseFiles.baseShared == false && observed.baseFiles.baseCompressesWell != false
         keep.linksBaseAsPrevious = keepsBase && !compresses
         keep.compressesBaseAsPrevious = keepsBase && compresses
     }
