@@ -151,7 +151,7 @@ extension SeedDBBench {
         (`statvfs` used blocks before and after, each after `sync` and an `fsfreeze` freeze and thaw, which makes XFS finish freeing removed files' blocks, until two readings agree): shared extents and hard links are
         counted once, and the old seed's content a base keeps alive after the package replaced it is
         counted, since only SeedDB holds it then. **Bases** is what removing `.base` and `.previous.base`
-        (or `.previous.base.zst`, kept compressed where the base shares its bytes with no other file) alone frees. `du` is `du -s --block-size=1` of the directory (it counts every inode in it once
+        (or `.previous.base.zst`, kept compressed where the base shares its bytes with no other file and a sample of it halves) alone frees. `du` is `du -s --block-size=1` of the directory (it counts every inode in it once
         and cannot see sharing with the seed). A read-only seed (issue 30, item 4) is shipped 0444 and
         not edited (nobody writes it); its working copy is a link to the seed.
 
