@@ -554,7 +554,10 @@ public struct Deployer: Sendable {
             // Not looked at without zstd: the base then keeps a second name, as before.
             if kind != nil, base, files.compresses {
                 observation.baseFiles.baseShared = try baseShared(paths, previousBase: observation.baseFiles.previousBase)
-                if observation.baseFiles.baseShared == false { observation.baseFiles.baseCompressesWell = try files.compressesWell(paths.base) }
+                // Sampled only where a run could keep the base with the previous generation.
+                if observation.baseFiles.baseShared == false, configuration.keepPrevious, workingCopy.exists, kind != .rollback {
+                    observation.baseFiles.baseCompressesWell = try files.compressesWell(paths.base)
+                }
             }
             // Decompressed and hashed only where a rollback could restore it as the base.
             if kind == .rollback, observation.baseFiles.previousBaseCompressed, !observation.baseFiles.previousBase, let recorded = entry.previous?.base {
@@ -564,10 +567,11 @@ public struct Deployer: Sendable {
                     logger.warning("merge base \(paths.previousBaseCompressed) does not match the recorded seed: the rollback restores no base (the next upgrade merges without one)")
                 }
             }
-            // Hashed only where a carry could use it, to merge or to name the tables whose
-            // changes it replaces (not for a copy the user has not written, unless a
-            // rollback's).
-            if kind != nil, base, !seed.readOnly, workingCopy.exists, kind == .rollback || !observation.untouchedSeed, let recorded = entry.base {
+            // Hashed only where a carry could use it, to merge or (a data seed) to name the
+            // tables whose changes it replaces; not for a copy the user has not written,
+            // unless a rollback's.
+            if let kind, base, carryPolicies(kind, resolved.seed).mergesAnything || resolved.seed.location == .data, !seed.readOnly,
+               workingCopy.exists, kind == .rollback || !observation.untouchedSeed, let recorded = entry.base {
                 observation.baseFiles.baseMatchesRecord = try files.sha256(of: paths.base) == recorded
             }
             observation.leftovers = workingCopy.leftovers(disposable: observation.disposableGenerations, in: listing)

@@ -11,8 +11,9 @@ package enum DeployPlanner {
     /// - A rollback needs a previous generation on disk. A `deploy` of the version a
     ///   rollback was made from is held.
     /// - A database with no record that matches it is adopted: replaced, kept as the
-    ///   previous generation, its app tables carried (never merged: it has no known base) (a rollback from it too: it becomes
-    ///   the previous generation in place of the one restored).
+    ///   previous generation, its app tables carried, never merged (it has no known base);
+    ///   a rollback from it too: it becomes the previous generation in place of the one
+    ///   restored.
     /// - The action otherwise follows ``DeployDecision/action(recorded:current:workingCopyExists:force:)``,
     ///   reading through an interrupted run that had not switched the link.
     /// - The strategy: a first install is always a swap (there is nothing to be in use);
