@@ -3,7 +3,7 @@ import SeedDB
 import Testing
 
 /// Kills between two system calls: every command (install, upgrade, reseed, rollback,
-/// merged upgrade, live replace) is killed at each of its mutating system calls in turn
+/// a plain upgrade with merging off, merged upgrade, live replace) is killed at each of its mutating system calls in turn
 /// (`strace -e inject=SYSCALL:signal=KILL:when=N` for `rename`, `fsync`, `unlink`,
 /// `symlink`, `link` and `write`), then the same command is run again, as a package's
 /// post-install script would be. After the rerun: the job finished, the record, the link,
@@ -34,6 +34,9 @@ struct RecoveryAfterSyscallKillTests {
         var keepsEdit = false
         /// Whether a previous generation must exist once the job is done.
         var keepsPrevious = true
+        /// Whether the record must hold the seed tables' digests (a data seed whose merging
+        /// is off keeps no base: they name what a later replace replaces).
+        var recordsTableDigests = false
         var testDescription: String { name }
     }
 
@@ -51,6 +54,8 @@ struct RecoveryAfterSyscallKillTests {
     }
 
     static let merge = ["--merge", "user-wins"]
+    /// A data seed merges by default: the plain replace is asked for.
+    static let off = ["--merge", "off"]
 
     static let scenarios: [Scenario] = [
         Scenario(name: "install", setUp: { _ in }, command: { ["deploy"] + $0.seedFlags(1) }, version: "1", keepsPrevious: false),
@@ -60,6 +65,9 @@ struct RecoveryAfterSyscallKillTests {
                  command: { ["reseed"] + $0.seedFlags(1) }, version: "1"),
         Scenario(name: "rollback", setUp: { cli in try deploy(cli, 1); try write(cli, probe: 1); try deploy(cli, 2); try write(cli, probe: 2) },
                  command: { ["rollback"] + $0.seedFlags(2) }, version: "1", keepsPrevious: false),
+        // The plain replace, with its `fingerprint` step and the tables it names.
+        Scenario(name: "upgrade, merging off", setUp: { cli in try deploy(cli, 1, off); try write(cli, probe: 1) },
+                 command: { ["deploy"] + $0.seedFlags(2) + off }, version: "2", recordsTableDigests: true),
         Scenario(name: "merged upgrade", setUp: { cli in try deploy(cli, 1, merge); try write(cli, probe: 1) },
                  command: { ["deploy"] + $0.seedFlags(2) + merge }, version: "2", keepsEdit: true),
         Scenario(name: "live replace", setUp: { cli in try deploy(cli, 1); try write(cli, probe: 1) },
@@ -180,6 +188,9 @@ struct RecoveryAfterSyscallKillTests {
             if digest != base { problems.append("the base's file (\(digest ?? "missing")) is not the recorded base \(base)") }
         } else if scenario.keepsEdit {
             problems.append("no merge base recorded")
+        }
+        if scenario.recordsTableDigests, (entry["tableDigests"] as? [String: Any])?["levels"] == nil {
+            problems.append("no table digests recorded: \(entry.keys.sorted())")
         }
         let probes = (try? cli.shell("sqlite3 '\(cli.workingCopy)' 'SELECT group_concat(id) FROM probe'").stdout) ?? ""
         let expected = scenario.name == "install" ? "" : Self.rollsBack(scenario) ? "1,2" : "1"
