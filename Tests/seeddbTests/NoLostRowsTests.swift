@@ -342,7 +342,8 @@ import Testing
     func everyCommittedRowSurvivesAutoAndLiveReseeds(journalMode: String, merged: Bool) throws {
         // Given: v1 deployed with progress preserved (and, merged, the user's edits merged
         // into every new seed), and an app writing through one connection.
-        let merge = merged ? ["--merge", "user-wins"] : []
+        // A data seed merges by default: the unmerged case asks for the plain replace.
+        let merge = merged ? ["--merge", "user-wins"] : ["--merge", "off"]
         #expect(try cli.run(["deploy"] + flags(1, preserve: true) + merge).status == 0)
         let clients = Clients(root: cli.root)
         try clients.start("writer", "long_lived_writer.py", [journalMode, cli.workingCopy, "{stop}", "{log}", "75"], root: cli.root)
