@@ -68,12 +68,7 @@ extension DeployExecutor {
         try fence(old, sidecarsOf: link.keeps == .file ? paths.workingCopy : old, run)
         try dropPrevious(link.drop, run)
         // The merge base follows its copy: `<name>.base` becomes `<name>.previous.base`.
-        if link.setsAsidePreviousBase {
-            try setAside(paths.previousBase, as: "previous-base", what: "the previous merge base", run)
-        }
-        if link.setsAsideCompressedPreviousBase {
-            try setAside(paths.previousBaseCompressed, as: "previous-base", what: "the previous merge base", run)
-        }
+        try setAsidePreviousBases(plain: link.setsAsidePreviousBase, compressed: link.setsAsideCompressedPreviousBase, run)
         if link.movesBase {
             try fs.rename(paths.base, to: paths.previousBase)
             run.onFailure("the merge base") { () throws(SeedDBError) in try fs.rename(paths.previousBase, to: paths.base) }

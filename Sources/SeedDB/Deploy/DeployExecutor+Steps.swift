@@ -404,6 +404,13 @@ extension DeployExecutor {
         return aside
     }
 
+    /// Sets aside the merge base of the previous generation that goes, as the plan says:
+    /// `<name>.previous.base` (`plain`) and `<name>.previous.base.zst` (`compressed`).
+    func setAsidePreviousBases(plain: Bool, compressed: Bool, _ run: DeployRun) throws(SeedDBError) {
+        if plain { try setAside(paths.previousBase, as: "previous-base", what: "the previous merge base", run) }
+        if compressed { try setAside(paths.previousBaseCompressed, as: "previous-base", what: "the previous merge base", run) }
+    }
+
     /// `keep-previous`: as the plan says, the previous generation on disk is set aside
     /// or kept as an adopted copy, the base files follow, a finished swap's old generation
     /// is fenced, and the old content becomes `<name>.previous` (by a rename after a swap,
@@ -411,12 +418,7 @@ extension DeployExecutor {
     /// counts on that is gone stops the run.
     func keepPrevious(_ keep: PlannedStep.KeepPrevious, _ plan: DeployPlan, _ run: DeployRun, scope: WriterScope?) throws(SeedDBError) {
         try dropPrevious(keep.drop, run)
-        if keep.setsAsidePreviousBase {
-            try setAside(paths.previousBase, as: "previous-base", what: "the previous merge base", run)
-        }
-        if keep.setsAsideCompressedPreviousBase {
-            try setAside(paths.previousBaseCompressed, as: "previous-base", what: "the previous merge base", run)
-        }
+        try setAsidePreviousBases(plain: keep.setsAsidePreviousBase, compressed: keep.setsAsideCompressedPreviousBase, run)
         if keep.compressesBaseAsPrevious {
             // A compressed copy, made under a temporary name and flushed before it takes
             // its name, which must still be free. `<name>.base` stays the base the recorded
