@@ -108,7 +108,7 @@ extension SeedDBBench {
             .map { $0.replacingOccurrences(of: "tiles.sqlite", with: "") }.map { $0.isEmpty ? "link" : $0 }.joined(separator: ", ")
         let du = Int64(Measure.output("du -s --block-size=1 '\(directory)' | cut -f1")) ?? 0
         let before = Self.usedBytes(mountPoint)
-        _ = Measure.shell("rm -f '\(directory)/tiles.sqlite.base' '\(directory)/tiles.sqlite.previous.base' '\(directory)/tiles.sqlite.previous.base.zst'")
+        _ = Measure.shell("rm -f '\(directory)/tiles.sqlite.base' '\(directory)/tiles.sqlite.previous.base' '\(directory)/tiles.sqlite.previous.base.xor.zst'")
         let withoutBases = Self.usedBytes(mountPoint)
         _ = Measure.shell("rm -rf '\(root)/home' '\(root)/var'")
         let after = Self.usedBytes(mountPoint)
@@ -151,7 +151,7 @@ extension SeedDBBench {
         (`statvfs` used blocks before and after, each after `sync` and an `fsfreeze` freeze and thaw, which makes XFS finish freeing removed files' blocks, until two readings agree): shared extents and hard links are
         counted once, and the old seed's content a base keeps alive after the package replaced it is
         counted, since only SeedDB holds it then. **Bases** is what removing `.base` and `.previous.base`
-        (or `.previous.base.zst`, kept compressed where the base shares its bytes with no other file and a sample of it halves) alone frees. `du` is `du -s --block-size=1` of the directory (it counts every inode in it once
+        (or `.previous.base.xor.zst`, the base's compressed difference from `.previous`, kept so where the base shares its bytes with no other file) alone frees. `du` is `du -s --block-size=1` of the directory (it counts every inode in it once
         and cannot see sharing with the seed). A read-only seed (issue 30, item 4) is shipped 0444 and
         not edited (nobody writes it); its working copy is a link to the seed.
 

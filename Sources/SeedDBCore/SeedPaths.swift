@@ -62,10 +62,12 @@ public struct SeedPaths: Hashable, Sendable {
     /// The merge base that goes with the previous generation.
     public var previousBase: String { workingCopy + ".previous.base" }
 
-    /// The merge base that goes with the previous generation, zstd-compressed: kept so
-    /// where `<name>.base` shares its bytes with no other file (no reflink, no second
-    /// name), decompressed back to `<name>.base` by a rollback.
-    public var previousBaseCompressed: String { previousBase + ".zst" }
+    /// The merge base that goes with the previous generation, kept as its compressed
+    /// difference from the previous generation (zstd over the two files' bytes XORed):
+    /// kept so where `<name>.base` shares its bytes with no other file (no reflink, no
+    /// second name), restored to `<name>.previous.base` by a rollback before the previous
+    /// generation comes back.
+    public var previousBaseCompressed: String { previousBase + ".xor.zst" }
 
     /// A database SeedDB adopted and could not account for, kept under the stamp of the
     /// run that would otherwise have dropped it (`<name>.adopted-20261126T071500Z`).

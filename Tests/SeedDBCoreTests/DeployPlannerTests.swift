@@ -614,8 +614,9 @@ import Testing
 
     /// The base that goes with the old content to the previous generation: a second name
     /// where its bytes are held by another file anyway (a reflink, the seed file) or where
-    /// that was not looked at, a compressed copy where they are not; a rollback
-    /// decompresses it back when it holds the recorded digest, and drops it otherwise.
+    /// that was not looked at, its compressed difference from the old content where they
+    /// are not; a rollback's stage restores it when it holds the recorded digest, and the
+    /// rollback drops it with the previous generation otherwise.
     @Test func thePreviousGenerationsBaseIsCompressedWhereItSharesNoBytes() throws {
         var upgrade = Self.observed(previous: true)
         upgrade.baseFiles = DeployObservation.BaseFiles(base: true, previousBase: true)
@@ -638,12 +639,6 @@ import Testing
         compressing.setsAsideCompressedPreviousBase = true
         compressing.compressesBaseAsPrevious = true
         #expect(try DeployPlanner.plan(upgrade, request).keepPrevious == compressing)
-        // Unless a sample of it was found to compress poorly: a second name, no pass spent.
-        upgrade.baseFiles.baseCompressesWell = false
-        #expect(try DeployPlanner.plan(upgrade, request).keepPrevious?.compressesBaseAsPrevious == false)
-        #expect(try DeployPlanner.plan(upgrade, request).keepPrevious?.linksBaseAsPrevious == true)
-        upgrade.baseFiles.baseCompressesWell = true
-        #expect(try DeployPlanner.plan(upgrade, request).keepPrevious == compressing)
         // Live, the same decision.
         upgrade.usage.connectionsBusy = true
         #expect(try DeployPlanner.plan(upgrade, request).keepPrevious?.compressesBaseAsPrevious == true)
@@ -657,7 +652,7 @@ import Testing
         #expect(dropping?.setsAsidePreviousBase == true && dropping?.setsAsideCompressedPreviousBase == true)
         #expect(dropping?.compressesBaseAsPrevious == false && dropping?.linksBaseAsPrevious == false)
 
-        // A rollback decompresses it when it was observed to hold the recorded digest.
+        // A rollback's stage restores it when it was observed to hold the recorded digest.
         let digest = SHA256Digest(bytes: Array(repeating: UInt8(3), count: 32))
         var rollback = Self.observed(recorded: "2", previous: true)
         rollback.records.previous = DeployRecord(version: Self.version("1"), sha256: digest, size: 1, deployedAt: "", base: digest)
@@ -668,30 +663,39 @@ import Testing
             for case .record(let record) in plan.steps { return record.base }
             return nil
         }
+        func restoredBase(_ plan: DeployPlan) -> SHA256Digest? {
+            for case .stage(let stage) in plan.steps { return stage.restoresPreviousBase }
+            return nil
+        }
         let restoring = try DeployPlanner.plan(rollback, merging(.rollback))
-        #expect(recordedBase(restoring) == .decompressedPreviousBase(digest))
-        #expect(restoring.keepPrevious?.setsAsideCompressedPreviousBase == false, "the record step sets it aside once decompressed")
-        // Changed, or not hashed: no base restored, and the compressed file goes with the rest.
+        #expect(restoredBase(restoring) == digest)
+        #expect(recordedBase(restoring) == .previousBase(digest))
+        #expect(restoring.keepPrevious?.setsAsideCompressedPreviousBase == false, "the stage sets it aside once restored")
+        // Changed, or not hashed: no base restored, and the delta goes with the previous generation.
         for matches in [false, nil] as [Bool?] {
             rollback.baseFiles.previousBaseCompressedMatchesRecord = matches
-            #expect(try recordedBase(DeployPlanner.plan(rollback, merging(.rollback)))
-                == PlannedStep.BaseInstall.none(removing: [.inPlace, .previousCompressed]))
+            let dropping = try DeployPlanner.plan(rollback, merging(.rollback))
+            #expect(restoredBase(dropping) == nil)
+            #expect(recordedBase(dropping) == PlannedStep.BaseInstall.none(removing: [.inPlace]))
+            #expect(dropping.keepPrevious?.setsAsideCompressedPreviousBase == true)
         }
         // A plain one is preferred when both are there.
         rollback.baseFiles.previousBase = true
-        #expect(try recordedBase(DeployPlanner.plan(rollback, merging(.rollback))) == .previousBase(digest))
+        let plain = try DeployPlanner.plan(rollback, merging(.rollback))
+        #expect(restoredBase(plain) == nil && recordedBase(plain) == .previousBase(digest))
+        #expect(plain.keepPrevious?.setsAsideCompressedPreviousBase == true)
 
-        // A rollback killed after its switch: the base found compressed is decompressed by
-        // the finishing record; none found, the compressed file goes.
+        // A rollback killed after its switch (its stage had restored the base): the base
+        // found as the previous one's is moved in place; none found, the delta goes.
         var killed = Self.observed(recorded: nil, workingCopy: .generation(3), generations: [2, 3],
                                    interrupted: .init(version: Self.version("1"), generation: 3, replacing: Self.version("2"), isRollback: true))
         killed.recordedGeneration = 2
         killed.interrupted?.replacingGeneration = 2
         killed.interrupted?.base = digest
-        killed.interrupted?.baseFoundAt = .previousCompressed
+        killed.interrupted?.baseFoundAt = .previous
         killed.baseFiles = DeployObservation.BaseFiles(base: true)
         killed.baseFiles.previousBaseCompressed = true
-        #expect(try recordedBase(DeployPlanner.plan(killed, DeployRequest(kind: .rollback))) == .found(digest, at: .previousCompressed))
+        #expect(try recordedBase(DeployPlanner.plan(killed, DeployRequest(kind: .rollback))) == .found(digest, at: .previous))
         killed.interrupted?.baseFoundAt = nil
         #expect(try recordedBase(DeployPlanner.plan(killed, DeployRequest(kind: .rollback))) == PlannedStep.BaseInstall.none(removing: [.inPlace, .previousCompressed]))
 

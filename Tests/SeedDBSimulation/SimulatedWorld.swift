@@ -46,8 +46,10 @@ final class SimulatedWorld: @unchecked Sendable {
         case bytes([UInt8])
         /// A `-wal`, `-shm` or `-journal` holding frames of database lineage `owner`.
         case sidecar(owner: Int)
-        /// A zstd-compressed database (a previous generation's merge base).
-        case compressed(Database)
+        /// A database kept as its difference from another file whose content had digest
+        /// `against` (a previous generation's merge base): restored against any other
+        /// content, it gives other bytes.
+        case delta(Database, against: SeedDBCore.SHA256Digest)
     }
 
     /// A directory entry.
@@ -262,7 +264,7 @@ final class SimulatedWorld: @unchecked Sendable {
         case .database(let database, _): text = "db:\(database.seed):\(database.userRows.sorted()):\(database.edits.sorted()):\(database.fenced):\(database.mixed)"
         case .bytes(let bytes): text = "bytes:" + bytes.map(String.init).joined(separator: ",")
         case .sidecar(let owner): text = "sidecar:\(owner)"
-        case .compressed(let database): text = "zstd:" + digest(.database(database, id: 0)).description
+        case .delta(let database, let reference): text = "delta:\(reference):" + digest(.database(database, id: 0)).description
         }
         return SeedDBCore.SHA256Digest(bytes: Array(SHA256.hash(data: Array(text.utf8))))
     }
@@ -428,34 +430,37 @@ struct SimulatedFileSystem: DeployFileSystem {
 
     var compresses: Bool { true }
 
-    /// The model's bases all compress well (the simulated seeds are labels).
-    func compressesWell(_ path: String) throws(SeedDBError) -> Bool {
+    func sha256(ofDelta path: String, against reference: String) throws(SeedDBError) -> SeedDBCore.SHA256Digest? {
         try world.reading()
-        return true
+        guard case .delta = try world.fileContent(path).0 else { return nil }
+        return SimulatedWorld.digest(.database(try restored(path, against: reference), id: 0))
     }
 
-    func sha256(ofDecompressed path: String) throws(SeedDBError) -> SeedDBCore.SHA256Digest? {
-        try world.reading()
-        guard case .compressed(let database) = try world.fileContent(path).0 else { return nil }
-        return SimulatedWorld.digest(.database(database, id: 0))
-    }
-
-    func compressedCopy(of source: String, at path: String, owner: FileOwner?, created: (String) -> Void) throws(SeedDBError) {
+    func compressedCopy(of source: String, against reference: String, at path: String, owner: FileOwner?, created: (String) -> Void) throws(SeedDBError) {
         try world.mutating()
         guard world.node(path) == nil else { throw SeedDBError(.ioFailure, "cannot create temporary file \(path): File exists") }
         guard case .database(let content, _) = try world.fileContent(source).0 else { throw SeedDBError(.ioFailure, "not a database: \(source)") }
-        world.put(path, .compressed(content))
+        let against = SimulatedWorld.digest(try world.fileContent(reference).0)
+        world.put(path, .delta(content, against: against))
         created(path)
     }
 
-    func decompressedCopy(of source: String, at path: String, owner: FileOwner?, created: (String) -> Void) throws(SeedDBError) -> SeedDBCore.SHA256Digest {
+    func decompressedCopy(of source: String, against reference: String, at path: String, owner: FileOwner?, created: (String) -> Void) throws(SeedDBError) -> SeedDBCore.SHA256Digest {
         try world.mutating()
         guard world.node(path) == nil else { throw SeedDBError(.ioFailure, "cannot create temporary file \(path): File exists") }
-        guard case .compressed(let content) = try world.fileContent(source).0 else { throw SeedDBError(.invalidSeed, "not zstd data: \(source)") }
+        let content = try restored(source, against: reference)
         let id = world.newLineage()
         world.put(path, .database(content, id: id))
         created(path)
         return SimulatedWorld.digest(.database(content, id: id))
+    }
+
+    /// What the delta at `path` restores against the file at `reference`: its database,
+    /// or (another reference) a database of other bytes, marked mixed.
+    private func restored(_ path: String, against reference: String) throws(SeedDBError) -> SimulatedWorld.Database {
+        guard case .delta(var content, let against) = try world.fileContent(path).0 else { throw SeedDBError(.ioFailure, "cannot restore \(path): not zstd data") }
+        if SimulatedWorld.digest(try world.fileContent(reference).0) != against { content.mixed = true }
+        return content
     }
 
     func linkCopy(of source: String, identity: FileIdentity, at path: String, created: (String) -> Void) throws(SeedDBError) -> Bool {

@@ -209,19 +209,24 @@ import Testing
     }
 
     /// Without reflinks or the link (user mode on ext4), the previous generation's base is
-    /// kept zstd-compressed (`<name>.previous.base.zst`), and a rollback decompresses it to
-    /// `<name>.base`; the next upgrade merges against it.
+    /// kept as its compressed difference from the previous generation
+    /// (`<name>.previous.base.xor.zst`, made against the fenced content that becomes
+    /// `<name>.previous`), and a rollback restores it before that generation comes back,
+    /// then makes it `<name>.base`; the next upgrade merges against it.
     @Test func onExt4InUserModeThePreviousBaseIsCompressedAndARollbackRestoresIt() {
         let sim = Simulator(reflinks: false)
         sim.run(Command(kind: .deploy, version: 1, merge: true))
         sim.appWrites(editingTheSeed: true)
         sim.run(Command(kind: .deploy, version: 2, merge: true))
         #expect(sim.world.node(sim.paths.previousBase) == nil)
-        guard case .file(.compressed(let kept), _, _)? = sim.world.node(sim.paths.previousBaseCompressed) else {
+        guard case .file(.delta(let kept, let reference), _, _)? = sim.world.node(sim.paths.previousBaseCompressed) else {
             Issue.record("no compressed previous base: \(sim.world.names(in: sim.paths.directory))")
             return
         }
         #expect(kept.seed == "1")
+        if case .file(let previous, _, _)? = sim.world.node(sim.paths.previousGeneration) {
+            #expect(SimulatedWorld.digest(previous) == reference, "made against the previous generation as it is on disk")
+        }
         #expect(sim.problems() == [] && sim.leftovers() == [], "\(sim.log)")
         #expect(sim.run(Command(kind: .rollback, version: 2, merge: true)) == .done(.rolledBack))
         #expect(sim.world.node(sim.paths.previousBaseCompressed) == nil, "the compressed base went with the rollback")
@@ -235,7 +240,7 @@ import Testing
         // Upgraded again: the restored base is the one merged against, and compressed in turn.
         #expect(sim.run(Command(kind: .deploy, version: 3, merge: true)) == .done(.replaced))
         #expect(sim.problems() == [] && sim.leftovers() == [], "\(sim.log)")
-        if case .file(.compressed(let again), _, _)? = sim.world.node(sim.paths.previousBaseCompressed) {
+        if case .file(.delta(let again, _), _, _)? = sim.world.node(sim.paths.previousBaseCompressed) {
             #expect(again.seed == "1")
         } else {
             Issue.record("no compressed previous base after the second upgrade")
@@ -337,7 +342,7 @@ import Testing
             case 33..<35: sim.userDeletes(["levels.sqlite", sim.currentGenerationName ?? "levels.sqlite.v1", "settings"])
             case 35..<36:
                 let deletable = [["levels.sqlite"], ["settings"], ["levels.sqlite.previous"], ["levels.sqlite.base"]]
-                    + (reflinks == false ? [["levels.sqlite.previous.base.zst"]] : [])
+                    + (reflinks == false ? [["levels.sqlite.previous.base.xor.zst"]] : [])
                 sim.userDeletes(deletable[Int(random.next() % UInt64(deletable.count))])
             case 36..<37: sim.userDamagesSettings()
             case 37..<42: shipped = min(3, shipped + 1)

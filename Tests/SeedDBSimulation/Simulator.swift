@@ -242,10 +242,12 @@ final class Simulator {
                (try? SimulatedFileSystem(world: world).sha256(of: paths.base)) != base {
                 problems.append("the record's base is not the digest of the .base on disk")
             }
-            // The compressed previous base holds what the previous generation's record names.
-            if let recorded = entry.previous?.base, world.node(paths.previousBaseCompressed) != nil,
-               (try? SimulatedFileSystem(world: world).sha256(ofDecompressed: paths.previousBaseCompressed)) != recorded {
-                problems.append("the previous generation's recorded base is not the content of the .previous.base.zst on disk")
+            // The previous base's delta restores, against the previous generation on disk,
+            // what the previous generation's record names (with no previous generation,
+            // the user deleted it, nothing can be rolled back to).
+            if let recorded = entry.previous?.base, world.node(paths.previousBaseCompressed) != nil, world.node(paths.previousGeneration) != nil,
+               (try? SimulatedFileSystem(world: world).sha256(ofDelta: paths.previousBaseCompressed, against: paths.previousGeneration)) != recorded {
+                problems.append("the previous generation's recorded base is not what the .previous.base.xor.zst on disk restores against .previous")
             }
             if let generation = entry.generation, entry.record != nil, case .link(let target)? = world.node(paths.workingCopy), target != generation {
                 problems.append("the link points at \(target), the record names \(generation)")
@@ -270,7 +272,7 @@ final class Simulator {
         return world.names(in: paths.directory).filter { name in
             let database = SeedPaths.databaseName(of: name)
             return !(name == "levels.sqlite" || name == linked || (database != name && database == linked) || name == "levels.sqlite.lock" || name == "levels.sqlite.previous"
-              || name == "levels.sqlite.base" || name == "levels.sqlite.previous.base" || name == "levels.sqlite.previous.base.zst" || name == "levels.sqlite.conflicts.json"
+              || name == "levels.sqlite.base" || name == "levels.sqlite.previous.base" || name == "levels.sqlite.previous.base.xor.zst" || name == "levels.sqlite.conflicts.json"
               || name.hasPrefix("levels.sqlite.adopted-"))
         }
     }

@@ -27,13 +27,31 @@ import Testing
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Installs demo seed `version` as the package manager does: written beside the seed
-    /// under a temporary name, root's and 0644 (`mode`), then renamed over it.
-    private func install(_ version: Int, mode: mode_t = 0o644) throws {
+    /// The SHA-256 (hex) of the base that `levels.sqlite.previous.base.xor.zst` in
+    /// `directory` restores against `levels.sqlite.previous`, restored by hand as
+    /// docs/merge.md shows (its snippet, run on copies of the two files).
+    private func restoredByHand(in directory: String) throws -> String {
+        let guide = String(decoding: cli.bytes(ShippingTests.repository + "/docs/merge.md") ?? Data(), as: UTF8.self)
+        let snippet = try #require(guide.components(separatedBy: "```sh\n").dropFirst()
+            .map { $0.components(separatedBy: "```")[0] }.first { $0.contains("xor.zst") }, "docs/merge.md shows no restore by hand")
+        let scratch = cli.root + "/by-hand"
+        let result = try cli.shell("""
+            rm -rf '\(scratch)' && mkdir '\(scratch)' && cp '\(directory)/levels.sqlite.previous.base.xor.zst' '\(directory)/levels.sqlite.previous' '\(scratch)/' && cd '\(scratch)'
+            \(snippet)
+            sha256sum base.sqlite | cut -d' ' -f1
+            """)
+        #expect(result.status == 0, "\(result.stderr)")
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Installs demo seed `version` (or the file `from`) as the package manager does:
+    /// written beside the seed under a temporary name, root's and 0644 (`mode`), then
+    /// renamed over it.
+    private func install(_ version: Int, from file: String? = nil, mode: mode_t = 0o644) throws {
         try FileManager.default.createDirectory(atPath: image + "/usr/share/\(cli.app)", withIntermediateDirectories: true)
         let unpacked = packagedSeed + ".dpkg-new"
         try? FileManager.default.removeItem(atPath: unpacked)
-        try FileManager.default.copyItem(atPath: "\(CLIHarness.seeds)/v\(version)/levels.sqlite", toPath: unpacked)
+        try FileManager.default.copyItem(atPath: file ?? "\(CLIHarness.seeds)/v\(version)/levels.sqlite", toPath: unpacked)
         #expect(chown(unpacked, 0, 0) == 0 && chmod(unpacked, mode) == 0)
         #expect(rename(unpacked, packagedSeed) == 0)
     }
@@ -79,14 +97,14 @@ import Testing
         #expect(try sql(workingCopy, "SELECT background FROM levels WHERE ix = 4") == "glacier")
         #expect(try sql(workingCopy, "SELECT count(*) FROM levels") == "24")
         // And the new base is the new seed file; v1's content went with the previous
-        // generation, compressed (only SeedDB held it: a second name would keep it whole)
+        // generation, as its compressed difference from it (only SeedDB held it: a second
+        // name would keep it whole)
         #expect(try stat(base).st_ino == stat(packagedSeed).st_ino)
         #expect(try stat(base).st_nlink == 2)
         #expect(!FileManager.default.fileExists(atPath: directory + "/levels.sqlite.previous.base"))
-        let compressed = directory + "/levels.sqlite.previous.base.zst"
-        let decompressed = try cli.shell("zstd -dc '\(compressed)' | sha256sum")
-        let v1Digest = try cli.shell("sha256sum < '\(CLIHarness.seeds)/v1/levels.sqlite'")
-        #expect(decompressed.status == 0 && decompressed.stdout == v1Digest.stdout, "\(decompressed.stderr)")
+        let compressed = directory + "/levels.sqlite.previous.base.xor.zst"
+        let v1Digest = try cli.shell("sha256sum < '\(CLIHarness.seeds)/v1/levels.sqlite' | cut -d' ' -f1")
+        #expect(try restoredByHand(in: directory) == v1Digest.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(try stat(compressed).st_size < stat("\(CLIHarness.seeds)/v1/levels.sqlite").st_size)
         #expect(!cli.list(directory).contains { $0.hasSuffix(".tmp") }, "\(cli.list(directory))")
         // And a verify finds everything as recorded
@@ -128,7 +146,7 @@ import Testing
         _ = try sql(workingCopy, "UPDATE levels SET background = 'mine' WHERE ix = 1")
         try install(2)
         #expect(try deploy(2).status == 0)
-        return (workingCopy, directory + "/levels.sqlite.previous.base.zst")
+        return (workingCopy, directory + "/levels.sqlite.previous.base.xor.zst")
     }
 
     @Test(.enabled(if: PackagingTests.isRoot, "system mode runs as root"))
@@ -159,6 +177,35 @@ import Testing
     }
 
     @Test(.enabled(if: PackagingTests.isRoot, "system mode runs as root"))
+    func aSeedOfRandomBytesKeepsItsPreviousBaseAsASmallDelta() throws {
+        // Given a 4 MiB seed of random rows (it does not compress), deployed with a merge
+        // policy, and one row the user edited
+        try install(1, from: try cli.makeSeed("random1.sqlite", marker: "one", megabytes: 4))
+        #expect(try deploy(1).status == 0)
+        let workingCopy = directory + "/levels.sqlite"
+        _ = try sql(workingCopy, "UPDATE levels SET background = 'mine' WHERE ix = 1")
+        // When the package ships another such seed and it is deployed
+        try install(2, from: try cli.makeSeed("random2.sqlite", marker: "two", megabytes: 4))
+        let upgrade = try deploy(2)
+        #expect(upgrade.status == 0, "\(upgrade.stderr)")
+        // Then v1's base is kept as its difference from the previous generation, which
+        // differs from it in the pages the user wrote (the edited row, 64 KiB, and its
+        // overflow pages): a sliver of the seed, not a copy
+        let compressed = directory + "/levels.sqlite.previous.base.xor.zst"
+        #expect(!FileManager.default.fileExists(atPath: directory + "/levels.sqlite.previous.base"), "\(cli.list(directory))")
+        let size = try stat(compressed).st_size
+        #expect(size < 256 * 1024, "\(size) bytes")
+        let v1Digest = try cli.shell("sha256sum < '\(cli.root)/random1.sqlite' | cut -d' ' -f1").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try restoredByHand(in: directory) == v1Digest)
+        // When it is rolled back, v1's base comes back whole, and the user's edit with v1
+        let rollback = try cli.run(["rollback", "--system", "--root", image, "--app", cli.app, "--name", "levels.sqlite"])
+        #expect(rollback.status == 0 && !rollback.stderr.contains("merge base"), "\(rollback.stderr)")
+        #expect(cli.bytes(directory + "/levels.sqlite.base") == cli.bytes(cli.root + "/random1.sqlite"))
+        #expect(try sql(workingCopy, "SELECT background FROM levels WHERE ix = 1") == "mine")
+        #expect(!FileManager.default.fileExists(atPath: compressed))
+    }
+
+    @Test(.enabled(if: PackagingTests.isRoot, "system mode runs as root"))
     func aTamperedCompressedBaseIsCaughtByItsDigest() throws {
         // Given v2 deployed over v1 with a merge policy: v1's base compressed
         let (workingCopy, compressed) = try deployV2OverAnEditedV1()
@@ -167,7 +214,7 @@ import Testing
         let rollback = try cli.run(["rollback", "--system", "--root", image, "--app", cli.app, "--name", "levels.sqlite"])
         // Then the rollback goes ahead without it, and says so
         #expect(rollback.status == 0, "\(rollback.stderr)")
-        #expect(rollback.stderr.contains("levels.sqlite.previous.base.zst does not match the recorded seed"), "\(rollback.stderr)")
+        #expect(rollback.stderr.contains("levels.sqlite.previous.base.xor.zst does not match the recorded seed"), "\(rollback.stderr)")
         #expect(try sql(workingCopy, "SELECT background FROM levels WHERE ix = 1") == "mine")
         #expect(!FileManager.default.fileExists(atPath: compressed))
         #expect(!FileManager.default.fileExists(atPath: directory + "/levels.sqlite.base"))
@@ -219,7 +266,7 @@ import Testing
         // extents the previous generation shares: not compressed, which would cost bytes
         let directory = image + "/var/lib/\(cli.app)"
         #expect(FileManager.default.fileExists(atPath: directory + "/levels.sqlite.previous.base"))
-        #expect(!FileManager.default.fileExists(atPath: directory + "/levels.sqlite.previous.base.zst"))
+        #expect(!FileManager.default.fileExists(atPath: directory + "/levels.sqlite.previous.base.xor.zst"))
     }
 
     @Test(.enabled(if: PackagingTests.isRoot, "system mode runs as root"))

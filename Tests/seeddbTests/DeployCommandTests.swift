@@ -60,7 +60,7 @@ import Testing
         // generation and the merge bases (a data seed merges by default) remain: no temp
         // files, no sidecars, no older generation.
         // (the previous generation's base is compressed where it would share no bytes)
-        let previousBase = cli.list(cli.appData).contains("levels.sqlite.previous.base.zst") ? "levels.sqlite.previous.base.zst" : "levels.sqlite.previous.base"
+        let previousBase = cli.list(cli.appData).contains("levels.sqlite.previous.base.xor.zst") ? "levels.sqlite.previous.base.xor.zst" : "levels.sqlite.previous.base"
         #expect(cli.list(cli.appData) == ["levels.sqlite", "levels.sqlite.base", "levels.sqlite.lock", "levels.sqlite.previous", previousBase, cli.generationFile])
     }
 

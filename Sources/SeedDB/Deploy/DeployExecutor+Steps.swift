@@ -80,6 +80,7 @@ extension DeployExecutor {
             // The previous generation was fenced when it stopped being the working copy.
             if try db.unfence(temporary) { try run.rehashStaged(fs) }
         }
+        if let digest = stage.restoresPreviousBase { try restorePreviousBase(digest, run) }
         try keepPristineCopy(run, of: try run.staged(for: .stage), stage.base)
     }
 
@@ -405,7 +406,7 @@ extension DeployExecutor {
     }
 
     /// Sets aside the merge base of the previous generation that goes, as the plan says:
-    /// `<name>.previous.base` (`plain`) and `<name>.previous.base.zst` (`compressed`).
+    /// `<name>.previous.base` (`plain`) and `<name>.previous.base.xor.zst` (`compressed`).
     func setAsidePreviousBases(plain: Bool, compressed: Bool, _ run: DeployRun) throws(SeedDBError) {
         if plain { try setAside(paths.previousBase, as: "previous-base", what: "the previous merge base", run) }
         if compressed { try setAside(paths.previousBaseCompressed, as: "previous-base", what: "the previous merge base", run) }
@@ -419,19 +420,6 @@ extension DeployExecutor {
     func keepPrevious(_ keep: PlannedStep.KeepPrevious, _ plan: DeployPlan, _ run: DeployRun, scope: WriterScope?) throws(SeedDBError) {
         try dropPrevious(keep.drop, run)
         try setAsidePreviousBases(plain: keep.setsAsidePreviousBase, compressed: keep.setsAsideCompressedPreviousBase, run)
-        if keep.compressesBaseAsPrevious {
-            // A compressed copy, made under a temporary name and flushed before it takes
-            // its name, which must still be free. `<name>.base` stays the base the recorded
-            // digest names until the record step replaces it.
-            let compressed = try fs.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "base-zst")
-            try fs.compressedCopy(of: paths.base, at: compressed, owner: files.owner) { path in
-                run.onFailure("the compressed merge base") { () throws(SeedDBError) in try fs.remove(path) }
-                run.setAside.append(path)
-            }
-            try fs.renameNoReplace(compressed, to: paths.previousBaseCompressed)
-            run.setAside.removeAll { $0 == compressed }
-            run.onFailure("the previous merge base") { () throws(SeedDBError) in try fs.remove(paths.previousBaseCompressed) }
-        }
         if keep.linksBaseAsPrevious {
             // A second name, not a move: until the record step replaces it, `<name>.base`
             // stays the base the recorded digest names, so a run killed in between merges
@@ -472,11 +460,28 @@ extension DeployExecutor {
         case (.snapshot, _):
             throw SeedDBError(.ioFailure, "cannot keep the previous generation of \(paths.workingCopy): a snapshot needs the live replace's lock")
         }
+        if keep.compressesBaseAsPrevious { try keepBaseAsDelta(against: content, run) }
         try giveWorkingCopyOwnership(to: content, installed: installedContent(plan), run)
         try fs.rename(content, to: paths.previousGeneration)
         run.setAside.removeAll { $0 == content }
         run.onFailure("the new previous generation") { () throws(SeedDBError) in try fs.rename(paths.previousGeneration, to: content) }
         try fs.syncDirectory(paths.directory)
+    }
+
+    /// Keeps `<name>.base` as `<name>.previous.base.xor.zst`, its compressed difference from
+    /// `content` (fenced, or a snapshot: nothing writes it again), which becomes the
+    /// previous generation. Made under a temporary name and flushed before it takes its
+    /// name, which must still be free. `<name>.base` stays the base the recorded digest
+    /// names until the record step replaces it.
+    private func keepBaseAsDelta(against content: String, _ run: DeployRun) throws(SeedDBError) {
+        let compressed = try fs.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "base-zst")
+        try fs.compressedCopy(of: paths.base, against: content, at: compressed, owner: files.owner) { path in
+            run.onFailure("the compressed merge base") { () throws(SeedDBError) in try fs.remove(path) }
+            run.setAside.append(path)
+        }
+        try fs.renameNoReplace(compressed, to: paths.previousBaseCompressed)
+        run.setAside.removeAll { $0 == compressed }
+        run.onFailure("the previous merge base") { () throws(SeedDBError) in try fs.remove(paths.previousBaseCompressed) }
     }
 
     /// The file that holds the content the plan installs (or installed, for a finished run).
@@ -646,9 +651,6 @@ extension DeployExecutor {
     /// - Returns: The digest the record names as the base.
     private func installBase(_ base: PlannedStep.BaseInstall, _ run: DeployRun) throws(SeedDBError) -> SHA256Digest? {
         switch base {
-        case .found(let digest, .previousCompressed):
-            try decompressPreviousBase(digest, run)
-            return digest
         case .found(let digest, let location):
             if location != .inPlace {
                 try renameOver(paths.path(of: location), to: paths.base)
@@ -673,26 +675,27 @@ extension DeployExecutor {
         case .previousBase(let digest):
             try moveBase(from: paths.previousBase, run)
             return digest
-        case .decompressedPreviousBase(let digest):
-            try decompressPreviousBase(digest, run)
-            return digest
         }
     }
 
-    /// Decompresses `<name>.previous.base.zst` to `<name>.base` (through a flushed
-    /// temporary file whose digest must be `digest`, the recorded one: a file changed
-    /// since it was observed stops the run), then sets the compressed file aside.
-    private func decompressPreviousBase(_ digest: SHA256Digest, _ run: DeployRun) throws(SeedDBError) {
-        let decompressed = try fs.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "base")
-        let found = try fs.decompressedCopy(of: paths.previousBaseCompressed, at: decompressed, owner: files.owner) { path in
-            run.onFailure("the decompressed merge base") { () throws(SeedDBError) in try fs.remove(path) }
+    /// Restores `<name>.previous.base` from `<name>.previous.base.xor.zst` against
+    /// `<name>.previous` (through a flushed temporary file whose digest must be `digest`,
+    /// the recorded one: a file changed since it was observed stops the run), then sets
+    /// the delta aside. Undone by removing the restored file and renaming the delta back.
+    private func restorePreviousBase(_ digest: SHA256Digest, _ run: DeployRun) throws(SeedDBError) {
+        let restored = try fs.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "base")
+        let found = try fs.decompressedCopy(of: paths.previousBaseCompressed, against: paths.previousGeneration, at: restored, owner: files.owner) { path in
+            run.onFailure("the restored merge base") { () throws(SeedDBError) in try fs.remove(path) }
             run.setAside.append(path)
         }
         guard found == digest else {
-            throw SeedDBError(.ioFailure, "cannot restore the merge base of \(paths.workingCopy): \(paths.previousBaseCompressed) holds SHA-256 \(found), the record names \(digest); it changed since the run looked")
+            throw SeedDBError(.ioFailure, "cannot restore the merge base of \(paths.workingCopy): \(paths.previousBaseCompressed) restores SHA-256 \(found), the record names \(digest); it changed since the run looked")
         }
-        try moveBase(from: decompressed, run)
+        try fs.renameNoReplace(restored, to: paths.previousBase)
+        run.setAside.removeAll { $0 == restored }
+        run.onFailure("the previous merge base") { () throws(SeedDBError) in try fs.remove(paths.previousBase) }
         try setAside(paths.previousBaseCompressed, as: "previous-base", what: "the previous merge base", run)
+        try fs.syncDirectory(paths.directory)
     }
 
     /// Renames `source` to `<name>.base`, keeping the base there under a second name for

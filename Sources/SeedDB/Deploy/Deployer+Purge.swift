@@ -117,7 +117,7 @@ extension Deployer {
         let name = paths.name.rawValue
         let owned = try effects.files.entries(of: paths.directory).filter { entry in
             let base = SeedPaths.databaseName(of: entry)
-            return [name, name + ".previous", name + ".base", name + ".previous.base", name + ".previous.base.zst", name + ".conflicts.json"].contains(base)
+            return [name, name + ".previous", name + ".base", name + ".previous.base", name + ".previous.base.xor.zst", name + ".conflicts.json"].contains(base)
                 || paths.generationNumber(of: base) != nil || paths.adoptedCopyStamp(of: base) != nil
                 || (entry.hasPrefix(FileSystem.temporaryPrefix(name)) && entry.hasSuffix(".tmp"))
         }.sorted()

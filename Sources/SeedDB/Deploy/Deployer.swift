@@ -554,14 +554,11 @@ public struct Deployer: Sendable {
             // Not looked at without zstd: the base then keeps a second name, as before.
             if kind != nil, base, files.compresses {
                 observation.baseFiles.baseShared = try baseShared(paths, previousBase: observation.baseFiles.previousBase)
-                // Sampled only where a run could keep the base with the previous generation.
-                if observation.baseFiles.baseShared == false, configuration.keepPrevious, workingCopy.exists, kind != .rollback {
-                    observation.baseFiles.baseCompressesWell = try files.compressesWell(paths.base)
-                }
             }
-            // Decompressed and hashed only where a rollback could restore it as the base.
-            if kind == .rollback, observation.baseFiles.previousBaseCompressed, !observation.baseFiles.previousBase, let recorded = entry.previous?.base {
-                let matches = try files.sha256(ofDecompressed: paths.previousBaseCompressed) == recorded
+            // Restored and hashed only where a rollback could restore it as the base, against
+            // the previous generation it was made against.
+            if kind == .rollback, observation.baseFiles.previousBaseCompressed, !observation.baseFiles.previousBase, previousExists, let recorded = entry.previous?.base {
+                let matches = try files.sha256(ofDelta: paths.previousBaseCompressed, against: paths.previousGeneration) == recorded
                 observation.baseFiles.previousBaseCompressedMatchesRecord = matches
                 if !matches, lock != nil {
                     logger.warning("merge base \(paths.previousBaseCompressed) does not match the recorded seed: the rollback restores no base (the next upgrade merges without one)")
@@ -599,17 +596,14 @@ public struct Deployer: Sendable {
 
     /// Where the merge base a killed run wrote down (`digest`) is now: in place, staged
     /// under its generation's name (a replace), or still the previous generation's (a
-    /// rollback), compressed or not; `nil` when no file has that digest. A rollback's
-    /// compressed one is looked at first: a run killed after it decompressed it to
-    /// `<name>.base` still has to set it aside.
+    /// rollback, whose stage restored it from its delta before the run was marked);
+    /// `nil` when no file has that digest.
     private func baseFound(_ digest: SHA256Digest, paths: SeedPaths, generation: Int?, isRollback: Bool) throws(SeedDBError) -> PlannedStep.BaseLocation? {
-        let candidates: [PlannedStep.BaseLocation] = (isRollback ? [.previousCompressed] : []) + [.inPlace]
-            + (generation.map { [.staged(generation: $0)] } ?? []) + (isRollback ? [.previous] : [])
+        let candidates: [PlannedStep.BaseLocation] = [.inPlace] + (generation.map { [.staged(generation: $0)] } ?? []) + (isRollback ? [.previous] : [])
         for candidate in candidates {
             let path = paths.path(of: candidate)
             guard try effects.files.fileType(at: path) == .regular else { continue }
-            let found = candidate == .previousCompressed ? try effects.files.sha256(ofDecompressed: path) : try effects.files.sha256(of: path)
-            if found == digest { return candidate }
+            if try effects.files.sha256(of: path) == digest { return candidate }
         }
         return nil
     }

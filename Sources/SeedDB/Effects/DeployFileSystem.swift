@@ -64,19 +64,16 @@ protocol DeployFileSystem: Sendable {
     /// Whether zstd is at hand (Debian's `libzstd.so.1` loads): without it no base is
     /// kept compressed, and a plain seed never needs it.
     var compresses: Bool { get }
-    /// Whether a sample of the file at `path` (four 1 MiB pieces spread over it)
-    /// compresses to half its size or less, as ``compressedCopy(of:at:owner:created:)``
-    /// compresses.
-    func compressesWell(_ path: String) throws(SeedDBError) -> Bool
-    /// The SHA-256 of the zstd-compressed file at `path` once decompressed; `nil` when it
-    /// is not whole zstd data.
-    func sha256(ofDecompressed path: String) throws(SeedDBError) -> SHA256Digest?
-    /// A read-only zstd-compressed copy of `source` at the new path `path`, flushed;
-    /// `created` is told the path as soon as the file exists, so a failure can remove it.
-    func compressedCopy(of source: String, at path: String, owner: FileOwner?, created: (String) -> Void) throws(SeedDBError)
-    /// The zstd-compressed file `source` decompressed to a read-only file at the new path
-    /// `path`, flushed; `created` as above. The SHA-256 of what was written.
-    func decompressedCopy(of source: String, at path: String, owner: FileOwner?, created: (String) -> Void) throws(SeedDBError) -> SHA256Digest
+    /// The SHA-256 of what the delta at `path` restores against the file at `reference`;
+    /// `nil` when it is not whole zstd data.
+    func sha256(ofDelta path: String, against reference: String) throws(SeedDBError) -> SHA256Digest?
+    /// A read-only compressed delta of `source` against `reference` (``BaseDelta``) at the
+    /// new path `path`, flushed; `created` is told the path as soon as the file exists, so
+    /// a failure can remove it.
+    func compressedCopy(of source: String, against reference: String, at path: String, owner: FileOwner?, created: (String) -> Void) throws(SeedDBError)
+    /// What the delta `source` restores against `reference`, written to a read-only file at
+    /// the new path `path`, flushed; `created` as above. The SHA-256 of what was written.
+    func decompressedCopy(of source: String, against reference: String, at path: String, owner: FileOwner?, created: (String) -> Void) throws(SeedDBError) -> SHA256Digest
     /// Refuses a directory root must not write in: one a non-root user other than
     /// `owner` could change (see `FileSystem.requireSafeForRoot`).
     func requireSafeForRoot(_ directory: String, owner: FileOwner?) throws(SeedDBError)
@@ -162,51 +159,25 @@ struct LocalFileSystem: DeployFileSystem {
 
     var compresses: Bool { (try? ZstdLibrary.loaded()) != nil }
 
-    func compressesWell(_ path: String) throws(SeedDBError) -> Bool {
+    func sha256(ofDelta path: String, against reference: String) throws(SeedDBError) -> SHA256Digest? {
         do {
-            let input = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
-            return try input.closeAfter {
-                let size = try input.seek(offset: 0, from: .end)
-                let piece = 1 << 20
-                let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: piece, alignment: 4096)
-                defer { buffer.deallocate() }
-                var encoder = try ZstdStream(compressing: .base)
-                var read = 0
-                var written = 0
-                // A file of four pieces or less is read whole, once.
-                let offsets = size <= 4 * Int64(piece)
-                    ? stride(from: Int64(0), to: max(size, 1), by: piece).map { $0 }
-                    : (0..<4).map { (size - Int64(piece)) * Int64($0) / 3 }
-                for offset in offsets {
-                    let count = try input.read(fromAbsoluteOffset: offset, into: buffer)
-                    read += count
-                    try encoder.process(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { written += $0.count }
-                }
-                try encoder.finish { written += $0.count }
-                return written * 2 <= read
-            }
+            return try BaseDelta.sha256(of: path, against: reference)
         } catch let error as SeedDBError {
             throw error
         } catch {
-            throw SeedDBError.io(error, "cannot read a sample of", path)
+            throw SeedDBError.io(error, "cannot read", path)
         }
     }
 
-    func sha256(ofDecompressed path: String) throws(SeedDBError) -> SHA256Digest? {
-        try FileDigest.sha256(ofDecompressed: path)
-    }
-
-    func compressedCopy(of source: String, at path: String, owner: FileOwner?, created: (String) -> Void) throws(SeedDBError) {
+    func compressedCopy(of source: String, against reference: String, at path: String, owner: FileOwner?, created: (String) -> Void) throws(SeedDBError) {
         let descriptor = try createReadOnly(path, created: created)
         try FileSystem.writing(descriptor, path: path) { () throws(SeedDBError) in
             if let owner { try FileSystem.setOwner(owner, of: path) }
             do {
-                var encoder = try ZstdStream(compressing: .base)
-                let input = try FileDescriptor.open(FilePath(source), .readOnly, options: [.closeOnExec])
-                try input.closeAfter {
-                    let write = { (chunk: UnsafeRawBufferPointer) throws in _ = try descriptor.writeAll(chunk) }
-                    try FileSystem.forEachChunk(of: input) { chunk in try encoder.process(chunk, output: write) }
-                    try encoder.finish(output: write)
+                try BaseDelta.opened(source) { base in
+                    try BaseDelta.opened(reference) { reference in
+                        try BaseDelta.encode(base, against: reference) { chunk in _ = try descriptor.writeAll(chunk) }
+                    }
                 }
             } catch let error as SeedDBError {
                 throw error
@@ -217,13 +188,21 @@ struct LocalFileSystem: DeployFileSystem {
         }
     }
 
-    func decompressedCopy(of source: String, at path: String, owner: FileOwner?, created: (String) -> Void) throws(SeedDBError) -> SHA256Digest {
+    func decompressedCopy(of source: String, against reference: String, at path: String, owner: FileOwner?, created: (String) -> Void) throws(SeedDBError) -> SHA256Digest {
         let descriptor = try createReadOnly(path, created: created)
         return try FileSystem.writing(descriptor, path: path) { () throws(SeedDBError) -> SHA256Digest in
             if let owner { try FileSystem.setOwner(owner, of: path) }
-            return try SeedSource(path: source).copy(to: descriptor, destinationPath: path, progress: nil) { () throws(SeedDBError) in
-                try FileSystem.sync(descriptor, path: path)
-            }.digest
+            let digest: SHA256Digest?
+            do {
+                digest = try BaseDelta.sha256(of: source, against: reference, writingTo: descriptor)
+            } catch let error as SeedDBError {
+                throw error
+            } catch {
+                throw SeedDBError.io(error, "cannot restore \(source) to", path)
+            }
+            guard let digest else { throw SeedDBError(.ioFailure, "cannot restore \(source) to \(path): not whole zstd data") }
+            try FileSystem.sync(descriptor, path: path)
+            return digest
         }
     }
 

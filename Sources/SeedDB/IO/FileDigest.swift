@@ -17,30 +17,6 @@ public enum FileDigest {
         }
     }
 
-    /// The SHA-256 of the zstd-compressed file at `path` once decompressed, streamed;
-    /// `nil` when it is not whole zstd data.
-    /// - Throws: ``SeedDBError`` `seedUnavailable` when it cannot be read.
-    static func sha256(ofDecompressed path: String) throws(SeedDBError) -> SeedDBCore.SHA256Digest? {
-        do {
-            let descriptor = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
-            defer { try? descriptor.close() }
-            var decoder = try ZstdStream(compressing: nil)
-            var hasher = SHA256()
-            let hash = { (chunk: UnsafeRawBufferPointer) in hasher.update(bufferPointer: chunk) }
-            do {
-                try FileSystem.forEachChunk(of: descriptor) { chunk in try decoder.process(chunk, output: hash) }
-                try decoder.finish(output: hash)
-            } catch is CompressionError {
-                return nil
-            }
-            return SeedDBCore.SHA256Digest(bytes: hasher.finalize())
-        } catch let error as SeedDBError {
-            throw error
-        } catch {
-            throw SeedDBError(.seedUnavailable, "cannot read \(path): \(error)", underlying: error)
-        }
-    }
-
     /// The identity (device, inode, size, modification and change time) of the file at
     /// `path`, following links as opening it would.
     static func identity(ofFileAt path: String) throws(SeedDBError) -> FileIdentity {

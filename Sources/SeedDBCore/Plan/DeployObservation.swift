@@ -144,12 +144,12 @@ package struct DeployObservation: Sendable, Hashable {
         /// Whether `<name>.base`'s digest is the recorded one: hashed only when a merge
         /// could use it; `nil` when it was not.
         package var baseMatchesRecord: Bool?
-        /// Whether `<name>.previous.base.zst` (the previous generation's base, compressed)
+        /// Whether `<name>.previous.base.xor.zst` (the previous generation's base, compressed)
         /// is a regular file.
         package var previousBaseCompressed: Bool = false
-        /// Whether the content of `<name>.previous.base.zst` has the digest the previous
-        /// generation's record names for its base: decompressed and hashed only when a
-        /// rollback could restore it; `nil` when it was not.
+        /// Whether what `<name>.previous.base.xor.zst` restores against `<name>.previous`
+        /// has the digest the previous generation's record names for its base: restored and
+        /// hashed only when a rollback could restore it; `nil` when it was not.
         package var previousBaseCompressedMatchesRecord: Bool? = nil
         /// Whether `<name>.base`'s bytes are held by another file too: a second name beside
         /// SeedDB's own (the seed file, a hard link) or extents shared by a reflink. A second
@@ -157,10 +157,6 @@ package struct DeployObservation: Sendable, Hashable {
         /// would keep a full copy the package manager released, and it is compressed
         /// instead. `nil` when it was not looked at.
         package var baseShared: Bool? = nil
-        /// Whether a sample of `<name>.base` compresses to half its size or less: looked at
-        /// only where it shares nothing (`false` keeps a second name: compressing a seed of
-        /// random bytes would cost an upgrade a pass and save little); `nil` when it was not.
-        package var baseCompressesWell: Bool? = nil
 
         /// Creates what was found.
         package init(base: Bool = false, previousBase: Bool = false, baseMatchesRecord: Bool? = nil) {

@@ -102,6 +102,10 @@ package enum DeployPlanner {
         let replaced = observed.records.current ?? observed.interrupted?.replacingRecord
         let skipsMerge = replacing && !adopted && !seedLinked && !isRollback && observed.untouchedSeed
         let previousBaseThere = observed.baseFiles.previousBase
+        // A rollback restores the previous generation's base from its delta first, while
+        // the previous generation it was made against is still in place.
+        let restoresPreviousBase = isRollback && !previousBaseThere && observed.baseFiles.previousBaseCompressedMatchesRecord == true
+            ? observed.records.previous?.base : nil
 
         var steps: [PlannedStep] = [.stage(PlannedStep.Stage(
             restoresPrevious: isRollback, generation: generation,
@@ -110,7 +114,8 @@ package enum DeployPlanner {
             vouched: isRollback ? nil : observed.vouchedDigest, integrity: request.integrity,
             checksConfiguredTables: (!replacing || seedLinked) && !isRollback && request.namesTables,
             knownTables: isRollback ? .these(observed.records.previous?.seedTables, digests: observed.records.previous?.tableDigests)
-                : observed.records.passedCheck.map { .ifPassed($0) } ?? .none))]
+                : observed.records.passedCheck.map { .ifPassed($0) } ?? .none,
+            restoresPreviousBase: restoresPreviousBase))]
         if request.migrates { steps.append(.migrate) }
         if integrity != .none { steps.append(.check(PlannedStep.Check(level: integrity, passed: observed.records.passedCheck, listsSeedTables: !isRollback))) }
         // After the migrations: the tables as the app will find them.
@@ -124,7 +129,8 @@ package enum DeployPlanner {
             drop: dropsPrevious ? drop(observed, request) : nil,
             setsAsidePreviousBase: (dropsPrevious || keepsPrevious) && !isRollback && previousBaseThere,
             keep: keepsPrevious ? (strategy == .swap ? .oldContent : .snapshot) : nil)
-        keepPrevious.setsAsideCompressedPreviousBase = (dropsPrevious || keepsPrevious) && !isRollback && observed.baseFiles.previousBaseCompressed
+        // It goes with the previous generation it was made against, unless the stage restored it.
+        keepPrevious.setsAsideCompressedPreviousBase = (dropsPrevious || keepsPrevious) && restoresPreviousBase == nil && observed.baseFiles.previousBaseCompressed
         // An adopted database has no known base: none is kept as its own.
         keepBaseAsPrevious(&keepPrevious, observed, keeps: keepsPrevious && !adopted)
         let from = observed.oldContent
@@ -143,19 +149,18 @@ package enum DeployPlanner {
             if dropsPrevious && !keepsPrevious { steps.append(.keepPrevious(keepPrevious)) }
         }
         // After keep-previous: the base files as that step leaves them.
-        let previousBaseAfter = keepPrevious.linksBaseAsPrevious || (previousBaseThere && !keepPrevious.setsAsidePreviousBase)
+        let previousBaseAfter = keepPrevious.linksBaseAsPrevious || restoresPreviousBase != nil
+            || (previousBaseThere && !keepPrevious.setsAsidePreviousBase)
         let compressedAfter = keepPrevious.compressesBaseAsPrevious
-            || (observed.baseFiles.previousBaseCompressed && !keepPrevious.setsAsideCompressedPreviousBase)
+            || (observed.baseFiles.previousBaseCompressed && restoresPreviousBase == nil && !keepPrevious.setsAsideCompressedPreviousBase)
         let stale = staleBases(base: observed.baseFiles.base, previousBase: previousBaseAfter, compressed: compressedAfter)
         let base: PlannedStep.BaseInstall
         if isRollback {
             // The restored generation's base, or none: the current one belongs to what it replaces.
+            // A delta that does not restore the recorded digest went with the previous
+            // generation: the next merge runs without a base.
             if let restored = observed.records.previous?.base, previousBaseAfter {
                 base = .previousBase(restored)
-            } else if let restored = observed.records.previous?.base, compressedAfter, observed.baseFiles.previousBaseCompressedMatchesRecord == true {
-                // Compressed, and observed to hold the recorded digest (one that does not is
-                // set aside with the stale bases: the next merge runs without a base).
-                base = .decompressedPreviousBase(restored)
             } else {
                 base = .none(removing: stale)
             }
@@ -250,12 +255,13 @@ package enum DeployPlanner {
     /// How `<name>.base` goes with the old content that becomes the previous generation
     /// (`keeps`, when there is one): a second name where its bytes are held by another
     /// file anyway (a reflink's shared extents, the seed file's own name) or where that was
-    /// not looked at, a zstd-compressed copy where they are not (a second name would then
-    /// keep a full copy of the replaced seed at rest) and a sample of it was not found to
-    /// compress poorly.
+    /// not looked at, its compressed difference from the old content where they are not (a
+    /// second name would then keep a full copy of the replaced seed at rest; the old
+    /// content is the base plus what the user wrote, so the difference is small, and at
+    /// worst, a copy the user rewrote whole, about the bytes the second name would keep).
     private static func keepBaseAsPrevious(_ keep: inout PlannedStep.KeepPrevious, _ observed: DeployObservation, keeps: Bool) {
         let keepsBase = keeps && observed.baseFiles.base
-        let compresses = observed.baseFiles.baseShared == false && observed.baseFiles.baseCompressesWell != false
+        let compresses = observed.baseFiles.baseShared == false
         keep.linksBaseAsPrevious = keepsBase && !compresses
         keep.compressesBaseAsPrevious = keepsBase && compresses
     }
@@ -297,8 +303,8 @@ package enum DeployPlanner {
         if let digest = interrupted.base, let found = interrupted.baseFoundAt {
             base = .found(digest, at: found)
         } else {
-            // A rollback's compressed base that does not hold the digest goes with the
-            // previous generation it restored.
+            // A rollback's delta of the previous generation's base goes with the previous
+            // generation it restored.
             let compressed = interrupted.isRollback && observed.baseFiles.previousBaseCompressed
             base = .none(removing: (observed.baseFiles.base ? [.inPlace] : []) + (compressed ? [.previousCompressed] : []))
         }
@@ -367,7 +373,7 @@ package enum DeployPlanner {
                 setsAsidePreviousBase: (dropsPrevious || keepsPrevious) && !interrupted.isRollback && observed.baseFiles.previousBase,
                 finishesOldGeneration: oldGenerationThere ? oldGeneration : nil,
                 keep: keepsPrevious && oldGenerationThere ? .oldContent : nil)
-            keep.setsAsideCompressedPreviousBase = (dropsPrevious || keepsPrevious) && !interrupted.isRollback && observed.baseFiles.previousBaseCompressed
+            keep.setsAsideCompressedPreviousBase = (dropsPrevious || keepsPrevious) && observed.baseFiles.previousBaseCompressed
             // An adopted database has no known base: none is kept as its own.
             keepBaseAsPrevious(&keep, observed, keeps: keepsPrevious && !interrupted.adopting)
             steps.append(.keepPrevious(keep))

@@ -80,11 +80,16 @@ package enum PlannedStep: Sendable, Hashable {
         /// The tables of the content, known before it is copied: the restored generation's
         /// (a rollback), or those a check already listed for the digest it remembers.
         package var knownTables: KnownTables
+        /// A rollback's: `<name>.previous.base.xor.zst` is restored to `<name>.previous.base`
+        /// against `<name>.previous` (still in place, unchanged) and must hold this digest,
+        /// the one the previous generation's record names; the delta is then set aside.
+        package var restoresPreviousBase: SHA256Digest?
 
         /// Creates a stage.
         package init(
             restoresPrevious: Bool = false, generation: Int? = nil, base: BaseCopy = .clone, rereads: Bool = false,
-            vouched: SHA256Digest? = nil, integrity: IntegrityLevel = .none, checksConfiguredTables: Bool = false, knownTables: KnownTables = .none
+            vouched: SHA256Digest? = nil, integrity: IntegrityLevel = .none, checksConfiguredTables: Bool = false, knownTables: KnownTables = .none,
+            restoresPreviousBase: SHA256Digest? = nil
         ) {
             self.restoresPrevious = restoresPrevious
             self.generation = generation
@@ -94,6 +99,7 @@ package enum PlannedStep: Sendable, Hashable {
             self.integrity = integrity
             self.checksConfiguredTables = checksConfiguredTables
             self.knownTables = knownTables
+            self.restoresPreviousBase = restoresPreviousBase
         }
     }
 
@@ -307,15 +313,16 @@ package enum PlannedStep: Sendable, Hashable {
         /// Whether `<name>.previous.base` is set aside (it goes with the dropped or
         /// replaced previous generation).
         package var setsAsidePreviousBase: Bool
-        /// Whether `<name>.previous.base.zst` is set aside (it goes with the dropped or
+        /// Whether `<name>.previous.base.xor.zst` is set aside (it goes with the dropped or
         /// replaced previous generation).
         package var setsAsideCompressedPreviousBase: Bool = false
         /// Whether `<name>.base` gets the second name `<name>.previous.base` (it belongs to
         /// the old content that becomes the previous generation).
         package var linksBaseAsPrevious: Bool
-        /// Whether that base is kept zstd-compressed as `<name>.previous.base.zst` instead
-        /// of a second name: `<name>.base` shares its bytes with no other file, so a second
-        /// name would keep a full copy of the replaced seed's content at rest.
+        /// Whether that base is kept as `<name>.previous.base.xor.zst`, its compressed
+        /// difference from the content that becomes the previous generation, instead of a
+        /// second name: `<name>.base` shares its bytes with no other file, so a second name
+        /// would keep a full copy of the replaced seed's content at rest.
         package var compressesBaseAsPrevious: Bool = false
         /// Finishing a swap killed after its switch: the old generation file (fenced, and
         /// set aside unless it is kept).
@@ -406,10 +413,6 @@ package enum PlannedStep: Sendable, Hashable {
         case pristine(otherwise: BaseFallback)
         /// `<name>.previous.base` (the restored generation's) becomes `<name>.base`.
         case previousBase(SHA256Digest)
-        /// `<name>.previous.base.zst` (the restored generation's, compressed, observed to
-        /// hold this digest) is decompressed to `<name>.base`, its digest checked before
-        /// the record names it; the compressed file is set aside.
-        case decompressedPreviousBase(SHA256Digest)
         /// A base a killed run put somewhere (observed by its digest) is moved in place.
         case found(SHA256Digest, at: BaseLocation)
         /// No base: these stale ones are set aside.
@@ -430,7 +433,8 @@ package enum PlannedStep: Sendable, Hashable {
         case inPlace
         /// `<name>.previous.base`.
         case previous
-        /// `<name>.previous.base.zst` (compressed: decompressed where it is moved in place).
+        /// `<name>.previous.base.xor.zst` (a delta against `<name>.previous`: only ever set
+        /// aside here; a rollback's stage restores it).
         case previousCompressed
         /// Staged by a killed run under the name of generation `number`.
         case staged(generation: Int)

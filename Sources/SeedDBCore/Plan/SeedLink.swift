@@ -30,7 +30,7 @@ package struct SeedLink: Sendable, Hashable {
     package var movesBase: Bool
     /// Whether `<name>.previous.base` is set aside (replaced by the moved base).
     package var setsAsidePreviousBase: Bool
-    /// Whether `<name>.previous.base.zst` is set aside (it went with the previous
+    /// Whether `<name>.previous.base.xor.zst` is set aside (it went with the previous
     /// generation the kept copy replaces).
     package var setsAsideCompressedPreviousBase: Bool = false
     /// What the record says of the previous generation.
