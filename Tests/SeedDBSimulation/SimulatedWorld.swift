@@ -65,6 +65,8 @@ final class SimulatedWorld: @unchecked Sendable {
     private var clock: Int64 = 1
     /// The mutating calls made so far.
     private(set) var mutatingCalls = 0
+    /// Every path SeedDB hashed (`sha256(of:)`, `digestAndSync`), in order.
+    fileprivate(set) var hashed: [String] = []
     /// The call before which the process stops, if one was set.
     private var crashBefore: Int?
     /// Whether the process stopped.
@@ -331,6 +333,7 @@ struct SimulatedFileSystem: DeployFileSystem {
 
     func sha256(of path: String) throws(SeedDBError) -> SeedDBCore.SHA256Digest {
         try world.reading()
+        world.hashed.append(path)
         return SimulatedWorld.digest(try world.fileContent(path).0)
     }
 
@@ -371,6 +374,11 @@ struct SimulatedFileSystem: DeployFileSystem {
 
     func syncDirectory(_ directory: String) throws(SeedDBError) {
         try world.mutating()
+    }
+
+    func sync(_ path: String) throws(SeedDBError) {
+        try world.mutating()
+        guard case .file? = world.node(path) else { throw SeedDBError(.ioFailure, "cannot flush \(path): No such file or directory") }
     }
 
     func setMode(_ mode: UInt16?, owner: FileOwner?, of path: String) throws(SeedDBError) {

@@ -106,6 +106,20 @@ import Testing
         #expect(sim.problems() == [], "\(sim.log)")
     }
 
+    /// The base's identity is remembered with its digest by the run that made it: the
+    /// next upgrade merges against it without reading it again (on ext4 in user mode, a
+    /// copy of the seed's size).
+    @Test func anUpgradeDoesNotHashABaseThatKeptItsIdentity() {
+        let sim = Simulator(reflinks: false)
+        sim.run(Command(kind: .deploy, version: 1, merge: true))
+        #expect(sim.entry()?.baseIdentity != nil)
+        sim.appWrites(editingTheSeed: true)
+        let before = sim.world.hashed.count
+        #expect(sim.run(Command(kind: .deploy, version: 2, merge: true)) == .done(.replaced))
+        #expect(!sim.world.hashed[before...].contains(sim.paths.base), "\(sim.world.hashed[before...])")
+        #expect(sim.problems() == [] && sim.leftovers() == [], "\(sim.log)")
+    }
+
     /// `purge` (a package's `postrm purge`) cut before any of its calls: its rerun
     /// removes everything of the working copy, the settings entry too, and the app's next
     /// start installs afresh.

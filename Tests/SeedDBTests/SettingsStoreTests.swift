@@ -44,6 +44,28 @@ import Testing
         #expect(mode == 0o600)
     }
 
+    /// The base's identity is written beside its digest as `"baseFile"` and reads back as
+    /// written; one without a base digest, or of the wrong shape, is a damaged entry.
+    @Test func theBaseFileIdentityRoundTrips() throws {
+        let identity = FileIdentity(device: 2049, inode: 77, size: 8192, modifiedNanoseconds: 1_763_769_104_123_456_789, changedNanoseconds: 1_763_769_104_223_456_789)
+        try store.update(timeout: .seconds(1)) { table in
+            var entry = SettingsEntry()
+            entry.record = try record("2")
+            entry.base = SHA256Digest(bytes: Array(repeating: 2, count: 32))
+            entry.baseIdentity = identity
+            table["levels.sqlite"] = entry
+        }
+        let written = try #require(((try json()["seeddb"] as? [String: Any])?["levels.sqlite"] as? [String: Any])?["baseFile"] as? [String: Any])
+        #expect(written["inode"] as? Int == 77 && written["changed"] as? Int == 1_763_769_104_223_456_789)
+        #expect(try store.snapshot().entries["levels.sqlite"]?.baseIdentity == identity)
+
+        for damaged in [#""baseFile": {"device": 1, "inode": 2, "size": 3, "modified": 4, "changed": 5}"#,
+                        #""base": "0202020202020202020202020202020202020202020202020202020202020202", "baseFile": {"device": 1}"#] {
+            try writeSettings(#"{"seeddb": {"levels.sqlite": {"# + damaged + "}}}")
+            #expect(try store.snapshot().problem != nil, "\(damaged)")
+        }
+    }
+
     /// A release's marker names every seed of the release and reads back as written; a
     /// `"release"` of the wrong shape is a damaged entry, set aside like any other.
     @Test func aReleaseMarkerRoundTrips() throws {

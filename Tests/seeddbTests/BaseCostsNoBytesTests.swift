@@ -329,6 +329,29 @@ import Testing
         #expect(cli.bytes(base) == cli.bytes(seed))
     }
 
+    @Test func aBaseChangedWithItsModificationTimePutBackIsStillCaught() throws {
+        // Given a base of its own (user mode), whose identity the record remembers so an
+        // upgrade does not hash it again, and a user edit
+        let seed = try cli.copySeed(1, to: "levels.sqlite")
+        let flags = ["--merge", "user-wins", "--app", cli.app, "--name", "levels.sqlite"]
+        #expect(try cli.run(["deploy", "--seed", seed, "--version", "1"] + flags).status == 0)
+        let settings = String(decoding: cli.bytes(cli.settingsFile) ?? Data(), as: UTF8.self)
+        #expect(settings.contains("\"baseFile\""), "\(settings)")
+        _ = try sql(cli.workingCopy, "UPDATE levels SET background = 'mine' WHERE ix = 1")
+        // When someone changes the base in place and puts its modification time back
+        let base = cli.workingCopy + ".base"
+        #expect(try cli.shell("""
+            cp -p '\(base)' '\(cli.root)/mtime' && chmod u+w '\(base)' && sqlite3 '\(base)' "UPDATE levels SET background = 'tampered' WHERE ix = 4" \
+            && chmod 0444 '\(base)' && touch -r '\(cli.root)/mtime' '\(base)'
+            """).status == 0)
+        // Then the next upgrade still finds it changed (its change time moved): it merges
+        // without it, and says so
+        let upgrade = try cli.run(["deploy", "--seed", try cli.copySeed(2, to: "levels.sqlite"), "--version", "2"] + flags)
+        #expect(upgrade.status == 0, "\(upgrade.stderr)")
+        #expect(upgrade.stderr.contains("does not match the recorded seed: merging without a base"), "\(upgrade.stderr)")
+        #expect(try sql(cli.workingCopy, "SELECT background FROM levels WHERE ix = 1") == "mine")
+    }
+
     @Test(.enabled(if: PackagingTests.isRoot, "system mode runs as root"))
     func aSeedChangedInPlaceIsCaughtByTheBasesDigest() throws {
         // Given a linked base, and someone who writes into the seed file instead of

@@ -62,6 +62,30 @@ import Testing
         ReliabilityLog.record(suite: "durability order", trials: 2, dataLost: 0)
     }
 
+    /// The merge base is flushed after its last write and before it takes its name (its
+    /// write-back starts at once; the flush waits for it just before the rename), and the
+    /// directory after that, before the settings name its digest.
+    @Test(.enabled(if: DurabilityOrderTests.strace != nil, "strace is missing: .ci/run installs it"))
+    func theMergeBaseIsDurableBeforeTheRecordNamesIt() throws {
+        #expect(try cli.run(["deploy", "--merge", "user-wins"] + cli.seedFlags(1)).status == 0)
+        _ = try cli.shell("sqlite3 '\(cli.workingCopy)' \"UPDATE levels SET background = 'mine' WHERE ix = 1\"")
+        let lines = try trace(["deploy", "--merge", "user-wins"] + cli.seedFlags(2))
+        let data = cli.appData
+        let config = cli.root + "/config/\(cli.app)"
+        let isBase = { (line: String) in line.contains(".base.tmp") && self.isTemporary(line, stem: "levels.sqlite") }
+        let written = lines.lastIndex { ($0.contains("copy_file_range(") || $0.contains("write(")) && isBase($0) }
+        let flushed = lines.lastIndex { $0.contains("fsync(") && isBase($0) }
+        let renamed = lines.firstIndex { $0.contains("rename") && isBase($0) && $0.contains("\"\(data)/levels.sqlite.base\"") }
+        guard let written, let flushed, let renamed else {
+            Issue.record("no write, flush or rename of the staged base in the trace")
+            return
+        }
+        #expect(written < flushed && flushed < renamed, "the base is renamed before it is flushed")
+        let directory = lines[renamed...].firstIndex { $0.contains("fsync(") && $0.contains("<\(data)>") }
+        let recorded = lines[renamed...].firstIndex { $0.contains("rename") && self.isTemporary($0, stem: "settings.json") && $0.contains("\"\(config)/settings.json\"") }
+        #expect(directory != nil && recorded != nil && directory! < recorded!, "the base's name is not durable before the record")
+    }
+
     /// The generation file and its name are durable before the link names it: the staged
     /// copy's rename to `levels.sqlite.vN`, then a flush of the directory, then the rename
     /// of the new link over the working copy (then another flush).

@@ -97,6 +97,7 @@ extension DeployExecutor {
             entry.interrupted = nil
             entry.heldFrom = nil
             entry.base = link.base
+            entry.baseIdentity = nil // not looked at by this run: hashed before a merge uses it
             if let previous { entry.previous = previous }
             entry.signature = target.signature
             // The seed's identity and digest, when known; an older one would name another file.

@@ -554,7 +554,12 @@ extension DeployExecutor {
                 try store.restore(backup, timeout: context.configuration.wait)
             }
         }
-        let base = try installBase(record.base, run)
+        let (base, identityChange) = try installBase(record.base, run)
+        let baseIdentity: FileIdentity?? = switch identityChange {
+        case .taken: .some(try fs.identity(of: paths.base))
+        case .unchanged: nil
+        case .none: .some(nil)
+        }
         if run.linkedSeed, let source = run.sourceDigest {
             // The links changed the seed file's change time: remembered as it is now, so the
             // next run still knows its digest without reading it.
@@ -580,6 +585,7 @@ extension DeployExecutor {
             var entry = table[paths.name.rawValue] ?? SettingsEntry()
             entry.record = recorded
             entry.base = base
+            if let baseIdentity { entry.baseIdentity = baseIdentity }
             entry.interrupted = nil
             entry.heldFrom = record.heldFrom
             if let previous { entry.previous = previous }
@@ -648,34 +654,51 @@ extension DeployExecutor {
     /// restored generation's base, or the base a killed run left (found by its digest).
     /// The old base stays reachable for the undo; stale ones are set aside.
     ///
-    /// - Returns: The digest the record names as the base.
-    private func installBase(_ base: PlannedStep.BaseInstall, _ run: DeployRun) throws(SeedDBError) -> SHA256Digest? {
+    /// - Returns: The digest the record names as the base, and what it says of the base
+    ///   file's identity.
+    private func installBase(_ base: PlannedStep.BaseInstall, _ run: DeployRun) throws(SeedDBError) -> (SHA256Digest?, BaseIdentityChange) {
         switch base {
         case .found(let digest, let location):
             if location != .inPlace {
+                // A killed run's staged base may not have been flushed.
+                try fs.sync(paths.path(of: location))
                 try renameOver(paths.path(of: location), to: paths.base)
                 try fs.syncDirectory(paths.directory)
             }
-            return digest
+            return (digest, .taken)
         case .none(let stale):
             run.setAside += stale.map(paths.path(of:))
-            return nil
+            return (nil, .none)
         case .pristine(let otherwise):
             if let pristine = run.pristine {
+                // Kept with its write-back started: flushed before it takes its name.
+                try fs.sync(pristine.path)
                 try moveBase(from: pristine.path, run)
-                return pristine.digest
+                return (pristine.digest, .taken)
             }
             switch otherwise {
             case .keep(let recorded):
-                return recorded
+                return (recorded, .unchanged)
             case .none(let stale):
                 run.setAside += stale.map(paths.path(of:))
-                return nil
+                return (nil, .none)
             }
         case .previousBase(let digest):
             try moveBase(from: paths.previousBase, run)
-            return digest
+            return (digest, .none)
         }
+    }
+
+    /// What a record says of `<name>.base`'s identity (``SettingsEntry/baseIdentity``).
+    private enum BaseIdentityChange {
+        /// The file's identity now, taken once it is in place: this run made it, or found
+        /// it by its digest.
+        case taken
+        /// The recorded one: the run left the base alone.
+        case unchanged
+        /// None: no base, or one whose content this run did not look at (hashed before a
+        /// merge uses it).
+        case none
     }
 
     /// Restores `<name>.previous.base` from `<name>.previous.base.xor.zst` against

@@ -569,7 +569,11 @@ public struct Deployer: Sendable {
             // unless a rollback's.
             if let kind, base, carryPolicies(kind, resolved.seed).mergesAnything || resolved.seed.location == .data, !seed.readOnly,
                workingCopy.exists, kind == .rollback || !observation.untouchedSeed, let recorded = entry.base {
-                observation.baseFiles.baseMatchesRecord = try files.sha256(of: paths.base) == recorded
+                // Not hashed again while it keeps the identity it had when its digest was known.
+                var matches = false
+                if let identity = entry.baseIdentity { matches = try files.identity(of: paths.base) == identity }
+                if !matches { matches = try files.sha256(of: paths.base) == recorded }
+                observation.baseFiles.baseMatchesRecord = matches
             }
             observation.leftovers = workingCopy.leftovers(disposable: observation.disposableGenerations, in: listing)
             if configuration.linksBaseToSeed { observation.seedFile = seedFile(resolved.seed.source, beside: paths) }

@@ -192,7 +192,14 @@ struct LocalDatabase: DeployDatabase {
             return try SQLiteFile.mapping("cannot carry tables into", staged) {
                 let queue = try SQLiteFile.open(staged, access: .readWrite, label: "SeedDB.carry")
                 defer { try? queue.close() }
-                return try queue.writeWithoutTransaction { db in try Self.carry(into: db, from: old, carry, logger: logger) }
+                return try queue.writeWithoutTransaction { db in
+                    // The staged copy is SeedDB's own temporary file until it is installed,
+                    // flushed whole before that (`digestAndSync`); a run killed before then
+                    // removes it. Flushing the journal and the pages the merge spills as it
+                    // goes would order writes nobody will replay.
+                    try db.execute(sql: "PRAGMA synchronous = OFF")
+                    return try Self.carry(into: db, from: old, carry, logger: logger)
+                }
             }
         }
     }

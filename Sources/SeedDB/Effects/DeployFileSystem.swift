@@ -38,6 +38,8 @@ protocol DeployFileSystem: Sendable {
     func replaceWithLink(_ path: String, to target: String, owner: FileOwner?) throws(SeedDBError)
     /// Flushes `directory`'s entries.
     func syncDirectory(_ directory: String) throws(SeedDBError)
+    /// Flushes the file at `path` (its data and metadata).
+    func sync(_ path: String) throws(SeedDBError)
     /// Gives the file at `path` `mode` and `owner` (each when given).
     func setMode(_ mode: UInt16?, owner: FileOwner?, of path: String) throws(SeedDBError)
     /// Writes `bytes` to `path` atomically (a temporary file, flushed, renamed).
@@ -47,8 +49,10 @@ protocol DeployFileSystem: Sendable {
     func temporaryPath(in directory: String, stem: String, kind: String) throws(SeedDBError) -> String
     /// A read-only copy of `source` (whose digest is `digest`) at the new path `path`:
     /// a clone where the file system shares extents, otherwise a full copy when
-    /// `evenByCopy`. Returns whether the copy was made; `created` is told the path as
-    /// soon as the file exists, so a failure can remove it.
+    /// `evenByCopy`, its write-back started but not waited for (``sync(_:)`` flushes it
+    /// before a record depends on it, by then mostly written). Returns whether the copy
+    /// was made; `created` is told the path as soon as the file exists, so a failure can
+    /// remove it.
     func keepCopy(of source: String, digest: SHA256Digest, at path: String, evenByCopy: Bool, owner: FileOwner?, created: (String) -> Void) throws(SeedDBError) -> Bool
     /// Makes the new path `path` a second name (a hard link) of the file at `source`, when
     /// that is still the file `identity` describes (``FileIdentity/sameContent(as:)``): a
@@ -108,6 +112,7 @@ struct LocalFileSystem: DeployFileSystem {
         try FileSystem.replaceWithLink(path, to: target, owner: owner)
     }
     func syncDirectory(_ directory: String) throws(SeedDBError) { try FileSystem.syncDirectory(directory) }
+    func sync(_ path: String) throws(SeedDBError) { try FileSystem.sync(path) }
     func setMode(_ mode: UInt16?, owner: FileOwner?, of path: String) throws(SeedDBError) {
         try FileSystem.setMode(mode, owner: owner, of: path)
     }
@@ -233,7 +238,7 @@ struct LocalFileSystem: DeployFileSystem {
         _ = try FileSystem.writing(descriptor, path: path) { () throws(SeedDBError) -> SeedSource.CopyResult in
             if let owner { try FileSystem.setOwner(owner, of: path) }
             return try SeedSource(path: source).copy(to: descriptor, destinationPath: path, known: known, progress: nil) { () throws(SeedDBError) in
-                try FileSystem.sync(descriptor, path: path)
+                FileSystem.startWriteback(descriptor)
             }
         }
         return true

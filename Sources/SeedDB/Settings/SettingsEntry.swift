@@ -29,6 +29,13 @@ public struct SettingsEntry: Sendable, Hashable {
     /// ancestor. Kept apart from ``record``, which a deploy withdraws while it runs: a run
     /// killed midway still finds the base it can merge with.
     public var base: SHA256Digest?
+    /// The identity of `<name>.base` when the run that made it (or found it by its digest)
+    /// recorded ``base``: while the file keeps exactly this identity (device, inode, size,
+    /// modification and change time: a write, a `chmod`, a new name or a rename each move
+    /// one), it still holds that digest and a merge does not hash it again. `nil` where the
+    /// run did not look at the base's content, and in entries written before it was
+    /// recorded: the base is then hashed before a merge uses it.
+    public var baseIdentity: FileIdentity?
     /// Where the working copy lives; `nil` in entries written before locations were
     /// recorded (read as the location whose working copy exists).
     public var location: SeedLocation?
@@ -222,6 +229,10 @@ public struct SettingsEntry: Sendable, Hashable {
             guard let identity = value.object.flatMap(Self.identity(in:)) else { throw Self.bad("pristine") }
             pristine = identity
         }
+        if let value = object["baseFile"] {
+            guard let identity = value.object.flatMap(Self.identity(in:)), base != nil else { throw Self.bad("baseFile") }
+            baseIdentity = identity
+        }
         signature = try Self.signature(in: object, at: "")
     }
 
@@ -241,6 +252,7 @@ public struct SettingsEntry: Sendable, Hashable {
         }
         if let pristine { object["pristine"] = .object(Self.members(of: pristine)) }
         if let base { object["base"] = .string(base.hex) }
+        if let baseIdentity, base != nil { object["baseFile"] = .object(Self.members(of: baseIdentity)) }
         if let location { object["location"] = .string(location.rawValue) }
         if let generation { object["generation"] = .string(generation) }
         if let heldFrom { object["heldFrom"] = .string(heldFrom.rawValue) }
@@ -267,7 +279,7 @@ public struct SettingsEntry: Sendable, Hashable {
         return .object(object)
     }
 
-    /// A file's identity as the entry writes it (`source`, `pristine`).
+    /// A file's identity as the entry writes it (`source`, `pristine`, `baseFile`).
     private static func members(of identity: FileIdentity) -> [String: JSONValue] {
         ["device": JSONValue(Int64(bitPattern: identity.device)), "inode": JSONValue(Int64(bitPattern: identity.inode)),
          "size": JSONValue(identity.size), "modified": JSONValue(identity.modifiedNanoseconds),
