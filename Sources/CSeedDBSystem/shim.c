@@ -13,10 +13,6 @@ long cseeddb_copy_file_range(int in_fd, int out_fd, size_t length) {
     return (long)copy_file_range(in_fd, NULL, out_fd, NULL, length, 0);
 }
 
-int cseeddb_start_writeback(int fd) {
-    return sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE);
-}
-
 int cseeddb_ficlone(int dest_fd, int src_fd) {
     return ioctl(dest_fd, FICLONE, src_fd);
 }

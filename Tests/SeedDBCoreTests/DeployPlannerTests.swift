@@ -639,10 +639,12 @@ import Testing
         compressing.setsAsideCompressedPreviousBase = true
         compressing.compressesBaseAsPrevious = true
         #expect(try DeployPlanner.plan(upgrade, request).keepPrevious == compressing)
-        // Live, the same decision.
-        upgrade.usage.connectionsBusy = true
-        #expect(try DeployPlanner.plan(upgrade, request).keepPrevious?.compressesBaseAsPrevious == true)
-        upgrade.usage.connectionsBusy = false
+        // Live, a second name: its previous generation is a repacked snapshot, whose pages
+        // do not line up with the base's.
+        var live = request
+        live.strategy = .live
+        let liveKeep = try DeployPlanner.plan(upgrade, live).keepPrevious
+        #expect(liveKeep?.compressesBaseAsPrevious == false && liveKeep?.linksBaseAsPrevious == true)
         // No base, or an adopted database: nothing is kept as the previous one's base.
         var noBase = upgrade
         noBase.baseFiles.base = false

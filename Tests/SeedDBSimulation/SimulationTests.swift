@@ -240,6 +240,8 @@ import Testing
         #expect(kept.seed == "1")
         if case .file(let previous, _, _)? = sim.world.node(sim.paths.previousGeneration) {
             #expect(SimulatedWorld.digest(previous) == reference, "made against the previous generation as it is on disk")
+        } else {
+            Issue.record("no previous generation")
         }
         #expect(sim.problems() == [] && sim.leftovers() == [], "\(sim.log)")
         #expect(sim.run(Command(kind: .rollback, version: 2, merge: true)) == .done(.rolledBack))

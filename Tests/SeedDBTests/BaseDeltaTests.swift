@@ -66,6 +66,20 @@ import Testing
         }
     }
 
+    /// The sizes at the chunk's edges and off a word's, each with a reference one byte
+    /// shorter and one byte longer.
+    @Test(arguments: [1, 7, 8, 9, codecChunkSize - 1, codecChunkSize, codecChunkSize + 1, 2 * codecChunkSize + 3])
+    func restoredAtTheEdgesTheDeltaIsTheBase(_ size: Int) throws {
+        let base = Self.bytes(size, seed: UInt64(size))
+        for reference in [Array(base.dropLast()), base + [9], Array(base.reversed())] {
+            try Self.inDirectory(["base": base, "reference": reference]) { directory in
+                try Data(try Self.delta(directory + "/base", against: directory + "/reference")).write(to: URL(fileURLWithPath: directory + "/delta"))
+                let restored = try BaseDelta.sha256(of: directory + "/delta", against: directory + "/reference")
+                #expect(restored == Self.sha256(base), "size \(size), reference \(reference.count) bytes")
+            }
+        }
+    }
+
     @Test func againstAnyOtherContentItIsNotTheBase() async {
         await propertyCheck(count: 12, input: Gen.int(in: 1...(2 * codecChunkSize)), Gen.int(in: 0...1000)) { size, seed in
             let base = Self.bytes(size, seed: UInt64(seed))

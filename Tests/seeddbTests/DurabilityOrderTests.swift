@@ -62,9 +62,9 @@ import Testing
         ReliabilityLog.record(suite: "durability order", trials: 2, dataLost: 0)
     }
 
-    /// The merge base is flushed after its last write and before it takes its name (its
-    /// write-back starts at once; the flush waits for it just before the rename), and the
-    /// directory after that, before the settings name its digest.
+    /// The merge base is flushed after its last write and before the marker names it (a
+    /// run killed after the switch is finished with that file) and before it takes its
+    /// name, and the directory after that, before the settings name its digest.
     @Test(.enabled(if: DurabilityOrderTests.strace != nil, "strace is missing: .ci/run installs it"))
     func theMergeBaseIsDurableBeforeTheRecordNamesIt() throws {
         #expect(try cli.run(["deploy", "--merge", "user-wins"] + cli.seedFlags(1)).status == 0)
@@ -81,6 +81,8 @@ import Testing
             return
         }
         #expect(written < flushed && flushed < renamed, "the base is renamed before it is flushed")
+        let marked = lines.firstIndex { $0.contains("rename") && self.isTemporary($0, stem: "settings.json") && $0.contains("\"\(config)/settings.json\"") }
+        #expect(marked != nil && flushed < marked!, "the marker names a base that is not flushed")
         let directory = lines[renamed...].firstIndex { $0.contains("fsync(") && $0.contains("<\(data)>") }
         let recorded = lines[renamed...].firstIndex { $0.contains("rename") && self.isTemporary($0, stem: "settings.json") && $0.contains("\"\(config)/settings.json\"") }
         #expect(directory != nil && recorded != nil && directory! < recorded!, "the base's name is not durable before the record")

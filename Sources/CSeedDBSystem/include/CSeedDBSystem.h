@@ -10,11 +10,6 @@
 /// copy_file_range(2) from the descriptors' current offsets; returns bytes copied or -1.
 long cseeddb_copy_file_range(int in_fd, int out_fd, size_t length);
 
-/// sync_file_range(SYNC_FILE_RANGE_WRITE) over the whole file: starts writing its dirty
-/// pages back without waiting for them; 0 or -1. Not a flush: an fsync(2) still makes the
-/// file durable, sooner for the head start.
-int cseeddb_start_writeback(int fd);
-
 /// ioctl(FICLONE): share the source's extents on a reflink file system; 0 or -1.
 int cseeddb_ficlone(int dest_fd, int src_fd);
 

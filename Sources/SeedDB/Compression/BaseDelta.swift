@@ -15,7 +15,7 @@ import SystemPackage
 enum BaseDelta {
     /// Writes the delta of `base` against `reference` to `output`, compressed.
     static func encode(_ base: FileDescriptor, against reference: FileDescriptor, to output: (UnsafeRawBufferPointer) throws -> Void) throws {
-        var encoder = try ZstdStream(compressing: .base)
+        var encoder = try ZstdStream(compressing: .delta)
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: codecChunkSize, alignment: 4096)
         let other = UnsafeMutableRawBufferPointer.allocate(byteCount: codecChunkSize, alignment: 4096)
         defer { chunk.deallocate(); other.deallocate() }
@@ -40,6 +40,8 @@ enum BaseDelta {
         defer { chunk.deallocate(); other.deallocate() }
         var offset: Int64 = 0
         func restore(_ difference: UnsafeRawBufferPointer) throws {
+            // The decoder's chunks are at most its buffer's size, the same as this one's.
+            precondition(difference.count <= chunk.count, "a zstd output chunk larger than codecChunkSize")
             chunk.copyMemory(from: difference)
             try xor(chunk, count: difference.count, withBytesOf: reference, at: offset, using: other)
             try body(UnsafeRawBufferPointer(rebasing: chunk[0..<difference.count]))

@@ -7,12 +7,12 @@ struct ZstdStream: ByteStream {
     enum Profile {
         /// `pack --compress zstd`: level 9, once per release, on the publisher's machine.
         case pack
-        /// The previous generation's merge base, on the user's machine during an upgrade:
-        /// level 1 with long-distance matching over a 128 MiB window (a seed's repeats are
-        /// often further apart than level 9's window): about 5× faster than level 9 on
-        /// text, and smaller on the benchmark's tiles. Its frames decompress within
-        /// libzstd's default window limit (2^27).
-        case base
+        /// The previous generation's merge base as its difference from the previous
+        /// generation (``BaseDelta``), on the user's machine during an upgrade: level 1 with
+        /// its own small window. The difference is zeros but for the pages the user wrote,
+        /// which need no distant matches: the fastest level, and little memory to compress
+        /// or decompress.
+        case delta
     }
 
     private final class Context {
@@ -32,10 +32,8 @@ struct ZstdStream: ByteStream {
                 switch profile {
                 case .pack:
                     _ = zstd.setParameter(compressor, Int32(CSEEDDB_ZSTD_C_COMPRESSION_LEVEL), 9)
-                case .base:
+                case .delta:
                     _ = zstd.setParameter(compressor, Int32(CSEEDDB_ZSTD_C_COMPRESSION_LEVEL), 1)
-                    _ = zstd.setParameter(compressor, Int32(CSEEDDB_ZSTD_C_ENABLE_LONG_DISTANCE_MATCHING), 1)
-                    _ = zstd.setParameter(compressor, Int32(CSEEDDB_ZSTD_C_WINDOW_LOG), 27)
                 }
                 _ = zstd.setParameter(compressor, Int32(CSEEDDB_ZSTD_C_CHECKSUM_FLAG), 1)
             } else {

@@ -12,7 +12,9 @@ extension DeployExecutor {
     private var db: any DeployDatabase { context.effects.database }
 
     /// `stage`: copies the source into a new temporary file beside the working copy,
-    /// checks its header and digest, and flushes it. Undone by removing the file.
+    /// checks its header and digest, and flushes it; keeps the pristine copy the plan asks
+    /// for (the next merge base); a rollback's restores the previous generation's base from
+    /// its delta. Undone by removing the files (and putting the delta back).
     ///
     /// A seed whose digest is known for its identity is not read at all when the kernel
     /// copies it (reflink or `copy_file_range`), nor is the copy, unless the plan asks for
@@ -474,6 +476,9 @@ extension DeployExecutor {
     /// name, which must still be free. `<name>.base` stays the base the recorded digest
     /// names until the record step replaces it.
     private func keepBaseAsDelta(against content: String, _ run: DeployRun) throws(SeedDBError) {
+        // The fence rewrote the header in place: flushed, so the previous generation a power
+        // cut leaves holds the bytes the delta was made against.
+        try fs.sync(content)
         let compressed = try fs.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "base-zst")
         try fs.compressedCopy(of: paths.base, against: content, at: compressed, owner: files.owner) { path in
             run.onFailure("the compressed merge base") { () throws(SeedDBError) in try fs.remove(path) }
@@ -671,8 +676,6 @@ extension DeployExecutor {
             return (nil, .none)
         case .pristine(let otherwise):
             if let pristine = run.pristine {
-                // Kept with its write-back started: flushed before it takes its name.
-                try fs.sync(pristine.path)
                 try moveBase(from: pristine.path, run)
                 return (pristine.digest, .taken)
             }
@@ -716,8 +719,17 @@ extension DeployExecutor {
         }
         try fs.renameNoReplace(restored, to: paths.previousBase)
         run.setAside.removeAll { $0 == restored }
-        run.onFailure("the previous merge base") { () throws(SeedDBError) in try fs.remove(paths.previousBase) }
-        try setAside(paths.previousBaseCompressed, as: "previous-base", what: "the previous merge base", run)
+        // One undo for both: the restored base goes only once the delta is back, so a
+        // failed undo never leaves neither.
+        var aside: String?
+        run.onFailure("the previous merge base") { () throws(SeedDBError) in
+            if let aside { try fs.rename(aside, to: paths.previousBaseCompressed) }
+            try fs.remove(paths.previousBase)
+        }
+        let temporary = try fs.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "previous-base")
+        try fs.rename(paths.previousBaseCompressed, to: temporary)
+        aside = temporary
+        run.setAside.append(temporary)
         try fs.syncDirectory(paths.directory)
     }
 

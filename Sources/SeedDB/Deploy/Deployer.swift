@@ -556,12 +556,15 @@ public struct Deployer: Sendable {
                 observation.baseFiles.baseShared = try baseShared(paths, previousBase: observation.baseFiles.previousBase)
             }
             // Restored and hashed only where a rollback could restore it as the base, against
-            // the previous generation it was made against.
+            // the previous generation it was made against; without libzstd it cannot be, and
+            // the rollback goes ahead without it.
             if kind == .rollback, observation.baseFiles.previousBaseCompressed, !observation.baseFiles.previousBase, previousExists, let recorded = entry.previous?.base {
-                let matches = try files.sha256(ofDelta: paths.previousBaseCompressed, against: paths.previousGeneration) == recorded
+                var matches = false
+                if files.compresses { matches = try files.sha256(ofDelta: paths.previousBaseCompressed, against: paths.previousGeneration) == recorded }
                 observation.baseFiles.previousBaseCompressedMatchesRecord = matches
                 if !matches, lock != nil {
-                    logger.warning("merge base \(paths.previousBaseCompressed) does not match the recorded seed: the rollback restores no base (the next upgrade merges without one)")
+                    let problem = files.compresses ? "does not match the recorded seed" : "cannot be restored without libzstd (libzstd.so.1)"
+                    logger.warning("merge base \(paths.previousBaseCompressed) \(problem): the rollback restores no base (the next upgrade merges without one)")
                 }
             }
             // Hashed only where a carry could use it, to merge or (a data seed) to name the

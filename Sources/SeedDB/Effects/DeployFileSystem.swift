@@ -49,10 +49,8 @@ protocol DeployFileSystem: Sendable {
     func temporaryPath(in directory: String, stem: String, kind: String) throws(SeedDBError) -> String
     /// A read-only copy of `source` (whose digest is `digest`) at the new path `path`:
     /// a clone where the file system shares extents, otherwise a full copy when
-    /// `evenByCopy`, its write-back started but not waited for (``sync(_:)`` flushes it
-    /// before a record depends on it, by then mostly written). Returns whether the copy
-    /// was made; `created` is told the path as soon as the file exists, so a failure can
-    /// remove it.
+    /// `evenByCopy`, flushed. Returns whether the copy was made; `created` is told the
+    /// path as soon as the file exists, so a failure can remove it.
     func keepCopy(of source: String, digest: SHA256Digest, at path: String, evenByCopy: Bool, owner: FileOwner?, created: (String) -> Void) throws(SeedDBError) -> Bool
     /// Makes the new path `path` a second name (a hard link) of the file at `source`, when
     /// that is still the file `identity` describes (``FileIdentity/sameContent(as:)``): a
@@ -170,7 +168,7 @@ struct LocalFileSystem: DeployFileSystem {
         } catch let error as SeedDBError {
             throw error
         } catch {
-            throw SeedDBError.io(error, "cannot read", path)
+            throw SeedDBError.io(error, "cannot restore \(path) against", reference)
         }
     }
 
@@ -187,7 +185,7 @@ struct LocalFileSystem: DeployFileSystem {
             } catch let error as SeedDBError {
                 throw error
             } catch {
-                throw SeedDBError.io(error, "cannot compress \(source) to", path)
+                throw SeedDBError.io(error, "cannot compress \(source) against \(reference) to", path)
             }
             try FileSystem.sync(descriptor, path: path)
         }
@@ -203,7 +201,7 @@ struct LocalFileSystem: DeployFileSystem {
             } catch let error as SeedDBError {
                 throw error
             } catch {
-                throw SeedDBError.io(error, "cannot restore \(source) to", path)
+                throw SeedDBError.io(error, "cannot restore \(source) against \(reference) to", path)
             }
             guard let digest else { throw SeedDBError(.ioFailure, "cannot restore \(source) to \(path): not whole zstd data") }
             try FileSystem.sync(descriptor, path: path)
@@ -238,7 +236,7 @@ struct LocalFileSystem: DeployFileSystem {
         _ = try FileSystem.writing(descriptor, path: path) { () throws(SeedDBError) -> SeedSource.CopyResult in
             if let owner { try FileSystem.setOwner(owner, of: path) }
             return try SeedSource(path: source).copy(to: descriptor, destinationPath: path, known: known, progress: nil) { () throws(SeedDBError) in
-                FileSystem.startWriteback(descriptor)
+                try FileSystem.sync(descriptor, path: path)
             }
         }
         return true

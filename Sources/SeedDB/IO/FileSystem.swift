@@ -361,13 +361,6 @@ enum FileSystem {
         }
     }
 
-    /// Starts writing `descriptor`'s dirty pages back while the caller goes on: a later
-    /// ``sync(_:path:)`` then has less to wait for. Best effort (a file system that cannot
-    /// is no error): it guarantees nothing, the flush does.
-    static func startWriteback(_ descriptor: FileDescriptor) {
-        try? Syscalls.startWriteback(descriptor)
-    }
-
     /// Flushes the file at `path` to stable storage.
     static func sync(_ path: String) throws(SeedDBError) {
         do {

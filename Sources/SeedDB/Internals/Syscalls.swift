@@ -23,12 +23,6 @@ enum Syscalls {
         try retrying { Glibc.fsync(fd.rawValue) }
     }
 
-    /// `sync_file_range(2)` with `SYNC_FILE_RANGE_WRITE` over the whole file: starts the
-    /// write-back of its dirty pages and returns without waiting (no flush: see ``fsync(_:)``).
-    static func startWriteback(_ fd: FileDescriptor) throws(Errno) {
-        try retrying { cseeddb_start_writeback(fd.rawValue) }
-    }
-
     /// `fstatvfs(3)` and `fstat(2)`: the bytes an unprivileged writer may still use on the
     /// file system of `fd`, and the bytes `fd`'s file occupies there.
     static func space(_ fd: FileDescriptor) throws(Errno) -> (available: Int64, allocated: Int64) {

@@ -229,8 +229,10 @@ public struct SettingsEntry: Sendable, Hashable {
             guard let identity = value.object.flatMap(Self.identity(in:)) else { throw Self.bad("pristine") }
             pristine = identity
         }
-        if let value = object["baseFile"] {
-            guard let identity = value.object.flatMap(Self.identity(in:)), base != nil else { throw Self.bad("baseFile") }
+        // Only with the digest it vouches for (one left without it, by a hand that removed
+        // `"base"`, vouches for nothing and is dropped at the next write).
+        if let value = object["baseFile"], base != nil {
+            guard let identity = value.object.flatMap(Self.identity(in:)) else { throw Self.bad("baseFile") }
             baseIdentity = identity
         }
         signature = try Self.signature(in: object, at: "")

@@ -141,8 +141,9 @@ package struct DeployObservation: Sendable, Hashable {
         package var base: Bool
         /// Whether `<name>.previous.base` is a regular file.
         package var previousBase: Bool
-        /// Whether `<name>.base`'s digest is the recorded one: hashed only when a merge
-        /// could use it; `nil` when it was not.
+        /// Whether `<name>.base`'s digest is the recorded one: looked at only when a merge
+        /// could use it (hashed, unless the file keeps the identity recorded with its
+        /// digest); `nil` when it was not.
         package var baseMatchesRecord: Bool?
         /// Whether `<name>.previous.base.xor.zst` (the previous generation's base, compressed)
         /// is a regular file.

@@ -132,7 +132,7 @@ package enum DeployPlanner {
         // It goes with the previous generation it was made against, unless the stage restored it.
         keepPrevious.setsAsideCompressedPreviousBase = (dropsPrevious || keepsPrevious) && restoresPreviousBase == nil && observed.baseFiles.previousBaseCompressed
         // An adopted database has no known base: none is kept as its own.
-        keepBaseAsPrevious(&keepPrevious, observed, keeps: keepsPrevious && !adopted)
+        keepBaseAsPrevious(&keepPrevious, observed, keeps: keepsPrevious && !adopted, fromTheOldFile: strategy == .swap)
         let from = observed.oldContent
         switch strategy {
         case .swap:
@@ -259,9 +259,12 @@ package enum DeployPlanner {
     /// second name would then keep a full copy of the replaced seed at rest; the old
     /// content is the base plus what the user wrote, so the difference is small, and at
     /// worst, a copy the user rewrote whole, about the bytes the second name would keep).
-    private static func keepBaseAsPrevious(_ keep: inout PlannedStep.KeepPrevious, _ observed: DeployObservation, keeps: Bool) {
+    /// Only where the previous generation is the old file itself (`fromTheOldFile`: a
+    /// swap): a live replace keeps a snapshot, which `VACUUM INTO` repacks, so its pages no
+    /// longer line up with the base's and the difference would be about the base's size.
+    private static func keepBaseAsPrevious(_ keep: inout PlannedStep.KeepPrevious, _ observed: DeployObservation, keeps: Bool, fromTheOldFile: Bool) {
         let keepsBase = keeps && observed.baseFiles.base
-        let compresses = observed.baseFiles.baseShared == false
+        let compresses = observed.baseFiles.baseShared == false && fromTheOldFile
         keep.linksBaseAsPrevious = keepsBase && !compresses
         keep.compressesBaseAsPrevious = keepsBase && compresses
     }
@@ -375,7 +378,7 @@ package enum DeployPlanner {
                 keep: keepsPrevious && oldGenerationThere ? .oldContent : nil)
             keep.setsAsideCompressedPreviousBase = (dropsPrevious || keepsPrevious) && observed.baseFiles.previousBaseCompressed
             // An adopted database has no known base: none is kept as its own.
-            keepBaseAsPrevious(&keep, observed, keeps: keepsPrevious && !interrupted.adopting)
+            keepBaseAsPrevious(&keep, observed, keeps: keepsPrevious && !interrupted.adopting, fromTheOldFile: true)
             steps.append(.keepPrevious(keep))
         }
         steps.append(.record(finishingRecord(observed, interrupted, adopted: interrupted.adopting, keeps: keepsPrevious, drops: dropsPrevious)))
