@@ -471,8 +471,8 @@ extension DeployExecutor {
     }
 
     /// Keeps `<name>.base` as `<name>.previous.base.xor.zst`, its compressed difference from
-    /// `content` (fenced, or a snapshot: nothing writes it again), which becomes the
-    /// previous generation. Made under a temporary name and flushed before it takes its
+    /// `content` (a swap's fenced old generation: nothing writes it again), which becomes
+    /// the previous generation. Made under a temporary name and flushed before it takes its
     /// name, which must still be free. `<name>.base` stays the base the recorded digest
     /// names until the record step replaces it.
     private func keepBaseAsDelta(against content: String, _ run: DeployRun) throws(SeedDBError) {

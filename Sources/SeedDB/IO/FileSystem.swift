@@ -363,22 +363,21 @@ enum FileSystem {
 
     /// Flushes the file at `path` to stable storage.
     static func sync(_ path: String) throws(SeedDBError) {
-        do {
-            let descriptor = try FileDescriptor.open(FilePath(path), .readOnly, options: [.noFollow, .closeOnExec])
-            defer { try? descriptor.close() }
-            try Syscalls.fsync(descriptor)
-        } catch {
-            throw SeedDBError.io(error, "cannot flush", path)
-        }
+        try flush(path, options: [.noFollow, .closeOnExec], what: "cannot flush")
     }
 
     /// Flushes a directory, making the renames and unlinks done in it durable.
     static func syncDirectory(_ path: String) throws(SeedDBError) {
+        try flush(path, options: [.directory, .closeOnExec], what: "cannot flush directory")
+    }
+
+    /// Opens `path` read-only with `options` and flushes it; a failure is `what` `path`.
+    private static func flush(_ path: String, options: FileDescriptor.OpenOptions, what: String) throws(SeedDBError) {
         do {
-            let descriptor = try FileDescriptor.open(FilePath(path), .readOnly, options: [.directory, .closeOnExec])
+            let descriptor = try FileDescriptor.open(FilePath(path), .readOnly, options: options)
             try descriptor.closeAfter { try Syscalls.fsync(descriptor) }
         } catch {
-            throw SeedDBError.io(error, "cannot flush directory", path)
+            throw SeedDBError.io(error, what, path)
         }
     }
 
