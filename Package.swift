@@ -21,8 +21,9 @@ let package = Package(
     ],
     targets: [
         // Thin C wrappers for Linux calls the Glibc overlay hides (copy_file_range, FICLONE, OFD locks),
-        // and the few libzstd declarations its run-time loading needs.
-        .target(name: "CSeedDBSystem"),
+        // SQLite's process-wide memory statistics (sqlite3_config is C-variadic), and the few libzstd
+        // declarations its run-time loading needs.
+        .target(name: "CSeedDBSystem", linkerSettings: [.linkedLibrary("sqlite3")]),
         // Debian's zlib, for gzip seeds. (Zstandard is loaded at run time: see ZstdLibrary.swift.)
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // Pure: seed description, versions, the deploy decision, path rules. No imports, no I/O.

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
+#include <sqlite3.h>
 #include "CSeedDBSystem.h"
 
 long cseeddb_copy_file_range(int in_fd, int out_fd, size_t length) {
@@ -66,4 +67,12 @@ int cseeddb_ofd_conflicts(int fd, int exclusive, long long byte) {
     struct flock lock = one_byte(exclusive, byte);
     if (fcntl(fd, F_OFD_GETLK, &lock) != 0) return -1;
     return lock.l_type != F_UNLCK;
+}
+
+int cseeddb_sqlite_memory_statistics_off(void) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
+long long cseeddb_sqlite_memory_used(void) {
+    return sqlite3_memory_used();
 }

@@ -31,6 +31,8 @@ struct SeedDBCommand: ParsableCommand {
     static func main() {
         // First: Ctrl-C or SIGTERM at any moment from here on exits 130 or 143 with one line.
         Interruption.install()
+        // Before any SQLite use: lets a merge run SQL on two threads (``SQLiteProcess``).
+        SQLiteProcess.turnOffMemoryStatistics()
         // Past a file-size limit, fail the write with EFBIG (exit 74) instead of dying.
         signal(SIGXFSZ, SIG_IGN)
         // `seeddb --version` is answered here, not through `CommandConfiguration(version:)`

@@ -30,11 +30,20 @@ final class MergeFixture {
     }
 
     /// Copies the new seed to the staged path and merges into it.
+    ///
+    /// - Parameter splitting: Whether a second connection searches the upper half of every
+    ///   table keyed by its row id, whatever its size (``MergeSecondReader``).
     @discardableResult
-    func merge(_ policies: MergePolicies, withBase: Bool = true) throws(SeedDBError) -> MergeResult {
+    func merge(_ policies: MergePolicies, withBase: Bool = true, splitting: Bool = false) throws -> MergeResult {
         try? FileManager.default.removeItem(atPath: staged)
-        try! FileManager.default.copyItem(atPath: seed, toPath: staged)
-        return try ThreeWayMerge(policies: policies, logger: logs.logger).merge(base: withBase ? base : nil, user: user, into: staged)
+        try FileManager.default.copyItem(atPath: seed, toPath: staged)
+        var merge = ThreeWayMerge(policies: policies, logger: logs.logger)
+        if splitting {
+            merge.secondReader = try MergeSecondReader(
+                base: (SQLiteFile.uri(base, query: "immutable=1"), "base"), user: (SQLiteFile.uri(user, query: "immutable=1"), "user"), minimumSpan: 0)
+        }
+        defer { merge.secondReader?.close() }
+        return try merge.merge(base: withBase ? base : nil, user: user, into: staged)
     }
 
     /// The rows of `sql` on the staged copy (or `path`), as merge values.

@@ -123,23 +123,25 @@ import Testing
         { kind == .integer ? (0, $0) : ($0 % 2, $0 / 2) }
     }
 
-    /// Sets up the three files and merges.
-    static func merge(_ kind: KeyKind, base: Table, user: Table, seed: Table, policy: MergePolicy, seedCreate: String? = nil) throws -> (MergeFixture, MergeResult) {
+    /// Sets up the three files and merges (`splitting`: see ``MergeFixture/merge(_:withBase:splitting:)``).
+    static func merge(_ kind: KeyKind, base: Table, user: Table, seed: Table, policy: MergePolicy, seedCreate: String? = nil, splitting: Bool = false) throws -> (MergeFixture, MergeResult) {
         let fixture = try MergeFixture()
         try write(base, create: kind.create, to: fixture.base)
         try write(user, create: kind.create, to: fixture.user)
         try write(seed, create: seedCreate ?? kind.create, to: fixture.seed)
-        return (fixture, try fixture.merge(MergePolicies(default: policy)))
+        return (fixture, try fixture.merge(MergePolicies(default: policy), splitting: splitting))
     }
 
     static func policy(_ codes: [Int]) -> MergePolicy { codes[0] % 2 == 0 ? .userWins : .seedWins }
 
-    @Test(arguments: KeyKind.allCases)
-    func theMergeIsThePureDecisionKeyByKey(_ kind: KeyKind) async {
+    /// The integer key also with the user's changes searched in two halves of the keys on
+    /// two connections (``MergeSecondReader``), split whatever the table's size.
+    @Test(arguments: [(KeyKind.integer, false), (.composite, false), (.integer, true)])
+    func theMergeIsThePureDecisionKeyByKey(_ kind: KeyKind, splitting: Bool) async {
         await propertyCheck(count: 40, input: Self.codes, Self.codes, Self.codes) { b, u, s in
             let base = Self.base(kind, b), policy = Self.policy(s)
             let user = Self.edit(base, kind, u), seed = Self.edit(base, kind, s)
-            let (fixture, result) = try Self.merge(kind, base: base, user: user, seed: seed, policy: policy)
+            let (fixture, result) = try Self.merge(kind, base: base, user: user, seed: seed, policy: policy, splitting: splitting)
             let model = Self.model(base: base, user: user, seed: seed, policy: policy)
             #expect(try Self.read(kind, from: fixture.staged) == Self.sorted(model.table, kind))
             #expect(result.summary == model.summary)

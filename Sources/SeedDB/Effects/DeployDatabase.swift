@@ -187,7 +187,7 @@ struct LocalDatabase: DeployDatabase {
     func carry(into target: CarryTarget, from old: String, _ carry: CarryRequest, logger: Logger) throws(SeedDBError) -> CarryResult {
         switch target {
         case .live(let live):
-            return try Self.carry(into: Self.database(live), from: old, carry, logger: logger)
+            return try Self.carry(into: Self.database(live), from: old, carry, journalsTheMerge: true, logger: logger)
         case .staged(let staged):
             return try SQLiteFile.mapping("cannot carry tables into", staged) {
                 let queue = try SQLiteFile.open(staged, access: .readWrite, label: "SeedDB.carry")
@@ -198,7 +198,7 @@ struct LocalDatabase: DeployDatabase {
                     // removes it. Flushing the journal and the pages the merge spills as it
                     // goes would order writes nobody will replay.
                     try db.execute(sql: "PRAGMA synchronous = OFF")
-                    return try Self.carry(into: db, from: old, carry, logger: logger)
+                    return try Self.carry(into: db, from: old, carry, journalsTheMerge: false, logger: logger)
                 }
             }
         }
@@ -211,6 +211,22 @@ struct LocalDatabase: DeployDatabase {
             defer { try? db.execute(sql: "DETACH DATABASE seeddb_old") }
             try db.execute(sql: "VACUUM seeddb_old INTO ?", arguments: [path])
         }
+    }
+
+    /// Runs `body` with the rollback journal of the connection's `main` database off, when
+    /// it has one (a WAL database keeps its mode), and puts the mode back after.
+    ///
+    /// Only for a file nobody else opens and that is removed, not used, when `body` throws
+    /// (a rollback without a journal leaves the pages as they were written): the staged
+    /// copy. Each page the merge changes is then written once instead of twice (its
+    /// original into the journal first).
+    private static func withoutRollbackJournal<Result>(_ db: Database, _ body: () throws(SeedDBError) -> Result) throws(SeedDBError) -> Result {
+        let mode = try SQLiteFile.mapping("cannot read the journal mode of", "the staged copy") { try String.fetchOne(db, sql: "PRAGMA main.journal_mode") ?? "" }
+        guard ["delete", "truncate", "persist"].contains(mode) else { return try body() }
+        try SQLiteFile.mapping("cannot turn off the journal of", "the staged copy") { try db.execute(sql: "PRAGMA main.journal_mode = OFF") }
+        let result = try body()
+        try SQLiteFile.mapping("cannot turn on the journal of", "the staged copy") { try db.execute(sql: "PRAGMA main.journal_mode = \(mode)") }
+        return result
     }
 
     /// The staged copy's connection inside a live replace.
@@ -226,7 +242,12 @@ struct LocalDatabase: DeployDatabase {
 
     /// The carry on a connection to the staged copy: the merge first (when on), then the
     /// preserved tables and the tables the app created.
-    private static func carry(into db: Database, from old: String, _ carry: CarryRequest, logger: Logger) throws(SeedDBError) -> CarryResult {
+    ///
+    /// - Parameter journalsTheMerge: `false` for SeedDB's own staged file, which the run
+    ///   removes when anything fails: its merge then runs without a rollback journal
+    ///   (``withoutRollbackJournal(_:_:)``). The carry after it, whose savepoints roll back
+    ///   an object that does not fit and go on, keeps the journal.
+    private static func carry(into db: Database, from old: String, _ carry: CarryRequest, journalsTheMerge: Bool, logger: Logger) throws(SeedDBError) -> CarryResult {
         try SQLiteFile.mapping("cannot read the working copy", carry.workingCopy) {
             try db.execute(sql: "ATTACH DATABASE ? AS old", arguments: [old])
         }
@@ -243,8 +264,20 @@ struct LocalDatabase: DeployDatabase {
             defer { if carry.base != nil { try? db.execute(sql: "DETACH DATABASE seeddb_base") } }
             var policies = carry.merge
             for table in carry.preservedTables { policies.tables[table] = .off }
-            let result = try ThreeWayMerge(policies: policies, logger: logger)
-                .merge(in: db, base: carry.base == nil ? nil : "seeddb_base", user: "old", into: "main")
+            var threeWay = ThreeWayMerge(policies: policies, logger: logger)
+            if !journalsTheMerge, let base = carry.base, !SQLiteProcess.countsAllocations {
+                // The staged copy's carry reads the old copy and the base immutable: a
+                // second connection can search half of a large table's keys (not while
+                // SQLite's allocation count makes the two threads wait on each other).
+                threeWay.secondReader = try SQLiteFile.mapping("cannot read the merge base", base) {
+                    try MergeSecondReader(base: (SQLiteFile.uri(base, query: "immutable=1"), "seeddb_base"), user: (old, "old"))
+                }
+            }
+            defer { threeWay.secondReader?.close() }
+            let merge = { [threeWay] () throws(SeedDBError) in
+                try threeWay.merge(in: db, base: carry.base == nil ? nil : "seeddb_base", user: "old", into: "main")
+            }
+            let result = journalsTheMerge ? try merge() : try withoutRollbackJournal(db, merge)
             merged = result
             appTables = .carriedByTheMerge(result.carriedTables)
         }

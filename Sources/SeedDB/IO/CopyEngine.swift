@@ -121,6 +121,14 @@ enum CopyEngine {
         return SeedDBCore.SHA256Digest(bytes: hasher.finalize())
     }
 
+    /// Hashes `descriptor` from offset 0 to `size` on a second thread while `overlap` runs
+    /// on this one (a flush of the same file, say); `overlap`'s failure is `.step`.
+    static func hash(_ descriptor: FileDescriptor, upTo size: Int64, while overlap: Overlap) throws(Failure) -> SeedDBCore.SHA256Digest {
+        let follower = HashFollower(descriptor, mapped: false, prefix: [])
+        follower.advance(to: size)
+        return try follower.digest(after: overlap)
+    }
+
     /// The window hashing maps (or reads) at a time; mapped pages count as resident
     /// memory while mapped, so it stays small.
     static let mapWindow: Int64 = 4 << 20

@@ -311,16 +311,23 @@ enum FileSystem {
         }
     }
 
-    /// The SHA-256 and size of the file at `path`, which is then flushed to stable storage.
+    /// The SHA-256 and size of the file at `path`, which is also flushed to stable storage:
+    /// the flush runs while a second thread hashes, so the two take the longer one's time.
     static func digestAndSync(_ path: String) throws(SeedDBError) -> (SeedDBCore.SHA256Digest, Int64) {
+        let descriptor: FileDescriptor
+        let size: Int64
         do {
-            let descriptor = try FileDescriptor.open(FilePath(path), .readOnly, options: [.noFollow, .closeOnExec])
-            return try descriptor.closeAfter {
-                let size = try descriptor.stat().size
-                let digest = try CopyEngine.hash(descriptor, upTo: size)
-                try Syscalls.fsync(descriptor)
-                return (digest, size)
-            }
+            descriptor = try FileDescriptor.open(FilePath(path), .readOnly, options: [.noFollow, .closeOnExec])
+            size = try descriptor.stat().size
+        } catch {
+            throw SeedDBError.io(error, "cannot read", path)
+        }
+        defer { try? descriptor.close() }
+        do {
+            let digest = try CopyEngine.hash(descriptor, upTo: size) { () throws(SeedDBError) in try sync(descriptor, path: path) }
+            return (digest, size)
+        } catch .step(let error) {
+            throw error
         } catch {
             throw SeedDBError.io(error, "cannot read", path)
         }

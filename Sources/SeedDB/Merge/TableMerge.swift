@@ -10,6 +10,8 @@ import SeedDBCore
 /// 2. The keys the user changed (inserted, deleted, or with a cell that differs from the
 ///    base) are found with one anti-join each way on the primary key, into a temporary
 ///    table: the rows the user did not touch keep the seed's version without being read.
+///    With a ``MergeSecondReader``, a large table keyed by its row id is searched in two
+///    halves of its keys at once, one on the reader's thread.
 /// 3. For those keys the three sides are joined into a second temporary table, then read
 ///    back one row at a time in key order; ``RowMerge`` decides each, and the staged table
 ///    gets the delete, update or insert it calls for.
@@ -94,6 +96,8 @@ struct TableMerge {
     let user: MergeCatalog.Table
     var seed: MergeCatalog.Table
     let logger: Logger
+    /// The second connection that searches half of a large table's keys, if any.
+    var secondReader: MergeSecondReader?
 
     private static let keysTable = "seeddb_merge_keys"
     private static let rowsTable = "seeddb_merge_rows"
@@ -176,15 +180,44 @@ struct TableMerge {
         let differs = same.isEmpty ? "0" : "NOT (\(same.joined(separator: " AND ")))"
         // Rows the user changed or added, then rows the user deleted: both a scan of one
         // side with a primary-key search in the other (an anti-join for the deletions,
-        // which SQLite runs three times faster than the same `NOT EXISTS`).
-        try db.execute(sql: """
-            INSERT INTO temp.\(Self.keysTable)
+        // which SQLite runs three times faster than the same `NOT EXISTS`). `range` limits
+        // both scans' keys.
+        let changed = { (range: (String) -> String) in """
             SELECT \(select("u")) FROM \(userTable) AS u LEFT JOIN \(baseTable) AS b ON \(on)
-            WHERE \(notNull("u")) AND (b.\(keys[0].quotedSQLIdentifier) IS NULL OR \(differs))
+            WHERE \(notNull("u")) AND \(range("u")) AND (b.\(keys[0].quotedSQLIdentifier) IS NULL OR \(differs))
             UNION ALL
             SELECT \(select("b")) FROM \(baseTable) AS b LEFT JOIN \(userTable) AS u ON \(on)
-            WHERE \(notNull("b")) AND u.\(keys[0].quotedSQLIdentifier) IS NULL
-            """)
+            WHERE \(notNull("b")) AND \(range("b")) AND u.\(keys[0].quotedSQLIdentifier) IS NULL
+            """ }
+        guard let secondReader, let split = try splitPoint(base: base, baseTable: baseTable, userTable: userTable, minimumSpan: secondReader.minimumSpan) else {
+            try db.execute(sql: "INSERT INTO temp.\(Self.keysTable) " + changed { _ in "1" })
+            return
+        }
+        // The upper half on the second reader's thread, the lower half here.
+        let key = keys[0].quotedSQLIdentifier
+        let upper = secondReader.startFetching(changed { "\($0).\(key) > ?1" }, arguments: [split])
+        defer { _ = try? upper.wait() }
+        try db.execute(sql: "INSERT INTO temp.\(Self.keysTable) " + changed { "\($0).\(key) <= ?1" }, arguments: [split])
+        let insert = try db.makeStatement(sql: "INSERT INTO temp.\(Self.keysTable) VALUES (?)")
+        for found in try upper.wait() { try insert.execute(arguments: [found]) }
+    }
+
+    /// The key that splits the table's keys in two halves of their span, when the table is
+    /// keyed by its row id on both sides (`min` and `max` are then two searches) and the
+    /// span is at least `minimumSpan`; `nil` otherwise.
+    private func splitPoint(base: MergeCatalog.Table, baseTable: String, userTable: String, minimumSpan: UInt64) throws -> Int64? {
+        guard user.hasRowidColumn, base.hasRowidColumn, let key = user.primaryKey.first,
+              MergeNames.folded(key) == MergeNames.folded(base.primaryKey[0]) else { return nil }
+        // One `min` or `max` per query: SQLite answers each alone with one search.
+        let bound = { (function: String, table: String) in "(SELECT \(function)(\(key.quotedSQLIdentifier)) FROM \(table))" }
+        let bounds = try Row.fetchOne(db, sql: "SELECT " + [bound("min", userTable), bound("min", baseTable), bound("max", userTable), bound("max", baseTable)].joined(separator: ", "))
+        guard let bounds else { return nil }
+        let lows = [bounds[0] as Int64?, bounds[1] as Int64?].compactMap { $0 }
+        let highs = [bounds[2] as Int64?, bounds[3] as Int64?].compactMap { $0 }
+        guard let low = lows.min(), let high = highs.max() else { return nil }
+        let span = UInt64(bitPattern: high &- low)
+        guard span >= minimumSpan else { return nil }
+        return low &+ Int64(bitPattern: span / 2)
     }
 
     private func joinSides(columns: [Column], keys: [String]) throws {

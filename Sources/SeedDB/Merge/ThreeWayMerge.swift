@@ -34,6 +34,10 @@ public struct ThreeWayMerge: Sendable {
     public var policies: MergePolicies
     /// Where warnings go (tables not merged, dropped columns). Never bootstrapped here.
     public var logger: Logger
+    /// A second connection to the base and the working copy, which searches half of each
+    /// large table's keys on its own thread (``MergeSecondReader``); `nil` for one
+    /// connection. Only for files nobody writes during the merge.
+    var secondReader: MergeSecondReader?
 
     /// Creates a merge.
     ///
@@ -140,7 +144,8 @@ public struct ThreeWayMerge: Sendable {
                 case .merge(let withBase):
                     var table = TableMerge(db: db, schemas: schemas, name: name, policy: policies.policy(for: name),
                                            base: withBase ? baseCatalog?.tables[folded] : nil,
-                                           user: userCatalog.tables[folded]!, seed: seedCatalog.tables[folded]!, logger: logger)
+                                           user: userCatalog.tables[folded]!, seed: seedCatalog.tables[folded]!, logger: logger,
+                                           secondReader: secondReader)
                     let merged = try table.run()
                     result.summary = result.summary + merged.summary
                     result.conflicts += merged.conflicts
