@@ -62,6 +62,11 @@ import Testing
         #expect(try SHA256Digest(hex: upper).hex == String(repeating: "ab", count: 32))
         #expect(throws: SeedDBError.self) { try SHA256Digest(hex: "abc") }
         #expect(throws: SeedDBError.self) { try SHA256Digest(hex: String(repeating: "g", count: 64)) }
+        #expect(throws: SeedDBError.self) { try SHA256Digest(hex: String(repeating: "a", count: 63)) }
+        #expect(throws: SeedDBError.self) { try SHA256Digest(hex: String(repeating: "a", count: 65)) }
+        // 64 bytes of UTF-8, one of them not a hexadecimal digit.
+        #expect(throws: SeedDBError.self) { try SHA256Digest(hex: String(repeating: "a", count: 62) + "é") }
+        #expect(try SHA256Digest(hex: String(repeating: "aF", count: 32)).hex == String(repeating: "af", count: 32))
         #expect(SHA256Digest(bytes: [0x00, 0xFF, 0x1A]).hex == "00ff1a")
     }
 

@@ -73,15 +73,15 @@ extension Deployer {
     /// manifest it came from describes it (its `sha256` becomes the digest the copy checks),
     /// with who signed it; otherwise `seed` unchanged and no signature.
     ///
-    /// The pin is read here, before anything else is looked at: one more read of the
-    /// settings file (see ``pin(of:)``).
+    /// The pin is read here, before anything else is looked at (see ``pin(of:in:)``): from
+    /// `snapshot` when the caller read the settings already, else from the settings file.
     ///
     /// - Throws: ``SeedDBError`` `untrustedSeed` (exit 65) when the seed is not from a
     ///   manifest a trusted or pinned key signed, or differs from what it signed; see
     ///   ``SignedManifest/verify(_:trustedKeys:pinned:now:)``.
-    func authenticate(_ seed: Seed) throws(SeedDBError) -> (seed: Seed, signature: SeedSignature?) {
+    func authenticate(_ seed: Seed, snapshot: SettingsSnapshot? = nil) throws(SeedDBError) -> (seed: Seed, signature: SeedSignature?) {
         let keys = try trustedKeys(for: seed.app)
-        let pinned = try pin(of: seed)
+        let pinned = try pin(of: seed, in: snapshot)
         guard !keys.isEmpty || pinned != nil else { return (seed, nil) }
         guard let path = seed.manifest else {
             let trust = SignedManifest.Trust(keys, pinned: pinned)
@@ -99,9 +99,11 @@ extension Deployer {
     }
 
     /// The signature `seed`'s record pins (trust on first use), `nil` when none is or
-    /// ``DeployConfiguration/forgetSignature``.
-    func pin(of seed: Seed) throws(SeedDBError) -> SeedSignature? {
+    /// ``DeployConfiguration/forgetSignature``: in `snapshot` (`seed`'s settings as the
+    /// caller read them), else in the settings file.
+    func pin(of seed: Seed, in snapshot: SettingsSnapshot?) throws(SeedDBError) -> SeedSignature? {
         guard !configuration.forgetSignature else { return nil }
+        if let snapshot { return snapshot.entries[seed.name.rawValue]?.signature }
         return try records(at: paths(for: seed)).snapshot(only: seed.name).entries[seed.name.rawValue]?.signature
     }
 

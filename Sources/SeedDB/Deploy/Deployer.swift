@@ -297,9 +297,7 @@ public struct Deployer: Sendable {
     ///
     /// - Throws: ``SeedDBError`` as ``deploy(_:)`` would before it looks at the lock.
     public func upToDateReport(_ seed: Seed) throws(SeedDBError) -> DeployReport? {
-        let (seed, signature) = try authenticate(seed)
-        let paths = paths(for: seed)
-        let quick = try observe(seed, paths: paths, quick: true)
+        let (seed, signature, paths, quick) = try quickLook(seed, authenticating: true)
         try requirePinned(signature, entry: quick.entry, seed: seed)
         guard !quick.isNewDigest, let plan = try upToDatePlan(quick), !recordsSignature(signature, entry: quick.entry, plan: plan) else { return nil }
         return signed(report(quick, plan, .deploy, paths: paths), signature, pinned: quick.entry.signature)
@@ -351,10 +349,7 @@ public struct Deployer: Sendable {
     /// settings read and one lstat, a readlink for a link; no lock, no hashing, no SQLite;
     /// with `version: auto`, one stat of the seed), which answers an up-to-date deploy.
     func look(_ seed: Seed, _ kind: DeployRequest.Kind) throws(SeedDBError) -> Look {
-        // Before anything is looked at or copied: only what a trusted key signed.
-        let (seed, signature) = kind == .rollback ? (seed, nil) : try authenticate(seed)
-        let paths = paths(for: seed)
-        let quick = try observe(seed, paths: paths, quick: true)
+        let (seed, signature, paths, quick) = try quickLook(seed, authenticating: kind != .rollback)
         if kind != .rollback { try requirePinned(signature, entry: quick.entry, seed: seed) }
         if kind == .deploy, let plan = try upToDatePlan(quick) {
             if quick.isNewDigest {
@@ -369,6 +364,20 @@ public struct Deployer: Sendable {
         if case .foreign(let what) = quick.workingCopy.state { throw WorkingCopy.blocked(paths, what: what) }
         if kind == .rollback { _ = try decide(try observe(seed, paths: paths), kind, paths: paths) }
         return .work(Work(seed: seed, signature: signature, paths: paths, quick: quick))
+    }
+
+    /// The quick look of the startup check, with the settings file read once: the seed as
+    /// a signed manifest vouches for it when `authenticating` (before anything else is
+    /// looked at or copied: only what a trusted key signed), its signature, its paths and
+    /// what the quick observation saw.
+    private func quickLook(_ seed: Seed, authenticating: Bool) throws(SeedDBError) -> (Seed, SeedSignature?, SeedPaths, Observed) {
+        let named = paths(for: seed)
+        let snapshot = try records(at: named).snapshot(only: seed.name)
+        let (vouched, signature) = authenticating ? try authenticate(seed, snapshot: snapshot) : (seed, nil)
+        let paths = paths(for: vouched)
+        // The vouched seed has the same app and name: the same settings, unless its paths differ.
+        let quick = try observe(vouched, paths: paths, quick: true, snapshot: paths == named ? snapshot : nil)
+        return (vouched, signature, paths, quick)
     }
 
     /// The end of a run with work: the signature reported.
@@ -480,6 +489,7 @@ public struct Deployer: Sendable {
     ///   - quick: The startup check: decode only this seed's entry, and look at nothing
     ///     but the working-copy path; otherwise every entry is checked (so a damaged one
     ///     is reported) and the directory is listed.
+    ///   - read: The settings the caller read for this look, instead of reading them again.
     ///   - lock: The deploy lock, when held: use is observed only then.
     ///   - known: A digest of the seed file this run already computed.
     ///   - kind: The run this observation is planned for and executed (or rehearsed, for a
@@ -488,10 +498,11 @@ public struct Deployer: Sendable {
     ///     the base an interrupted run wrote down. `status` and the quick looks hash nothing.
     /// - Throws: ``SeedDBError`` `conflictingSeed` when the name is recorded for the other
     ///   location.
-    func observe(_ seed: Seed, paths: SeedPaths, quick: Bool = false, lock: (any DeployLock)? = nil, known: SourceDigest? = nil, planning kind: DeployRequest.Kind? = nil) throws(SeedDBError) -> Observed {
+    func observe(_ seed: Seed, paths: SeedPaths, quick: Bool = false, snapshot read: SettingsSnapshot? = nil, lock: (any DeployLock)? = nil, known: SourceDigest? = nil, planning kind: DeployRequest.Kind? = nil) throws(SeedDBError) -> Observed {
         let store = records(at: paths)
         let files = effects.files
-        let snapshot = quick ? try store.snapshot(only: seed.name) : try store.snapshot()
+        let snapshot: SettingsSnapshot
+        if let read { snapshot = read } else { snapshot = quick ? try store.snapshot(only: seed.name) : try store.snapshot() }
         let entry = snapshot.entries[seed.name.rawValue] ?? SettingsEntry()
         let seedLinks = Self.seedLinks(seed, entry: entry)
         let workingCopy = quick

@@ -12,7 +12,7 @@ enum FileSystem {
     /// nothing is there.
     static func fileType(at path: String) throws(SeedDBError) -> FileType? {
         do {
-            return try FilePath(path).stat(followTargetSymlink: false).type
+            return try lstat(path).type
         } catch .noSuchFileOrDirectory, .notDirectory {
             return nil
         } catch {
@@ -23,12 +23,18 @@ enum FileSystem {
     /// `lstat` of `path`, or `nil` when nothing is there.
     static func status(at path: String) throws(SeedDBError) -> Stat? {
         do {
-            return try FilePath(path).stat(followTargetSymlink: false)
+            return try lstat(path)
         } catch .noSuchFileOrDirectory, .notDirectory {
             return nil
         } catch {
             throw SeedDBError.io(error, "cannot inspect", path)
         }
+    }
+
+    /// `lstat` of `path`, handed to swift-system as the C string it already is (a
+    /// `FilePath` would first normalise and copy it: a startup check makes a few of these).
+    private static func lstat(_ path: String) throws(Errno) -> Stat {
+        try path.withCString { pointer in Result { () throws(Errno) in try Stat(pointer, followTargetSymlink: false) } }.get()
     }
 
     /// Creates `path` and any missing parents, each with `mode` (0700 unless a
@@ -66,7 +72,7 @@ enum FileSystem {
     static func readFile(at path: String) throws(SeedDBError) -> [UInt8]? {
         let descriptor: FileDescriptor
         do {
-            descriptor = try FileDescriptor.open(FilePath(path), .readOnly, options: [.noFollow, .closeOnExec])
+            descriptor = try path.withCString { try FileDescriptor.open($0, .readOnly, options: [.noFollow, .closeOnExec]) }
         } catch Errno.noSuchFileOrDirectory {
             return nil
         } catch {

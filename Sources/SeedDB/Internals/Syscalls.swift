@@ -193,9 +193,12 @@ enum Syscalls {
 
     /// `readlink(2)`: the target of the symbolic link at `path`.
     static func readlink(_ path: String) throws(Errno) -> String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = try retrying { Glibc.readlink(path, &buffer, buffer.count - 1) }
-        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        try withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(PATH_MAX)) { buffer in
+            Result { () throws(Errno) in
+                let count = try retrying { Glibc.readlink(path, buffer.baseAddress!, buffer.count) }
+                return String(decoding: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[0..<count]), as: UTF8.self)
+            }
+        }.get()
     }
 
     /// `lchown(2)`: changes the owner of a symbolic link itself.

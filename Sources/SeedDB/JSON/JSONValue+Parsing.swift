@@ -82,6 +82,7 @@ extension JSONValue {
             self.rules = rules
             index = bytes.startIndex
             lineStart = bytes.startIndex
+            trail.reserveCapacity(8)
         }
 
         /// `seeds[0].v`: where the value being read is.
@@ -160,6 +161,8 @@ extension JSONValue {
             index += 1
             try skipWhitespace()
             var members: [String: JSONValue] = [:]
+            // Room for a small object's members without growing the table step by step.
+            if keeping.keepsAnything { members.reserveCapacity(8) }
             if current == UInt8(ascii: "}") {
                 index += 1
                 return .object(members)
