@@ -48,7 +48,12 @@ let package = Package(
                 "SeedDB",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            // SwiftPM links executables with --export-dynamic: every public symbol of every
+            // module linked in (about 15,000) lands in the dynamic symbol table, which the
+            // Swift runtime's start-up `dladdr` then scans on every run (BENCHMARKS.md,
+            // startup as a process). Nothing loads the tool as a library.
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux]))]
         ),
         // The level-loading demo app: deploy at startup, then cached prepared statements.
         .executableTarget(

@@ -215,6 +215,14 @@ enum Syscalls {
     /// `sysconf(_SC_PAGESIZE)`: the memory page size.
     static let memoryPageSize = Int64(Glibc.sysconf(Int32(_SC_PAGESIZE)))
 
+    /// `time(2)` and `gmtime_r(3)`: the system clock's time now, broken down in UTC.
+    static func utcNow() -> tm {
+        var seconds = Glibc.time(nil)
+        var parts = tm()
+        _ = Glibc.gmtime_r(&seconds, &parts)
+        return parts
+    }
+
     /// `nanosleep(2)` for `duration`, resumed after signals.
     static func sleep(_ duration: Duration) {
         let (seconds, attoseconds) = duration.components
