@@ -321,14 +321,18 @@ enum FileSystem {
     /// the flush runs while a second thread hashes, so the two take the longer one's time.
     static func digestAndSync(_ path: String) throws(SeedDBError) -> (SeedDBCore.SHA256Digest, Int64) {
         let descriptor: FileDescriptor
-        let size: Int64
         do {
             descriptor = try FileDescriptor.open(FilePath(path), .readOnly, options: [.noFollow, .closeOnExec])
-            size = try descriptor.stat().size
         } catch {
             throw SeedDBError.io(error, "cannot read", path)
         }
         defer { try? descriptor.close() }
+        let size: Int64
+        do {
+            size = try descriptor.stat().size
+        } catch {
+            throw SeedDBError.io(error, "cannot read", path)
+        }
         do {
             let digest = try CopyEngine.hash(descriptor, upTo: size) { () throws(SeedDBError) in try sync(descriptor, path: path) }
             return (digest, size)
