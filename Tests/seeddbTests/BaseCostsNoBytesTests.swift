@@ -56,6 +56,14 @@ import Testing
         #expect(rename(unpacked, packagedSeed) == 0)
     }
 
+    /// Deploys `version` with `--json` and expects it to have merged against a base.
+    private func mergedAgainstItsBase(deploying version: Int) throws {
+        let upgrade = try deploy(version, ["--json"])
+        #expect(upgrade.status == 0, "\(upgrade.stderr)")
+        let merge = try #require(try upgrade.seeds().first?["merge"] as? [String: Any], "\(upgrade.stdout)")
+        #expect(merge["withoutBase"] as? Bool != true, "\(merge)")
+    }
+
     private func deploy(_ version: Int, _ extra: [String] = []) throws -> CLIHarness.Result {
         try cli.run(["deploy", "--system", "--root", image, "--merge", "user-wins", "--app", cli.app, "--seed", packagedSeed, "--version", "\(version)"] + extra)
     }
@@ -87,10 +95,7 @@ import Testing
         #expect(cli.bytes(base) == cli.bytes("\(CLIHarness.seeds)/v1/levels.sqlite"))
 
         // When v2 is deployed
-        let upgrade = try deploy(2, ["--json"])
-        #expect(upgrade.status == 0, "\(upgrade.stderr)")
-        let merge = try #require(try upgrade.seeds().first?["merge"] as? [String: Any], "\(upgrade.stdout)")
-        #expect(merge["withoutBase"] as? Bool != true, "\(merge)")
+        try mergedAgainstItsBase(deploying: 2)
         // Then it merged against v1's base: the user's edit stays, and a row only the seed
         // changed takes the seed's value (without a base, user-wins would keep v1's)
         #expect(try sql(workingCopy, "SELECT background FROM levels WHERE ix = 1") == "mine")
@@ -163,12 +168,9 @@ import Testing
         #expect(!cli.list(directory).contains { $0.hasSuffix(".tmp") }, "\(cli.list(directory))")
         // When the package ships v3 (v2, and row 7 changed) and it is deployed
         try installThird()
-        let upgrade = try deploy(3, ["--json"])
-        #expect(upgrade.status == 0, "\(upgrade.stderr)")
-        let merge = try #require(try upgrade.seeds().first?["merge"] as? [String: Any], "\(upgrade.stdout)")
+        try mergedAgainstItsBase(deploying: 3)
         // Then it merged against the restored v1 base: the user's edit stays, and rows only
         // the seeds changed take the new seed's values (without a base, user-wins keeps v1's)
-        #expect(merge["withoutBase"] as? Bool != true, "\(merge)")
         #expect(try sql(workingCopy, "SELECT background FROM levels WHERE ix = 1") == "mine")
         #expect(try sql(workingCopy, "SELECT background FROM levels WHERE ix = 4") == "glacier")
         #expect(try sql(workingCopy, "SELECT background FROM levels WHERE ix = 7") == "tundra")
