@@ -72,7 +72,3 @@ int cseeddb_ofd_conflicts(int fd, int exclusive, long long byte) {
 int cseeddb_sqlite_memory_statistics_off(void) {
     return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 }
-
-long long cseeddb_sqlite_memory_used(void) {
-    return sqlite3_memory_used();
-}

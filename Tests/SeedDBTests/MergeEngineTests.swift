@@ -102,6 +102,19 @@ import Testing
         #expect(notes == 0)
     }
 
+    /// `INTEGER PRIMARY KEY DESC` is not the row id (SQLite's quirk): its keys may be text
+    /// or reals, so the merge never splits such a table in two halves of integer keys.
+    @Test func aKeyThatIsNotTheRowIdIsNeverSplit() throws {
+        let fixture = try MergeFixture(
+            shared: "CREATE TABLE t (id INTEGER PRIMARY KEY DESC, v TEXT); INSERT INTO t VALUES (1, 'a'), (2.5, 'b'), ('x', 'c'), (400000, 'd');",
+            user: "UPDATE t SET v = 'mine' WHERE id IN (2.5, 'x', 400000);")
+        let result = try fixture.merge(MergePolicies(default: .userWins), splitting: true)
+        #expect(result.summary.updated == 3, "\(result.summary)")
+        #expect(try fixture.rows("SELECT id, v FROM t ORDER BY v, typeof(id)") == [
+            [.integer(1), .text("a")], [.integer(400000), .text("mine")], [.real(2.5), .text("mine")], [.text("x"), .text("mine")],
+        ])
+    }
+
     @Test func failWithoutConflictMerges() throws {
         let fixture = try MergeFixture(shared: Self.levels, user: "UPDATE levels SET name = 'mine' WHERE id = 1;", seed: "UPDATE levels SET score = 0 WHERE id = 1;")
         let result = try fixture.merge(MergePolicies(default: .fail))

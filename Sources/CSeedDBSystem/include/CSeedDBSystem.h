@@ -1,5 +1,5 @@
 // Linux system calls that Glibc's Swift overlay does not expose (they need _GNU_SOURCE),
-// and the two process-wide SQLite calls GRDB does not wrap (one C-variadic).
+// and sqlite3_config, which C-variadic Swift cannot call.
 // Thin wrappers only; all policy lives in Swift (Sources/SeedDB/Internals/Syscalls.swift).
 #ifndef CSEEDDB_SYSTEM_H
 #define CSEEDDB_SYSTEM_H
@@ -34,9 +34,5 @@ int cseeddb_ofd_conflicts(int fd, int exclusive, long long byte);
 /// stops counting its allocations (each count takes one global mutex). SQLITE_OK (0), or
 /// SQLITE_MISUSE (21) once SQLite is initialised.
 int cseeddb_sqlite_memory_statistics_off(void);
-
-/// sqlite3_memory_used(): the bytes SQLite has allocated and not freed, as its statistics
-/// count them (0 when it keeps none).
-long long cseeddb_sqlite_memory_used(void);
 
 #endif

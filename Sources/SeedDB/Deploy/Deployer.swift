@@ -492,7 +492,8 @@ public struct Deployer: Sendable {
     ///   - quick: The startup check: decode only this seed's entry, and look at nothing
     ///     but the working-copy path; otherwise every entry is checked (so a damaged one
     ///     is reported) and the directory is listed.
-    ///   - read: The settings the caller read for this look, instead of reading them again.
+    ///   - read: The settings the caller read for this `quick` look (only this seed's entry
+    ///     decoded), instead of reading them again.
     ///   - lock: The deploy lock, when held: use is observed only then.
     ///   - known: A digest of the seed file this run already computed.
     ///   - kind: The run this observation is planned for and executed (or rehearsed, for a
@@ -504,6 +505,7 @@ public struct Deployer: Sendable {
     func observe(_ seed: Seed, paths: SeedPaths, quick: Bool = false, snapshot read: SettingsSnapshot? = nil, lock: (any DeployLock)? = nil, known: SourceDigest? = nil, planning kind: DeployRequest.Kind? = nil) throws(SeedDBError) -> Observed {
         let store = records(at: paths)
         let files = effects.files
+        precondition(read == nil || quick, "a snapshot of one entry is only for the quick look")
         let snapshot: SettingsSnapshot
         if let read { snapshot = read } else { snapshot = quick ? try store.snapshot(only: seed.name) : try store.snapshot() }
         let entry = snapshot.entries[seed.name.rawValue] ?? SettingsEntry()

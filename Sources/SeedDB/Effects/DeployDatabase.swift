@@ -187,7 +187,7 @@ struct LocalDatabase: DeployDatabase {
     func carry(into target: CarryTarget, from old: String, _ carry: CarryRequest, logger: Logger) throws(SeedDBError) -> CarryResult {
         switch target {
         case .live(let live):
-            return try Self.carry(into: Self.database(live), from: old, carry, journalsTheMerge: true, logger: logger)
+            return try Self.carry(into: Self.database(live), from: old, carry, isSwap: false, logger: logger)
         case .staged(let staged):
             return try SQLiteFile.mapping("cannot carry tables into", staged) {
                 let queue = try SQLiteFile.open(staged, access: .readWrite, label: "SeedDB.carry")
@@ -198,7 +198,7 @@ struct LocalDatabase: DeployDatabase {
                     // removes it. Flushing the journal and the pages the merge spills as it
                     // goes would order writes nobody will replay.
                     try db.execute(sql: "PRAGMA synchronous = OFF")
-                    return try Self.carry(into: db, from: old, carry, journalsTheMerge: false, logger: logger)
+                    return try Self.carry(into: db, from: old, carry, isSwap: true, logger: logger)
                 }
             }
         }
@@ -214,15 +214,27 @@ struct LocalDatabase: DeployDatabase {
     }
 
     /// Runs `body` with the rollback journal of the connection's `main` database off, when
-    /// it has one (a WAL database keeps its mode), and puts the mode back after.
+    /// it has one (a WAL database keeps its mode) and nothing in `body` rolls back and goes
+    /// on, and puts the mode back after.
     ///
     /// Only for a file nobody else opens and that is removed, not used, when `body` throws
     /// (a rollback without a journal leaves the pages as they were written): the staged
     /// copy. Each page the merge changes is then written once instead of twice (its
-    /// original into the journal first).
+    /// original into the journal first). The merge rolls back a savepoint and goes on in one
+    /// place: an index, trigger or view of the app's that does not fit the new seed is left
+    /// out (``TableCarry/carryObjects(ofTablesCarriedWhole:seed:appObjects:)``), and without
+    /// a journal its half-built pages would stay. So the journal stays on whenever the old
+    /// copy (schema `old`) has such an object the new seed lacks.
     private static func withoutRollbackJournal<Result>(_ db: Database, _ body: () throws(SeedDBError) -> Result) throws(SeedDBError) -> Result {
-        let mode = try SQLiteFile.mapping("cannot read the journal mode of", "the staged copy") { try String.fetchOne(db, sql: "PRAGMA main.journal_mode") ?? "" }
-        guard ["delete", "truncate", "persist"].contains(mode) else { return try body() }
+        let (mode, userObjects) = try SQLiteFile.mapping("cannot read the schemas of", "the staged copy") {
+            let mode = try String.fetchOne(db, sql: "PRAGMA main.journal_mode") ?? ""
+            let userObjects = try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM old.sqlite_master WHERE type IN ('index', 'trigger', 'view') AND sql IS NOT NULL
+                AND name COLLATE NOCASE NOT IN (SELECT name FROM main.sqlite_master WHERE type IN ('index', 'trigger', 'view') AND sql IS NOT NULL))
+                """) ?? true
+            return (mode, userObjects)
+        }
+        guard ["delete", "truncate", "persist"].contains(mode), !userObjects else { return try body() }
         try SQLiteFile.mapping("cannot turn off the journal of", "the staged copy") { try db.execute(sql: "PRAGMA main.journal_mode = OFF") }
         let result = try body()
         try SQLiteFile.mapping("cannot turn on the journal of", "the staged copy") { try db.execute(sql: "PRAGMA main.journal_mode = \(mode)") }
@@ -243,11 +255,13 @@ struct LocalDatabase: DeployDatabase {
     /// The carry on a connection to the staged copy: the merge first (when on), then the
     /// preserved tables and the tables the app created.
     ///
-    /// - Parameter journalsTheMerge: `false` for SeedDB's own staged file, which the run
-    ///   removes when anything fails: its merge then runs without a rollback journal
-    ///   (``withoutRollbackJournal(_:_:)``). The carry after it, whose savepoints roll back
-    ///   an object that does not fit and go on, keeps the journal.
-    private static func carry(into db: Database, from old: String, _ carry: CarryRequest, journalsTheMerge: Bool, logger: Logger) throws(SeedDBError) -> CarryResult {
+    /// - Parameter isSwap: A swap's staged copy: SeedDB's own file, removed when anything
+    ///   fails, so its merge may run without a rollback journal
+    ///   (``withoutRollbackJournal(_:_:)``); and an old copy read `immutable=1` under the
+    ///   writer's exclusive lock, so a second connection reads the same bytes
+    ///   (``MergeSecondReader``). `false` for a live replace, whose connection is the
+    ///   working copy's.
+    private static func carry(into db: Database, from old: String, _ carry: CarryRequest, isSwap: Bool, logger: Logger) throws(SeedDBError) -> CarryResult {
         try SQLiteFile.mapping("cannot read the working copy", carry.workingCopy) {
             try db.execute(sql: "ATTACH DATABASE ? AS old", arguments: [old])
         }
@@ -265,19 +279,21 @@ struct LocalDatabase: DeployDatabase {
             var policies = carry.merge
             for table in carry.preservedTables { policies.tables[table] = .off }
             var threeWay = ThreeWayMerge(policies: policies, logger: logger)
-            if !journalsTheMerge, let base = carry.base, !SQLiteProcess.countsAllocations {
-                // The staged copy's carry reads the old copy and the base immutable: a
-                // second connection can search half of a large table's keys (not while
-                // SQLite's allocation count makes the two threads wait on each other).
-                threeWay.secondReader = try SQLiteFile.mapping("cannot read the merge base", base) {
-                    try MergeSecondReader(base: (SQLiteFile.uri(base, query: "immutable=1"), "seeddb_base"), user: (old, "old"))
+            if isSwap, let base = carry.base, !SQLiteProcess.countsAllocations {
+                // A second connection searches half of a large table's keys (not while
+                // SQLite's allocation count makes the two threads wait on each other). It
+                // only saves time: when it cannot open, the merge uses one connection.
+                do {
+                    threeWay.secondReader = try MergeSecondReader(base: (SQLiteFile.uri(base, query: "immutable=1"), "seeddb_base"), user: (old, "old"))
+                } catch {
+                    logger.debug("merge: one connection (a second could not open: \(error))")
                 }
             }
             defer { threeWay.secondReader?.close() }
             let merge = { [threeWay] () throws(SeedDBError) in
                 try threeWay.merge(in: db, base: carry.base == nil ? nil : "seeddb_base", user: "old", into: "main")
             }
-            let result = journalsTheMerge ? try merge() : try withoutRollbackJournal(db, merge)
+            let result = isSwap ? try withoutRollbackJournal(db, merge) : try merge()
             merged = result
             appTables = .carriedByTheMerge(result.carriedTables)
         }

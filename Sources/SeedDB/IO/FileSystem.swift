@@ -33,8 +33,11 @@ enum FileSystem {
 
     /// `lstat` of `path`, handed to swift-system as the C string it already is (a
     /// `FilePath` would first normalise and copy it: a startup check makes a few of these).
+    /// A path ending in `/` goes through `FilePath`, which drops the slash (the kernel would
+    /// follow a link named so).
     private static func lstat(_ path: String) throws(Errno) -> Stat {
-        try path.withCString { pointer in Result { () throws(Errno) in try Stat(pointer, followTargetSymlink: false) } }.get()
+        if path.count > 1, path.hasSuffix("/") { return try FilePath(path).stat(followTargetSymlink: false) }
+        return try path.withCString { pointer in Result { () throws(Errno) in try Stat(pointer, followTargetSymlink: false) } }.get()
     }
 
     /// Creates `path` and any missing parents, each with `mode` (0700 unless a

@@ -44,7 +44,7 @@ final class MergeSecondReader: @unchecked Sendable {
         let thread = Thread { [queue] in
             pending.finish(Result { try queue.read { db in try Int64.fetchAll(db, sql: sql, arguments: arguments) } })
         }
-        thread.name = "SeedDB.merge.second"
+        thread.name = "SeedDB.merge"
         thread.start()
         return pending
     }

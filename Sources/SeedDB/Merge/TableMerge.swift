@@ -203,11 +203,15 @@ struct TableMerge {
     }
 
     /// The key that splits the table's keys in two halves of their span, when the table is
-    /// keyed by its row id on both sides (`min` and `max` are then two searches) and the
-    /// span is at least `minimumSpan`; `nil` otherwise.
+    /// keyed by its row id on both sides (every key is then an integer, and `min` and `max`
+    /// are two searches) and the span is at least `minimumSpan`; `nil` otherwise.
     private func splitPoint(base: MergeCatalog.Table, baseTable: String, userTable: String, minimumSpan: UInt64) throws -> Int64? {
         guard user.hasRowidColumn, base.hasRowidColumn, let key = user.primaryKey.first,
-              MergeNames.folded(key) == MergeNames.folded(base.primaryKey[0]) else { return nil }
+              MergeNames.folded(key) == MergeNames.folded(base.primaryKey[0]),
+              let baseSchema = schemas.base,
+              try !keyHasItsOwnIndex(schema: schemas.user, table: user.name),
+              try !keyHasItsOwnIndex(schema: baseSchema, table: base.name)
+        else { return nil }
         // One `min` or `max` per query: SQLite answers each alone with one search.
         let bound = { (function: String, table: String) in "(SELECT \(function)(\(key.quotedSQLIdentifier)) FROM \(table))" }
         let bounds = try Row.fetchOne(db, sql: "SELECT " + [bound("min", userTable), bound("min", baseTable), bound("max", userTable), bound("max", baseTable)].joined(separator: ", "))
@@ -252,6 +256,13 @@ struct TableMerge {
         from += " LEFT JOIN \(MergeSQL.qualified(schemas.target, seed.name)) AS s ON \(join("s"))"
         let order = keys.indices.map { "k.k\($0)" }.joined(separator: ", ")
         try db.execute(sql: "INSERT INTO temp.\(Self.rowsTable) SELECT \(expressions.joined(separator: ", ")) FROM \(from) ORDER BY \(order)")
+    }
+
+    /// Whether the primary key of `table` in `schema` has an index of its own: then its
+    /// column is not the row id (`INTEGER PRIMARY KEY DESC`, SQLite's documented quirk) and
+    /// may hold any value.
+    private func keyHasItsOwnIndex(schema: String, table: String) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM pragma_index_list(?, ?) WHERE origin = 'pk')", arguments: [table, schema]) ?? true
     }
 
     // MARK: Applying the decisions
