@@ -65,7 +65,7 @@ let package = Package(
             ],
             path: "Seeds/Demo"
         ),
-        // Benchmarks: `swift build -c release && .build/release/seeddb-bench` (see BENCHMARKS.md).
+        // Benchmarks: `Scripts/build-release.sh seeddb-bench bench-hello && .build-release/release/seeddb-bench` (see BENCHMARKS.md).
         .executableTarget(
             name: "seeddb-bench",
             dependencies: [

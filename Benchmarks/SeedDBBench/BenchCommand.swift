@@ -10,9 +10,9 @@ struct BenchCommand: ParsableCommand {
             Every figure is a median over repeated runs. Build in release mode first.
 
             Example:
-              swift build -c release && .build/release/seeddb-bench
-              .build/release/seeddb-bench --only startup,throughput --runs 3
-              .build/release/seeddb-bench --only space --output /tmp/space.md
+              Scripts/build-release.sh seeddb-bench bench-hello && .build-release/release/seeddb-bench
+              .build-release/release/seeddb-bench --only startup,throughput --runs 3
+              .build-release/release/seeddb-bench --only space --output /tmp/space.md
             """)
 
     /// The figures `--only` may name.

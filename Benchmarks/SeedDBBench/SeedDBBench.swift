@@ -37,7 +37,7 @@ struct SeedDBBench {
 
     mutating func runAll() throws {
         for tool in [seeddb, hello] where !FileManager.default.isExecutableFile(atPath: tool) {
-            fatalError("\(tool) is missing: run `swift build -c release` first")
+            fatalError("\(tool) is missing: run `Scripts/build-release.sh seeddb-bench bench-hello` first")
         }
         for tool in ["cp", "sync", "sqlite3", "openssl"] where !Measure.has(tool) {
             fatalError("\(tool) is missing: apt-get install -y sqlite3 openssl coreutils")
@@ -130,17 +130,20 @@ struct SeedDBBench {
                     reference: "-", ratio: "-", target: "-", met: nil))
             }
         }
-        var ours: [Double] = []
-        var reference: [String: [Double]] = [:]
-        for _ in 0..<(runs * 8) {
-            for (name, binary) in hellos { reference[name, default: []].append(Measure.run([binary]).seconds * 1000) }
-            let run = Measure.run(deploy, environment: environment)
-            precondition(run.status == 0, "seeddb deploy failed")
-            ours.append(run.seconds * 1000)
-        }
-        let value = Measure.median(ours)
-        for (name, _) in hellos {
-            let base = Measure.median(reference[name]!)
+        // One paired loop per hello world (seeddb, then its hello, in turn): a third process
+        // between two runs (the dynamic hello world maps a dozen shared libraries) would
+        // leave the caches cold for whichever runs after it.
+        for (name, binary) in hellos {
+            var ours: [Double] = []
+            var reference: [Double] = []
+            for _ in 0..<(runs * 8) {
+                let run = Measure.run(deploy, environment: environment)
+                precondition(run.status == 0, "seeddb deploy failed")
+                ours.append(run.seconds * 1000)
+                reference.append(Measure.run([binary]).seconds * 1000)
+            }
+            let value = Measure.median(ours)
+            let base = Measure.median(reference)
             add(Result(
                 figure: "Startup check as a process (`seeddb deploy`, up to date, \(linkage) release build), against a \(name) hello world",
                 value: String(format: "%.2f ms", value),
@@ -400,8 +403,8 @@ struct SeedDBBench {
         var text = """
         # Benchmarks
 
-        Produced by `swift build -c release --static-swift-stdlib && .build/release/seeddb-bench`
-        (this file is overwritten; run as root with `mkfs.xfs` installed for the reflink rows). Each figure is the median of repeated runs, measured in the same run as
+        Produced by `Scripts/build-release.sh seeddb-bench bench-hello && .build-release/release/seeddb-bench`
+        (the flags the packaged `seeddb` is built with; this file is overwritten; run as root with `mkfs.xfs` installed for the reflink rows). Each figure is the median of repeated runs, measured in the same run as
         its reference, on the machine below. The machines are shared and noisy: read the
         ratios, not the absolute numbers. The copy figures (first deploy, reseed, restore,
         `.zst`, live) deploy to the cache location, one copy and no merge base; a `data` seed

@@ -1,4 +1,5 @@
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <linux/fiemap.h>
@@ -43,6 +44,10 @@ int cseeddb_shares_extents(int fd) {
     }
     free(map);
     return shared;
+}
+
+long cseeddb_getdents64(int fd, void *buffer, size_t length) {
+    return (long)getdents64(fd, buffer, length);
 }
 
 int cseeddb_rename_noreplace(const char *source, const char *destination) {

@@ -75,7 +75,10 @@ package enum NameRules {
            bytes[(dot + 2)...].allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
             throw SeedDBError(.invalidArgument, "invalid name \(quoted(text)): names ending in \".v\" and digits are reserved for SeedDB's generation files")
         }
-        guard !text.contains(".seeddb-") else {
+        // A byte search: `String.contains` builds a Boyer-Moore table of `Character`s,
+        // which costs the startup check a runtime conformance lookup (BENCHMARKS.md).
+        let temporaryMarker = Array(".seeddb-".utf8)
+        guard !bytes.indices.contains(where: { bytes[$0...].starts(with: temporaryMarker) }) else {
             throw SeedDBError(.invalidArgument, "invalid name \(quoted(text)): \".seeddb-\" is reserved for SeedDB's temporary files")
         }
         guard text != "settings.json", !text.hasPrefix("settings.json.") else {

@@ -25,8 +25,15 @@ public struct XDGDirectories: Hashable, Sendable {
     /// - Throws: ``SeedDBError`` (`invalidArgument`) when a default is needed but `home`
     ///   is not an absolute path.
     public init(environment: [String: String], home: String?) throws(SeedDBError) {
+        try self.init(reading: { environment[$0] }, home: home)
+    }
+
+    /// Resolves the locations from the variables `read` returns (`nil` when unset) and a
+    /// home directory; the process's own environment is read with `getenv`, one variable
+    /// at a time, rather than copied whole into a dictionary on every startup.
+    package init(reading read: (String) -> String?, home: String?) throws(SeedDBError) {
         func resolve(_ variable: String, default relative: String) throws(SeedDBError) -> String {
-            if let value = environment[variable], value.hasPrefix("/") {
+            if let value = read(variable), value.hasPrefix("/") {
                 return PathText.trimmingTrailingSlashes(value)
             }
             guard let home, home.hasPrefix("/") else {

@@ -166,6 +166,11 @@ import Testing
             }
             #expect(!library.path.contains("not found"))
         }
+        // No run path: it needs only system libraries, and `$ORIGIN` would make the loader
+        // look for each of them beside the binary first (build-release.sh).
+        let dynamic = try cli.shell("readelf -d \(Self.quoted(seeddb))")
+        #expect(dynamic.status == 0, "\(dynamic.stderr)")
+        #expect(!dynamic.stdout.contains("RUNPATH") && !dynamic.stdout.contains("RPATH"), "\(dynamic.stdout)")
         // Depends: covers every library ldd shows (the packages that own them).
         let depends = try field("Depends")
         for library in linked where library.path.hasPrefix("/") && !library.name.hasPrefix("linux-vdso") {

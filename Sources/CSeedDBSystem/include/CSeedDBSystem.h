@@ -18,6 +18,11 @@ int cseeddb_ficlone(int dest_fd, int src_fd);
 /// (FIEMAP_EXTENT_SHARED: a reflink), 0 when none does, -1 with errno set on error.
 int cseeddb_shares_extents(int fd);
 
+/// getdents64(2): fills `buffer` with the directory's next entries (struct linux_dirent64:
+/// d_ino at 0, d_off at 8, d_reclen at 16, d_type at 18, the name from 19); returns the bytes
+/// filled, 0 at the end, or -1 with errno set.
+long cseeddb_getdents64(int fd, void *buffer, size_t length);
+
 /// renameat2(RENAME_NOREPLACE): renames, failing with EEXIST when the destination exists;
 /// 0 or -1.
 int cseeddb_rename_noreplace(const char *source, const char *destination);

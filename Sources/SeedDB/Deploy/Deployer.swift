@@ -35,9 +35,9 @@ public struct Deployer: Sendable {
     /// Creates a deployer for the current user's XDG directories.
     /// - Throws: ``SeedDBError`` when `$HOME` is needed but is not an absolute path.
     public init(configuration: DeployConfiguration = DeployConfiguration(), logger: Logger) throws(SeedDBError) {
-        let environment = ProcessInfo.processInfo.environment
+        func variable(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
         self.init(
-            directories: try XDGDirectories(environment: environment, home: environment["HOME"] ?? NSHomeDirectory()),
+            directories: try XDGDirectories(reading: variable, home: variable("HOME") ?? NSHomeDirectory()),
             configuration: configuration, logger: logger)
     }
 
@@ -238,7 +238,7 @@ public struct Deployer: Sendable {
     func request(_ kind: DeployRequest.Kind, _ seed: Seed) -> DeployRequest {
         var request = DeployRequest(
             kind: kind, strategy: configuration.strategy, keepPrevious: configuration.keepPrevious, integrity: configuration.integrity,
-            stamp: Self.stamp())
+            stamp: Syscalls.utcStamp())
         request.migrates = configuration.migrator != nil
         request.merges = seed.merge.mergesAnything
         if kind == .reseed, let merge = configuration.reseedMerge { request.reseedMerges = merge.mergesAnything }
@@ -255,15 +255,6 @@ public struct Deployer: Sendable {
     /// (``DeployConfiguration/reseedMerge``), else the seed's.
     func carryPolicies(_ kind: DeployRequest.Kind, _ seed: Seed) -> MergePolicies {
         kind == .reseed ? configuration.reseedMerge ?? seed.merge : seed.merge
-    }
-
-    /// Now in UTC as an adopted copy's stamp (`20261126T071500Z`).
-    static func stamp() -> String {
-        // `2026-11-26T07:15:00Z` without its separators, from the system clock: Foundation's
-        // date formatting would load ICU's time-zone data on the startup check's path.
-        let now = Syscalls.utcNow()
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : String(value) }
-        return String(now.tm_year + 1900) + two(now.tm_mon + 1) + two(now.tm_mday) + "T" + two(now.tm_hour) + two(now.tm_min) + two(now.tm_sec) + "Z"
     }
 
     /// The plan for what was observed, or the refusal as the error the run fails with.

@@ -188,7 +188,7 @@ public struct SettingsStore: Sendable {
 
     /// A free `settings.json.corrupt-<UTC timestamp>` name.
     private func asidePath(_ file: String) throws(SeedDBError) -> String {
-        let stamp = Self.compactTimestamp(Date())
+        let stamp = Syscalls.utcStamp()
         var candidate = "\(file).corrupt-\(stamp)"
         var counter = 1
         while try FileSystem.fileType(at: candidate) != nil {
@@ -196,10 +196,5 @@ public struct SettingsStore: Sendable {
             counter += 1
         }
         return candidate
-    }
-
-    /// `20261121T234522Z`: an ISO-8601 basic UTC timestamp, safe in file names.
-    static func compactTimestamp(_ date: Date) -> String {
-        date.ISO8601Format(.iso8601.year().month().day().dateTimeSeparator(.standard).time(includingFractionalSeconds: false).timeSeparator(.omitted).dateSeparator(.omitted))
     }
 }
