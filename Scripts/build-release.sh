@@ -10,8 +10,8 @@
 # protocol conformance (each first lookup scans the binary's 7,000 conformance records;
 # BENCHMARKS.md, startup as a process). The code it produces means the same; the binary
 # is 0.1 MB larger. And the binary carries no `$ORIGIN` run path (--disable-local-rpath):
-# it needs only system libraries, and with one the loader would first look for each of them
-# in 13 places beside the binary on every start.
+# it needs only system libraries, and with one the loader would first look for them beside
+# the binary on every start (11 tries for the first, then one for each of the others).
 #
 # Usage: Scripts/build-release.sh [PRODUCT...]
 # Builds seeddb and the other products named (the benchmark: seeddb-bench bench-hello) with

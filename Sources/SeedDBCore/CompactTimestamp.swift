@@ -1,5 +1,5 @@
 /// A UTC time as an ISO 8601 basic timestamp, `20261126T071500Z`: safe in a file name,
-/// and in time order when sorted as text.
+/// and, for the years 0 to 9999, in time order when sorted as text.
 ///
 /// The date is computed from the seconds since the Unix epoch in the proleptic Gregorian
 /// calendar (Howard Hinnant's `civil_from_days`), so making one reads nothing: the C

@@ -31,7 +31,10 @@ import Testing
     @Test(arguments: ["", ".", "..", ".hidden", "a/b", "a\0b", "a\nb", String(repeating: "x", count: 256),
                       "levels.sqlite-wal", "levels.sqlite-shm", "levels.sqlite-journal", "levels.sqlite.lock",
                       "levels.sqlite.previous", "levels.sqlite.base", "levels.sqlite.conflicts.json", "x.tmp", "levels.sqlite.v7",
-                      "levels.sqlite.seeddb-abc", "settings.json", "settings.json.lock"])
+                      "levels.sqlite.seeddb-abc", "settings.json", "settings.json.lock",
+                      // The marker's bytes, with a combining accent after them (one character
+                      // with the `-`, which a comparison of characters does not see).
+                      "a.seeddb-\u{301}x"])
     func rejectsWorkingCopyName(_ text: String) {
         #expect(throws: SeedDBError.self) { try SeedName(text) }
     }

@@ -15,6 +15,23 @@ import Testing
         #expect(throws: SeedDBError.self) { try FileSystem.entries(of: file) }
     }
 
+    /// A directory whose listing takes many `getdents64` calls (3,000 names of 200 bytes
+    /// and more, some not ASCII, one of 255 bytes): every name once, none invented.
+    @Test func entriesReadsADirectoryInManyBatches() throws {
+        var names: Set<String> = []
+        for number in 0..<3000 {
+            let name = (number % 3 == 0 ? "é" : "x") + String(repeating: "n", count: 196) + String(number)
+            _ = directory.write(name, "")
+            names.insert(name)
+        }
+        let longest = String(repeating: "l", count: 253) + "é"
+        _ = directory.write(longest, "")
+        names.insert(longest)
+        let listed = try FileSystem.entries(of: directory.path)
+        #expect(listed.count == names.count)
+        #expect(Set(listed) == names)
+    }
+
     @Test func resolvingLinksAgreesWithFoundation() throws {
         let target = directory.write("seeds.json", "{}")
         try FileManager.default.createSymbolicLink(atPath: directory.path + "/link.json", withDestinationPath: "seeds.json")

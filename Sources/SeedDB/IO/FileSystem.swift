@@ -323,23 +323,13 @@ enum FileSystem {
     /// The SHA-256 and size of the file at `path`, which is also flushed to stable storage:
     /// the flush runs while a second thread hashes, so the two take the longer one's time.
     static func digestAndSync(_ path: String) throws(SeedDBError) -> (SeedDBCore.SHA256Digest, Int64) {
-        let descriptor: FileDescriptor
         do {
-            descriptor = try FileDescriptor.open(FilePath(path), .readOnly, options: [.noFollow, .closeOnExec])
-        } catch {
-            throw SeedDBError.io(error, "cannot read", path)
-        }
-        defer { try? descriptor.close() }
-        let size: Int64
-        do {
-            size = try descriptor.stat().size
-        } catch {
-            throw SeedDBError.io(error, "cannot read", path)
-        }
-        do {
-            let digest = try CopyEngine.hash(descriptor, upTo: size) { () throws(SeedDBError) in try sync(descriptor, path: path) }
-            return (digest, size)
-        } catch .step(let error) {
+            let descriptor = try path.withCString { try FileDescriptor.open($0, .readOnly, options: [.noFollow, .closeOnExec]) }
+            defer { try? descriptor.close() }
+            let size = try descriptor.stat().size
+            return (try CopyEngine.hash(descriptor, upTo: size) { () throws(SeedDBError) in try sync(descriptor, path: path) }, size)
+        } catch CopyEngine.Failure.step(let error) {
+            // The flush's own failure, which names what it could not do.
             throw error
         } catch {
             throw SeedDBError.io(error, "cannot read", path)

@@ -165,8 +165,8 @@ enum Syscalls {
     }
 
     /// `open(2)` and `getdents64(2)`: the names in the directory at `path`, without `.` and
-    /// `..`, in the order the file system gives them. (`opendir(3)` would add an `fstat` and
-    /// a 32 KiB allocation to every startup check's look for a killed run's leftovers.)
+    /// `..`, in the order the file system gives them. (`opendir(3)` would add an `fstat` to
+    /// every startup check's look for a killed run's leftovers.)
     static func directoryEntries(_ path: String) throws(Errno) -> [String] {
         let fd = try retrying { Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         defer { _ = Glibc.close(fd) }
