@@ -35,9 +35,9 @@ public struct Deployer: Sendable {
     /// Creates a deployer for the current user's XDG directories.
     /// - Throws: ``SeedDBError`` when `$HOME` is needed but is not an absolute path.
     public init(configuration: DeployConfiguration = DeployConfiguration(), logger: Logger) throws(SeedDBError) {
-        func variable(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
         self.init(
-            directories: try XDGDirectories(reading: variable, home: variable("HOME") ?? NSHomeDirectory()),
+            directories: try XDGDirectories(
+                reading: Syscalls.environmentVariable, home: Syscalls.environmentVariable("HOME") ?? NSHomeDirectory()),
             configuration: configuration, logger: logger)
     }
 

@@ -218,6 +218,12 @@ enum Syscalls {
     /// `sysconf(_SC_PAGESIZE)`: the memory page size.
     static let memoryPageSize = Int64(Glibc.sysconf(Int32(_SC_PAGESIZE)))
 
+    /// `getenv(3)`: the value of the process's environment variable `name`, `nil` when
+    /// unset (one variable, where `ProcessInfo.environment` copies them all).
+    static func environmentVariable(_ name: String) -> String? {
+        Glibc.getenv(name).map { String(cString: $0) }
+    }
+
     /// `time(2)`: the system clock's time now as a UTC ``CompactTimestamp``
     /// (`20261126T071500Z`: an adopted copy's stamp, a corrupt settings file's suffix).
     static func utcStamp() -> String {
