@@ -75,8 +75,9 @@ package enum NameRules {
            bytes[(dot + 2)...].allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
             throw SeedDBError(.invalidArgument, "invalid name \(quoted(text)): names ending in \".v\" and digits are reserved for SeedDB's generation files")
         }
-        // A byte search: `String.contains` builds a Boyer-Moore table of `Character`s,
-        // which costs the startup check a runtime conformance lookup (BENCHMARKS.md).
+        // A search of the bytes, which are what the file system names the file by:
+        // `String.contains` compares whole `Character`s, so a combining mark after the `-`
+        // hid the marker from it (and it built a table of `Character`s on every startup).
         let temporaryMarker = Array(".seeddb-".utf8)
         guard !bytes.indices.contains(where: { bytes[$0...].starts(with: temporaryMarker) }) else {
             throw SeedDBError(.invalidArgument, "invalid name \(quoted(text)): \".seeddb-\" is reserved for SeedDB's temporary files")

@@ -170,8 +170,8 @@ enum Syscalls {
     static func directoryEntries(_ path: String) throws(Errno) -> [String] {
         let fd = try retrying { Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         defer { _ = Glibc.close(fd) }
-        var names: [String] = []
         return try withUnsafeTemporaryAllocation(byteCount: 32_768, alignment: 8) { (buffer) throws(Errno) in
+            var names: [String] = []
             while true {
                 let filled = try retrying { cseeddb_getdents64(fd, buffer.baseAddress, buffer.count) }
                 if filled == 0 { return names }
