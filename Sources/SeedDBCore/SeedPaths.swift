@@ -41,9 +41,10 @@ public struct SeedPaths: Hashable, Sendable {
     }
 
     /// The name of the database a file name belongs to: a SQLite sidecar's
-    /// (`levels.sqlite.v2-wal` → `levels.sqlite.v2`), or the name itself.
+    /// (`levels.sqlite.v2-wal` → `levels.sqlite.v2`), or the name itself. The suffixes
+    /// are matched by bytes.
     public static func databaseName(of fileName: String) -> String {
-        sqliteSidecarSuffixes.reduce(fileName) { $0.hasSuffix($1) ? String($0.dropLast($1.count)) : $0 }
+        sqliteSidecarSuffixes.reduce(fileName) { $0.removingByteSuffix($1) ?? $0 }
     }
 
     /// SQLite's sidecars of a working copy that is a regular file.
@@ -74,12 +75,13 @@ public struct SeedPaths: Hashable, Sendable {
     public func adoptedCopy(_ stamp: String) -> String { workingCopy + ".adopted-" + stamp }
 
     /// The stamp of the adopted copy `fileName` names, if it names one of this working
-    /// copy's (not one of its SQLite sidecars).
+    /// copy's (not one of its SQLite sidecars). Names are matched by their bytes, as the
+    /// file system tells them apart (``Swift/String/hasBytePrefix(_:)``).
     public func adoptedCopyStamp(of fileName: String) -> String? {
-        let prefix = name.rawValue + ".adopted-"
-        guard fileName.hasPrefix(prefix), !Self.sqliteSidecarSuffixes.contains(where: fileName.hasSuffix) else { return nil }
-        let stamp = fileName.dropFirst(prefix.count)
-        return stamp.isEmpty ? nil : String(stamp)
+        guard let stamp = fileName.removingBytePrefix(name.rawValue + ".adopted-"), !stamp.isEmpty,
+              !Self.sqliteSidecarSuffixes.contains(where: fileName.hasByteSuffix)
+        else { return nil }
+        return stamp
     }
 
     /// The conflicts of the last merge attempt, for `seeddb conflicts`.
@@ -92,13 +94,17 @@ public struct SeedPaths: Hashable, Sendable {
     public func generationName(_ number: Int) -> String { name.rawValue + ".v\(number)" }
 
     /// The generation number `fileName` names, if it names one of this working copy's
-    /// generation files.
+    /// generation files (matched by bytes, as ``adoptedCopyStamp(of:)``).
     public func generationNumber(of fileName: String) -> Int? {
-        let prefix = name.rawValue + ".v"
-        guard fileName.hasPrefix(prefix) else { return nil }
-        let digits = fileName.dropFirst(prefix.count)
-        guard !digits.isEmpty, digits.count <= 18, digits.allSatisfy({ $0.isASCII && $0.isNumber }), digits.first != "0" else { return nil }
-        return Int(digits)
+        guard let digits = fileName.removingBytePrefix(name.rawValue + ".v")?.utf8, (1...18).contains(digits.count),
+              digits.first != UInt8(ascii: "0")
+        else { return nil }
+        var number = 0
+        for digit in digits {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) else { return nil }
+            number = number * 10 + Int(digit - UInt8(ascii: "0"))
+        }
+        return number
     }
 
     /// The path of a file in this working copy's directory.

@@ -91,4 +91,27 @@ import Testing
         #expect(leftovers == [temporary, paths.inDirectory("levels.sqlite.v4"), paths.inDirectory("levels.sqlite.v4-journal")])
         #expect(Set(copy.leftovers(disposable: [], in: listing)) == [temporary], "a generation nobody proved disposable stays")
     }
+
+    /// The file system tells names apart by their bytes; Swift's `String` comparisons take
+    /// `e` + U+0301 for `é`. A working copy named `é.sqlite` (one scalar) must not take the
+    /// files of one named `e\u{301}.sqlite` (two) for its own: not its generations, their
+    /// sidecars, its temporary files or its adopted copies, and never remove them.
+    @Test func anotherWorkingCopysCanonicallyEquivalentNamesAreNotThisOnes() throws {
+        let composed = SeedPaths(
+            app: try AppIdentifier("com.example.levels"), name: try SeedName("\u{E9}.sqlite"),
+            location: .data, directories: XDGDirectories(dataHome: directory.path + "/data", cacheHome: directory.path + "/cache", configHome: directory.path + "/config"))
+        let decomposed = "e\u{301}.sqlite"
+        #expect(Array(decomposed.utf8) != Array(composed.name.rawValue.utf8) && decomposed == composed.name.rawValue, "Swift calls the two names equal")
+        for name in [decomposed + ".v3", decomposed + ".v3-wal", decomposed + ".v5-journal", decomposed + ".adopted-20261126T071500Z",
+                     "." + decomposed + ".seeddb-abc.tmp", "." + decomposed + ".seeddb-abc.v4.base.tmp"] {
+            _ = FileManager.default.createFile(atPath: composed.inDirectory(name), contents: Data("x".utf8))
+        }
+        let copy = try WorkingCopy.inspect(composed)
+        let listing = try copy.listing()
+        #expect(listing.generations.isEmpty && listing.sidecarGenerations.isEmpty && listing.stagedBases.isEmpty)
+        #expect(listing.adoptedCopies.isEmpty && !listing.temporaries)
+        #expect(copy.leftovers(disposable: [3, 5], in: listing).isEmpty)
+        #expect(composed.generationNumber(of: decomposed + ".v3") == nil && composed.adoptedCopyStamp(of: decomposed + ".adopted-1") == nil)
+        #expect(FileSystem.staleTemporaryFiles(in: composed.directory, listing: listing.names, stems: [composed.name.rawValue]).isEmpty)
+    }
 }

@@ -112,14 +112,15 @@ extension Deployer {
 
     /// Every file SeedDB keeps for the working copy at `paths` that exists: the working
     /// copy, its generation files and sidecars, the previous generation, the adopted
-    /// copies, temporary files and the lock file last.
+    /// copies, temporary files and the lock file last. Names are matched by their bytes, so
+    /// a working copy whose name only looks the same (`e` + U+0301 for `é`) keeps its files.
     private func filesToRemove(_ paths: SeedPaths) throws(SeedDBError) -> [String] {
         let name = paths.name.rawValue
         let owned = try effects.files.entries(of: paths.directory).filter { entry in
             let base = SeedPaths.databaseName(of: entry)
-            return [name, name + ".previous", name + ".base", name + ".previous.base", name + ".previous.base.xor.zst", name + ".conflicts.json"].contains(base)
+            return ["", ".previous", ".base", ".previous.base", ".previous.base.xor.zst", ".conflicts.json"].contains { base.hasSameBytes(as: name + $0) }
                 || paths.generationNumber(of: base) != nil || paths.adoptedCopyStamp(of: base) != nil
-                || (entry.hasPrefix(FileSystem.temporaryPrefix(name)) && entry.hasSuffix(".tmp"))
+                || (entry.hasBytePrefix(FileSystem.temporaryPrefix(name)) && entry.hasByteSuffix(".tmp"))
         }.sorted()
         let lock = try effects.files.fileType(at: paths.lockFile) != nil ? [paths.lockFile] : []
         return owned.map(paths.inDirectory) + lock

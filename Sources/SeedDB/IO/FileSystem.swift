@@ -178,8 +178,8 @@ enum FileSystem {
     static func staleTemporaryFiles(in directory: String, listing: [String], stems: [String]) -> [String] {
         let prefixes = stems.map(temporaryPrefix)
         return listing.filter { name in
-            prefixes.contains(where: name.hasPrefix)
-                && (name.hasSuffix(".tmp") || SeedPaths.sqliteSidecarSuffixes.contains { name.hasSuffix(".tmp" + $0) })
+            prefixes.contains(where: name.hasBytePrefix)
+                && (name.hasByteSuffix(".tmp") || SeedPaths.sqliteSidecarSuffixes.contains { name.hasByteSuffix(".tmp" + $0) })
         }.map { joined(directory, $0) }
     }
 

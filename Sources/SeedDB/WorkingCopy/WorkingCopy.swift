@@ -152,25 +152,28 @@ struct WorkingCopy {
         var temporaries: Bool { !removableTemporaries.isEmpty }
     }
 
-    /// Reads the working copy's directory once.
+    /// Reads the working copy's directory once. Names are matched by their bytes: a file
+    /// whose name only looks like one of this working copy's (`e` + U+0301 for `é`) is
+    /// another's.
     func listing() throws(SeedDBError) -> Listing {
         let names = try files.entries(of: paths.directory)
-        var sidecars: Set<Int> = []
-        for name in names where SeedPaths.databaseName(of: name) != name {
-            if let number = paths.generationNumber(of: SeedPaths.databaseName(of: name)) { sidecars.insert(number) }
+        var generations: [Int] = [], sidecars: Set<Int> = [], stagedBases: [Int] = [], adoptedCopies: [String] = []
+        let basePrefix = FileSystem.temporaryPrefix(paths.name.rawValue)
+        for name in names {
+            let database = SeedPaths.databaseName(of: name)
+            if let number = paths.generationNumber(of: database) {
+                if database.utf8.count == name.utf8.count { generations.append(number) } else { sidecars.insert(number) }
+            } else if let stamp = paths.adoptedCopyStamp(of: name) {
+                adoptedCopies.append(stamp)
+            } else if let number = name.removingBytePrefix(basePrefix)?.removingByteSuffix(".base.tmp").flatMap(paths.generationNumber(of:)) {
+                stagedBases.append(number)
+            }
         }
         let temporaries = FileSystem.staleTemporaryFiles(
             in: paths.directory, listing: names, stems: [paths.name.rawValue, paths.conflictsFileName])
-        let basePrefix = FileSystem.temporaryPrefix(paths.name.rawValue), baseSuffix = ".base.tmp"
-        let stagedBases = names.compactMap { name in
-            name.hasPrefix(basePrefix) && name.hasSuffix(baseSuffix)
-                ? paths.generationNumber(of: String(name.dropFirst(basePrefix.count).dropLast(baseSuffix.count))) : nil
-        }
         return Listing(
-            names: names, generations: names.compactMap(paths.generationNumber(of:)).sorted(), sidecarGenerations: sidecars.sorted(),
-            stagedBases: stagedBases.sorted(),
-            adoptedCopies: names.compactMap(paths.adoptedCopyStamp(of:)).sorted(),
-            removableTemporaries: temporaries.filter { !holdsOnlyCopy($0) })
+            names: names, generations: generations.sorted(), sidecarGenerations: sidecars.sorted(), stagedBases: stagedBases.sorted(),
+            adoptedCopies: adoptedCopies.sorted(), removableTemporaries: temporaries.filter { !holdsOnlyCopy($0) })
     }
 
     /// What SeedDB may remove beside the working copy, from `listing` (one read of the
@@ -179,15 +182,17 @@ struct WorkingCopy {
     /// recorded generation, the previous generation, a base, or a generation file that
     /// may hold what the user wrote.
     func leftovers(disposable generations: [Int], in listing: Listing) -> [String] {
-        let disposable = Set(generations.map(paths.generationName))
-        let stray = listing.names.filter { disposable.contains(SeedPaths.databaseName(of: $0)) }.map(paths.inDirectory)
+        let disposable = Set(generations)
+        let stray = listing.names.filter { name in
+            paths.generationNumber(of: SeedPaths.databaseName(of: name)).map(disposable.contains) ?? false
+        }.map(paths.inDirectory)
         return listing.removableTemporaries + stray
     }
 
     /// Whether `path` is a killed run's second name of a working copy that was a regular
     /// file (`.old.tmp`) and is now its only name: kept, never removed.
     private func holdsOnlyCopy(_ path: String) -> Bool {
-        guard path.hasSuffix(".old.tmp") else { return false }
+        guard path.hasByteSuffix(".old.tmp") else { return false }
         guard state == .file, let held = try? files.identity(of: path),
               let current = try? files.identity(of: paths.workingCopy)
         else { return true }

@@ -1,0 +1,49 @@
+import PropertyBased
+import SeedDBCore
+import Testing
+
+/// Names are matched as the file system matches them: byte for byte, never by Swift's
+/// canonical equivalence (`é` against `e` + U+0301, `Å` against U+212B ANGSTROM SIGN).
+@Suite struct FileNameBytesTests {
+    /// Pieces whose joins are canonically equivalent in more than one way.
+    static let pieces = ["e", "\u{301}", "\u{E9}", "A", "\u{30A}", "\u{C5}", "\u{212B}", ".", "v", "0", "7", "-wal", "\u{1F600}"]
+    static let names = Gen<String?>.element(of: pieces).array(of: 0...6).map { $0.compactMap { $0 }.joined() }
+
+    @Test func everyTestIsTheTestOfTheBytes() async {
+        await propertyCheck(count: 600, input: Self.names, Self.names) { name, other in
+            let (bytes, otherBytes) = (Array(name.utf8), Array(other.utf8))
+            #expect(name.hasBytePrefix(other) == bytes.starts(with: otherBytes))
+            #expect(name.hasByteSuffix(other) == bytes.reversed().starts(with: otherBytes.reversed()))
+            #expect(name.hasSameBytes(as: other) == (bytes == otherBytes))
+            #expect((other + name).removingBytePrefix(other).map { Array($0.utf8) } == bytes)
+            #expect((name + other).removingByteSuffix(other).map { Array($0.utf8) } == bytes)
+        }
+    }
+
+    static let paths = SeedPaths(
+        app: try! AppIdentifier("com.example.levels"), name: try! SeedName("\u{E9}.sqlite"), location: .data,
+        directories: XDGDirectories(dataHome: "/d", cacheHome: "/c", configHome: "/s"))
+
+    @Test func aGenerationNumberReadsBackAsWritten() async {
+        await propertyCheck(count: 500, input: Gen.int(in: 1...999_999_999_999_999_999)) { number in
+            #expect(Self.paths.generationNumber(of: Self.paths.generationName(number)) == number)
+        }
+    }
+
+    @Test(arguments: [
+        "\u{E9}.sqlite.v", "\u{E9}.sqlite.v0", "\u{E9}.sqlite.v01", "\u{E9}.sqlite.v1a", "\u{E9}.sqlite.v1-wal",
+        "\u{E9}.sqlite.v1234567890123456789", "e\u{301}.sqlite.v1", "\u{E9}.sqlite.v\u{661}", "\u{E9}.sqlite.adopted-1",
+    ])
+    func whatIsNotAGenerationOfThisWorkingCopy(_ name: String) {
+        #expect(Self.paths.generationNumber(of: name) == nil)
+    }
+
+    @Test func adoptedCopiesAndSidecarsAreMatchedByBytes() {
+        #expect(Self.paths.adoptedCopyStamp(of: "\u{E9}.sqlite.adopted-20261126T071500Z") == "20261126T071500Z")
+        #expect(Self.paths.adoptedCopyStamp(of: "e\u{301}.sqlite.adopted-20261126T071500Z") == nil)
+        #expect(Self.paths.adoptedCopyStamp(of: "\u{E9}.sqlite.adopted-20261126T071500Z-wal") == nil)
+        #expect(Self.paths.adoptedCopyStamp(of: "\u{E9}.sqlite.adopted-") == nil)
+        #expect(SeedPaths.databaseName(of: "\u{E9}.sqlite.v2-journal") == "\u{E9}.sqlite.v2")
+        #expect(SeedPaths.databaseName(of: "\u{E9}.sqlite.v2") == "\u{E9}.sqlite.v2")
+    }
+}
