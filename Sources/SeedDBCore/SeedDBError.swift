@@ -25,7 +25,8 @@ public struct SeedDBError: Error, Sendable, CustomStringConvertible {
         /// The working copy fails `PRAGMA integrity_check`.
         case corruptWorkingCopy = "corrupt-working-copy"
         /// A seed clashes with what is recorded or with another seed: its name is recorded
-        /// for the other location, or two seeds' files would collide.
+        /// for the other location or looks like a recorded name in another Unicode
+        /// normalization, or two seeds' files would collide.
         case conflictingSeed = "conflicting-seed"
         /// A manifest is refused by the trusted keys: unsigned, a bad signature, a key not
         /// trusted, a seed whose digest differs from the signed one, a lower serial than

@@ -78,10 +78,10 @@ public struct SeedPaths: Hashable, Sendable {
     /// copy's (not one of its SQLite sidecars). Names are matched by their bytes, as the
     /// file system tells them apart (``Swift/String/hasBytePrefix(_:)``).
     public func adoptedCopyStamp(of fileName: String) -> String? {
-        guard let stamp = fileName.removingBytePrefix(name.rawValue + ".adopted-"), !stamp.isEmpty,
+        guard let stamp = fileName.utf8.droppingPrefix(name.rawValue.utf8)?.droppingPrefix(".adopted-".utf8), !stamp.isEmpty,
               !Self.sqliteSidecarSuffixes.contains(where: fileName.hasByteSuffix)
         else { return nil }
-        return stamp
+        return String(stamp)
     }
 
     /// The conflicts of the last merge attempt, for `seeddb conflicts`.
@@ -96,7 +96,7 @@ public struct SeedPaths: Hashable, Sendable {
     /// The generation number `fileName` names, if it names one of this working copy's
     /// generation files (matched by bytes, as ``adoptedCopyStamp(of:)``).
     public func generationNumber(of fileName: String) -> Int? {
-        guard let digits = fileName.removingBytePrefix(name.rawValue + ".v")?.utf8, (1...18).contains(digits.count),
+        guard let digits = fileName.utf8.droppingPrefix(name.rawValue.utf8)?.droppingPrefix(".v".utf8), (1...18).contains(digits.count),
               digits.first != UInt8(ascii: "0")
         else { return nil }
         var number = 0

@@ -25,10 +25,8 @@ extension String {
     /// The rest of this name after the bytes of `prefix`, or `nil` when it does not start
     /// with them.
     package func removingBytePrefix(_ prefix: String) -> String? {
-        let bytes = utf8
-        guard bytes.starts(with: prefix.utf8) else { return nil }
         // `prefix` is whole scalars, so the rest starts on a scalar boundary.
-        return String(bytes[bytes.index(bytes.startIndex, offsetBy: prefix.utf8.count)...])
+        utf8.droppingPrefix(prefix.utf8).flatMap(String.init)
     }
 
     /// This name without the bytes of `suffix` at its end, or `nil` when it does not end
@@ -45,5 +43,17 @@ extension String {
         guard bytes.count >= count else { return nil }
         let start = bytes.index(bytes.endIndex, offsetBy: -count)
         return bytes[start...].elementsEqual(suffix.utf8) ? start : nil
+    }
+}
+
+extension Collection where Element == UInt8 {
+    /// The bytes after `prefix`, when these start with it; a view, nothing is copied.
+    package func droppingPrefix(_ prefix: some Collection<UInt8>) -> SubSequence? {
+        var position = startIndex
+        for byte in prefix {
+            guard position != endIndex, self[position] == byte else { return nil }
+            formIndex(after: &position)
+        }
+        return self[position...]
     }
 }

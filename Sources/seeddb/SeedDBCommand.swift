@@ -23,7 +23,8 @@ struct SeedDBCommand: ParsableCommand {
         seed, manifest or working copy missing or unreadable, 73 cannot create the working \
         copy or settings, 74 other I/O error, 75 in use or lock wait timed out, 78 bad \
         manifest or key, or a preserved or merge table the seed lacks, 130 or 143 interrupted (SIGINT, SIGTERM; nothing was changed). A name \
-        recorded for the other location is 64 from flags, 78 from a manifest.
+        recorded for the other location, or written in another Unicode normalization than \
+        a recorded one, is 64 from flags, 78 from a manifest.
         """,
         subcommands: [Deploy.self, Reseed.self, Rollback.self, Status.self, Verify.self, Conflicts.self, Paths.self, Maintain.self, Pack.self, Purge.self, Keygen.self, Sign.self]
     )

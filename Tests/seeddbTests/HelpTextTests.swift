@@ -67,8 +67,8 @@ signature refused or a merge refused, 66 seed, manifest or working copy missing
 or unreadable, 73 cannot create the working copy or settings, 74 other I/O
 error, 75 in use or lock wait timed out, 78 bad manifest or key, or a preserved
 or merge table the seed lacks, 130 or 143 interrupted (SIGINT, SIGTERM; nothing
-was changed). A name recorded for the other location is 64 from flags, 78 from
-a manifest.
+was changed). A name recorded for the other location, or written in another
+Unicode normalization than a recorded one, is 64 from flags, 78 from a manifest.
 
 USAGE: seeddb <subcommand>
 

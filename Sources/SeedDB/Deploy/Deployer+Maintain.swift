@@ -56,7 +56,7 @@ extension Deployer {
         }
         if workingCopy.seedLinkTarget != nil {
             // The seed file is the package's: nothing of SeedDB's to vacuum or optimize.
-            let entry = try settings(at: paths).snapshot(only: seed.name).entries[seed.name.rawValue]
+            let entry = try settings(at: paths).snapshot(only: seed.name).entry(of: seed.name)
             return MaintenanceReport(name: seed.name, action: .skipped, lastRun: entry?.maintainedAt, workingCopy: paths.workingCopy)
         }
         let due = { (entry: SettingsEntry) -> Bool in
@@ -65,13 +65,13 @@ extension Deployer {
         }
         let done: MaintenanceReport.Action = policy == .vacuum ? .vacuumed : .optimized
         if dryRun {
-            let entry = try settings(at: paths).snapshot(only: seed.name).entries[seed.name.rawValue] ?? SettingsEntry()
+            let entry = try settings(at: paths).snapshot(only: seed.name).entry(of: seed.name) ?? SettingsEntry()
             guard due(entry) else { return MaintenanceReport(name: seed.name, action: .skipped, lastRun: entry.maintainedAt, workingCopy: paths.workingCopy) }
             try FileSystem.requireWritableDirectory(paths.settingsDirectory)
             return MaintenanceReport(name: seed.name, action: done, lastRun: entry.maintainedAt, workingCopy: paths.workingCopy)
         }
         return try withDeployLock(paths) { (lock, deadline) throws(SeedDBError) in
-            let entry = try settings(at: paths).snapshot().entries[seed.name.rawValue] ?? SettingsEntry()
+            let entry = try settings(at: paths).snapshot().entry(of: seed.name) ?? SettingsEntry()
             guard due(entry) else {
                 return MaintenanceReport(name: seed.name, action: .skipped, lastRun: entry.maintainedAt, workingCopy: paths.workingCopy)
             }

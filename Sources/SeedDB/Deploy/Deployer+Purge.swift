@@ -59,7 +59,7 @@ extension Deployer {
         let fs = effects.files
         let store = records(at: paths)
         let snapshot = try store.snapshot()
-        let entry = snapshot.entries[paths.name.rawValue]
+        let entry = try snapshot.entry(of: paths.name)
         if let recorded = entry?.location, recorded.rawValue != locationName(of: paths) {
             throw SeedDBError(.conflictingSeed, "working copy \(NameRules.quoted(paths.name.rawValue)) is recorded in the \(recorded.rawValue) location; purge it there")
         }

@@ -42,7 +42,7 @@ extension Deployer {
     /// ``WorkingCopy/inspect(_:seedLinks:files:)``; empty when it records a copy or
     /// nothing (or the settings cannot be read).
     func recordedSeedLinks(_ seed: Seed) -> [String] {
-        let entry = (try? settings(for: seed).snapshot(only: seed.name))?.entries[seed.name.rawValue]
+        let entry = try? settings(for: seed).snapshot(only: seed.name).entry(of: seed.name)
         return entry.map { Self.seedLinks(seed, entry: $0) } ?? []
     }
 }

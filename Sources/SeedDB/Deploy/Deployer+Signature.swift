@@ -103,8 +103,8 @@ extension Deployer {
     /// caller read them), else in the settings file.
     func pin(of seed: Seed, in snapshot: SettingsSnapshot?) throws(SeedDBError) -> SeedSignature? {
         guard !configuration.forgetSignature else { return nil }
-        if let snapshot { return snapshot.entries[seed.name.rawValue]?.signature }
-        return try records(at: paths(for: seed)).snapshot(only: seed.name).entries[seed.name.rawValue]?.signature
+        if let snapshot { return try snapshot.entry(of: seed.name)?.signature }
+        return try records(at: paths(for: seed)).snapshot(only: seed.name).entry(of: seed.name)?.signature
     }
 
     /// Refuses what the pin in `entry` (the record as observed, again under the deploy
@@ -164,7 +164,7 @@ extension Deployer {
     ///   (see `authenticate(_:)`, `requirePinned(_:entry:seed:)`).
     public func checkSignature(_ seed: Seed, digest: Bool = false) throws(SeedDBError) -> SeedSignature? {
         let (vouched, signature) = try authenticate(seed)
-        let entry = try settings(for: vouched).snapshot(only: vouched.name).entries[vouched.name.rawValue] ?? SettingsEntry()
+        let entry = try settings(for: vouched).snapshot(only: vouched.name).entry(of: vouched.name) ?? SettingsEntry()
         try requirePinned(signature, entry: entry, seed: vouched)
         guard digest, let signature, let expected = vouched.expectedSHA256 else { return signature }
         let actual = try SeedSource(path: vouched.source).withPlainFile { path in

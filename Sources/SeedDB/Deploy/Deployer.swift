@@ -206,7 +206,7 @@ public struct Deployer: Sendable {
         let source = SeedSource(path: seed.source)
         _ = try source.inspect()
         let paths = paths(for: seed)
-        let entry = try settings(at: paths).snapshot(only: seed.name).entries[seed.name.rawValue]
+        let entry = try settings(at: paths).snapshot(only: seed.name).entry(of: seed.name)
         let workingCopy = try WorkingCopy.inspect(paths, seedLinks: entry.map { Self.seedLinks(seed, entry: $0) } ?? [])
         let copyCheck: IntegrityResult
         if let content = workingCopy.readableFile {
@@ -499,7 +499,7 @@ public struct Deployer: Sendable {
         precondition(read == nil || quick, "a snapshot of one entry is only for the quick look")
         let snapshot: SettingsSnapshot
         if let read { snapshot = read } else { snapshot = quick ? try store.snapshot(only: seed.name) : try store.snapshot() }
-        let entry = snapshot.entries[seed.name.rawValue] ?? SettingsEntry()
+        let entry = try snapshot.entry(of: seed.name) ?? SettingsEntry()
         let seedLinks = Self.seedLinks(seed, entry: entry)
         let workingCopy = quick
             ? try WorkingCopy.inspect(paths, seedLinks: seedLinks, files: files)

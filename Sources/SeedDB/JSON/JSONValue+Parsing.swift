@@ -26,14 +26,19 @@ extension JSONValue {
     ///   <what is wrong>` (both from 1; columns count Unicode scalars), or `line L, column C:
     ///   duplicate key "<path>"`.
     static func parse(_ bytes: ArraySlice<UInt8>, rules: Rules, only: [String] = []) throws(SeedDBError) -> JSONValue {
-        var parser = Parser(bytes: bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes, rules: rules)
-        try parser.skipWhitespace()
-        let value = try parser.value(depth: 0, keeping: .path(only[...]))
-        try parser.skipWhitespace()
-        if parser.current != nil {
-            throw parser.error("unexpected \(parser.describeCurrent()) after the JSON value")
+        let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes
+        // Read through a buffer pointer: every byte is looked at, and an array slice's
+        // subscript checks its bounds each time (most of the startup check's parse).
+        return try text.withUnsafeBufferPointer { (buffer) throws(SeedDBError) in
+            var parser = Parser(bytes: buffer, rules: rules)
+            try parser.skipWhitespace()
+            let value = try parser.value(depth: 0, keeping: .path(only[...]))
+            try parser.skipWhitespace()
+            if parser.current != nil {
+                throw parser.error("unexpected \(parser.describeCurrent()) after the JSON value")
+            }
+            return value
         }
-        return value
     }
 
     /// Which part of a value the parser builds.
@@ -69,7 +74,8 @@ extension JSONValue {
     }
 
     private struct Parser {
-        let bytes: ArraySlice<UInt8>
+        /// The text, valid for the parse only.
+        let bytes: UnsafeBufferPointer<UInt8>
         let rules: Rules
         var index: Int
         var line = 1
@@ -77,7 +83,7 @@ extension JSONValue {
         /// The keys and indexes leading to the value being read.
         var trail: [Step] = []
 
-        init(bytes: ArraySlice<UInt8>, rules: Rules) {
+        init(bytes: UnsafeBufferPointer<UInt8>, rules: Rules) {
             self.bytes = bytes
             self.rules = rules
             index = bytes.startIndex
@@ -273,11 +279,12 @@ extension JSONValue {
                 guard let byte = current else { throw error("unterminated string") }
                 switch byte {
                 case UInt8(ascii: "\""):
-                    try appendRun(from: runStart, ascii: ascii, to: &text)
+                    let run = try decodedRun(from: runStart, ascii: ascii)
                     index += 1
-                    return text
+                    // Most strings have no escape: their one run is the text.
+                    return text.isEmpty ? run : text + run
                 case UInt8(ascii: "\\"):
-                    try appendRun(from: runStart, ascii: ascii, to: &text)
+                    text += try decodedRun(from: runStart, ascii: ascii)
                     index += 1
                     try escape(into: &text)
                     (runStart, ascii) = (index, true)
@@ -290,19 +297,16 @@ extension JSONValue {
             }
         }
 
-        /// Appends the unescaped bytes from `start` to the current index, which must be
+        /// The text of the unescaped bytes from `start` to the current index, which must be
         /// UTF-8 (and are when they are all ASCII).
-        mutating func appendRun(from start: Int, ascii: Bool, to text: inout String) throws(SeedDBError) {
-            guard start < index else { return }
-            if ascii {
-                text += String(decoding: bytes[start..<index], as: UTF8.self)
-                return
-            }
+        mutating func decodedRun(from start: Int, ascii: Bool) throws(SeedDBError) -> String {
+            guard start < index else { return "" }
+            if ascii { return String(decoding: bytes[start..<index], as: UTF8.self) }
             guard let run = String(validating: bytes[start..<index], as: UTF8.self) else {
                 index = start
                 throw error("a string that is not UTF-8")
             }
-            text += run
+            return run
         }
 
         mutating func escape(into text: inout String) throws(SeedDBError) {

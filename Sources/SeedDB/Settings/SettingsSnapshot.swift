@@ -84,6 +84,21 @@ public struct SettingsSnapshot: Sendable {
         self.entries = entries
     }
 
+    /// The entry of working copy `name`, if the store holds one.
+    ///
+    /// - Throws: ``SeedDBError`` `conflictingSeed` when the entry is recorded under a name
+    ///   that only looks like `name`: the same text in another Unicode normalization (`é`,
+    ///   and `e` followed by U+0301). Swift's dictionaries take the two for one key and
+    ///   the file system does not, so the two working copies would share one record.
+    public func entry(of name: SeedName) throws(SeedDBError) -> SettingsEntry? {
+        guard let index = entries.index(forKey: name.rawValue) else { return nil }
+        let (recorded, entry) = entries[index]
+        guard recorded.hasSameBytes(as: name.rawValue) else {
+            throw SeedDBError(.conflictingSeed, "working copy \(NameRules.quoted(name.rawValue)) looks like the recorded \(NameRules.quoted(recorded)) but is written in another Unicode normalization; one settings entry cannot tell the two apart, so nothing was changed: use the recorded name's bytes, or another name")
+        }
+        return entry
+    }
+
     /// The deploy records, keyed by working-copy name.
     public var records: [String: DeployRecord] {
         entries.compactMapValues(\.record)

@@ -51,7 +51,7 @@ public struct SettingsStore: Sendable {
 
     /// The recorded deploy of `name`, if any (the startup hot path: one read, one parse).
     public func record(for name: SeedName) throws(SeedDBError) -> DeployRecord? {
-        try snapshot(only: name).records[name.rawValue]
+        try snapshot(only: name).entry(of: name)?.record
     }
 
     /// Like ``snapshot()``, decoding only `name`'s entry: what the startup check needs.
