@@ -48,6 +48,7 @@ let package = Package(
                 "SeedDB",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             // SwiftPM links executables with --export-dynamic: every public symbol of every
             // module linked in (about 15,000) lands in the dynamic symbol table, which the

@@ -76,7 +76,7 @@ public struct SeedPaths: Hashable, Sendable {
 
     /// The stamp of the adopted copy `fileName` names, if it names one of this working
     /// copy's (not one of its SQLite sidecars). Names are matched by their bytes, as the
-    /// file system tells them apart (``Swift/String/hasBytePrefix(_:)``).
+    /// file system tells them apart (`String.hasBytePrefix(_:)`).
     public func adoptedCopyStamp(of fileName: String) -> String? {
         guard let stamp = fileName.utf8.droppingPrefix(name.rawValue.utf8)?.droppingPrefix(".adopted-".utf8), !stamp.isEmpty,
               !Self.sqliteSidecarSuffixes.contains(where: fileName.hasByteSuffix)

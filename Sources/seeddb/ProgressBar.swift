@@ -122,12 +122,12 @@ final class ProgressBar: @unchecked Sendable {
     /// Draws `line` over the current one. Call with the lock held.
     private func draw(_ line: String) {
         drawn = true
-        FileHandle.standardError.write(Data(("\r" + line + "\u{1B}[K").utf8))
+        Terminal.write("\r" + line + "\u{1B}[K", to: .standardError)
     }
 
     /// Clears the line, if one was drawn. Call with the lock held.
     private func clear() {
-        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if drawn { Terminal.write("\r\u{1B}[K", to: .standardError) }
         drawn = false
     }
 

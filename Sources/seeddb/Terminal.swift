@@ -3,12 +3,13 @@ import Glibc
 #endif
 import Foundation
 import Logging
+import SystemPackage
 
 /// Standard output and error, and the logger the library reports warnings through.
 enum Terminal {
     /// Writes `line` and a newline to standard output.
     static func printOut(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        write(line + "\n", to: .standardOutput)
     }
 
     /// Writes `seeddb: error: <message>` to standard error.
@@ -23,7 +24,16 @@ enum Terminal {
         let colour = label == "error" ? "31" : "33"
         let shown = useColour ? "\u{1B}[1;\(colour)m\(label)\u{1B}[0m" : label
         let line = message.split(whereSeparator: \.isNewline).joined(separator: "; ")
-        FileHandle.standardError.write(Data("seeddb: \(shown): \(line)\n".utf8))
+        write("seeddb: \(shown): \(line)\n", to: .standardError)
+    }
+
+    /// Writes all of `text` to `descriptor`; a write that fails (a closed pipe) is not
+    /// reported, as no line could say it. Not `FileHandle.write(Data(…))`: building the
+    /// `Data` from a sequence casts it dynamically, which on the first run scans every
+    /// protocol conformance in the binary (a twentieth of the startup check's work).
+    static func write(_ text: String, to descriptor: FileDescriptor) {
+        var text = text
+        _ = text.withUTF8 { bytes in try? descriptor.writeAll(bytes) }
     }
 
 
