@@ -92,6 +92,18 @@ package enum NameRules {
         text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
     }
 
+    /// `text` in quotes with every scalar that is not printable ASCII (and `"` and `\`)
+    /// written as its code (`"e\u{301}.sqlite"` against `"\u{E9}.sqlite"`): two names
+    /// that only look alike, told apart in a message.
+    package static func escaped(_ text: String, limit: Int = 80) -> String {
+        var shown = "\""
+        for scalar in text.unicodeScalars.prefix(limit) {
+            let plain = scalar.value >= 0x20 && scalar.value < 0x7F && scalar != "\"" && scalar != "\\"
+            shown += plain ? String(scalar) : "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+        }
+        return shown + "\"" + (text.unicodeScalars.count > limit ? "…" : "")
+    }
+
     /// A printable, shortened rendering of untrusted text for messages: a JSON string
     /// literal (`\t`, `\n`, `\r`, `\"`, `\\`, and `\u001b` for any other control
     /// character), with `…` when cut at `limit` characters.

@@ -673,16 +673,17 @@ struct SimulatedRecords: DeployRecordStore {
         try snapshot()
     }
 
-    func update(timeout: Duration, _ change: (inout [String: SettingsEntry]) throws -> Void) throws(SeedDBError) {
+    func update(timeout: Duration, _ change: (inout SettingsTable) throws -> Void) throws(SeedDBError) {
         let current = try snapshot()
-        var entries = current.entries
+        var table = SettingsTable(current.entries)
         do {
-            try change(&entries)
+            try change(&table)
         } catch {
             throw SeedDBError.io(error, "cannot update settings", path)
         }
+        if let refusal = table.lookalikeError { throw refusal }
         try world.mutating()
-        world.put(path, .bytes(current.bytes(with: entries)))
+        world.put(path, .bytes(current.bytes(with: table.entries)))
     }
 
     func backup() throws(SeedDBError) -> SettingsStore.Backup {

@@ -51,6 +51,8 @@ import Testing
         Bad(json: #"{"app": "a", "seeds": [{"source": "x", "version": "1", "location": "tmp"}]}"#, mentions: "seeds[0].location"),
         Bad(json: #"{"app": "a", "seeds": [{"source": "x", "version": "1", "sha256": "zz"}]}"#, mentions: "seeds[0].sha256"),
         Bad(json: #"{"app": "a", "seeds": [{"source": "x", "version": "1"}, {"source": "y/x", "version": "1"}]}"#, mentions: "seeds[0] and seeds[1] both name"),
+        Bad(json: #"{"app": "a", "seeds": [{"source": "x", "version": "1", "name": "\u00e9.db"}, {"source": "y", "version": "1", "name": "e\u0301.db"}]}"#,
+            mentions: #"seeds[0] and seeds[1] both name their working copy "é.db": "\u{E9}.db" and "e\u{301}.db" look alike"#),
         Bad(json: #"{"app": "a", "seeds": [5]}"#, mentions: "seeds[0]"),
         Bad(json: #"{"app": "a", "seeds": [{"source": "", "version": "1"}]}"#, mentions: "seeds[0].source"),
     ]

@@ -139,4 +139,41 @@ import Testing
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.file("config/app")).sorted()
         #expect(files == ["settings.json", "settings.json.lock"])
     }
+
+    /// Two working copies whose names differ only in their Unicode normalization (`é`
+    /// and `e` + U+0301) are two files but one `String` key: an update that writes the
+    /// second is refused with nothing written, even when both ran past their reads at once.
+    @Test func anUpdateThatWritesALookalikeNameWritesNothing() throws {
+        try store.update(timeout: .seconds(1)) { $0["\u{E9}.sqlite"] = SettingsEntry(record: try record("1")) }
+        let before = try #require(FileManager.default.contents(atPath: store.path))
+        do {
+            try store.update(timeout: .seconds(1)) { $0["e\u{301}.sqlite", default: SettingsEntry()].record = try record("2") }
+            Issue.record("a lookalike name was written")
+        } catch {
+            #expect(error.code == .conflictingSeed)
+            #expect(error.message.contains(#""e\u{301}.sqlite""#) && error.message.contains(#""\u{E9}.sqlite""#), "\(error.message)")
+        }
+        #expect(FileManager.default.contents(atPath: store.path) == before)
+        #expect(throws: SeedDBError.self) { try store.snapshot().entry(of: SeedName("e\u{301}.sqlite")) }
+        #expect(try store.snapshot().entry(of: SeedName("\u{E9}.sqlite"))?.record?.version.rawValue == "1")
+    }
+
+    /// A file that already holds both spellings (written by hand) is not read as one entry
+    /// holding the other's record: it is damaged, and the next write sets it aside whole.
+    @Test func aFileWithBothSpellingsIsDamagedNotMerged() throws {
+        try writeSettings(#"{"seeddb": {"\u00e9.sqlite": {}, "e\u0301.sqlite": {}}}"#)
+        for snapshot in [try store.snapshot(), try store.snapshot(only: SeedName("\u{E9}.sqlite"))] {
+            guard case .notAnObject(let reason) = snapshot.problem else { Issue.record("read as \(snapshot.entries.keys)"); continue }
+            #expect(reason.contains("looks like the earlier"), "\(reason)")
+        }
+        try store.update(timeout: .seconds(1)) { _ in }
+        #expect(try asideFiles().count == 1)
+    }
+
+    /// Two keys with the same bytes are still read as `JSONSerialization` read them: the
+    /// last one counts.
+    @Test func aRepeatedKeyStillKeepsTheLast() throws {
+        try writeSettings(#"{"seeddb": {"a.sqlite": {"maintainedAt": "1"}, "a.sqlite": {"maintainedAt": "2"}}}"#)
+        #expect(try store.snapshot().entry(of: SeedName("a.sqlite"))?.maintainedAt == "2")
+    }
 }

@@ -20,7 +20,8 @@ import Testing
         #expect(try cli.run(["deploy", "--name", Self.composed] + cli.seedFlags(1)).status == 0)
         let before = try disk()
         for arguments in [["deploy", "--name", Self.decomposed] + cli.seedFlags(2), ["reseed", "--name", Self.decomposed] + cli.seedFlags(1),
-                          ["purge", "--app", cli.app, "--name", Self.decomposed]] {
+                          ["status", "--name", Self.decomposed] + cli.seedFlags(1), ["verify", "--name", Self.decomposed] + cli.seedFlags(1),
+                          ["rollback", "--app", cli.app, "--name", Self.decomposed], ["purge", "--app", cli.app, "--name", Self.decomposed]] {
             let refused = try cli.run(arguments)
             #expect(refused.status == 64, "\(arguments[0]): \(refused.stderr)")
             #expect(refused.stderr.contains("another Unicode normalization") && refused.stderr.hasSuffix("\n") && refused.stderr.split(separator: "\n").count == 1,

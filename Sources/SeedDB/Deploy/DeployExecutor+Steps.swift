@@ -586,7 +586,7 @@ extension DeployExecutor {
         let pristine = record.recordsPristineIdentity ? try pristineIdentity(plan, run) : nil
         var recorded = DeployRecord(version: target.version, sha256: content.digest, size: content.size, deployedAt: Date().ISO8601Format(), seedTables: seedTables)
         recorded.tableDigests = tableDigests
-        let change = { (table: inout [String: SettingsEntry]) in
+        let change = { (table: inout SettingsTable) in
             var entry = table[paths.name.rawValue] ?? SettingsEntry()
             entry.record = recorded
             entry.base = base

@@ -278,7 +278,7 @@ final class DeployRun {
     var setAside: [String] = []
     /// One seed of a release: what `record` changes in the settings, written with every
     /// other seed's record by the release.
-    var pendingRecord: ((inout [String: SettingsEntry]) -> Void)?
+    var pendingRecord: ((inout SettingsTable) -> Void)?
     private var undoStack: [(String, () throws(SeedDBError) -> Void)] = []
 
     /// The staged copy, for `step`, which comes after `stage`: the planner puts `stage`

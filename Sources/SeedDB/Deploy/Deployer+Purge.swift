@@ -78,9 +78,9 @@ extension Deployer {
             try fs.requireWritableDirectory(paths.settingsDirectory, owner: configuration.files.owner)
         }
         if dryRun {
-            let leaving = Set(files + settingsFiles)
+            let leaving = files + settingsFiles
             let emptied = directories.filter { directory in
-                ((try? fs.entries(of: directory)) ?? []).allSatisfy { leaving.contains(directory + "/" + $0) }
+                ((try? fs.entries(of: directory)) ?? []).allSatisfy { name in leaving.contains { $0.hasSameBytes(as: directory + "/" + name) } }
             }
             return PurgeReport(name: paths.name, removed: files + settingsFiles + emptied)
         }

@@ -10,8 +10,9 @@ protocol DeployRecordStore: Sendable {
     func snapshot() throws(SeedDBError) -> SettingsSnapshot
     /// What the store holds, only `name`'s entry decoded (the startup check).
     func snapshot(only name: SeedName) throws(SeedDBError) -> SettingsSnapshot
-    /// Changes SeedDB's entries and saves the result atomically.
-    func update(timeout: Duration, _ change: (inout [String: SettingsEntry]) throws -> Void) throws(SeedDBError)
+    /// Changes SeedDB's entries and saves the result atomically; nothing, and
+    /// `conflictingSeed`, when `change` wrote a name that only looks like a recorded one.
+    func update(timeout: Duration, _ change: (inout SettingsTable) throws -> Void) throws(SeedDBError)
     /// The store as it is now, byte for byte, so a failed run can put it back.
     func backup() throws(SeedDBError) -> SettingsStore.Backup
     /// Puts the store back as `backup` found it.

@@ -23,8 +23,10 @@ extension JSONValue {
     ///     top-level object only the members on this path are kept, everything else is
     ///     checked and left out. Empty keeps everything.
     /// - Throws: ``SeedDBError`` `invalidManifest`: `not valid JSON: line L, column C:
-    ///   <what is wrong>` (both from 1; columns count Unicode scalars), or `line L, column C:
-    ///   duplicate key "<path>"`.
+    ///   <what is wrong>` (both from 1; columns count Unicode scalars), `line L, column C:
+    ///   duplicate key "<path>"`, or (lenient rules, a member kept) `line L, column C: key
+    ///   … looks like the earlier …`: the same text as an earlier key in another Unicode
+    ///   normalization, which `String` takes for the same key.
     static func parse(_ bytes: ArraySlice<UInt8>, rules: Rules, only: [String] = []) throws(SeedDBError) -> JSONValue {
         let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes
         // Read through a buffer pointer: every byte is looked at, and an array slice's
@@ -196,7 +198,14 @@ extension JSONValue {
                 try skipWhitespace()
                 let member = keeping.member(key)
                 let value = try value(depth: depth + 1, keeping: member)
-                if member.keepsAnything { members[key] = value }
+                // A key `String` takes for an earlier one (`é` and `e` + U+0301) is another
+                // key to the file's writer and to `JSONSerialization`: refused rather than
+                // merged into the earlier one, which keeps its own spelling.
+                if member.keepsAnything, members.updateValue(value, forKey: key) != nil,
+                   let earlier = members.index(forKey: key).map({ members[$0].key }), !earlier.hasSameBytes(as: key) {
+                    let column = column(of: keyIndex, lineStart: keyLineStart)
+                    throw SeedDBError(.invalidManifest, "line \(keyLine), column \(column): key \(NameRules.escaped(key)) looks like the earlier \(NameRules.escaped(earlier)) but is written with other characters (another Unicode normalization); the two cannot both be kept")
+                }
                 trail.removeLast()
                 guard try nextMember(closing: UInt8(ascii: "}")) else { return .object(members) }
             }

@@ -112,8 +112,13 @@ public struct Manifest: Sendable, Hashable {
         var names: [SeedName: Int] = [:]
         for (index, entry) in entries.enumerated() {
             let seed = try Self.seed(entry, at: "seeds[\(index)]", app: app, folder: folder)
-            if let first = names[seed.name] {
-                throw Self.error("seeds[\(first)] and seeds[\(index)] both name their working copy \"\(seed.name)\": their files would collide")
+            if let stored = names.index(forKey: seed.name) {
+                let (earlier, first) = names[stored]
+                // `SeedName` compares as `String` does: `é` and `e` + U+0301 are one name to it.
+                let clash = earlier.rawValue.hasSameBytes(as: seed.name.rawValue)
+                    ? "their files would collide"
+                    : "\(NameRules.escaped(earlier.rawValue)) and \(NameRules.escaped(seed.name.rawValue)) look alike (another Unicode normalization), and one settings entry cannot keep them apart"
+                throw Self.error("seeds[\(first)] and seeds[\(index)] both name their working copy \"\(seed.name)\": \(clash)")
             }
             names[seed.name] = index
             seeds.append(seed)

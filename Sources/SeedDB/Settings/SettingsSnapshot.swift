@@ -23,7 +23,9 @@ public struct SettingsSnapshot: Sendable {
         }
     }
 
-    /// SeedDB's entries, keyed by working-copy name.
+    /// SeedDB's entries, keyed by working-copy name. `String` keys take `é` and `e` +
+    /// U+0301 for one name: look a working copy's entry up with ``entry(of:)``, which
+    /// tells them apart.
     public internal(set) var entries: [String: SettingsEntry] = [:]
     /// What is wrong with the file, if anything.
     public internal(set) var problem: Problem?
@@ -93,13 +95,18 @@ public struct SettingsSnapshot: Sendable {
     public func entry(of name: SeedName) throws(SeedDBError) -> SettingsEntry? {
         guard let index = entries.index(forKey: name.rawValue) else { return nil }
         let (recorded, entry) = entries[index]
-        guard recorded.hasSameBytes(as: name.rawValue) else {
-            throw SeedDBError(.conflictingSeed, "working copy \(NameRules.quoted(name.rawValue)) looks like the recorded \(NameRules.quoted(recorded)) but is written in another Unicode normalization; one settings entry cannot tell the two apart, so nothing was changed: use the recorded name's bytes, or another name")
-        }
+        guard recorded.hasSameBytes(as: name.rawValue) else { throw Self.lookalikeError(written: name.rawValue, recorded: recorded) }
         return entry
     }
 
-    /// The deploy records, keyed by working-copy name.
+    /// The refusal of working-copy name `written`, which looks like the recorded name
+    /// `recorded` but has other bytes. Both are shown with their non-ASCII characters
+    /// escaped, since they look the same.
+    static func lookalikeError(written: String, recorded: String) -> SeedDBError {
+        SeedDBError(.conflictingSeed, "working copy \(NameRules.escaped(written)) looks like the recorded \(NameRules.escaped(recorded)) but is written with other characters (another Unicode normalization); one settings entry cannot keep the two apart, so nothing was changed: use the recorded name, or another name")
+    }
+
+    /// The deploy records, keyed by working-copy name (as ``entries``).
     public var records: [String: DeployRecord] {
         entries.compactMapValues(\.record)
     }

@@ -50,6 +50,8 @@ public struct SettingsStore: Sendable {
     }
 
     /// The recorded deploy of `name`, if any (the startup hot path: one read, one parse).
+    /// - Throws: ``SeedDBError`` `conflictingSeed` when it is recorded under a name that
+    ///   only looks like `name` (``SettingsSnapshot/entry(of:)``).
     public func record(for name: SeedName) throws(SeedDBError) -> DeployRecord? {
         try snapshot(only: name).entry(of: name)?.record
     }
@@ -89,7 +91,9 @@ public struct SettingsStore: Sendable {
     /// - Parameters:
     ///   - timeout: How long to wait for another writer.
     ///   - change: Edits the entries, keyed by working-copy name.
-    public func update(timeout: Duration, _ change: (inout [String: SettingsEntry]) throws -> Void) throws(SeedDBError) {
+    /// - Throws: ``SeedDBError`` `conflictingSeed`, with nothing written, when `change`
+    ///   wrote an entry under a name that only looks like a recorded one (``SettingsTable``).
+    public func update(timeout: Duration, _ change: (inout SettingsTable) throws -> Void) throws(SeedDBError) {
         let directory = FileSystem.directory(of: path)
         try FileSystem.createDirectories(directory, mode: policy.directoryMode)
         try FileSystem.requireSafeForRoot(directory, owner: policy.owner)
@@ -103,13 +107,14 @@ public struct SettingsStore: Sendable {
         if let problem = current.problem {
             try setAside(problem)
         }
-        var entries = current.entries
+        var table = SettingsTable(current.entries)
         do {
-            try change(&entries)
+            try change(&table)
         } catch {
             throw SeedDBError.io(error, "cannot update settings", path)
         }
-        try FileSystem.writeAtomically(current.bytes(with: entries), to: file, permissions: FilePermissions(rawValue: CInterop.Mode(policy.settingsMode)), owner: policy.owner)
+        if let refusal = table.lookalikeError { throw refusal }
+        try FileSystem.writeAtomically(current.bytes(with: table.entries), to: file, permissions: FilePermissions(rawValue: CInterop.Mode(policy.settingsMode)), owner: policy.owner)
     }
 
     /// The settings file as it is now, byte for byte, so a failed run can put it back.

@@ -66,7 +66,7 @@ struct WorkingCopy {
         case .regular: return .file
         case .symbolicLink:
             let target = try files.linkTarget(of: paths.workingCopy)
-            if target.hasPrefix("/"), seedLinks.contains(target) { return .seedLink(target) }
+            if target.hasPrefix("/"), seedLinks.contains(where: target.hasSameBytes) { return .seedLink(target) }
             guard let number = paths.generationNumber(of: target) else {
                 return .foreign("a symbolic link SeedDB did not make (to \(NameRules.quoted(target, limit: 80)))")
             }
