@@ -439,7 +439,9 @@ struct SeedDBBench {
         Notes:
         - Throughput is the seed's size divided by the wall time of the whole process,
           every fsync included; each run starts from an empty target directory after `sync`.
-          The page cache is warm for SeedDB and the references alike.
+          The page cache is warm for SeedDB and the references alike. The first deploys and
+          their references (`cp`, `.backup`) take turns at going first in each round: the
+          first copy after another's removal was the slow one.
         - A deploy records the SHA-256 of every byte it deploys (the settings store's
           `sha256`, the validation memo, `--sha256` checks), so its throughput is bounded by
           SHA-256 (the SHA-256 row) as much as by the disk. SeedDB hashes on a second thread
