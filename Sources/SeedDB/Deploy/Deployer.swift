@@ -274,7 +274,7 @@ public struct Deployer: Sendable {
             case .readOnlySeedUnstable(let path, let why):
                 throw SeedDBError(.cannotCreate, "\(Self.readOnlyPrefix(paths)): \(NameRules.quoted(path, limit: 200)) is not an absolute, stable path (\(why)); give the seed's absolute path; nothing was changed")
             case .readOnlySeedWritable(let path, let who):
-                throw SeedDBError(.cannotCreate, "\(Self.readOnlyPrefix(paths)): \(path) is writable by \(who), and the app could change the shipped seed through the link; make it read-only (chmod a-w, or owned by root with no group or other write bit); nothing was changed")
+                throw SeedDBError(.cannotCreate, "\(Self.readOnlyPrefix(paths)): \(path) is writable by \(who), and the app could change the shipped seed through the link; make it read-only to the app's user (chmod a-w, or no group or other write bit on a seed the app's user does not own); nothing was changed")
             }
         }
     }
