@@ -46,6 +46,17 @@ extension String {
     }
 }
 
+extension Dictionary where Key == String {
+    /// The key stored for `name` when it only looks like `name`: equal as `String`s (which
+    /// compare `é` and `e` + U+0301 as one) but with other bytes; `nil` when no key is
+    /// stored for `name`, or the stored one has its bytes.
+    package func lookalikeKey(of name: String) -> String? {
+        guard let index = index(forKey: name) else { return nil }
+        let stored = self[index].key
+        return stored.hasSameBytes(as: name) ? nil : stored
+    }
+}
+
 extension Collection where Element == UInt8 {
     /// The bytes after `prefix`, when these start with it; a view, nothing is copied.
     package func droppingPrefix(_ prefix: some Collection<UInt8>) -> SubSequence? {

@@ -17,6 +17,7 @@ import Testing
             #expect(name.hasSameBytes(as: other) == (bytes == otherBytes))
             #expect((other + name).removingBytePrefix(other).map { Array($0.utf8) } == bytes)
             #expect((name + other).removingByteSuffix(other).map { Array($0.utf8) } == bytes)
+            #expect([name: 1].lookalikeKey(of: other).map { Array($0.utf8) } == (name == other && bytes != otherBytes ? bytes : nil))
         }
     }
 

@@ -80,7 +80,10 @@ extension Deployer {
         if dryRun {
             let leaving = files + settingsFiles
             let emptied = directories.filter { directory in
-                ((try? fs.entries(of: directory)) ?? []).allSatisfy { name in leaving.contains { $0.hasSameBytes(as: directory + "/" + name) } }
+                ((try? fs.entries(of: directory)) ?? []).allSatisfy { name in
+                    let path = directory + "/" + name
+                    return leaving.contains { $0.hasSameBytes(as: path) }
+                }
             }
             return PurgeReport(name: paths.name, removed: files + settingsFiles + emptied)
         }
@@ -116,9 +119,10 @@ extension Deployer {
     /// a working copy whose name only looks the same (`e` + U+0301 for `é`) keeps its files.
     private func filesToRemove(_ paths: SeedPaths) throws(SeedDBError) -> [String] {
         let name = paths.name.rawValue
+        let ownNames = ["", ".previous", ".base", ".previous.base", ".previous.base.xor.zst", ".conflicts.json"].map { name + $0 }
         let owned = try effects.files.entries(of: paths.directory).filter { entry in
             let base = SeedPaths.databaseName(of: entry)
-            return ["", ".previous", ".base", ".previous.base", ".previous.base.xor.zst", ".conflicts.json"].contains { base.hasSameBytes(as: name + $0) }
+            return ownNames.contains(where: base.hasSameBytes)
                 || paths.generationNumber(of: base) != nil || paths.adoptedCopyStamp(of: base) != nil
                 || (entry.hasBytePrefix(FileSystem.temporaryPrefix(name)) && entry.hasByteSuffix(".tmp"))
         }.sorted()

@@ -201,8 +201,7 @@ extension JSONValue {
                 // A key `String` takes for an earlier one (`é` and `e` + U+0301) is another
                 // key to the file's writer and to `JSONSerialization`: refused rather than
                 // merged into the earlier one, which keeps its own spelling.
-                if member.keepsAnything, members.updateValue(value, forKey: key) != nil,
-                   let earlier = members.index(forKey: key).map({ members[$0].key }), !earlier.hasSameBytes(as: key) {
+                if member.keepsAnything, members.updateValue(value, forKey: key) != nil, let earlier = members.lookalikeKey(of: key) {
                     let column = column(of: keyIndex, lineStart: keyLineStart)
                     throw SeedDBError(.invalidManifest, "line \(keyLine), column \(column): key \(NameRules.escaped(key)) looks like the earlier \(NameRules.escaped(earlier)) but is written with other characters (another Unicode normalization); the two cannot both be kept")
                 }

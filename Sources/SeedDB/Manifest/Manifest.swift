@@ -109,18 +109,16 @@ public struct Manifest: Sendable, Hashable {
         guard !entries.isEmpty || allowingNoSeeds else { throw Self.error("\"seeds\" is empty") }
         guard entries.count <= Self.maximumSeeds else { throw Self.error("\"seeds\" lists more than \(Self.maximumSeeds) seeds") }
         var seeds: [Seed] = []
-        var names: [SeedName: Int] = [:]
+        var names: [String: Int] = [:]
         for (index, entry) in entries.enumerated() {
             let seed = try Self.seed(entry, at: "seeds[\(index)]", app: app, folder: folder)
-            if let stored = names.index(forKey: seed.name) {
-                let (earlier, first) = names[stored]
-                // `SeedName` compares as `String` does: `é` and `e` + U+0301 are one name to it.
-                let clash = earlier.rawValue.hasSameBytes(as: seed.name.rawValue)
-                    ? "their files would collide"
-                    : "\(NameRules.escaped(earlier.rawValue)) and \(NameRules.escaped(seed.name.rawValue)) look alike (another Unicode normalization), and one settings entry cannot keep them apart"
+            if let first = names[seed.name.rawValue] {
+                let clash = names.lookalikeKey(of: seed.name.rawValue).map { earlier in
+                    "\(NameRules.escaped(earlier)) and \(NameRules.escaped(seed.name.rawValue)) look alike (another Unicode normalization), and one settings entry cannot keep them apart"
+                } ?? "their files would collide"
                 throw Self.error("seeds[\(first)] and seeds[\(index)] both name their working copy \"\(seed.name)\": \(clash)")
             }
-            names[seed.name] = index
+            names[seed.name.rawValue] = index
             seeds.append(seed)
         }
         self.seeds = seeds

@@ -93,10 +93,8 @@ public struct SettingsSnapshot: Sendable {
     ///   and `e` followed by U+0301). Swift's dictionaries take the two for one key and
     ///   the file system does not, so the two working copies would share one record.
     public func entry(of name: SeedName) throws(SeedDBError) -> SettingsEntry? {
-        guard let index = entries.index(forKey: name.rawValue) else { return nil }
-        let (recorded, entry) = entries[index]
-        guard recorded.hasSameBytes(as: name.rawValue) else { throw Self.lookalikeError(written: name.rawValue, recorded: recorded) }
-        return entry
+        if let recorded = entries.lookalikeKey(of: name.rawValue) { throw Self.lookalikeError(written: name.rawValue, recorded: recorded) }
+        return entries[name.rawValue]
     }
 
     /// The refusal of working-copy name `written`, which looks like the recorded name

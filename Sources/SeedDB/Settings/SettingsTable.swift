@@ -22,8 +22,8 @@ public struct SettingsTable: Sendable {
     public subscript(name: String) -> SettingsEntry? {
         get { entries[name] }
         set {
-            if let index = entries.index(forKey: name), !entries[index].key.hasSameBytes(as: name) {
-                lookalike = lookalike ?? (name, entries[index].key)
+            if let recorded = entries.lookalikeKey(of: name) {
+                lookalike = lookalike ?? (name, recorded)
                 return
             }
             entries[name] = newValue
