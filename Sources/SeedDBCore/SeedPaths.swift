@@ -44,7 +44,11 @@ public struct SeedPaths: Hashable, Sendable {
     /// (`levels.sqlite.v2-wal` → `levels.sqlite.v2`), or the name itself. The suffixes
     /// are matched by bytes.
     public static func databaseName(of fileName: String) -> String {
-        sqliteSidecarSuffixes.reduce(fileName) { $0.removingByteSuffix($1) ?? $0 }
+        var name = fileName
+        for suffix in sqliteSidecarSuffixes {
+            if let database = name.removingByteSuffix(suffix) { name = database }
+        }
+        return name
     }
 
     /// SQLite's sidecars of a working copy that is a regular file.

@@ -52,7 +52,8 @@ extension Dictionary where Key == String {
     /// stored for `name`, or the stored one has its bytes.
     package func lookalikeKey(of name: String) -> String? {
         guard let index = index(forKey: name) else { return nil }
-        let stored = self[index].key
+        // The key alone: `self[index]` would copy the value too.
+        let stored = keys[index]
         return stored.hasSameBytes(as: name) ? nil : stored
     }
 }

@@ -87,6 +87,10 @@ final class SimulatedWorld: @unchecked Sendable {
     /// Whether the kernel makes hard links to the seed (`fs.protected_hardlinks` refuses
     /// them to a process that does not own the file).
     var hardLinks = true
+    /// Whether a read of a directory gives each entry's type (`d_type`); without, every
+    /// type is unknown (`DT_UNKNOWN`, as some file systems answer) and a reader that needs
+    /// one looks at the file itself.
+    var directoryTypes = true
 
     /// The error every call fails with once the process stopped.
     static let crashError = SeedDBError(.ioFailure, "simulated crash")
@@ -99,6 +103,7 @@ final class SimulatedWorld: @unchecked Sendable {
         world.nodes = nodes
         world.reflinks = reflinks
         world.hardLinks = hardLinks
+        world.directoryTypes = directoryTypes
         world.nextInode = nextInode
         world.nextLineage = nextLineage
         world.clock = clock
@@ -144,11 +149,18 @@ final class SimulatedWorld: @unchecked Sendable {
     /// The node at `path`.
     func node(_ path: String) -> Node? { nodes[path] }
 
-    /// The names in `directory`.
+    /// The names of the files and links in `directory`.
     func names(in directory: String) -> [String] {
         let prefix = directory + "/"
         return nodes.keys.filter { $0.hasPrefix(prefix) && !$0.dropFirst(prefix.count).contains("/") }
             .map { String($0.dropFirst(prefix.count)) }.sorted()
+    }
+
+    /// The names of the directories in `directory`: those the paths of files below it imply.
+    func subdirectories(in directory: String) -> [String] {
+        let prefix = directory + "/"
+        return Set(nodes.keys.filter { $0.hasPrefix(prefix) && $0.dropFirst(prefix.count).contains("/") }
+            .map { String($0.dropFirst(prefix.count).prefix { $0 != "/" }) }).sorted()
     }
 
     /// The database at `path`, following one link in the same directory.
@@ -292,15 +304,22 @@ struct SimulatedFileSystem: DeployFileSystem {
         }
     }
 
-    func linkTarget(of path: String) throws(SeedDBError) -> String {
-        try world.reading()
-        guard case .link(let target)? = world.node(path) else { throw SeedDBError(.ioFailure, "cannot read link \(path)") }
-        return target
+    func linkTargetAndEntries(of directory: String, link: String) throws(SeedDBError) -> (linkTarget: String?, entries: [DirectoryEntry]) {
+        let entries = try entries(of: directory)
+        guard case .link(let target)? = world.node(directory + "/" + link) else { return (nil, entries) }
+        return (target, entries)
     }
 
-    func entries(of directory: String) throws(SeedDBError) -> [String] {
+    func entries(of directory: String) throws(SeedDBError) -> [DirectoryEntry] {
         try world.reading()
-        return world.names(in: directory)
+        let files = world.names(in: directory).map { name in
+            DirectoryEntry(name: name, type: world.node(directory + "/" + name).map { node in
+                if case .link = node { return .symbolicLink }
+                return .regular
+            })
+        }
+        let entries = files + world.subdirectories(in: directory).map { DirectoryEntry(name: $0, type: .directory) }
+        return world.directoryTypes ? entries : entries.map { DirectoryEntry(name: $0.name, type: nil) }
     }
 
     func identity(of path: String) throws(SeedDBError) -> FileIdentity {

@@ -346,9 +346,31 @@ import Testing
         randomHistory(seed, linksBaseToSeed: false, reflinks: false)
     }
 
-    private func randomHistory(_ seed: UInt64, linksBaseToSeed: Bool, reflinks: Bool? = nil) {
+    /// The first 20 seeds again on a file system whose directory reads give no types: every
+    /// run ends as it ends where they do, with the same files.
+    @Test(arguments: systemSeeds)
+    func aDirectoryReadWithoutTypesChangesNoOutcome(_ seed: UInt64) {
+        let typed = randomHistory(seed, linksBaseToSeed: false)
+        let untyped = randomHistory(seed, linksBaseToSeed: false, directoryTypes: false)
+        let first = typed.log.indices.first { $0 >= untyped.log.count || typed.log[$0] != untyped.log[$0] }
+        #expect(first == nil && typed.log.count == untyped.log.count, "seed \(seed): \(first.map { "\(typed.log[$0]) became \(untyped.log[$0])" } ?? "")")
+        // The settings bytes hold the wall-clock time of each deploy: their records compared.
+        let (files, other) = (typed.contents(), untyped.contents())
+        for name in Set(files.keys).union(other.keys) where name != "settings" && files[name] != other[name] {
+            Issue.record("seed \(seed): \(name) is \(files[name] ?? "absent") with types, \(other[name] ?? "absent") without")
+        }
+        func recorded(_ sim: Simulator) -> [String?] {
+            let entry = sim.entry()
+            return [entry?.record?.version.rawValue, entry?.record?.sha256?.hex, entry?.previous?.version.rawValue, entry?.generation, entry?.base?.hex, entry?.interrupted.map { "\($0)" }]
+        }
+        #expect(recorded(typed) == recorded(untyped), "seed \(seed)")
+    }
+
+    @discardableResult
+    private func randomHistory(_ seed: UInt64, linksBaseToSeed: Bool, reflinks: Bool? = nil, directoryTypes: Bool = true) -> Simulator {
         var random = SplitMix64(seed: seed)
         let sim = Simulator(linksBaseToSeed: linksBaseToSeed, reflinks: reflinks)
+        sim.world.directoryTypes = directoryTypes
         var shipped = 1
         for step in 0..<1_000 {
             let roll = random.next() % 100
@@ -377,11 +399,13 @@ import Testing
             }
             let problems = sim.problems()
             if !problems.isEmpty {
-                Issue.record("seed \(seed)\(linksBaseToSeed ? " (base linked to the seed)" : reflinks == false ? " (compressed previous bases)" : ""), step \(step): \(problems)\nreplay: SEEDDB_SIM_SEED=\(seed) swift test --filter SimulationTests\n\(sim.log.suffix(12).joined(separator: "\n"))\nfiles: \(sim.contents().filter { $0.key != "settings" })\nrecord: \(sim.entry().map { "\($0.record?.version.rawValue ?? "none"), previous \($0.previous?.version.rawValue ?? "none"), interrupted \($0.interrupted != nil)" } ?? "none")")
-                return
+                let variant = linksBaseToSeed ? " (base linked to the seed)" : reflinks == false ? " (compressed previous bases)" : !directoryTypes ? " (no types in directory reads)" : ""
+                Issue.record("seed \(seed)\(variant), step \(step): \(problems)\nreplay: SEEDDB_SIM_SEED=\(seed) swift test --filter SimulationTests\n\(sim.log.suffix(12).joined(separator: "\n"))\nfiles: \(sim.contents().filter { $0.key != "settings" })\nrecord: \(sim.entry().map { "\($0.record?.version.rawValue ?? "none"), previous \($0.previous?.version.rawValue ?? "none"), interrupted \($0.interrupted != nil)" } ?? "none")")
+                return sim
             }
         }
         ReliabilityLog.record(suite: "simulator (random histories)", trials: 1_000, crashes: sim.crashes, dataLost: 0)
+        return sim
     }
 }
 

@@ -6,13 +6,25 @@ import Testing
 @Suite struct FileSystemTests {
     let directory = TemporaryDirectory()
 
-    @Test func entriesListsWhatFoundationListsAndNothingForAMissingDirectory() throws {
+    @Test func entriesListsWhatFoundationListsAndNothingWhereNoDirectoryIs() throws {
         for name in ["a", ".hidden", "é.sqlite", "levels.sqlite.v2"] { _ = directory.write(name, "x") }
         try FileManager.default.createDirectory(atPath: directory.path + "/sub", withIntermediateDirectories: false)
-        #expect(try FileSystem.entries(of: directory.path).sorted() == FileManager.default.contentsOfDirectory(atPath: directory.path).sorted())
+        try FileManager.default.createSymbolicLink(atPath: directory.path + "/link", withDestinationPath: "a")
+        let listed = try FileSystem.entries(of: directory.path)
+        let foundation = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(listed.map(\.name).sorted() == foundation.sorted())
+        // Each with its type, as `lstat` gives it (ext4, XFS and tmpfs fill `d_type` in).
+        for entry in listed {
+            let type = try FileSystem.fileType(at: directory.path + "/" + entry.name)
+            #expect(entry.type == type, "\(entry.name)")
+        }
         #expect(try FileSystem.entries(of: directory.path + "/missing") == [])
         let file = directory.write("plain", "x")
-        #expect(throws: SeedDBError.self) { try FileSystem.entries(of: file) }
+        #expect(try FileSystem.entries(of: file) == [])
+        #expect(try FileSystem.entries(of: file + "/below") == [])
+        // A directory that cannot be opened (a loop of links) is an I/O failure.
+        try FileManager.default.createSymbolicLink(atPath: directory.path + "/loop", withDestinationPath: "loop")
+        #expect { try FileSystem.entries(of: directory.path + "/loop") } throws: { ($0 as? SeedDBError)?.code == .ioFailure }
     }
 
     /// A directory whose listing takes many `getdents64` calls (3,000 names of 200 bytes
@@ -27,7 +39,7 @@ import Testing
         let longest = String(repeating: "l", count: 253) + "é"
         _ = directory.write(longest, "")
         names.insert(longest)
-        let listed = try FileSystem.entries(of: directory.path)
+        let listed = try FileSystem.entries(of: directory.path).map(\.name)
         #expect(listed.count == names.count)
         #expect(Set(listed) == names)
     }

@@ -73,14 +73,14 @@ import Testing
         entry.previous?.signature = SeedSignature(keyID: "ABC", serial: 6)
         let json = entry.json
         #expect(json.object?["signature"]?.object?["serial"]?.unsignedInteger == 7)
-        let decoded = try SettingsEntry(json: json)
+        let decoded = try SettingsEntry.decoding(json.prettyPrinted)
         #expect(decoded == entry)
         var bad = try #require(json.object)
         bad["signature"] = .object(["keyId": .string("X"), "serial": .number("-1")])
-        #expect(throws: SettingsEntry.ShapeError.self) { try SettingsEntry(json: .object(bad)) }
+        #expect(throws: SettingsEntry.ShapeError.self) { try SettingsEntry.decoding(JSONValue.object(bad).prettyPrinted) }
         // A pinned public key must be the key the key id names.
         bad["signature"] = .object(["keyId": .string("ABC"), "serial": .number("7"), "publicKey": .string(try MinisignPublicKey(text: Self.minisignPublicKey).base64)])
-        #expect(throws: SettingsEntry.ShapeError.self) { try SettingsEntry(json: .object(bad)) }
+        #expect(throws: SettingsEntry.ShapeError.self) { try SettingsEntry.decoding(JSONValue.object(bad).prettyPrinted) }
     }
 
     @Test(arguments: [#""serial": -1"#, #""serial": 1.5"#, #""serial": true"#, #""serial": "3""#, #""expires": "soon""#])

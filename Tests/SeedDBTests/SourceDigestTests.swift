@@ -13,7 +13,7 @@ import Testing
         entry.source = SourceDigest(identity: identity, sha256: try SHA256Digest(hex: Self.digest))
         let object = try #require(entry.json.object?["source"]?.object)
         #expect(object["changed"]?.integer == 1_763_769_105_000_000_001)
-        let decoded = try SettingsEntry(json: JSONValue.parse(entry.json.prettyPrinted[...], rules: .strict))
+        let decoded = try SettingsEntry.decoding(entry.json.prettyPrinted)
         #expect(decoded.source == entry.source)
 
         var touched = identity
@@ -23,15 +23,13 @@ import Testing
 
     @Test func anEntryWrittenWithoutTheChangeTimeIsACacheMiss() throws {
         let json = #"{"source": {"device": 2049, "inode": 1234, "size": 8192, "modified": 1763769104123456789, "sha256": "\#(Self.digest)"}}"#
-        let entry = try SettingsEntry(json: JSONValue.parse(Array(json.utf8)[...], rules: .strict))
+        let entry = try SettingsEntry.decoding(Array(json.utf8))
         #expect(entry.source == nil)
     }
 
     @Test func aMistypedChangeTimeIsReported() throws {
         let json = #"{"source": {"device": 2049, "inode": 1234, "size": 8192, "modified": 1, "changed": "x", "sha256": "\#(Self.digest)"}}"#
-        #expect(throws: SettingsEntry.ShapeError.self) {
-            _ = try SettingsEntry(json: JSONValue.parse(Array(json.utf8)[...], rules: .strict))
-        }
+        #expect(throws: SettingsEntry.ShapeError.self) { try SettingsEntry.decoding(Array(json.utf8)) }
     }
 
     @Test func theIdentityOfAFileHasItsChangeTime() throws {
@@ -39,5 +37,15 @@ import Testing
         let path = directory.write("seed", "x")
         let identity = try FileDigest.identity(ofFileAt: path)
         #expect(identity.changedNanoseconds > 0 && identity.size == 1)
+    }
+}
+
+extension SettingsEntry {
+    /// The entry whose JSON object is `object`, read as the settings store reads one.
+    ///
+    /// - Throws: The ``ShapeError`` naming the field missing or mistyped, or
+    ///   ``SeedDBError`` for text that is not JSON.
+    static func decoding(_ object: [UInt8]) throws -> SettingsEntry {
+        try JSONValue.reading(object[...], rules: .lenient) { (parser) throws(SeedDBError) in try read(&parser, depth: 0) }.get()
     }
 }

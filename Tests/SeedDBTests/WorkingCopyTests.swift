@@ -86,7 +86,7 @@ import Testing
         let temporary = FileSystem.temporaryPath(in: paths.directory, stem: "levels.sqlite", kind: "retired")
         _ = FileManager.default.createFile(atPath: temporary, contents: Data())
         let copy = try WorkingCopy.inspect(paths)
-        let listing = try copy.listing()
+        let listing = copy.listing()
         let leftovers = Set(copy.leftovers(disposable: [4], in: listing))
         #expect(leftovers == [temporary, paths.inDirectory("levels.sqlite.v4"), paths.inDirectory("levels.sqlite.v4-journal")])
         #expect(Set(copy.leftovers(disposable: [], in: listing)) == [temporary], "a generation nobody proved disposable stays")
@@ -108,7 +108,7 @@ import Testing
             #expect(FileManager.default.createFile(atPath: composed.inDirectory(name), contents: Data("x".utf8)))
         }
         let copy = try WorkingCopy.inspect(composed)
-        let listing = try copy.listing()
+        let listing = copy.listing()
         #expect(listing.names.count == others.count)
         #expect(listing.generations.isEmpty && listing.sidecarGenerations.isEmpty && listing.stagedBases.isEmpty)
         #expect(listing.adoptedCopies.isEmpty && !listing.temporaries)

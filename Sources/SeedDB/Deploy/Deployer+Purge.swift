@@ -80,8 +80,8 @@ extension Deployer {
         if dryRun {
             let leaving = files + settingsFiles
             let emptied = directories.filter { directory in
-                ((try? fs.entries(of: directory)) ?? []).allSatisfy { name in
-                    let path = directory + "/" + name
+                ((try? fs.entries(of: directory)) ?? []).allSatisfy { entry in
+                    let path = directory + "/" + entry.name
                     return leaving.contains { $0.hasSameBytes(as: path) }
                 }
             }
@@ -120,7 +120,7 @@ extension Deployer {
     private func filesToRemove(_ paths: SeedPaths) throws(SeedDBError) -> [String] {
         let name = paths.name.rawValue
         let ownNames = ["", ".previous", ".base", ".previous.base", ".previous.base.xor.zst", ".conflicts.json"].map { name + $0 }
-        let owned = try effects.files.entries(of: paths.directory).filter { entry in
+        let owned = try effects.files.entries(of: paths.directory).map(\.name).filter { entry in
             let base = SeedPaths.databaseName(of: entry)
             return ownNames.contains(where: base.hasSameBytes)
                 || paths.generationNumber(of: base) != nil || paths.adoptedCopyStamp(of: base) != nil

@@ -30,7 +30,7 @@ extension Deployer {
             guard ancestor != "/", !ancestor.isEmpty else { break }
             ancestor = FileSystem.directory(of: ancestor)
         }
-        for name in try FileSystem.entries(of: directory).sorted() where name.hasSuffix(".pub") {
+        for name in try FileSystem.entries(of: directory).map(\.name).sorted() where name.hasSuffix(".pub") {
             let path = directory + "/" + name
             guard try FileSystem.fileType(at: path) == .regular else {
                 throw SeedDBError(.untrustedSeed, "refusing the trusted keys of \(app): \(path) is not a regular file")
@@ -60,7 +60,7 @@ extension Deployer {
     public func requireSignatureOfUnreadableManifest(_ path: String) throws(SeedDBError) {
         var keys = configuration.trustedKeys
         if let base = configuration.trustedKeysDirectory, try FileSystem.fileType(at: base) == .directory {
-            for name in try FileSystem.entries(of: base).sorted() {
+            for name in try FileSystem.entries(of: base).map(\.name).sorted() {
                 guard let app = try? AppIdentifier(name) else { continue }
                 keys += try trustedKeys(for: app).filter { !configuration.trustedKeys.contains($0) }
             }

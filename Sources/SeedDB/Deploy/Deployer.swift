@@ -280,8 +280,8 @@ public struct Deployer: Sendable {
     }
 
     /// The report of a ``deploy(_:)`` of `seed` that has nothing to do, found the way the
-    /// startup check finds it (one settings read and one `lstat`; no lock, no hashing, no
-    /// SQLite) and changing nothing; `nil` when the deploy has work to do, or something
+    /// startup check finds it (one settings read, one `readlink` and one read of the working
+    /// copy's directory; no lock, no hashing, no SQLite) and changing nothing; `nil` when the deploy has work to do, or something
     /// to remember (a seed file touched since its digest was taken, a signature that
     /// differs from the one recorded). It refuses what ``deploy(_:)`` would refuse for the
     /// signature, the pin included, so an unsigned manifest of a pinned seed is never
@@ -302,9 +302,9 @@ public struct Deployer: Sendable {
     private func upToDatePlan(_ quick: Observed) throws(SeedDBError) -> DeployPlan? {
         guard quick.problem == nil, let plan = try? DeployPlanner.plan(quick.observation, request(.deploy, quick.seed)), !plan.action.copies
         else { return nil }
-        // One directory read: a killed run's temporary files, or the sidecars of a gone
-        // generation, are work for a locked run.
-        let listing = try quick.workingCopy.listing()
+        // From the quick look's read of the directory: a killed run's temporary files, or
+        // the sidecars of a gone generation, are work for a locked run.
+        let listing = quick.workingCopy.listing()
         guard !listing.temporaries, Set(listing.sidecarGenerations).isSubset(of: listing.generations) else { return nil }
         return plan
     }
@@ -340,7 +340,7 @@ public struct Deployer: Sendable {
     }
 
     /// The start of every run: the signature checked, then the startup hot path (one
-    /// settings read and one lstat, a readlink for a link; no lock, no hashing, no SQLite;
+    /// settings read, one readlink and one directory read; no lock, no hashing, no SQLite;
     /// with `version: auto`, one stat of the seed), which answers an up-to-date deploy.
     func look(_ seed: Seed, _ kind: DeployRequest.Kind) throws(SeedDBError) -> Look {
         let (seed, signature, paths, quick) = try quickLook(seed, authenticating: kind != .rollback)
@@ -368,9 +368,11 @@ public struct Deployer: Sendable {
         let named = paths(for: seed)
         let snapshot = try records(at: named).snapshot(only: seed.name)
         let (vouched, signature) = authenticating ? try authenticate(seed, snapshot: snapshot) : (seed, nil)
-        let paths = paths(for: vouched)
-        // The vouched seed has the same app and name: the same settings, unless its paths differ.
-        let quick = try observe(vouched, paths: paths, quick: true, snapshot: paths == named ? snapshot : nil)
+        // The vouched seed has the same app and name: the same paths and settings, unless it
+        // is deployed to another location.
+        let samePaths = vouched.app == seed.app && vouched.name == seed.name && vouched.location == seed.location
+        let paths = samePaths ? named : paths(for: vouched)
+        let quick = try observe(vouched, paths: paths, quick: true, snapshot: samePaths ? snapshot : nil)
         return (vouched, signature, paths, quick)
     }
 
@@ -533,7 +535,7 @@ public struct Deployer: Sendable {
         }
         let listing = quick
             ? WorkingCopy.Listing(generations: [], sidecarGenerations: [], stagedBases: [], adoptedCopies: [])
-            : try workingCopy.listing()
+            : workingCopy.listing()
         var observation = DeployObservation(
             recorded: entry.record?.version,
             recordedGeneration: entry.generation.flatMap(paths.generationNumber(of:)),

@@ -11,10 +11,12 @@ import SystemPackage
 protocol DeployFileSystem: Sendable {
     /// The type of the file at `path` (not following a final link); `nil` when nothing is there.
     func fileType(at path: String) throws(SeedDBError) -> FileType?
-    /// The target a symbolic link at `path` names, as written.
-    func linkTarget(of path: String) throws(SeedDBError) -> String
-    /// The names in `directory`; empty when it does not exist.
-    func entries(of directory: String) throws(SeedDBError) -> [String]
+    /// The entries of `directory`, in no particular order; empty when it does not exist.
+    func entries(of directory: String) throws(SeedDBError) -> [DirectoryEntry]
+    /// The target the symbolic link `link` in `directory` names, as written (`nil` when
+    /// it is not a symbolic link or not there), and the entries of `directory`, from one
+    /// open of the directory.
+    func linkTargetAndEntries(of directory: String, link: String) throws(SeedDBError) -> (linkTarget: String?, entries: [DirectoryEntry])
     /// What identifies the content of the file at `path` without reading it (following links).
     func identity(of path: String) throws(SeedDBError) -> FileIdentity
     /// The permission bits and owner of the file at `path`; `nil` when nothing is there.
@@ -93,8 +95,10 @@ struct LocalFileSystem: DeployFileSystem {
     init() {}
 
     func fileType(at path: String) throws(SeedDBError) -> FileType? { try FileSystem.fileType(at: path) }
-    func linkTarget(of path: String) throws(SeedDBError) -> String { try FileSystem.linkTarget(of: path) }
-    func entries(of directory: String) throws(SeedDBError) -> [String] { try FileSystem.entries(of: directory) }
+    func entries(of directory: String) throws(SeedDBError) -> [DirectoryEntry] { try FileSystem.entries(of: directory) }
+    func linkTargetAndEntries(of directory: String, link: String) throws(SeedDBError) -> (linkTarget: String?, entries: [DirectoryEntry]) {
+        try FileSystem.linkTargetAndEntries(of: directory, link: link)
+    }
     func identity(of path: String) throws(SeedDBError) -> FileIdentity { try FileDigest.identity(ofFileAt: path) }
     func modeAndOwner(of path: String) throws(SeedDBError) -> (mode: UInt16, owner: FileOwner)? {
         try FileSystem.status(at: path).map { ($0.permissionBits, $0.owner) }

@@ -170,7 +170,7 @@ enum FileSystem {
     /// The temporary files a killed run left for `stem` in `directory`, with the journals
     /// SQLite made beside them (`.tmp-journal`, `.tmp-wal`, `.tmp-shm`).
     static func staleTemporaryFiles(in directory: String, stem: String) throws(SeedDBError) -> [String] {
-        staleTemporaryFiles(in: directory, listing: try entries(of: directory), stems: [stem])
+        staleTemporaryFiles(in: directory, listing: try entries(of: directory).map(\.name), stems: [stem])
     }
 
     /// Like ``staleTemporaryFiles(in:stem:)`` for several stems, from a listing of
@@ -441,13 +441,23 @@ enum FileSystem {
         FilePath(directory).appending(name).string
     }
 
-    /// The names in `directory`; none when it does not exist.
+    /// The entries of `directory`, in the order the file system gives them; none when
+    /// there is no directory at that path (nothing, or a file in its place or on its way).
     /// - Throws: ``SeedDBError`` when it exists but cannot be read.
-    static func entries(of directory: String) throws(SeedDBError) -> [String] {
+    static func entries(of directory: String) throws(SeedDBError) -> [DirectoryEntry] {
+        try linkTargetAndEntries(of: directory, link: nil).entries
+    }
+
+    /// The target of the symbolic link `link` in `directory` (`nil` when it is not a link
+    /// or not there, or for no `link`) and the entries of `directory` (``entries(of:)``),
+    /// from one open of the directory.
+    /// - Throws: ``SeedDBError`` when the directory exists but cannot be read.
+    static func linkTargetAndEntries(of directory: String, link: String?) throws(SeedDBError) -> (linkTarget: String?, entries: [DirectoryEntry]) {
         do {
-            return try Syscalls.directoryEntries(directory)
-        } catch .noSuchFileOrDirectory {
-            return []
+            guard let link else { return (nil, try Syscalls.directoryEntries(directory)) }
+            return try Syscalls.linkTargetAndEntries(directory, link: link)
+        } catch .noSuchFileOrDirectory, .notDirectory {
+            return (nil, [])
         } catch {
             // Whatever the cause, an unreadable listing is an I/O failure (exit 74).
             throw SeedDBError(.ioFailure, SeedDBError.io(error, "cannot list directory", directory).message, underlying: error)
@@ -469,6 +479,7 @@ enum FileSystem {
             throw SeedDBError.io(error, "cannot read the link", path)
         }
     }
+
 
     /// Makes `path` a symbolic link to `target` atomically: a link under a temporary name,
     /// renamed over whatever `path` is (never followed).

@@ -164,23 +164,55 @@ enum Syscalls {
         try retrying { Glibc.symlink(target, path) }
     }
 
-    /// `open(2)` and `getdents64(2)`: the names in the directory at `path`, without `.` and
-    /// `..`, in the order the file system gives them. (`opendir(3)` would add an `fstat` to
-    /// every startup check's look for a killed run's leftovers.)
-    static func directoryEntries(_ path: String) throws(Errno) -> [String] {
+    /// `open(2)` and `getdents64(2)`: the entries of the directory at `path` (see
+    /// ``entries(ofDirectory:)``).
+    static func directoryEntries(_ path: String) throws(Errno) -> [DirectoryEntry] {
         let fd = try retrying { Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         defer { _ = Glibc.close(fd) }
-        return try withUnsafeTemporaryAllocation(byteCount: 32_768, alignment: 8) { (buffer) throws(Errno) in
-            var names: [String] = []
+        return try entries(ofDirectory: fd)
+    }
+
+    /// `open(2)` of the directory at `path`, `readlinkat(2)` of `name` in it and
+    /// `getdents64(2)`: the target of the symbolic link `name` (`nil` when `name` is not a
+    /// link or not there) and the directory's entries (see ``entries(ofDirectory:)``). One
+    /// walk of `path`, which a `readlink` of the link's own path would make again.
+    static func linkTargetAndEntries(_ path: String, link name: String) throws(Errno) -> (linkTarget: String?, entries: [DirectoryEntry]) {
+        let fd = try retrying { Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        defer { _ = Glibc.close(fd) }
+        let target = withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(PATH_MAX)) { buffer in
+            Result { () throws(Errno) in
+                let count = try retrying { Glibc.readlinkat(fd, name, buffer.baseAddress!, buffer.count) }
+                return String(decoding: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[0..<count]), as: UTF8.self)
+            }
+        }
+        switch target {
+        case .success(let text): return (text, try entries(ofDirectory: fd))
+        case .failure(.invalidArgument), .failure(.noSuchFileOrDirectory): return (nil, try entries(ofDirectory: fd))
+        case .failure(let error): throw error
+        }
+    }
+
+    /// `getdents64(2)` until the end: the entries of the open directory `fd`, without `.`
+    /// and `..`, in the order the file system gives them, each with the type its `d_type`
+    /// gives (`nil` for `DT_UNKNOWN`). (`opendir(3)` would add an `fstat` to every startup
+    /// check's look at the working copy's directory.)
+    private static func entries(ofDirectory fd: Int32) throws(Errno) -> [DirectoryEntry] {
+        try withUnsafeTemporaryAllocation(byteCount: 32_768, alignment: 8) { (buffer) throws(Errno) in
+            var entries: [DirectoryEntry] = []
             while true {
                 let filled = try retrying { cseeddb_getdents64(fd, buffer.baseAddress, buffer.count) }
-                if filled == 0 { return names }
+                if filled == 0 { return entries }
                 var offset = 0
                 while offset < filled {
+                    // struct linux_dirent64: inode (8), offset (8), record length (2), type (1), name.
                     let length = Int(buffer.load(fromByteOffset: offset + 16, as: UInt16.self))
+                    let type = buffer.load(fromByteOffset: offset + 18, as: UInt8.self)
                     let name = UnsafeRawBufferPointer(rebasing: buffer[(offset + 19)..<(offset + length)])
                     let text = String(decoding: name[..<(name.firstIndex(of: 0) ?? name.count)], as: UTF8.self)
-                    if text != "." && text != ".." { names.append(text) }
+                    if text != "." && text != ".." {
+                        // A `DT_` value is its file type's `S_IF` bits shifted down by 12.
+                        entries.append(DirectoryEntry(name: text, type: type == 0 ? nil : FileType(rawValue: CInterop.Mode(type) << 12)))
+                    }
                     offset += length
                 }
             }

@@ -28,13 +28,26 @@ extension JSONValue {
     ///   … looks like the earlier …`: the same text as an earlier key in another Unicode
     ///   normalization, which `String` takes for the same key.
     static func parse(_ bytes: ArraySlice<UInt8>, rules: Rules, only: [String] = []) throws(SeedDBError) -> JSONValue {
+        try reading(bytes, rules: rules) { (parser) throws(SeedDBError) in try parser.value(depth: 0, keeping: .path(only[...])) }
+    }
+
+    /// Reads `bytes` as one JSON value with `read`, which reads the value through the
+    /// parser it is handed (``Parser/readMembers(depth:_:)`` and the other readers) and
+    /// builds what it returns straight from the bytes, with no ``JSONValue`` between. The
+    /// text is checked whole, as ``parse(_:rules:only:)`` checks it: a leading UTF-8
+    /// byte-order mark is skipped, nothing but whitespace may follow the value.
+    ///
+    /// - Throws: ``SeedDBError`` `invalidManifest`, as ``parse(_:rules:only:)``.
+    static func reading<Result>(
+        _ bytes: ArraySlice<UInt8>, rules: Rules, _ read: (inout Parser) throws(SeedDBError) -> Result
+    ) throws(SeedDBError) -> Result {
         let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes
         // Read through a buffer pointer: every byte is looked at, and an array slice's
         // subscript checks its bounds each time (most of the startup check's parse).
         return try text.withUnsafeBufferPointer { (buffer) throws(SeedDBError) in
             var parser = Parser(bytes: buffer, rules: rules)
             try parser.skipWhitespace()
-            let value = try parser.value(depth: 0, keeping: .path(only[...]))
+            let value = try read(&parser)
             try parser.skipWhitespace()
             if parser.current != nil {
                 throw parser.error("unexpected \(parser.describeCurrent()) after the JSON value")
@@ -44,7 +57,7 @@ extension JSONValue {
     }
 
     /// Which part of a value the parser builds.
-    private enum Keeping {
+    enum Keeping {
         /// The members on this path of keys, and all of the value when the path is empty.
         case path(ArraySlice<String>)
         /// Nothing: the value is checked and left out (``JSONValue/null`` stands for it).
@@ -75,17 +88,27 @@ extension JSONValue {
         case index(Int)
     }
 
-    private struct Parser {
-        /// The text, valid for the parse only.
-        let bytes: UnsafeBufferPointer<UInt8>
-        let rules: Rules
-        var index: Int
-        var line = 1
-        var lineStart: Int
-        /// The keys and indexes leading to the value being read.
-        var trail: [Step] = []
+    /// An object's key as read, with where it starts (for a message about it).
+    struct Key {
+        /// The key's text, escapes decoded.
+        let text: String
+        fileprivate let line: Int, lineStart: Int, index: Int
+    }
 
-        init(bytes: UnsafeBufferPointer<UInt8>, rules: Rules) {
+    /// Reads JSON text: checks it against the ``Rules`` and builds ``JSONValue``s, or
+    /// hands its objects' members to a reader that decodes them itself
+    /// (``JSONValue/reading(_:rules:_:)``).
+    struct Parser {
+        /// The text, valid for the parse only.
+        private let bytes: UnsafeBufferPointer<UInt8>
+        private let rules: Rules
+        private var index: Int
+        private var line = 1
+        private var lineStart: Int
+        /// The keys and indexes leading to the value being read.
+        private var trail: [Step] = []
+
+        fileprivate init(bytes: UnsafeBufferPointer<UInt8>, rules: Rules) {
             self.bytes = bytes
             self.rules = rules
             index = bytes.startIndex
@@ -166,14 +189,33 @@ extension JSONValue {
         }
 
         mutating func object(depth: Int, keeping: Keeping) throws(SeedDBError) -> JSONValue {
-            index += 1
-            try skipWhitespace()
             var members: [String: JSONValue] = [:]
             // Room for a small object's members without growing the table step by step.
             if keeping.keepsAnything { members.reserveCapacity(8) }
+            _ = try readMembers(depth: depth) { (parser, key, depth) throws(SeedDBError) in
+                let member = keeping.member(key.text)
+                let value = try parser.value(depth: depth, keeping: member)
+                if member.keepsAnything { try parser.keep(value, forKey: key, in: &members) }
+            }
+            return .object(members)
+        }
+
+        /// Reads an object, handing `member` each key in turn; `member` reads the key's
+        /// value (at the depth it is handed) and nothing more. A value that is not an
+        /// object is read and left out, and the result is `false`.
+        mutating func readMembers(
+            depth: Int, _ member: (inout Parser, Key, _ depth: Int) throws(SeedDBError) -> Void
+        ) throws(SeedDBError) -> Bool {
+            guard depth < JSONValue.maximumDepth else { throw error("nested more than \(JSONValue.maximumDepth) levels deep") }
+            guard current == UInt8(ascii: "{") else {
+                try skipValue(depth: depth)
+                return false
+            }
+            index += 1
+            try skipWhitespace()
             if current == UInt8(ascii: "}") {
                 index += 1
-                return .object(members)
+                return true
             }
             // The keys seen, to refuse a duplicate (strict rules).
             var keys: Set<String> = []
@@ -182,57 +224,142 @@ extension JSONValue {
                     if current == UInt8(ascii: "}") {
                         guard rules == .lenient else { throw error("trailing comma before '}'") }
                         index += 1
-                        return .object(members)
+                        return true
                     }
                     throw error("expected a key in quotes, found \(describeCurrent())")
                 }
                 let (keyLine, keyLineStart, keyIndex) = (line, lineStart, index)
-                let key = try string()
-                trail.append(.key(key))
-                if rules == .strict, !keys.insert(key).inserted {
-                    let column = column(of: keyIndex, lineStart: keyLineStart)
-                    throw SeedDBError(.invalidManifest, "line \(keyLine), column \(column): duplicate key \"\(path)\"")
+                let key = Key(text: try string(), line: keyLine, lineStart: keyLineStart, index: keyIndex)
+                trail.append(.key(key.text))
+                if rules == .strict, !keys.insert(key.text).inserted {
+                    throw error(at: key, "duplicate key \"\(path)\"")
                 }
                 try skipWhitespace()
                 try expect(UInt8(ascii: ":"), "':' after a key")
                 try skipWhitespace()
-                let member = keeping.member(key)
-                let value = try value(depth: depth + 1, keeping: member)
-                // A key `String` takes for an earlier one (`é` and `e` + U+0301) is another
-                // key to the file's writer and to `JSONSerialization`: refused rather than
-                // merged into the earlier one, which keeps its own spelling.
-                if member.keepsAnything, members.updateValue(value, forKey: key) != nil, let earlier = members.lookalikeKey(of: key) {
-                    let column = column(of: keyIndex, lineStart: keyLineStart)
-                    throw SeedDBError(.invalidManifest, "line \(keyLine), column \(column): key \(NameRules.escaped(key)) looks like the earlier \(NameRules.escaped(earlier)) but is written with other characters (another Unicode normalization); the two cannot both be kept")
-                }
+                try member(&self, key, depth + 1)
                 trail.removeLast()
-                guard try nextMember(closing: UInt8(ascii: "}")) else { return .object(members) }
+                guard try nextMember(closing: UInt8(ascii: "}")) else { return true }
             }
         }
 
-        mutating func array(depth: Int, keeping: Keeping) throws(SeedDBError) -> JSONValue {
+        /// Keeps `value` under `key` in `members`, as an object read leniently keeps it: a
+        /// key with the same bytes as an earlier one replaces its value. A key `String`
+        /// takes for an earlier one (`é` and `e` + U+0301) is another key to the file's
+        /// writer and to `JSONSerialization`: refused rather than merged into the earlier
+        /// one, which keeps its own spelling.
+        func keep<Value>(_ value: Value, forKey key: Key, in members: inout [String: Value]) throws(SeedDBError) {
+            if members.updateValue(value, forKey: key.text) != nil, let earlier = members.lookalikeKey(of: key.text) {
+                throw error(at: key, "key \(NameRules.escaped(key.text)) looks like the earlier \(NameRules.escaped(earlier)) but is written with other characters (another Unicode normalization); the two cannot both be kept")
+            }
+        }
+
+        /// The error `message` about `key`, at the key's line and column.
+        func error(at key: Key, _ message: String) -> SeedDBError {
+            SeedDBError(.invalidManifest, "line \(key.line), column \(column(of: key.index, lineStart: key.lineStart)): \(message)")
+        }
+
+        /// Reads a value and leaves it out.
+        mutating func skipValue(depth: Int) throws(SeedDBError) {
+            _ = try value(depth: depth, keeping: .nothing)
+        }
+
+        /// Reads a string; `nil`, the value read and left out, when it is not one.
+        mutating func readString(depth: Int) throws(SeedDBError) -> String? {
+            guard current == UInt8(ascii: "\"") else {
+                try skipValue(depth: depth)
+                return nil
+            }
+            return try string()
+        }
+
+        /// Reads `true` or `false`; `nil`, the value read and left out, for anything else.
+        mutating func readBool(depth: Int) throws(SeedDBError) -> Bool? {
+            try value(depth: depth, keeping: .nothing).bool
+        }
+
+        /// Reads a number with no fraction, exact in 64 bits (``JSONValue/integer``); `nil`,
+        /// the value read and left out, for anything else.
+        mutating func readInteger(depth: Int) throws(SeedDBError) -> Int64? {
+            guard let first = current, first == UInt8(ascii: "-") || isDigit(first) else {
+                try skipValue(depth: depth)
+                return nil
+            }
+            let start = index
+            try number()
+            // Digits alone (most numbers) are read here; a fraction or an exponent as
+            // `JSONValue` reads it.
+            let negative = bytes[start] == UInt8(ascii: "-")
+            var value: Int64 = 0
+            for byte in bytes[(negative ? start + 1 : start)..<index] {
+                guard isDigit(byte) else { return JSONValue.number(String(decoding: bytes[start..<index], as: UTF8.self)).integer }
+                let digit = Int64(byte - UInt8(ascii: "0"))
+                let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
+                let (next, carry) = negative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
+                guard !overflow, !carry else { return nil }
+                value = next
+            }
+            return value
+        }
+
+        /// Reads a number with no fraction, exact in 64 bits unsigned
+        /// (``JSONValue/unsignedInteger``); `nil`, the value read and left out, for anything
+        /// else.
+        mutating func readUnsignedInteger(depth: Int) throws(SeedDBError) -> UInt64? {
+            try value(depth: depth, keeping: .path([])).unsignedInteger
+        }
+
+        /// Reads an array, handing `element` each index in turn; `element` reads the
+        /// element (at the depth it is handed) and nothing more. A value that is not an
+        /// array is read and left out, and the result is `false`.
+        mutating func readElements(
+            depth: Int, _ element: (inout Parser, _ depth: Int) throws(SeedDBError) -> Void
+        ) throws(SeedDBError) -> Bool {
+            guard depth < JSONValue.maximumDepth else { throw error("nested more than \(JSONValue.maximumDepth) levels deep") }
+            guard current == UInt8(ascii: "[") else {
+                try skipValue(depth: depth)
+                return false
+            }
             index += 1
             try skipWhitespace()
-            var elements: [JSONValue] = []
             if current == UInt8(ascii: "]") {
                 index += 1
-                return .array(elements)
+                return true
             }
-            let kept = keeping.elements
             var count = 0
             while true {
                 if current == UInt8(ascii: "]") {
                     guard rules == .lenient else { throw error("trailing comma before ']'") }
                     index += 1
-                    return .array(elements)
+                    return true
                 }
                 trail.append(.index(count))
-                let element = try value(depth: depth + 1, keeping: kept)
-                if kept.keepsAnything { elements.append(element) }
+                try element(&self, depth + 1)
                 trail.removeLast()
                 count += 1
-                guard try nextMember(closing: UInt8(ascii: "]")) else { return .array(elements) }
+                guard try nextMember(closing: UInt8(ascii: "]")) else { return true }
             }
+        }
+
+        /// Reads an array of strings; `nil`, the value read to its end, when it is not an
+        /// array or an element is not a string.
+        mutating func readStrings(depth: Int) throws(SeedDBError) -> [String]? {
+            var texts: [String] = []
+            var allStrings = true
+            let isArray = try readElements(depth: depth) { (parser, depth) throws(SeedDBError) in
+                if let text = try parser.readString(depth: depth) { texts.append(text) } else { allStrings = false }
+            }
+            return isArray && allStrings ? texts : nil
+        }
+
+        mutating func array(depth: Int, keeping: Keeping) throws(SeedDBError) -> JSONValue {
+            var elements: [JSONValue] = []
+            let kept = keeping.elements
+            _ = try readElements(depth: depth) { (parser, depth) throws(SeedDBError) in
+                let element = try parser.value(depth: depth, keeping: kept)
+                if kept.keepsAnything { elements.append(element) }
+            }
+            return .array(elements)
         }
 
         /// After a member of an object or an element of an array: `true` past a comma (and

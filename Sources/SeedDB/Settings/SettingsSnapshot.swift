@@ -56,34 +56,62 @@ public struct SettingsSnapshot: Sendable {
             problem = .notAnObject("empty file")
             return
         }
-        let parsed: JSONValue
+        // SeedDB's entries, as the last `"seeddb"` key holds them (a key repeated counts once,
+        // the last time, as `JSONSerialization` read it).
+        var owned: (entries: [String: SettingsEntry], problem: Problem?)?
+        var appValues: [String: JSONValue] = [:]
         do {
-            parsed = try JSONValue.parse(bytes[...], rules: .lenient, only: only.map { [SettingsStore.key, $0] } ?? [])
+            let isObject = try JSONValue.reading(bytes[...], rules: .lenient) { (parser) throws(SeedDBError) in
+                try parser.readMembers(depth: 0) { (parser, key, depth) throws(SeedDBError) in
+                    if key.text == SettingsStore.key {
+                        owned = try Self.readEntries(&parser, depth: depth, only: only)
+                    } else if only == nil {
+                        try parser.keep(try parser.value(depth: depth, keeping: .path([])), forKey: key, in: &appValues)
+                    } else {
+                        try parser.skipValue(depth: depth)
+                    }
+                }
+            }
+            guard isObject else {
+                problem = .notAnObject("not a JSON object")
+                return
+            }
         } catch {
             problem = .notAnObject(error.message)
             return
         }
-        guard var document = parsed.object else {
-            problem = .notAnObject("not a JSON object")
-            return
-        }
-        let owned = document.removeValue(forKey: SettingsStore.key)
-        if only == nil { appValues = document }
-        guard let owned else { return }
-        guard let table = owned.object else {
-            problem = .badSeedDBValue("not an object")
-            return
-        }
+        self.appValues = appValues
+        if let owned { (entries, problem) = owned }
+    }
+
+    /// Reads the value of the `"seeddb"` key: its entries (with `only`, that entry alone;
+    /// the others are checked as JSON and left out), or no entries and why the value is
+    /// not SeedDB's.
+    private static func readEntries(
+        _ parser: inout JSONValue.Parser, depth: Int, only: String?
+    ) throws(SeedDBError) -> (entries: [String: SettingsEntry], problem: Problem?) {
+        // A name written twice counts the last time, its earlier value, good or not,
+        // forgotten; `names` refuses one that only looks like an earlier one.
+        var names: [String: Void] = [:]
         var entries: [String: SettingsEntry] = [:]
-        for (name, value) in table {
-            do {
-                entries[name] = try SettingsEntry(json: value)
+        var failures: [String: SettingsEntry.ShapeError] = [:]
+        let isObject = try parser.readMembers(depth: depth) { (parser, name, depth) throws(SeedDBError) in
+            // `==` on `String`s: a name that only looks like `only` is read too, for
+            // ``entry(of:)`` to refuse.
+            guard only.map({ $0 == name.text }) ?? true else { return try parser.skipValue(depth: depth) }
+            let read = try SettingsEntry.read(&parser, depth: depth)
+            try parser.keep((), forKey: name, in: &names)
+            do throws(SettingsEntry.ShapeError) {
+                entries[name.text] = try read.get()
+                failures[name.text] = nil
             } catch {
-                problem = .badSeedDBValue("entry \(NameRules.quoted(name)): \(error.description)")
-                return
+                entries[name.text] = nil
+                failures[name.text] = error
             }
         }
-        self.entries = entries
+        guard isObject else { return ([:], .badSeedDBValue("not an object")) }
+        if let (name, error) = failures.first { return ([:], .badSeedDBValue("entry \(NameRules.quoted(name)): \(error.description)")) }
+        return (entries, nil)
     }
 
     /// The entry of working copy `name`, if the store holds one.

@@ -133,7 +133,7 @@ public struct SettingsStore: Sendable {
     private func setAsideCopies() -> Set<String> {
         let file = (try? file()) ?? path
         let prefix = FileSystem.fileName(of: file) + ".corrupt-"
-        return Set(((try? FileSystem.entries(of: FileSystem.directory(of: file))) ?? []).filter { $0.hasBytePrefix(prefix) })
+        return Set(((try? FileSystem.entries(of: FileSystem.directory(of: file))) ?? []).map(\.name).filter { $0.hasBytePrefix(prefix) })
     }
 
     /// Takes a ``Backup`` of the file as it is now.

@@ -1,4 +1,5 @@
 import SeedDBCore
+import SystemPackage
 
 /// A working copy as found on disk.
 ///
@@ -42,12 +43,24 @@ struct WorkingCopy {
     /// Whether the working copy's link is missing and ``state`` is the recorded generation
     /// file found without it.
     var linkMissing = false
+    /// The entries of the working copy's directory, read once when the working copy was
+    /// inspected: its generation files, their sidecars, a killed run's leftovers
+    /// (``listing()``).
+    let entries: [DirectoryEntry]
 
-    /// Looks at the working-copy path without following anything but SeedDB's own link.
+    /// Looks at the working-copy path without following anything but SeedDB's own link:
+    /// one open of its directory, a `readlinkat` of the working copy in it and one read of
+    /// its entries, which show the generation file the link names and every other file of
+    /// the working copy's (``listing()``).
     /// - Parameter seedLinks: The absolute seed paths a link of SeedDB's may name (the
     ///   read-only seed the record names, the one being deployed read-only).
     static func inspect(_ paths: SeedPaths, seedLinks: [String] = [], files: any DeployFileSystem = LocalFileSystem()) throws(SeedDBError) -> WorkingCopy {
-        WorkingCopy(paths: paths, files: files, state: try state(at: paths, seedLinks: seedLinks, files: files))
+        let (target, entries) = try files.linkTargetAndEntries(of: paths.directory, link: paths.name.rawValue)
+        guard let state = try state(at: paths, linkTarget: target, entries: entries, seedLinks: seedLinks, files: files) else {
+            // Made a link between the two reads (a first deploy over an adopted file): again.
+            return try inspect(paths, seedLinks: seedLinks, files: files)
+        }
+        return WorkingCopy(paths: paths, files: files, state: state, entries: entries)
     }
 
     /// Looks at the working-copy path; when nothing is there but the generation file the
@@ -55,26 +68,31 @@ struct WorkingCopy {
     static func inspect(_ paths: SeedPaths, recordedGeneration: String?, seedLinks: [String] = [], files: any DeployFileSystem = LocalFileSystem()) throws(SeedDBError) -> WorkingCopy {
         let found = try inspect(paths, seedLinks: seedLinks, files: files)
         guard found.state == .absent, let recordedGeneration, let number = paths.generationNumber(of: recordedGeneration),
-              try files.fileType(at: paths.inDirectory(recordedGeneration)) == .regular
+              try type(of: recordedGeneration, in: found.entries, paths: paths, files: files) == .regular
         else { return found }
-        return WorkingCopy(paths: paths, files: files, state: .generation(number), linkMissing: true)
+        return WorkingCopy(paths: paths, files: files, state: .generation(number), linkMissing: true, entries: found.entries)
     }
 
-    private static func state(at paths: SeedPaths, seedLinks: [String], files: any DeployFileSystem) throws(SeedDBError) -> State {
-        switch try files.fileType(at: paths.workingCopy) {
-        case nil: return .absent
-        case .regular: return .file
-        case .symbolicLink:
-            let target = try files.linkTarget(of: paths.workingCopy)
+    /// What is at the working-copy path, from its link's target (`nil`: not a link) and its
+    /// directory's `entries`; `nil` when the two disagree (a link made between them).
+    private static func state(
+        at paths: SeedPaths, linkTarget target: String?, entries: [DirectoryEntry], seedLinks: [String], files: any DeployFileSystem
+    ) throws(SeedDBError) -> State? {
+        if let target {
             if target.hasPrefix("/"), seedLinks.contains(where: target.hasSameBytes) { return .seedLink(target) }
             guard let number = paths.generationNumber(of: target) else {
                 return .foreign("a symbolic link SeedDB did not make (to \(NameRules.quoted(target, limit: 80)))")
             }
-            switch try files.fileType(at: paths.inDirectory(target)) {
+            switch try type(of: target, in: entries, paths: paths, files: files) {
             case nil: return .foreign("a symbolic link to \(NameRules.quoted(target, limit: 80)), which does not exist")
             case .regular: return .generation(number)
             default: return .foreign("a symbolic link to \(NameRules.quoted(target, limit: 80)), which is not a regular file")
             }
+        }
+        switch try type(of: paths.name.rawValue, in: entries, paths: paths, files: files) {
+        case nil: return .absent
+        case .regular: return .file
+        case .symbolicLink: return nil
         case .directory: return .foreign("a directory")
         case .fifo: return .foreign("a FIFO")
         case .socket: return .foreign("a socket")
@@ -152,11 +170,22 @@ struct WorkingCopy {
         var temporaries: Bool { !removableTemporaries.isEmpty }
     }
 
-    /// Reads the working copy's directory once. Names are matched by their bytes: a file
-    /// whose name only looks like one of this working copy's (`e` + U+0301 for `é`) is
-    /// another's.
-    func listing() throws(SeedDBError) -> Listing {
-        let names = try files.entries(of: paths.directory)
+    /// The type of the file `name` (matched by its bytes) in the working copy's directory,
+    /// as `entries` give it (an `lstat` where the file system's entry does not say); `nil`
+    /// when it is not there.
+    private static func type(
+        of name: String, in entries: [DirectoryEntry], paths: SeedPaths, files: any DeployFileSystem
+    ) throws(SeedDBError) -> FileType? {
+        guard let entry = entries.first(where: { $0.name.hasSameBytes(as: name) }) else { return nil }
+        if let type = entry.type { return type }
+        return try files.fileType(at: paths.inDirectory(name))
+    }
+
+    /// SeedDB's files beside the working copy, from the read of its directory when it was
+    /// inspected. Names are matched by their bytes: a file whose name only looks like one
+    /// of this working copy's (`e` + U+0301 for `é`) is another's.
+    func listing() -> Listing {
+        let names = entries.map(\.name)
         var generations: [Int] = [], sidecars: Set<Int> = [], stagedBases: [Int] = [], adoptedCopies: [String] = []
         let basePrefix = FileSystem.temporaryPrefix(paths.name.rawValue)
         for name in names {

@@ -1,0 +1,162 @@
+import Foundation
+import PropertyBased
+@testable import SeedDB
+import SeedDBCore
+import Testing
+
+/// A settings entry is decoded straight from the file's bytes (`SettingsEntry+Reading`):
+/// whatever SeedDB writes reads back the same, in any order of its members, and the
+/// rules of the text come first.
+@Suite struct SettingsEntryReadingTests {
+    static let codes = Gen.int(in: 0...1_000_000).array(of: 1...80)
+
+    /// An entry with every field chosen from `codes`: present or not, and its values.
+    static func entry(codes: inout ArraySlice<Int>) throws -> SettingsEntry {
+        func next() -> Int { codes.popFirst() ?? 0 }
+        func chance() -> Bool { next() % 2 == 0 }
+        func digest() throws -> SHA256Digest { try SHA256Digest(hex: String(format: "%064x", next())) }
+        func text() -> String { ["a", "levels", "é", "e\u{301}", "tab\t\"quote\"", "😀", "x/y"][next() % 7] + String(next() % 100) }
+        func version() throws -> SeedVersion { try SeedVersion(String(next() % 50 + 1)) }
+        func number() -> Int64 { [0, 1, -1, Int64.max, Int64.min, Int64(next()) * 1_000_000_007][next() % 6] }
+        func identity() -> FileIdentity {
+            FileIdentity(device: UInt64(bitPattern: number()), inode: UInt64(bitPattern: number()), size: number(), modifiedNanoseconds: number(), changedNanoseconds: number())
+        }
+        func tables() -> [String] { (0..<next() % 4).map { _ in text() } }
+        func tableDigests() throws -> [String: SHA256Digest] {
+            var digests: [String: SHA256Digest] = [:]
+            for _ in 0..<next() % 3 { digests["t" + String(next() % 1000)] = try digest() }
+            return digests
+        }
+        func signature() -> SeedSignature {
+            SeedSignature(keyID: String(format: "%016X", next()), serial: [0, 1, UInt64.max, UInt64(next())][next() % 4])
+        }
+        func record() throws -> DeployRecord {
+            var record = DeployRecord(
+                version: try version(), sha256: chance() ? try digest() : nil, size: Int64(next()), deployedAt: text(),
+                seedTables: chance() ? tables() : nil)
+            if chance() { record.tableDigests = try tableDigests() }
+            return record
+        }
+
+        var entry = SettingsEntry(record: chance() ? try record() : nil)
+        if chance() {
+            entry.previous = try record()
+            if chance() { entry.previous?.base = try digest() }
+            if chance() { entry.previous?.signature = signature() }
+        }
+        if chance() { entry.maintainedAt = text() }
+        if chance() {
+            entry.checked = ValidationMemo(sha256: try digest(), integrity: IntegrityLevel.allCases[next() % 3], tables: chance() ? tables() : nil)
+            if chance() { entry.checked?.tableDigests = try tableDigests() }
+        }
+        if chance() { entry.source = SourceDigest(identity: identity(), sha256: try digest()) }
+        if chance() {
+            entry.base = try digest()
+            if chance() { entry.baseIdentity = identity() }
+        }
+        if chance() { entry.location = SeedLocation.allCases[next() % 2] }
+        if chance() { entry.generation = text() }
+        if chance() { entry.pristine = identity() }
+        if chance() { entry.heldFrom = try version() }
+        if chance() { entry.seedLink = "/usr/share/" + text() }
+        if chance() {
+            var run = SettingsEntry.InterruptedRun(
+                version: try version(), generation: chance() ? text() : nil, replacing: chance() ? try record() : nil,
+                base: chance() ? try digest() : nil, seedTables: chance() ? tables() : nil, isRollback: chance())
+            if chance() { run.snapshot = try digest() }
+            if chance() { run.replacingGeneration = text() }
+            run.adopting = chance()
+            if chance() { run.release = try (0..<next() % 3).map { _ in SettingsEntry.ReleaseSeed(name: text(), version: try version()) } }
+            if chance() { run.tableDigests = try tableDigests() }
+            entry.interrupted = run
+        }
+        if chance() { entry.signature = signature() }
+        return entry
+    }
+
+    /// `value` as compact JSON text with each object's members in an order chosen from
+    /// `codes` (SeedDB's writer sorts them; a hand or another tool may not).
+    static func shuffledText(_ value: JSONValue, codes: inout ArraySlice<Int>) -> String {
+        switch value {
+        case .object(let members):
+            var keys = members.keys.sorted()
+            for index in keys.indices.reversed() { keys.swapAt(index, (codes.popFirst() ?? 0) % (index + 1)) }
+            return "{" + keys.map { key in
+                String(decoding: JSONValue.string(key).prettyPrinted, as: UTF8.self) + ":" + shuffledText(members[key]!, codes: &codes)
+            }.joined(separator: ",") + "}"
+        case .array(let elements):
+            return "[" + elements.map { shuffledText($0, codes: &codes) }.joined(separator: ",") + "]"
+        default:
+            return String(decoding: value.prettyPrinted, as: UTF8.self)
+        }
+    }
+
+    @Test func whatSeedDBWritesReadsBackTheSameInAnyOrderOfItsMembers() async {
+        await propertyCheck(count: 400, input: Self.codes) { codes in
+            var slice = codes[...]
+            let entry = try Self.entry(codes: &slice)
+            let written = SettingsSnapshot().bytes(with: ["levels.sqlite": entry, "other.sqlite": SettingsEntry()])
+            for only in [nil, "levels.sqlite"] {
+                let read = SettingsSnapshot(parsing: written, only: only)
+                #expect(read.problem == nil)
+                #expect(read.entries["levels.sqlite"] == entry)
+            }
+            let shuffled = Self.shuffledText(try JSONValue.parse(written[...], rules: .lenient), codes: &slice)
+            let reordered = SettingsSnapshot(parsing: Array(shuffled.utf8), only: "levels.sqlite")
+            #expect(reordered.problem == nil, "\(shuffled)")
+            #expect(reordered.entries["levels.sqlite"] == entry, "\(shuffled)")
+        }
+    }
+
+    static let digest = String(repeating: "ab", count: 32)
+
+    /// A member of the wrong type is the entry's problem, named; a syntax error anywhere
+    /// in the file wins over it, before or after it; another entry's members are only
+    /// checked as JSON when one entry is read.
+    @Test func aSyntaxErrorWinsOverAFieldOfTheWrongType() {
+        let mistyped = #""levels.sqlite": {"version": "1", "sha256": "\#(Self.digest)", "size": "big", "deployedAt": "t"}"#
+        let snapshot = SettingsSnapshot(parsing: Array("{\"seeddb\": {\(mistyped)}}".utf8))
+        #expect(snapshot.problem == .badSeedDBValue(#"entry "levels.sqlite": "size" is missing or has the wrong type"#))
+        for broken in ["{\"seeddb\": {\(mistyped)}, \"app\": [1,,2]}", "{\"app\": tru, \"seeddb\": {\(mistyped)}}", "{\"seeddb\": {\(mistyped), \"b\": {\"x\": }}}"] {
+            guard case .notAnObject = SettingsSnapshot(parsing: Array(broken.utf8), only: "levels.sqlite").problem else {
+                Issue.record("\(broken): not read as a syntax error")
+                continue
+            }
+        }
+        let sibling = SettingsSnapshot(parsing: Array("{\"seeddb\": {\(mistyped), \"b.sqlite\": {}}}".utf8), only: "b.sqlite")
+        #expect(sibling.problem == nil)
+        #expect(sibling.entries == ["b.sqlite": SettingsEntry()])
+    }
+
+    /// Numbers as `JSONSerialization` wrote them read as it read them: an integer written
+    /// with an exponent or a zero fraction is that integer; one that does not fit, or has a
+    /// fraction, is the wrong type, and so is a negative size. (Identities hold negative
+    /// numbers down to `Int64.min`: the property above.)
+    @Test(arguments: [("8192", Int64?(8192)), ("8.192e3", 8192), ("-0", 0), ("8192.0", 8192), ("9223372036854775807", .max),
+                      ("9223372036854775808", nil), ("-1", nil), ("81.5", nil), ("true", nil), ("\"8192\"", nil)])
+    func sizesAreReadAsJSONSerializationWroteThem(_ written: String, _ size: Int64?) {
+        let text = #"{"seeddb": {"a": {"version": "1", "sha256": "\#(Self.digest)", "size": \#(written), "deployedAt": "t"}}}"#
+        let snapshot = SettingsSnapshot(parsing: Array(text.utf8))
+        if let size {
+            #expect(snapshot.problem == nil)
+            #expect(snapshot.entries["a"]?.record?.size == size)
+        } else {
+            #expect(snapshot.problem == .badSeedDBValue(#"entry "a": "size" is missing or has the wrong type"#), "\(written)")
+        }
+    }
+
+    /// An entry written twice counts the last time, even when the first was damaged; a
+    /// name of another's bytes that only looks the same is refused as the file's problem.
+    @Test func theLastOfARepeatedEntryCountsAndALookalikeIsRefused() {
+        let repeated = #"{"seeddb": {"a": {"version": 1}, "a": {"maintainedAt": "2"}}}"#
+        let snapshot = SettingsSnapshot(parsing: Array(repeated.utf8))
+        #expect(snapshot.problem == nil)
+        #expect(snapshot.entries["a"]?.maintainedAt == "2")
+        let digests = #"{"seeddb": {"a": {"checked": {"sha256": "\#(Self.digest)", "integrity": "quick", "tableDigests": {"\u00e9": "\#(Self.digest)", "e\u0301": "\#(Self.digest)"}}}}}"#
+        guard case .notAnObject(let reason) = SettingsSnapshot(parsing: Array(digests.utf8)).problem else {
+            Issue.record("two lookalike table names were merged")
+            return
+        }
+        #expect(reason.contains("looks like the earlier"))
+    }
+}
