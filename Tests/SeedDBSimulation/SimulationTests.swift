@@ -354,8 +354,13 @@ import Testing
         let untyped = randomHistory(seed, linksBaseToSeed: false, directoryTypes: false)
         let first = typed.log.indices.first { $0 >= untyped.log.count || typed.log[$0] != untyped.log[$0] }
         #expect(first == nil && typed.log.count == untyped.log.count, "seed \(seed): \(first.map { "\(typed.log[$0]) became \(untyped.log[$0])" } ?? "")")
-        // The settings bytes hold the wall-clock time of each deploy: their records compared.
-        let (files, other) = (typed.contents(), untyped.contents())
+        // The settings bytes and adopted copies' names hold the wall-clock time of a run:
+        // the records are compared, and the names without their stamps.
+        func files(_ sim: Simulator) -> [String: String] {
+            Dictionary(grouping: sim.contents()) { $0.key.replacing(/adopted-[0-9]{8}T[0-9]{6}Z/, with: "adopted-<stamp>") }
+                .mapValues { $0.map(\.value).sorted().joined(separator: " and ") }
+        }
+        let (files, other) = (files(typed), files(untyped))
         for name in Set(files.keys).union(other.keys) where name != "settings" && files[name] != other[name] {
             Issue.record("seed \(seed): \(name) is \(files[name] ?? "absent") with types, \(other[name] ?? "absent") without")
         }
