@@ -133,7 +133,8 @@ import Testing
     /// fraction, is the wrong type, and so is a negative size. (Identities hold negative
     /// numbers down to `Int64.min`: the property above.)
     @Test(arguments: [("8192", Int64?(8192)), ("8.192e3", 8192), ("-0", 0), ("8192.0", 8192), ("9223372036854775807", .max),
-                      ("9223372036854775808", nil), ("-1", nil), ("81.5", nil), ("true", nil), ("\"8192\"", nil)])
+                      ("9223372036854775808", nil), ("10000000000000000000e-1", 1_000_000_000_000_000_000), ("-1", nil),
+                      ("81.5", nil), ("true", nil), ("\"8192\"", nil)])
     func sizesAreReadAsJSONSerializationWroteThem(_ written: String, _ size: Int64?) {
         let text = #"{"seeddb": {"a": {"version": "1", "sha256": "\#(Self.digest)", "size": \#(written), "deployedAt": "t"}}}"#
         let snapshot = SettingsSnapshot(parsing: Array(text.utf8))
@@ -143,6 +144,38 @@ import Testing
         } else {
             #expect(snapshot.problem == .badSeedDBValue(#"entry "a": "size" is missing or has the wrong type"#), "\(written)")
         }
+    }
+
+    /// Every object in an entry refuses a key that only looks like an earlier one (`é` and
+    /// `e` + U+0301, `K` and the Kelvin sign U+212A), as when the entry was read as JSON
+    /// values kept whole: the file is damaged, whatever the keys are and wherever they are.
+    /// An entry that is not read (another working copy's) is only checked as JSON.
+    @Test(arguments: [
+        #"{"x": {"\u00e9": 1, "e\u0301": 2}}"#,
+        #"{"checked": {"sha256": "\#(Self.digest)", "integrity": "quick", "\u00e9": 1, "e\u0301": 2}}"#,
+        #"{"interrupted": {"version": "1", "rollback": false, "release": [{"name": "a", "version": "1", "\u00e9": 1, "e\u0301": 2}]}}"#,
+        #"{"signature": {"keyId": "0123456789ABCDEF", "serial": 1, "publicKey": "x", "public\u212Aey": "y"}}"#,
+        #"{"readOnly": {"\u00e9": 1, "e\u0301": 2}}"#,
+        #"{"checked": {"sha256": "\#(Self.digest)", "integrity": "quick", "tableDigests": {"\u00e9": 5, "e\u0301": "\#(Self.digest)"}}}"#,
+    ])
+    func aKeyThatOnlyLooksLikeAnEarlierOneDamagesTheFile(_ entry: String) {
+        for only in [nil, "a"] {
+            guard case .notAnObject(let reason) = SettingsSnapshot(parsing: Array(#"{"seeddb": {"a": \#(entry)}}"#.utf8), only: only).problem else {
+                Issue.record("\(entry): not refused")
+                continue
+            }
+            #expect(reason.contains("looks like the earlier"), "\(reason)")
+        }
+        let sibling = SettingsSnapshot(parsing: Array(#"{"seeddb": {"a": \#(entry), "b": {}}}"#.utf8), only: "b")
+        #expect(sibling.problem == nil)
+    }
+
+    /// A table written twice in `tableDigests` counts the last time, as any repeated key.
+    @Test func aRepeatedTableDigestCountsTheLastTime() {
+        let text = #"{"seeddb": {"a": {"checked": {"sha256": "\#(Self.digest)", "integrity": "quick", "tableDigests": {"t": 5, "t": "\#(Self.digest)"}}}}}"#
+        let snapshot = SettingsSnapshot(parsing: Array(text.utf8))
+        #expect(snapshot.problem == nil)
+        #expect(snapshot.entries["a"]?.checked?.tableDigests == ["t": try! SHA256Digest(hex: Self.digest)])
     }
 
     /// An entry written twice counts the last time, even when the first was damaged; a

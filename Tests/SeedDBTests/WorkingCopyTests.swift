@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 @testable import SeedDB
 import Testing
 
@@ -50,6 +51,31 @@ import Testing
         try FileManager.default.createDirectory(atPath: paths.workingCopy, withIntermediateDirectories: false)
         #expect(try WorkingCopy.inspect(paths).state == .foreign("a directory"))
         #expect(try WorkingCopy.inspect(paths).contentFile == nil)
+    }
+
+    /// A name on disk that is not UTF-8 (`w\xFF.sqlite`) is read as `w\u{FFFD}.sqlite`, and
+    /// is still not the working copy of that name, a link or a file: the working copy is
+    /// absent (the look does not go round, taking the one for a link the other is not).
+    @Test func aNameThatIsNotUTF8IsNotTheWorkingCopyItLooksLike() throws {
+        let name = try SeedName("w\u{FFFD}.sqlite")
+        let lookalike = SeedPaths(
+            app: try AppIdentifier("com.example.levels"), name: name, location: .data,
+            directories: XDGDirectories(dataHome: directory.path + "/data", cacheHome: directory.path + "/cache", configHome: directory.path + "/config"))
+        let raw = Array(lookalike.directory.utf8) + Array("/w".utf8) + [0xFF] + Array(".sqlite".utf8) + [0]
+        let made = raw.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { Glibc.symlink("w\u{FFFD}.sqlite.v1", $0.baseAddress!) }
+        }
+        #expect(made == 0)
+        file("w\u{FFFD}.sqlite.v1")
+        #expect(try WorkingCopy.inspect(lookalike).state == .absent)
+        #expect(try !WorkingCopy.inspect(lookalike).listing().names.contains("w\u{FFFD}.sqlite"))
+        _ = raw.withUnsafeBufferPointer { bytes in bytes.withMemoryRebound(to: CChar.self) { Glibc.unlink($0.baseAddress!) } }
+        let created = raw.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { Glibc.open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644) }
+        }
+        #expect(created >= 0)
+        _ = Glibc.close(created)
+        #expect(try WorkingCopy.inspect(lookalike).state == .absent)
     }
 
     @Test func aRemovedLinkIsTheRecordedGenerationWithoutIt() throws {

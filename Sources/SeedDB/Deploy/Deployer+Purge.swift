@@ -120,7 +120,7 @@ extension Deployer {
     private func filesToRemove(_ paths: SeedPaths) throws(SeedDBError) -> [String] {
         let name = paths.name.rawValue
         let ownNames = ["", ".previous", ".base", ".previous.base", ".previous.base.xor.zst", ".conflicts.json"].map { name + $0 }
-        let owned = try effects.files.entries(of: paths.directory).map(\.name).filter { entry in
+        let owned = try effects.files.entries(of: paths.directory).filter(\.nameIsExact).map(\.name).filter { entry in
             let base = SeedPaths.databaseName(of: entry)
             return ownNames.contains(where: base.hasSameBytes)
                 || paths.generationNumber(of: base) != nil || paths.adoptedCopyStamp(of: base) != nil

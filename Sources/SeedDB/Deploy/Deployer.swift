@@ -12,8 +12,8 @@ import SeedDBCore
 /// Every operation has the same shape: *observe* (the settings entry, the working copy,
 /// who uses it), *plan* (`DeployPlanner`, a pure function), *execute*
 /// (`DeployExecutor`, which undoes every completed step when a later one fails). The
-/// check that runs when nothing needs doing reads the settings file and `lstat`s the
-/// working copy, nothing more; a run with work to do takes the deploy lock beside the
+/// check that runs when nothing needs doing reads the settings file and the working
+/// copy's directory (the link and its entries), nothing more; a run with work to do takes the deploy lock beside the
 /// working copy and observes again under it.
 public struct Deployer: Sendable {
     /// Where working copies and settings live.
@@ -370,7 +370,8 @@ public struct Deployer: Sendable {
         let (vouched, signature) = authenticating ? try authenticate(seed, snapshot: snapshot) : (seed, nil)
         // The vouched seed has the same app and name: the same paths and settings, unless it
         // is deployed to another location.
-        let samePaths = vouched.app == seed.app && vouched.name == seed.name && vouched.location == seed.location
+        let samePaths = vouched.app.rawValue.hasSameBytes(as: seed.app.rawValue) && vouched.name.rawValue.hasSameBytes(as: seed.name.rawValue)
+            && vouched.location == seed.location
         let paths = samePaths ? named : paths(for: vouched)
         let quick = try observe(vouched, paths: paths, quick: true, snapshot: samePaths ? snapshot : nil)
         return (vouched, signature, paths, quick)
@@ -483,8 +484,9 @@ public struct Deployer: Sendable {
     ///
     /// - Parameters:
     ///   - quick: The startup check: decode only this seed's entry, and look at nothing
-    ///     but the working-copy path; otherwise every entry is checked (so a damaged one
-    ///     is reported) and the directory is listed.
+    ///     but the working copy's directory (its link and entries); otherwise every entry
+    ///     is checked (so a damaged one is reported), and the seed, the previous
+    ///     generation and the bases are looked at too.
     ///   - read: The settings the caller read for this `quick` look (only this seed's entry
     ///     decoded), instead of reading them again.
     ///   - lock: The deploy lock, when held: use is observed only then.

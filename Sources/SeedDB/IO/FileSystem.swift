@@ -480,7 +480,6 @@ enum FileSystem {
         }
     }
 
-
     /// Makes `path` a symbolic link to `target` atomically: a link under a temporary name,
     /// renamed over whatever `path` is (never followed).
     static func replaceWithLink(_ path: String, to target: String, owner: FileOwner?) throws(SeedDBError) {

@@ -179,17 +179,13 @@ enum Syscalls {
     static func linkTargetAndEntries(_ path: String, link name: String) throws(Errno) -> (linkTarget: String?, entries: [DirectoryEntry]) {
         let fd = try retrying { Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         defer { _ = Glibc.close(fd) }
-        let target = withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(PATH_MAX)) { buffer in
-            Result { () throws(Errno) in
-                let count = try retrying { Glibc.readlinkat(fd, name, buffer.baseAddress!, buffer.count) }
-                return String(decoding: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[0..<count]), as: UTF8.self)
-            }
+        let target: String?
+        do {
+            target = try readlinkat(fd, name)
+        } catch .invalidArgument, .noSuchFileOrDirectory {
+            target = nil
         }
-        switch target {
-        case .success(let text): return (text, try entries(ofDirectory: fd))
-        case .failure(.invalidArgument), .failure(.noSuchFileOrDirectory): return (nil, try entries(ofDirectory: fd))
-        case .failure(let error): throw error
-        }
+        return (target, try entries(ofDirectory: fd))
     }
 
     /// `getdents64(2)` until the end: the entries of the open directory `fd`, without `.`
@@ -208,10 +204,13 @@ enum Syscalls {
                     let length = Int(buffer.load(fromByteOffset: offset + 16, as: UInt16.self))
                     let type = buffer.load(fromByteOffset: offset + 18, as: UInt8.self)
                     let name = UnsafeRawBufferPointer(rebasing: buffer[(offset + 19)..<(offset + length)])
-                    let text = String(decoding: name[..<(name.firstIndex(of: 0) ?? name.count)], as: UTF8.self)
+                    let bytes = name[..<(name.firstIndex(of: 0) ?? name.count)]
+                    let exact = String(validating: bytes, as: UTF8.self)
+                    let text = exact ?? String(decoding: bytes, as: UTF8.self)
                     if text != "." && text != ".." {
                         // A `DT_` value is its file type's `S_IF` bits shifted down by 12.
-                        entries.append(DirectoryEntry(name: text, type: type == 0 ? nil : FileType(rawValue: CInterop.Mode(type) << 12)))
+                        let fileType = type == 0 ? nil : FileType(rawValue: CInterop.Mode(type) << 12)
+                        entries.append(DirectoryEntry(name: text, type: fileType, nameIsExact: exact != nil))
                     }
                     offset += length
                 }
@@ -228,9 +227,15 @@ enum Syscalls {
 
     /// `readlink(2)`: the target of the symbolic link at `path`.
     static func readlink(_ path: String) throws(Errno) -> String {
+        try readlinkat(AT_FDCWD, path)
+    }
+
+    /// `readlinkat(2)`: the target of the symbolic link `path` names, relative to the open
+    /// directory `directory` (or the working directory, `AT_FDCWD`).
+    private static func readlinkat(_ directory: Int32, _ path: String) throws(Errno) -> String {
         try withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(PATH_MAX)) { buffer in
             Result { () throws(Errno) in
-                let count = try retrying { Glibc.readlink(path, buffer.baseAddress!, buffer.count) }
+                let count = try retrying { Glibc.readlinkat(directory, path, buffer.baseAddress!, buffer.count) }
                 return String(decoding: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[0..<count]), as: UTF8.self)
             }
         }.get()

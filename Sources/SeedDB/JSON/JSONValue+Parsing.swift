@@ -107,6 +107,11 @@ extension JSONValue {
         private var lineStart: Int
         /// The keys and indexes leading to the value being read.
         private var trail: [Step] = []
+        /// Whether every object read refuses a key that only looks like an earlier one of
+        /// its own, as a kept object does (``keep(_:forKey:in:)``), whether or not its
+        /// values are kept: set while a value that was once kept whole is read by a reader
+        /// that builds no ``JSONValue`` (a settings entry).
+        var refusesLookalikeKeys = false
 
         fileprivate init(bytes: UnsafeBufferPointer<UInt8>, rules: Rules) {
             self.bytes = bytes
@@ -148,13 +153,17 @@ extension JSONValue {
         }
 
         mutating func skipWhitespace() throws(SeedDBError) {
-            while let byte = current {
-                switch byte {
-                case 0x20, 0x09, 0x0D: index += 1
+            // A local position: the settings file is indented, and this loop sees a third
+            // of its bytes.
+            var position = index
+            defer { index = position }
+            while position < bytes.endIndex {
+                switch bytes[position] {
+                case 0x20, 0x09, 0x0D: position += 1
                 case 0x0A:
-                    index += 1
+                    position += 1
                     line += 1
-                    lineStart = index
+                    lineStart = position
                 default: return
                 }
             }
@@ -219,6 +228,10 @@ extension JSONValue {
             }
             // The keys seen, to refuse a duplicate (strict rules).
             var keys: Set<String> = []
+            // With ``refusesLookalikeKeys``, the keys seen, by their text: only once one
+            // that is not ASCII comes (two keys that only look alike never are both ASCII).
+            var lookalikes: [String: Void]?
+            let objectStart = index - 1
             while true {
                 guard current == UInt8(ascii: "\"") else {
                     if current == UInt8(ascii: "}") {
@@ -234,6 +247,13 @@ extension JSONValue {
                 if rules == .strict, !keys.insert(key.text).inserted {
                     throw error(at: key, "duplicate key \"\(path)\"")
                 }
+                if refusesLookalikeKeys {
+                    if lookalikes == nil, !key.text.utf8.allSatisfy({ $0 < 0x80 }) {
+                        lookalikes = [:]
+                        for earlier in earlierKeys(ofObjectAt: objectStart, before: key.index) { lookalikes![earlier] = () }
+                    }
+                    if lookalikes != nil { try keep((), forKey: key, in: &lookalikes!) }
+                }
                 try skipWhitespace()
                 try expect(UInt8(ascii: ":"), "':' after a key")
                 try skipWhitespace()
@@ -241,6 +261,28 @@ extension JSONValue {
                 trail.removeLast()
                 guard try nextMember(closing: UInt8(ascii: "}")) else { return true }
             }
+        }
+
+        /// The keys of the object whose `{` is at `start`, up to the key at `end`: a text
+        /// read once already, without a fault.
+        private func earlierKeys(ofObjectAt start: Int, before end: Int) -> [String] {
+            var scan = Parser(bytes: bytes, rules: .lenient)
+            scan.index = start + 1
+            var keys: [String] = []
+            do {
+                try scan.skipWhitespace()
+                while scan.index < end, scan.current == UInt8(ascii: "\"") {
+                    keys.append(try scan.string())
+                    try scan.skipWhitespace()
+                    try scan.expect(UInt8(ascii: ":"), "':' after a key")
+                    try scan.skipWhitespace()
+                    try scan.skipValue(depth: 0)
+                    guard try scan.nextMember(closing: UInt8(ascii: "}")) else { break }
+                }
+            } catch {
+                return keys
+            }
+            return keys
         }
 
         /// Keeps `value` under `key` in `members`, as an object read leniently keeps it: a
@@ -292,11 +334,12 @@ extension JSONValue {
             let negative = bytes[start] == UInt8(ascii: "-")
             var value: Int64 = 0
             for byte in bytes[(negative ? start + 1 : start)..<index] {
-                guard isDigit(byte) else { return JSONValue.number(String(decoding: bytes[start..<index], as: UTF8.self)).integer }
-                let digit = Int64(byte - UInt8(ascii: "0"))
+                let digit = Int64(byte &- UInt8(ascii: "0"))
                 let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
                 let (next, carry) = negative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
-                guard !overflow, !carry else { return nil }
+                guard isDigit(byte), !overflow, !carry else {
+                    return JSONValue.number(String(decoding: bytes[start..<index], as: UTF8.self)).integer
+                }
                 value = next
             }
             return value
@@ -411,6 +454,13 @@ extension JSONValue {
             var runStart = index
             var ascii = true
             while true {
+                // The bytes that need no look are passed over with a local position.
+                var position = index
+                while position < bytes.endIndex, bytes[position] >= 0x20, bytes[position] < 0x80,
+                      bytes[position] != UInt8(ascii: "\""), bytes[position] != UInt8(ascii: "\\") {
+                    position += 1
+                }
+                index = position
                 guard let byte = current else { throw error("unterminated string") }
                 switch byte {
                 case UInt8(ascii: "\""):

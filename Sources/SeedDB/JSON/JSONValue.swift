@@ -67,17 +67,4 @@ enum JSONValue: Hashable, Sendable {
         if let exact = Integer(text) { return exact }
         return Double(text).flatMap { Integer(exactly: $0) }
     }
-
-    /// The elements of an array of strings; `nil` when it is not an array or an element
-    /// is not a string.
-    var strings: [String]? {
-        guard let elements = array else { return nil }
-        var texts: [String] = []
-        texts.reserveCapacity(elements.count)
-        for element in elements {
-            guard let text = element.string else { return nil }
-            texts.append(text)
-        }
-        return texts
-    }
 }

@@ -16,6 +16,11 @@ extension SettingsEntry {
     ///   rest of the text, and a syntax error anywhere in it wins.
     /// - Throws: ``SeedDBError`` `invalidManifest` for text that is not JSON.
     static func read(_ parser: inout JSONValue.Parser, depth: Int) throws(SeedDBError) -> Result<SettingsEntry, ShapeError> {
+        // An entry was a value kept whole: every object in it, known or not, refuses a key
+        // that only looks like an earlier one.
+        let refused = parser.refusesLookalikeKeys
+        parser.refusesLookalikeKeys = true
+        defer { parser.refusesLookalikeKeys = refused }
         // Read in place: the members of an entry are a large value, not to be copied.
         var members = EntryMembers()
         guard try members.readObject(&parser, depth: depth) else { return .failure(ShapeError(field: "entry")) }
@@ -379,18 +384,18 @@ private struct InterruptedMembers: ObjectMembers {
 }
 
 /// A `tableDigests` object (`{"table": "hex"}`); `nil`, read to its end, when it is not an
-/// object or a value is not a digest.
+/// object or a value (the last of a table written twice) is not a digest.
 private func readTableDigests(_ parser: inout JSONValue.Parser, depth: Int) throws(SeedDBError) -> [String: SHA256Digest]? {
-    var digests: [String: SHA256Digest] = [:]
-    var allDigests = true
+    var read: [String: SHA256Digest?] = [:]
     let isObject = try parser.readMembers(depth: depth) { (parser, key, depth) throws(SeedDBError) in
-        if let digest = try parser.readString(depth: depth).flatMap(SettingsEntry.digest) {
-            try parser.keep(digest, forKey: key, in: &digests)
-        } else {
-            allDigests = false
-        }
+        try parser.keep(try parser.readString(depth: depth).flatMap(SettingsEntry.digest), forKey: key, in: &read)
     }
-    return isObject && allDigests ? digests : nil
+    var digests: [String: SHA256Digest] = [:]
+    for (table, digest) in read {
+        guard let digest else { return nil }
+        digests[table] = digest
+    }
+    return isObject ? digests : nil
 }
 
 /// A release marker's seeds (`[{"name", "version"}]`); `nil`, read to its end, when it is

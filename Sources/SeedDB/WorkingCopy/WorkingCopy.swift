@@ -55,12 +55,16 @@ struct WorkingCopy {
     /// - Parameter seedLinks: The absolute seed paths a link of SeedDB's may name (the
     ///   read-only seed the record names, the one being deployed read-only).
     static func inspect(_ paths: SeedPaths, seedLinks: [String] = [], files: any DeployFileSystem = LocalFileSystem()) throws(SeedDBError) -> WorkingCopy {
-        let (target, entries) = try files.linkTargetAndEntries(of: paths.directory, link: paths.name.rawValue)
-        guard let state = try state(at: paths, linkTarget: target, entries: entries, seedLinks: seedLinks, files: files) else {
-            // Made a link between the two reads (a first deploy over an adopted file): again.
-            return try inspect(paths, seedLinks: seedLinks, files: files)
+        var (target, entries) = try files.linkTargetAndEntries(of: paths.directory, link: paths.name.rawValue)
+        // A link made between the two reads (a first deploy over an adopted file): again.
+        for _ in 0..<2 {
+            if let state = try state(at: paths, linkTarget: target, entries: entries, seedLinks: seedLinks, files: files) {
+                return WorkingCopy(paths: paths, files: files, state: state, entries: entries)
+            }
+            (target, entries) = try files.linkTargetAndEntries(of: paths.directory, link: paths.name.rawValue)
         }
-        return WorkingCopy(paths: paths, files: files, state: state, entries: entries)
+        let state = try state(at: paths, linkTarget: target, entries: entries, seedLinks: seedLinks, files: files)
+        return WorkingCopy(paths: paths, files: files, state: state ?? .foreign("a file that kept changing between a symbolic link and a regular file while SeedDB looked at it"), entries: entries)
     }
 
     /// Looks at the working-copy path; when nothing is there but the generation file the
@@ -176,7 +180,7 @@ struct WorkingCopy {
     private static func type(
         of name: String, in entries: [DirectoryEntry], paths: SeedPaths, files: any DeployFileSystem
     ) throws(SeedDBError) -> FileType? {
-        guard let entry = entries.first(where: { $0.name.hasSameBytes(as: name) }) else { return nil }
+        guard let entry = entries.first(where: { $0.nameIsExact && $0.name.hasSameBytes(as: name) }) else { return nil }
         if let type = entry.type { return type }
         return try files.fileType(at: paths.inDirectory(name))
     }
@@ -185,7 +189,7 @@ struct WorkingCopy {
     /// inspected. Names are matched by their bytes: a file whose name only looks like one
     /// of this working copy's (`e` + U+0301 for `é`) is another's.
     func listing() -> Listing {
-        let names = entries.map(\.name)
+        let names = entries.filter(\.nameIsExact).map(\.name)
         var generations: [Int] = [], sidecars: Set<Int> = [], stagedBases: [Int] = [], adoptedCopies: [String] = []
         let basePrefix = FileSystem.temporaryPrefix(paths.name.rawValue)
         for name in names {
