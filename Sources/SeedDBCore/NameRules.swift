@@ -89,7 +89,8 @@ package enum NameRules {
 
     /// Whether `text` holds a control character (including NUL, newline and DEL).
     package static func hasControlCharacter(_ text: String) -> Bool {
-        text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+        // Each is one byte in UTF-8, where every byte of a longer scalar is 0x80 or more.
+        text.utf8.contains { $0 < 0x20 || $0 == 0x7F }
     }
 
     /// `text` in quotes with every scalar that is not printable ASCII (and `"` and `\`)

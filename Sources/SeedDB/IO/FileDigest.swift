@@ -21,7 +21,7 @@ public enum FileDigest {
     /// `path`, following links as opening it would.
     static func identity(ofFileAt path: String) throws(SeedDBError) -> FileIdentity {
         do {
-            return FileIdentity(try FilePath(path).stat())
+            return FileIdentity(try FileSystem.stat(path, followingLinks: true))
         } catch .noSuchFileOrDirectory, .notDirectory {
             throw SeedDBError(.seedUnavailable, "seed not found: \(path)")
         } catch {

@@ -12,7 +12,7 @@ enum FileSystem {
     /// nothing is there.
     static func fileType(at path: String) throws(SeedDBError) -> FileType? {
         do {
-            return try lstat(path).type
+            return try stat(path, followingLinks: false).type
         } catch .noSuchFileOrDirectory, .notDirectory {
             return nil
         } catch {
@@ -23,7 +23,7 @@ enum FileSystem {
     /// `lstat` of `path`, or `nil` when nothing is there.
     static func status(at path: String) throws(SeedDBError) -> Stat? {
         do {
-            return try lstat(path)
+            return try stat(path, followingLinks: false)
         } catch .noSuchFileOrDirectory, .notDirectory {
             return nil
         } catch {
@@ -31,13 +31,13 @@ enum FileSystem {
         }
     }
 
-    /// `lstat` of `path`, handed to swift-system as the C string it already is (a
-    /// `FilePath` would first normalise and copy it: a startup check makes a few of these).
-    /// A path ending in `/` goes through `FilePath`, which drops the slash (the kernel would
-    /// follow a link named so).
-    private static func lstat(_ path: String) throws(Errno) -> Stat {
-        if path.count > 1, path.hasSuffix("/") { return try FilePath(path).stat(followTargetSymlink: false) }
-        return try path.withCString { pointer in Result { () throws(Errno) in try Stat(pointer, followTargetSymlink: false) } }.get()
+    /// `stat` (`followingLinks`) or `lstat` of `path`, handed to swift-system as the C
+    /// string it already is (a `FilePath` would first normalise and copy it: a startup
+    /// check makes a few of these). A path ending in `/` goes through `FilePath`, which
+    /// drops the slash (the kernel would follow a link named so).
+    static func stat(_ path: String, followingLinks: Bool) throws(Errno) -> Stat {
+        if path.utf8.count > 1, path.hasByteSuffix("/") { return try FilePath(path).stat(followTargetSymlink: followingLinks) }
+        return try path.withCString { pointer in Result { () throws(Errno) in try Stat(pointer, followTargetSymlink: followingLinks) } }.get()
     }
 
     /// Creates `path` and any missing parents, each with `mode` (0700 unless a
