@@ -13,8 +13,8 @@ import SeedDBCore
 /// who uses it), *plan* (`DeployPlanner`, a pure function), *execute*
 /// (`DeployExecutor`, which undoes every completed step when a later one fails). The
 /// check that runs when nothing needs doing reads the settings file and the working
-/// copy's directory (the link and its entries), nothing more; a run with work to do takes the deploy lock beside the
-/// working copy and observes again under it.
+/// copy's directory (the link and its entries), nothing more; a run with work to do
+/// takes the deploy lock beside the working copy and observes again under it.
 public struct Deployer: Sendable {
     /// Where working copies and settings live.
     public var directories: XDGDirectories
@@ -280,13 +280,13 @@ public struct Deployer: Sendable {
     }
 
     /// The report of a ``deploy(_:)`` of `seed` that has nothing to do, found the way the
-    /// startup check finds it (one settings read, one `readlink` and one read of the working
-    /// copy's directory; no lock, no hashing, no SQLite) and changing nothing; `nil` when the deploy has work to do, or something
-    /// to remember (a seed file touched since its digest was taken, a signature that
-    /// differs from the one recorded). It refuses what ``deploy(_:)`` would refuse for the
-    /// signature, the pin included, so an unsigned manifest of a pinned seed is never
-    /// reported up to date. ``deploy(_:)``
-    /// returns the same report. For a caller that answers "up to date" itself and hands
+    /// startup check finds it (one settings read, and one open of the working copy's
+    /// directory for its link and entries; no lock, no hashing, no SQLite) and changing
+    /// nothing; `nil` when the deploy has work to do, or something to remember (a seed
+    /// file touched since its digest was taken, a signature that differs from the one
+    /// recorded). It refuses what ``deploy(_:)`` would refuse for the signature, the pin
+    /// included, so an unsigned manifest of a pinned seed is never reported up to date.
+    /// ``deploy(_:)`` returns the same report. For a caller that answers "up to date" itself and hands
     /// everything else to ``deploy(_:)``, as `seeddb`'s startup does.
     ///
     /// - Throws: ``SeedDBError`` as ``deploy(_:)`` would before it looks at the lock.
@@ -340,7 +340,7 @@ public struct Deployer: Sendable {
     }
 
     /// The start of every run: the signature checked, then the startup hot path (one
-    /// settings read, one readlink and one directory read; no lock, no hashing, no SQLite;
+    /// settings read and one open of the working copy's directory; no lock, no hashing, no SQLite;
     /// with `version: auto`, one stat of the seed), which answers an up-to-date deploy.
     func look(_ seed: Seed, _ kind: DeployRequest.Kind) throws(SeedDBError) -> Look {
         let (seed, signature, paths, quick) = try quickLook(seed, authenticating: kind != .rollback)

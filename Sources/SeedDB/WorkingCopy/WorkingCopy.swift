@@ -55,16 +55,17 @@ struct WorkingCopy {
     /// - Parameter seedLinks: The absolute seed paths a link of SeedDB's may name (the
     ///   read-only seed the record names, the one being deployed read-only).
     static func inspect(_ paths: SeedPaths, seedLinks: [String] = [], files: any DeployFileSystem = LocalFileSystem()) throws(SeedDBError) -> WorkingCopy {
-        var (target, entries) = try files.linkTargetAndEntries(of: paths.directory, link: paths.name.rawValue)
-        // A link made between the two reads (a first deploy over an adopted file): again.
-        for _ in 0..<2 {
-            if let state = try state(at: paths, linkTarget: target, entries: entries, seedLinks: seedLinks, files: files) {
-                return WorkingCopy(paths: paths, files: files, state: state, entries: entries)
+        // A link made between the two reads (a first deploy over an adopted file): look
+        // again, up to three times.
+        for look in 1... {
+            let (target, entries) = try files.linkTargetAndEntries(of: paths.directory, link: paths.name.rawValue)
+            let state = try state(at: paths, linkTarget: target, entries: entries, seedLinks: seedLinks, files: files)
+            if state != nil || look == 3 {
+                let changing = State.foreign("a file that kept changing between a symbolic link and a regular file while SeedDB looked at it")
+                return WorkingCopy(paths: paths, files: files, state: state ?? changing, entries: entries)
             }
-            (target, entries) = try files.linkTargetAndEntries(of: paths.directory, link: paths.name.rawValue)
         }
-        let state = try state(at: paths, linkTarget: target, entries: entries, seedLinks: seedLinks, files: files)
-        return WorkingCopy(paths: paths, files: files, state: state ?? .foreign("a file that kept changing between a symbolic link and a regular file while SeedDB looked at it"), entries: entries)
+        preconditionFailure("an unbounded range ends")
     }
 
     /// Looks at the working-copy path; when nothing is there but the generation file the
