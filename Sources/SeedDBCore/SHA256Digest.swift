@@ -1,33 +1,93 @@
-/// A SHA-256 digest in its lowercase hexadecimal form (64 characters).
+/// A SHA-256 digest: its 32 bytes, written as 64 lowercase hexadecimal characters.
+///
+/// The bytes are held in place, not as text: a digest is a plain value that copies,
+/// compares and hashes without touching the heap, which the startup check, holding a
+/// settings entry with several of them, does many times.
 public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
-    /// The 64 lowercase hexadecimal characters.
-    public let hex: String
+    /// The 32 bytes, eight to a word, in order (the first byte the highest of the first word).
+    private let words: Words
+
+    /// The four words of the bytes: a struct, so that equality and hashing are synthesized.
+    private struct Words: Hashable, Sendable {
+        var first: UInt64 = 0, second: UInt64 = 0, third: UInt64 = 0, fourth: UInt64 = 0
+
+        /// Word `index` (0 to 3).
+        subscript(index: Int) -> UInt64 {
+            get {
+                switch index {
+                case 0: first
+                case 1: second
+                case 2: third
+                default: fourth
+                }
+            }
+            set {
+                switch index {
+                case 0: first = newValue
+                case 1: second = newValue
+                case 2: third = newValue
+                default: fourth = newValue
+                }
+            }
+        }
+    }
 
     /// Validates a hexadecimal digest; upper case is accepted and folded to lower case.
     /// - Throws: ``SeedDBError`` with code `invalidArgument`.
     public init(hex: String) throws(SeedDBError) {
         // Read as contiguous UTF-8 when it is (a digest read from a file always is).
         var text = hex
-        let (valid, upper) = text.withUTF8 { bytes in
-            var upper = false
-            for byte in bytes {
-                switch byte {
-                case 0x30...0x39, 0x61...0x66: continue
-                case 0x41...0x46: upper = true
-                default: return (false, upper)
-                }
-            }
-            return (bytes.count == 64, upper)
-        }
-        guard valid else {
+        guard let digest = text.withUTF8(Self.init(hexDigits:)) else {
             throw SeedDBError(.invalidArgument, "invalid SHA-256 \(NameRules.quoted(hex)): expected 64 hexadecimal characters")
         }
-        self.hex = upper ? text.lowercased() : text
+        self = digest
+    }
+
+    /// The digest `digits` spell: exactly 64 hexadecimal digits, either case; `nil` for
+    /// anything else. For a reader that has the text's bytes (a settings file).
+    package init?(hexDigits digits: UnsafeBufferPointer<UInt8>) {
+        guard digits.count == 64 else { return nil }
+        var words = Words()
+        for index in 0..<4 {
+            var word: UInt64 = 0
+            for digit in digits[(index * 16)..<(index * 16 + 16)] {
+                let nibble: UInt8
+                switch digit {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = digit &- UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = digit &- UInt8(ascii: "a") &+ 10
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = digit &- UInt8(ascii: "A") &+ 10
+                default: return nil
+                }
+                word = word << 4 | UInt64(nibble)
+            }
+            words[index] = word
+        }
+        self.words = words
     }
 
     /// Creates a digest from its 32 raw bytes.
     public init<Bytes: Sequence>(bytes: Bytes) where Bytes.Element == UInt8 {
-        self.hex = Hex.encode(bytes)
+        var words = Words()
+        var count = 0
+        for byte in bytes {
+            precondition(count < 32, "a SHA-256 digest has 32 bytes")
+            words[count / 8] |= UInt64(byte) << (56 - 8 * UInt64(count % 8))
+            count += 1
+        }
+        precondition(count == 32, "a SHA-256 digest has 32 bytes")
+        self.words = words
+    }
+
+    /// The 64 lowercase hexadecimal characters.
+    public var hex: String {
+        let digits: StaticString = "0123456789abcdef"
+        return String(unsafeUninitializedCapacity: 64) { text in
+            for index in 0..<64 {
+                let nibble = words[index / 16] >> (60 - 4 * UInt64(index % 16)) & 0xF
+                text[index] = digits.utf8Start[Int(nibble)]
+            }
+            return 64
+        }
     }
 
     public var description: String { hex }

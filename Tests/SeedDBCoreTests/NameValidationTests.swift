@@ -70,7 +70,7 @@ import Testing
         // 64 bytes of UTF-8, one of them not a hexadecimal digit.
         #expect(throws: SeedDBError.self) { try SHA256Digest(hex: String(repeating: "a", count: 62) + "é") }
         #expect(try SHA256Digest(hex: String(repeating: "aF", count: 32)).hex == String(repeating: "af", count: 32))
-        #expect(SHA256Digest(bytes: [0x00, 0xFF, 0x1A]).hex == "00ff1a")
+        #expect(SHA256Digest(bytes: [0x00, 0xFF, 0x1A] + Array(repeating: 0x5C, count: 29)).hex == "00ff1a" + String(repeating: "5c", count: 29))
     }
 
     @Test func seedNameDefaultsToTheSourceFileName() throws {

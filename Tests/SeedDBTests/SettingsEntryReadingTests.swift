@@ -146,6 +146,31 @@ import Testing
         }
     }
 
+    /// A digest is read straight from its 64 digits, or as any string when an escape is
+    /// among them; upper case is folded. Anything else (63 or 65 digits, a letter past
+    /// `f`, a number) is the wrong type, named.
+    @Test(arguments: [
+        (Self.digest, true), (Self.digest.uppercased(), true), (#"a"# + Self.digest.dropFirst(), true),
+        (String(Self.digest.dropLast()), false), (Self.digest + "a", false), ("g" + Self.digest.dropFirst(), false),
+    ])
+    func digestsAreReadAsWritten(_ written: String, _ isDigest: Bool) {
+        for member in ["sha256", "checked"] {
+            let value = member == "sha256" ? "\"\(written)\"" : #"{"sha256": "\#(written)", "integrity": "quick"}"#
+            let text = #"{"seeddb": {"a": {"version": "1", "sha256": "\#(Self.digest)", "size": 1, "deployedAt": "t", "\#(member)": \#(value)}}}"#
+            let snapshot = SettingsSnapshot(parsing: Array(text.utf8))
+            if isDigest {
+                #expect(snapshot.problem == nil, "\(written)")
+                let read = member == "sha256" ? snapshot.entries["a"]?.record?.sha256 : snapshot.entries["a"]?.checked?.sha256
+                #expect(read?.hex == Self.digest, "\(written)")
+            } else {
+                let field = member == "sha256" ? "sha256" : "checked"
+                #expect(snapshot.problem == .badSeedDBValue(#"entry "a": "\#(field)" is missing or has the wrong type"#), "\(written)")
+            }
+        }
+        let number = SettingsSnapshot(parsing: Array(#"{"seeddb": {"a": {"version": "1", "sha256": 5, "size": 1, "deployedAt": "t"}}}"#.utf8))
+        #expect(number.problem == .badSeedDBValue(#"entry "a": "sha256" is missing or has the wrong type"#))
+    }
+
     /// Every object in an entry refuses a key that only looks like an earlier one (`é` and
     /// `e` + U+0301, `K` and the Kelvin sign U+212A), as when the entry was read as JSON
     /// values kept whole: the file is damaged, whatever the keys are and wherever they are.

@@ -85,7 +85,7 @@ extension Deployer {
                     try db.execute(sql: policy == .vacuum ? "VACUUM" : "PRAGMA optimize")
                 }
             }
-            let stamp = now.ISO8601Format()
+            let stamp = UTCTimestamp.extended(secondsSinceEpoch: Int64(now.timeIntervalSince1970.rounded(.down)))
             try settings(at: paths).update(timeout: max(deadline - ContinuousClock().now, .zero)) { table in
                 table[seed.name.rawValue, default: SettingsEntry()].maintainedAt = stamp
             }

@@ -92,6 +92,8 @@ extension JSONValue {
     struct Key {
         /// The key's text, escapes decoded.
         let text: String
+        /// Whether the text is all ASCII (`false` as well for any key with a `\u` escape).
+        fileprivate let isASCII: Bool
         fileprivate let line: Int, lineStart: Int, index: Int
     }
 
@@ -242,13 +244,14 @@ extension JSONValue {
                     throw error("expected a key in quotes, found \(describeCurrent())")
                 }
                 let (keyLine, keyLineStart, keyIndex) = (line, lineStart, index)
-                let key = Key(text: try string(), line: keyLine, lineStart: keyLineStart, index: keyIndex)
+                let (text, isASCII) = try scanString()
+                let key = Key(text: text, isASCII: isASCII, line: keyLine, lineStart: keyLineStart, index: keyIndex)
                 trail.append(.key(key.text))
                 if rules == .strict, !keys.insert(key.text).inserted {
                     throw error(at: key, "duplicate key \"\(path)\"")
                 }
                 if refusesLookalikeKeys {
-                    if lookalikes == nil, !key.text.utf8.allSatisfy({ $0 < 0x80 }) {
+                    if lookalikes == nil, !key.isASCII {
                         lookalikes = [:]
                         for earlier in earlierKeys(ofObjectAt: objectStart, before: key.index) { lookalikes![earlier] = () }
                     }
@@ -313,6 +316,19 @@ extension JSONValue {
                 return nil
             }
             return try string()
+        }
+
+        /// Reads a SHA-256 digest written as a string of 64 hex digits; `nil`, the value
+        /// read and left out, when it is not a string or not a digest. The digits are
+        /// decoded straight from the text when no escape is among them.
+        mutating func readDigest(depth: Int) throws(SeedDBError) -> SHA256Digest? {
+            let closingQuote = index + 65
+            if current == UInt8(ascii: "\""), closingQuote < bytes.endIndex, bytes[closingQuote] == UInt8(ascii: "\""),
+               let digest = SHA256Digest(hexDigits: UnsafeBufferPointer(rebasing: bytes[(index + 1)..<closingQuote])) {
+                index = closingQuote + 1
+                return digest
+            }
+            return try readString(depth: depth).flatMap { try? SHA256Digest(hex: $0) }
         }
 
         /// Reads `true` or `false`; `nil`, the value read and left out, for anything else.
@@ -449,10 +465,17 @@ extension JSONValue {
 
         /// Reads a string and returns its text, escapes decoded.
         mutating func string() throws(SeedDBError) -> String {
+            try scanString().text
+        }
+
+        /// Reads a string and returns its text, escapes decoded, and whether it is all
+        /// ASCII (said of none with a `\u` escape, which may spell a character that is not).
+        private mutating func scanString() throws(SeedDBError) -> (text: String, isASCII: Bool) {
             index += 1
             var text = ""
             var runStart = index
             var ascii = true
+            var allASCII = true
             while true {
                 // The bytes that need no look are passed over with a local position.
                 var position = index
@@ -467,10 +490,11 @@ extension JSONValue {
                     let run = try decodedRun(from: runStart, ascii: ascii)
                     index += 1
                     // Most strings have no escape: their one run is the text.
-                    return text.isEmpty ? run : text + run
+                    return (text.isEmpty ? run : text + run, allASCII && ascii)
                 case UInt8(ascii: "\\"):
                     text += try decodedRun(from: runStart, ascii: ascii)
                     index += 1
+                    allASCII = allASCII && ascii && current != UInt8(ascii: "u")
                     try escape(into: &text)
                     (runStart, ascii) = (index, true)
                 case 0..<0x20:

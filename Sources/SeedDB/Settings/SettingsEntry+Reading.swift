@@ -6,7 +6,8 @@ import SeedDBCore
 //
 // Each object is read into a struct of its members first, then checked as a whole, so
 // a member's order in the file changes nothing. A member's type is a double optional:
-// `nil` when the key is absent, `.some(nil)` when its value has the wrong type.
+// `nil` when the key is absent, `.some(nil)` when its value has the wrong type (for a
+// digest, also when it is a string but not one).
 
 extension SettingsEntry {
     /// Reads an entry's object from `parser`, to the end of its value.
@@ -35,7 +36,7 @@ extension SettingsEntry {
     private init(_ members: EntryMembers) throws(ShapeError) {
         record = try members.record.record(at: "")
         if let value = members.record.base {
-            guard let digest = value.flatMap(Self.digest) else { throw ShapeError(field: "base") }
+            guard let digest = value else { throw ShapeError(field: "base") }
             base = digest
         }
         if let value = members.previous {
@@ -48,7 +49,7 @@ extension SettingsEntry {
             maintainedAt = maintained
         }
         if let value = members.checked {
-            guard let checked = value, let digest = checked.sha256?.flatMap(Self.digest),
+            guard let checked = value, let digest = checked.sha256 ?? nil,
                   let level = checked.integrity?.flatMap(IntegrityLevel.init(rawValue:))
             else { throw ShapeError(field: "checked") }
             if let tables = checked.tables, tables == nil { throw ShapeError(field: "checked.tables") }
@@ -59,7 +60,7 @@ extension SettingsEntry {
             // An entry written before the change time was part of the identity lacks
             // `changed`: a cache miss, not a damaged entry.
             guard let source = value, [source.device, source.inode, source.size, source.modified].allSatisfy({ ($0 ?? nil) != nil }),
-                  let digest = source.sha256?.flatMap(Self.digest)
+                  let digest = source.sha256 ?? nil
             else { throw ShapeError(field: "source") }
             if source.changed != nil {
                 guard let identity = source.identity else { throw ShapeError(field: "source.changed") }
@@ -101,11 +102,6 @@ extension SettingsEntry {
         signature = try members.record.signature(at: "")
     }
 
-    /// A SHA-256 digest written as hex.
-    fileprivate static func digest(_ hex: String) -> SHA256Digest? {
-        try? SHA256Digest(hex: hex)
-    }
-
     /// The `tableDigests` member read (`{"table": "hex"}`), `nil` when absent.
     fileprivate static func tableDigests(_ member: [String: SHA256Digest]??, at prefix: String) throws(ShapeError) -> [String: SHA256Digest]? {
         guard let member else { return nil }
@@ -127,14 +123,14 @@ extension SettingsEntry.InterruptedRun {
         }
         var base: SHA256Digest?
         if let value = run.base {
-            guard let digest = value.flatMap(SettingsEntry.digest) else { throw ShapeError(field: "interrupted.base") }
+            guard let digest = value else { throw ShapeError(field: "interrupted.base") }
             base = digest
         }
         if let generation = run.generation, generation == nil { throw ShapeError(field: "interrupted.generation") }
         if let seedTables = run.seedTables, seedTables == nil { throw ShapeError(field: "interrupted.seedTables") }
         var snapshot: SHA256Digest?
         if let value = run.snapshot {
-            guard let digest = value.flatMap(SettingsEntry.digest) else { throw ShapeError(field: "interrupted.snapshot") }
+            guard let digest = value else { throw ShapeError(field: "interrupted.snapshot") }
             snapshot = digest
         }
         if let old = run.replacingGeneration, old == nil { throw ShapeError(field: "interrupted.replacingGeneration") }
@@ -214,10 +210,10 @@ private struct EntryMembers: ObjectMembers {
 /// as read.
 private struct RecordMembers: ObjectMembers {
     var version: String??
-    var sha256: String??
+    var sha256: SHA256Digest??
     var size: Int64??
     var deployedAt: String??
-    var base: String??
+    var base: SHA256Digest??
     var seedTables: [String]??
     var tableDigests: [String: SHA256Digest]??
     var signature: SignatureMembers??
@@ -225,10 +221,10 @@ private struct RecordMembers: ObjectMembers {
     mutating func read(_ key: String, _ parser: inout JSONValue.Parser, depth: Int) throws(SeedDBError) -> Bool {
         switch key {
         case "version": version = try parser.readString(depth: depth)
-        case "sha256": sha256 = try parser.readString(depth: depth)
+        case "sha256": sha256 = try parser.readDigest(depth: depth)
         case "size": size = try parser.readInteger(depth: depth)
         case "deployedAt": deployedAt = try parser.readString(depth: depth)
-        case "base": base = try parser.readString(depth: depth)
+        case "base": base = try parser.readDigest(depth: depth)
         case "seedTables": seedTables = try parser.readStrings(depth: depth)
         case "tableDigests": tableDigests = try readTableDigests(&parser, depth: depth)
         case "signature": signature = try SignatureMembers.read(&parser, depth: depth)
@@ -248,14 +244,14 @@ private struct RecordMembers: ObjectMembers {
         // record as a run under way replaces it); present, it must be a digest.
         var digest: SHA256Digest?
         if let value = sha256 {
-            guard let valid = value.flatMap(SettingsEntry.digest) else { throw ShapeError(field: prefix + "sha256") }
+            guard let valid = value else { throw ShapeError(field: prefix + "sha256") }
             digest = valid
         }
         guard let size = size ?? nil, size >= 0 else { throw ShapeError(field: prefix + "size") }
         guard let deployedAt = deployedAt ?? nil else { throw ShapeError(field: prefix + "deployedAt") }
         var recordBase: SHA256Digest?
         if !prefix.isEmpty, let value = base {
-            guard let valid = value.flatMap(SettingsEntry.digest) else { throw ShapeError(field: prefix + "base") }
+            guard let valid = value else { throw ShapeError(field: prefix + "base") }
             recordBase = valid
         }
         if let names = seedTables, names == nil { throw ShapeError(field: prefix + "seedTables") }
@@ -306,7 +302,7 @@ private struct IdentityMembers: ObjectMembers {
     var size: Int64??
     var modified: Int64??
     var changed: Int64??
-    var sha256: String??
+    var sha256: SHA256Digest??
 
     mutating func read(_ key: String, _ parser: inout JSONValue.Parser, depth: Int) throws(SeedDBError) -> Bool {
         switch key {
@@ -315,7 +311,7 @@ private struct IdentityMembers: ObjectMembers {
         case "size": size = try parser.readInteger(depth: depth)
         case "modified": modified = try parser.readInteger(depth: depth)
         case "changed": changed = try parser.readInteger(depth: depth)
-        case "sha256": sha256 = try parser.readString(depth: depth)
+        case "sha256": sha256 = try parser.readDigest(depth: depth)
         default: return false
         }
         return true
@@ -333,14 +329,14 @@ private struct IdentityMembers: ObjectMembers {
 
 /// The members of `"checked"` as read.
 private struct CheckedMembers: ObjectMembers {
-    var sha256: String??
+    var sha256: SHA256Digest??
     var integrity: String??
     var tables: [String]??
     var tableDigests: [String: SHA256Digest]??
 
     mutating func read(_ key: String, _ parser: inout JSONValue.Parser, depth: Int) throws(SeedDBError) -> Bool {
         switch key {
-        case "sha256": sha256 = try parser.readString(depth: depth)
+        case "sha256": sha256 = try parser.readDigest(depth: depth)
         case "integrity": integrity = try parser.readString(depth: depth)
         case "tables": tables = try parser.readStrings(depth: depth)
         case "tableDigests": tableDigests = try readTableDigests(&parser, depth: depth)
@@ -355,10 +351,10 @@ private struct InterruptedMembers: ObjectMembers {
     var version: String??
     var rollback: Bool??
     var replacing: RecordMembers??
-    var base: String??
+    var base: SHA256Digest??
     var generation: String??
     var seedTables: [String]??
-    var snapshot: String??
+    var snapshot: SHA256Digest??
     var replacingGeneration: String??
     var adopting: Bool??
     var release: [SettingsEntry.ReleaseSeed]??
@@ -369,10 +365,10 @@ private struct InterruptedMembers: ObjectMembers {
         case "version": version = try parser.readString(depth: depth)
         case "rollback": rollback = try parser.readBool(depth: depth)
         case "replacing": replacing = try RecordMembers.read(&parser, depth: depth)
-        case "base": base = try parser.readString(depth: depth)
+        case "base": base = try parser.readDigest(depth: depth)
         case "generation": generation = try parser.readString(depth: depth)
         case "seedTables": seedTables = try parser.readStrings(depth: depth)
-        case "snapshot": snapshot = try parser.readString(depth: depth)
+        case "snapshot": snapshot = try parser.readDigest(depth: depth)
         case "replacingGeneration": replacingGeneration = try parser.readString(depth: depth)
         case "adopting": adopting = try parser.readBool(depth: depth)
         case "release": release = try readRelease(&parser, depth: depth)
@@ -388,7 +384,7 @@ private struct InterruptedMembers: ObjectMembers {
 private func readTableDigests(_ parser: inout JSONValue.Parser, depth: Int) throws(SeedDBError) -> [String: SHA256Digest]? {
     var read: [String: SHA256Digest?] = [:]
     let isObject = try parser.readMembers(depth: depth) { (parser, key, depth) throws(SeedDBError) in
-        try parser.keep(try parser.readString(depth: depth).flatMap(SettingsEntry.digest), forKey: key, in: &read)
+        try parser.keep(try parser.readDigest(depth: depth), forKey: key, in: &read)
     }
     var digests: [String: SHA256Digest] = [:]
     for (table, digest) in read {
