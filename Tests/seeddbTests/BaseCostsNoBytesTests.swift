@@ -262,10 +262,15 @@ import Testing
         // When the package renames a new seed over it and it is deployed
         let next = try cli.makeSeed("big2.sqlite", marker: "two", megabytes: 4)
         #expect(try cli.shell("cp --reflink=never '\(next)' '\(seed).new' && chmod 0644 '\(seed).new' && mv '\(seed).new' '\(seed)'").status == 0)
-        let upgrade = try cli.run(["deploy", "--system", "--root", image, "--merge", "user-wins", "--app", cli.app, "--seed", seed, "--version", "2"])
+        // (with the loader saying which libraries it loads)
+        let upgrade = try cli.run(
+            ["deploy", "--system", "--root", image, "--merge", "user-wins", "--app", cli.app, "--seed", seed, "--version", "2"],
+            environment: ["LD_DEBUG": "files"])
         #expect(upgrade.status == 0, "\(upgrade.stderr)")
         // Then the old base is the previous generation's under a second name, still on the
-        // extents the previous generation shares: not compressed, which would cost bytes
+        // extents the previous generation shares: not compressed, which would cost bytes,
+        // and zstd is not even loaded
+        #expect(!upgrade.stderr.contains("libzstd"), "zstd was loaded for a base a reflink shares")
         let directory = image + "/var/lib/\(cli.app)"
         #expect(FileManager.default.fileExists(atPath: directory + "/levels.sqlite.previous.base"))
         #expect(!FileManager.default.fileExists(atPath: directory + "/levels.sqlite.previous.base.xor.zst"))

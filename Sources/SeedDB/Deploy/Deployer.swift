@@ -562,9 +562,12 @@ public struct Deployer: Sendable {
             let base = try files.fileType(at: paths.base) == .regular
             observation.baseFiles = DeployObservation.BaseFiles(base: base, previousBase: try files.fileType(at: paths.previousBase) == .regular)
             observation.baseFiles.previousBaseCompressed = try files.fileType(at: paths.previousBaseCompressed) == .regular
-            // Not looked at without zstd: the base then keeps a second name, as before.
-            if kind != nil, base, files.compresses {
-                observation.baseFiles.baseShared = try baseShared(paths, previousBase: observation.baseFiles.previousBase)
+            // A base whose bytes no other file holds is compressed as the previous one, and
+            // without zstd is not looked at: it then keeps a second name, as before. zstd is
+            // loaded (a `dlopen`) only for such a base, not for one a reflink shares.
+            if kind != nil, base {
+                let shared = try baseShared(paths, previousBase: observation.baseFiles.previousBase)
+                if shared || files.compresses { observation.baseFiles.baseShared = shared }
             }
             // Restored and hashed only where a rollback could restore it as the base, against
             // the previous generation it was made against; without libzstd it cannot be, and

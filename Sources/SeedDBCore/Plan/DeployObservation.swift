@@ -156,7 +156,8 @@ package struct DeployObservation: Sendable, Hashable {
         /// SeedDB's own (the seed file, a hard link) or extents shared by a reflink. A second
         /// name of it as the previous generation's base then costs nothing; otherwise it
         /// would keep a full copy the package manager released, and it is compressed
-        /// instead. `nil` when it was not looked at.
+        /// instead. `nil` when it was not looked at, and when it is not shared but zstd is
+        /// not at hand.
         package var baseShared: Bool? = nil
 
         /// Creates what was found.
