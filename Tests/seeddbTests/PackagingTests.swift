@@ -277,6 +277,14 @@ import Testing
         for command in ["deploy", "reseed", "rollback", "status", "verify", "paths", "maintain", "pack", "purge"] {
             #expect(result.stdout.contains(command), "\(shell) completion lacks \(command)")
         }
+        // An option of a fixed list completes its values, in their order
+        // (`RawValueArgument`): bash's words, one per line.
+        if shell == "bash" {
+            for values in [["auto", "swap", "live"], ["none", "quick", "full"], ["off", "seed-wins", "user-wins", "fail"], ["data", "cache"]] {
+                let words = values.map { "'\($0)'" }.joined(separator: "$'\\n'")
+                #expect(result.stdout.contains("-W \(words)"), "bash completion lacks \(values)")
+            }
+        }
     }
 
     @Test func versionAndHelp() throws {
