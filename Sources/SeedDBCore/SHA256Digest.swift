@@ -65,7 +65,8 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
         self.words = words
     }
 
-    /// Creates a digest from its 32 raw bytes.
+    /// Creates a digest from its raw bytes: exactly 32 of them (a hash function's output;
+    /// any other count is a programming error, and traps).
     public init<Bytes: Sequence>(bytes: Bytes) where Bytes.Element == UInt8 {
         var words = Words()
         var count = 0
