@@ -562,9 +562,10 @@ public struct Deployer: Sendable {
             let base = try files.fileType(at: paths.base) == .regular
             observation.baseFiles = DeployObservation.BaseFiles(base: base, previousBase: try files.fileType(at: paths.previousBase) == .regular)
             observation.baseFiles.previousBaseCompressed = try files.fileType(at: paths.previousBaseCompressed) == .regular
-            // A base whose bytes no other file holds is compressed as the previous one, and
-            // without zstd is not looked at: it then keeps a second name, as before. zstd is
-            // loaded (a `dlopen`) only for such a base, not for one a reflink shares.
+            // Looked at first: a base whose bytes no other file holds is compressed as the
+            // previous one, which takes zstd, loaded (a `dlopen`) only then, not for a base
+            // a reflink or a second name shares. Without zstd such a base is left unknown
+            // (`nil`) and keeps a second name, as before.
             if kind != nil, base {
                 let shared = try baseShared(paths, previousBase: observation.baseFiles.previousBase)
                 if shared || files.compresses { observation.baseFiles.baseShared = shared }
