@@ -51,13 +51,7 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
         for index in 0..<4 {
             var word: UInt64 = 0
             for digit in digits[(index * 16)..<(index * 16 + 16)] {
-                let nibble: UInt8
-                switch digit {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = digit &- UInt8(ascii: "0")
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = digit &- UInt8(ascii: "a") &+ 10
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = digit &- UInt8(ascii: "A") &+ 10
-                default: return nil
-                }
+                guard let nibble = Hex.value(ofDigit: digit) else { return nil }
                 word = word << 4 | UInt64(nibble)
             }
             words[index] = word
@@ -81,11 +75,10 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
 
     /// The 64 lowercase hexadecimal characters.
     public var hex: String {
-        let digits: StaticString = "0123456789abcdef"
-        return String(unsafeUninitializedCapacity: 64) { text in
+        String(unsafeUninitializedCapacity: 64) { text in
             for index in 0..<64 {
                 let nibble = words[index / 16] >> (60 - 4 * UInt64(index % 16)) & 0xF
-                text[index] = digits.utf8Start[Int(nibble)]
+                text[index] = Hex.digit(UInt8(nibble))
             }
             return 64
         }

@@ -555,20 +555,11 @@ extension JSONValue {
         mutating func hexUnit() throws(SeedDBError) -> UInt32 {
             var value: UInt32 = 0
             for _ in 0..<4 {
-                guard let digit = current, let nibble = hexValue(digit) else { throw error("expected four hex digits after \\u") }
-                value = value << 4 | nibble
+                guard let digit = current, let nibble = Hex.value(ofDigit: digit) else { throw error("expected four hex digits after \\u") }
+                value = value << 4 | UInt32(nibble)
                 index += 1
             }
             return value
-        }
-
-        func hexValue(_ byte: UInt8) -> UInt32? {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt32(byte - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): return UInt32(byte - UInt8(ascii: "A") + 10)
-            default: return nil
-            }
         }
     }
 }

@@ -1,3 +1,5 @@
+import SeedDBCore
+
 extension JSONValue {
     /// The value as indented JSON text: two spaces a level, `"key" : value`, keys in
     /// order, `/` unescaped; the layout `JSONSerialization` wrote with `.prettyPrinted`,
@@ -61,8 +63,7 @@ extension JSONValue {
             case 0x08: output += [UInt8(ascii: "\\"), UInt8(ascii: "b")]
             case 0x0C: output += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
             case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                output += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+                output += Array("\\u00".utf8) + [Hex.digit(byte >> 4), Hex.digit(byte & 0xF)]
             default: output.append(byte)
             }
         }
