@@ -8,6 +8,6 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 started=$(date +%s)
 SEEDDB_RELIABILITY_LOG="$log" swift test \
-  --filter 'SimulationTests|RecoveryAfterKillTests|DurabilityOrderTests|ConcurrentRunsTests|IOFaultsChangeNothingTests|BadInputIsRefusedTests|ParserFuzzTests|NoLostRowsTests|FailedRunChangesNothingTests|HostileStateTests|RecoveryAfterSyscallKillTests|JournalModeFenceTests|SignedSeedTests|ReleaseIsAllOrNothingTests'
+  --filter 'SimulationTests|RecoveryAfterKillTests|DurabilityOrderTests|ConcurrentRunsTests|IOFaultsChangeNothingTests|BadInputIsRefusedTests|ParserFuzzTests|NoLostRowsTests|FailedRunChangesNothingTests|HostileStateTests|RecoveryAfterSyscallKillTests|ReadOnlySwitchSurvivesKillsTests|JournalModeFenceTests|SignedSeedTests|ReleaseIsAllOrNothingTests'
 python3 Scripts/render-reliability.py "$log" "$(( $(date +%s) - started ))" > RELIABILITY.md
 echo "wrote RELIABILITY.md"

@@ -124,8 +124,12 @@ What each suite does (see `Tests/seeddbTests/`):
   live replace) killed at its *N*th `rename`, `fsync`, `unlink`, `symlink`, `link` and
   `write` in turn (`strace -e inject=…:signal=KILL:when=N`), then run again: the record,
   the link, the generation, the previous generation and the base agree, the app's rows and
-  the user's edit are there, nothing SeedDB made is left. *Crashes survived* counts the
-  runs the injection really killed; *data lost* the reruns that did not end in that state.
+  the user's edit are there, nothing SeedDB made is left. The read-only rows (read-only
+  install, copied to read-only, read-only to copied, rollback from read-only) check that
+  the link names the seed the record names, that the copy a switch replaced is the
+  previous generation with the app's rows, and that the shipped seed was never written.
+  *Crashes survived* counts the runs the injection really killed; *data lost* the reruns
+  that did not end in that state.
 - **long-lived writer**: one Python connection opened once, in `delete`, `truncate`,
   `persist`, `memory`, `off` and `wal` journal mode, commits a row every 20 ms through 10
   `swap` and 10 `auto` reseeds; a failed write makes it reopen. Every row it logged after

@@ -53,6 +53,25 @@ import Testing
         try app.close()
     }
 
+    /// A time no record can hold (an app's computed date gone wrong) is refused with
+    /// `invalidArgument`, before anything runs or is recorded; the last second a record
+    /// can hold still runs.
+    @Test(arguments: [Double.nan, .infinity, -.infinity, 1e19, -1e19])
+    func maintainRefusesATimeNoRecordCanHold(seconds: Double) throws {
+        try deployer.deploy(seed(1))
+        let settings = directory.file("config/com.example.levels/settings.json")
+        let before = try Data(contentsOf: URL(fileURLWithPath: settings))
+        for dryRun in [false, true] {
+            #expect {
+                try deployer.maintain(seed(1), every: .zero, policy: .optimize, now: Date(timeIntervalSince1970: seconds), dryRun: dryRun)
+            } throws: { ($0 as? SeedDBError)?.code == .invalidArgument }
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: settings)) == before)
+        let last = try deployer.maintain(seed(1), every: .zero, policy: .optimize, now: Date(timeIntervalSince1970: 253_402_300_799.5))
+        #expect(last.action == .optimized)
+        #expect(last.lastRun == "9999-12-31T23:59:59Z")
+    }
+
     @Test func rollbackThroughTheLibrary() throws {
         try deployer.deploy(seed(1))
         try deployer.deploy(seed(2))

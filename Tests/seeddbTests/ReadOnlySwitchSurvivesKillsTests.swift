@@ -65,34 +65,14 @@ struct ReadOnlySwitchSurvivesKillsTests {
 
     @Test(arguments: scenarios)
     func killedAtEverySyscallAndRunAgain(_ scenario: Scenario) throws {
-        let tracer = RecoveryAfterSyscallKillTests()
         let template = CLIHarness()
         try scenario.setUp(template)
-        let (clean, lines) = try tracer.traced(try template.clone(), scenario.command(template))
-        #expect(clean.status == 0, "\(scenario.name) under strace: \(clean.stderr)")
-        var killed = 0
-        var trials = 0
-        var failures = 0
-        for (name, variants) in RecoveryAfterSyscallKillTests.syscalls {
-            let count = lines.filter { line in
-                let call = line.drop { $0.isNumber || $0 == " " }
-                return variants.contains { call.hasPrefix($0 + "(") }
-            }.count
-            for when in stride(from: 1, through: count, by: 1) {
-                let cli = try template.clone()
-                let (first, _) = try tracer.traced(cli, scenario.command(cli), kill: (name, when))
-                trials += 1
-                if first.status != 0 { killed += 1 }
-                let rerun = try cli.run(scenario.command(cli))
-                let problems = check(cli, scenario, rerun: rerun)
-                if !problems.isEmpty {
-                    failures += 1
-                    Issue.record("\(scenario.name), killed at \(name) #\(when) (status \(first.status)): \(problems.joined(separator: "; "))")
-                }
-            }
+        let tallies = try SyscallKillMatrix.killAtEveryCall(of: scenario.command, from: template, label: scenario.name) { cli, rerun in
+            check(cli, scenario, rerun: rerun)
         }
-        #expect(killed > 0, "no kill took effect")
-        ReliabilityLog.record(suite: "syscall kills (\(scenario.name))", trials: trials, crashes: killed, dataLost: failures)
+        let total = SyscallKillMatrix.total(tallies)
+        #expect(total.killed > 0, "no kill took effect: \(tallies)")
+        ReliabilityLog.record(suite: "syscall kills (\(scenario.name))", trials: total.trials, crashes: total.killed, dataLost: total.failures)
     }
 
     /// What is wrong with the state a rerun left.

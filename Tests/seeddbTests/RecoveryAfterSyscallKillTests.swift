@@ -11,16 +11,6 @@ import Testing
 /// and edit are there, and nothing SeedDB made is left.
 @Suite(.serialized, .enabled(if: DurabilityOrderTests.strace != nil, "strace is missing: .ci/run installs it"))
 struct RecoveryAfterSyscallKillTests {
-    /// The system calls killed at, each with the names the kernel may know it by.
-    static let syscalls: [(name: String, variants: [String])] = [
-        ("rename", ["rename", "renameat", "renameat2"]),
-        ("fsync", ["fsync", "fdatasync"]),
-        ("unlink", ["unlink", "unlinkat"]),
-        ("symlink", ["symlink", "symlinkat"]),
-        ("link", ["link", "linkat"]),
-        ("write", ["write", "pwrite64"]),
-    ]
-
     /// One command and the state it starts from.
     struct Scenario: CustomTestStringConvertible, Sendable {
         var name: String
@@ -86,64 +76,16 @@ struct RecoveryAfterSyscallKillTests {
     /// cleaned up, has nothing left to roll back).
     static func rollsBack(_ scenario: Scenario) -> Bool { scenario.name.hasSuffix("rollback") }
 
-    /// Runs `arguments` under strace; with `kill`, the `when`-th call of that system call
-    /// kills the process. Returns the result and the trace's lines.
-    func traced(_ cli: CLIHarness, _ arguments: [String], kill: (name: String, when: Int)? = nil) throws -> (CLIHarness.Result, [String]) {
-        let output = cli.root + "/trace-\(UUID().uuidString).txt"
-        let quoted = arguments.map { "'\($0)'" }.joined(separator: " ")
-        let names = Self.syscalls.flatMap(\.variants).joined(separator: ",")
-        var options = "-f -qq -o '\(output)' -e trace=\(names)"
-        if let kill {
-            let variants = Self.syscalls.first { $0.name == kill.name }!.variants.joined(separator: ",")
-            options += " -e inject=\(variants):signal=KILL:when=\(kill.when)"
-        }
-        let result = try cli.shell("exec \(DurabilityOrderTests.strace!) \(options) '\(CLIHarness.binary)' \(quoted)")
-        let lines = String(decoding: cli.bytes(output) ?? Data(), as: UTF8.self).split(separator: "\n").map(String.init)
-        try? FileManager.default.removeItem(atPath: output)
-        return (result, lines)
-    }
-
-    /// How many calls of each killed system call a run makes.
-    func counts(_ scenario: Scenario) throws -> [String: Int] {
-        let cli = CLIHarness()
-        try scenario.setUp(cli)
-        let (result, lines) = try traced(cli, scenario.command(cli))
-        #expect(result.status == 0, "\(scenario.name) under strace: \(result.stderr)")
-        var counts: [String: Int] = [:]
-        for (name, variants) in Self.syscalls {
-            counts[name] = lines.filter { line in
-                let call = line.drop { $0.isNumber || $0 == " " }
-                return variants.contains { call.hasPrefix($0 + "(") }
-            }.count
-        }
-        return counts
-    }
-
     @Test(arguments: scenarios)
     func killedAtEverySyscallAndRunAgain(_ scenario: Scenario) throws {
-        let counts = try counts(scenario)
         let template = CLIHarness()
         try scenario.setUp(template)
-        var trials = 0
-        var killed = 0
-        var failures = 0
-        for (name, _) in Self.syscalls {
-            for when in stride(from: 1, through: counts[name] ?? 0, by: 1) {
-                let cli = try template.clone()
-                let (first, _) = try traced(cli, scenario.command(cli), kill: (name, when))
-                trials += 1
-                if first.status != 0 { killed += 1 }
-                let rerun = try cli.run(scenario.command(cli))
-                let label = "\(scenario.name), killed at \(name) #\(when) (status \(first.status))"
-                let problems = check(cli, scenario, rerun: rerun)
-                if !problems.isEmpty {
-                    failures += 1
-                    Issue.record("\(label): \(problems.joined(separator: "; "))")
-                }
-            }
+        let tallies = try SyscallKillMatrix.killAtEveryCall(of: scenario.command, from: template, label: scenario.name) { cli, rerun in
+            check(cli, scenario, rerun: rerun)
         }
-        #expect(killed > 0, "no kill took effect: \(counts)")
-        ReliabilityLog.record(suite: "syscall kills (\(scenario.name))", trials: trials, crashes: killed, dataLost: failures)
+        let total = SyscallKillMatrix.total(tallies)
+        #expect(total.killed > 0, "no kill took effect: \(tallies)")
+        ReliabilityLog.record(suite: "syscall kills (\(scenario.name))", trials: total.trials, crashes: total.killed, dataLost: total.failures)
     }
 
     /// The demo seed version whose rows the database at `path` holds, by its number of

@@ -45,7 +45,7 @@ extension ReleaseIsAllOrNothingTests {
         let cli = CLIHarness()
         #expect(try cli.run(["deploy", "--manifest", try Self.release(cli, "r1", version: 1, count: 3)]).status == 0)
         let manifest = try Self.release(cli, "r2", version: 2, count: 3)
-        let (result, lines) = try RecoveryAfterSyscallKillTests().traced(cli, ["deploy", "--manifest", manifest])
+        let (result, lines) = try SyscallKillMatrix.traced(cli, ["deploy", "--manifest", manifest])
         #expect(result.status == 0, "\(result.stderr)")
         let writes = lines.filter { $0.contains("rename") && $0.contains("\"\(cli.settingsFile)\"") }
         #expect(writes.count == 2, "\(writes.joined(separator: "\n"))")

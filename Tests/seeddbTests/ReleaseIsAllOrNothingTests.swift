@@ -124,31 +124,17 @@ import Testing
         let template = CLIHarness()
         #expect(try template.run(["deploy", "--manifest", try Self.release(template, "r1", version: 1, count: 2)]).status == 0)
         _ = try Self.release(template, "r2", version: 2, count: 2)
-        let matrix = RecoveryAfterSyscallKillTests()
+        let names = ["rename", "symlink", "fsync", "unlink", "write"]
+        let tallies = try SyscallKillMatrix.killAtEveryCall(
+            of: { ["deploy", "--manifest", $0.root + "/r2/seeds.json"] }, from: template, label: "release", syscalls: names
+        ) { cli, rerun in
+            (rerun.status == 0 ? [] : ["the rerun exited \(rerun.status): \(rerun.stderr)"]) + Self.releaseProblems(cli, count: 2, version: "2")
+        }
         var killedAny = false
-        for name in ["rename", "symlink", "fsync", "unlink", "write"] {
-            var (trials, killed, failures) = (0, 0, 0)
-            let probe = try template.clone()
-            let (_, lines) = try matrix.traced(probe, ["deploy", "--manifest", probe.root + "/r2/seeds.json"])
-            let variants = RecoveryAfterSyscallKillTests.syscalls.first { $0.name == name }!.variants
-            let calls = lines.filter { line in variants.contains { line.drop { $0.isNumber || $0 == " " }.hasPrefix($0 + "(") } }.count
-            #expect(calls > 0, "the release makes no \(name) call")
-            for when in stride(from: 1, through: calls, by: 1) {
-                let cli = try template.clone()
-                let path = cli.root + "/r2/seeds.json"
-                let (first, _) = try matrix.traced(cli, ["deploy", "--manifest", path], kill: (name, when))
-                trials += 1
-                if first.status != 0 { killed += 1 }
-                let rerun = try cli.run(["deploy", "--manifest", path])
-                var problems = rerun.status == 0 ? [] : ["the rerun exited \(rerun.status): \(rerun.stderr)"]
-                problems += Self.releaseProblems(cli, count: 2, version: "2")
-                if !problems.isEmpty {
-                    failures += 1
-                    Issue.record("\(name) #\(when) (first run's status \(first.status)): \(problems.joined(separator: "; "))")
-                }
-            }
-            killedAny = killedAny || killed > 0
-            ReliabilityLog.record(suite: "syscall kills (release): \(name)", trials: trials, crashes: killed, dataLost: failures)
+        for (name, tally) in tallies {
+            #expect(tally.trials > 0, "the release makes no \(name) call")
+            killedAny = killedAny || tally.killed > 0
+            ReliabilityLog.record(suite: "syscall kills (release): \(name)", trials: tally.trials, crashes: tally.killed, dataLost: tally.failures)
         }
         #expect(killedAny, "no kill took effect")
     }

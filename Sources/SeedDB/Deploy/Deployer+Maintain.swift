@@ -46,9 +46,13 @@ extension Deployer {
     /// A read-only seed's working copy (a link to the package's file, ``Seed/readOnly``) is
     /// never maintained: the report says ``MaintenanceReport/Action/skipped``.
     ///
-    /// - Throws: ``SeedDBError`` `seedUnavailable` (66) when there is no working copy,
-    ///   `inUse` (75) when the database stays in use.
+    /// - Throws: ``SeedDBError`` `invalidArgument` (64) when `now` is not a time a record
+    ///   can hold (not finite, or out of 64-bit seconds), `seedUnavailable` (66) when there
+    ///   is no working copy, `inUse` (75) when the database stays in use.
     public func maintain(_ seed: Seed, every: Duration, policy: MaintenancePolicy, now: Date = Date(), dryRun: Bool = false) throws(SeedDBError) -> MaintenanceReport {
+        guard let seconds = Int64(exactly: now.timeIntervalSince1970.rounded(.down)) else {
+            throw SeedDBError(.invalidArgument, "cannot maintain at \(now.timeIntervalSince1970) seconds since 1970: not a time a record can hold")
+        }
         let paths = paths(for: seed)
         let workingCopy = try WorkingCopy.inspect(paths, seedLinks: recordedSeedLinks(seed))
         guard workingCopy.exists else {
@@ -85,7 +89,7 @@ extension Deployer {
                     try db.execute(sql: policy == .vacuum ? "VACUUM" : "PRAGMA optimize")
                 }
             }
-            let stamp = UTCTimestamp.extended(secondsSinceEpoch: Int64(now.timeIntervalSince1970.rounded(.down)))
+            let stamp = UTCTimestamp.extended(secondsSinceEpoch: seconds)
             try settings(at: paths).update(timeout: max(deadline - ContinuousClock().now, .zero)) { table in
                 table[seed.name.rawValue, default: SettingsEntry()].maintainedAt = stamp
             }
