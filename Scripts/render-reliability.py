@@ -127,7 +127,8 @@ What each suite does (see `Tests/seeddbTests/`):
   the user's edit are there, nothing SeedDB made is left. The read-only rows (read-only
   install, copied to read-only, read-only to copied, rollback from read-only) check that
   the link names the seed the record names, that the copy a switch replaced is the
-  previous generation with the app's rows, and that the shipped seed was never written.
+  previous generation with the app's rows (after a rollback, the restored working copy
+  holds them), and that the shipped seed was never written.
   *Crashes survived* counts the runs the injection really killed; *data lost* the reruns
   that did not end in that state.
 - **long-lived writer**: one Python connection opened once, in `delete`, `truncate`,

@@ -53,10 +53,11 @@ import Testing
         try app.close()
     }
 
-    /// A time no record can hold (an app's computed date gone wrong) is refused with
-    /// `invalidArgument`, before anything runs or is recorded; the last second a record
-    /// can hold still runs.
-    @Test(arguments: [Double.nan, .infinity, -.infinity, 1e19, -1e19])
+    /// A time no record can hold (an app's computed date gone wrong: not finite, or outside
+    /// the years 1 to 9999 its stamp writes) is refused with `invalidArgument`, dry run or
+    /// not, before anything runs or is recorded; the last second a record can hold still
+    /// runs.
+    @Test(arguments: [Double.nan, .infinity, -.infinity, 1e19, -1e19, 253_402_300_800, -62_135_596_801])
     func maintainRefusesATimeNoRecordCanHold(seconds: Double) throws {
         try deployer.deploy(seed(1))
         let settings = directory.file("config/com.example.levels/settings.json")

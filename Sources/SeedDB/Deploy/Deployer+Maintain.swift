@@ -47,12 +47,17 @@ extension Deployer {
     /// never maintained: the report says ``MaintenanceReport/Action/skipped``.
     ///
     /// - Throws: ``SeedDBError`` `invalidArgument` (64) when `now` is not a time a record
-    ///   can hold (not finite, or out of 64-bit seconds), `seedUnavailable` (66) when there
-    ///   is no working copy, `inUse` (75) when the database stays in use.
+    ///   can hold (a UTC time in the years 1 to 9999, which the record's ISO 8601 stamp
+    ///   writes and reads back), on every path, a dry run's and a read-only seed's too;
+    ///   `seedUnavailable` (66) when there is no working copy; `inUse` (75) when the
+    ///   database stays in use.
     public func maintain(_ seed: Seed, every: Duration, policy: MaintenancePolicy, now: Date = Date(), dryRun: Bool = false) throws(SeedDBError) -> MaintenanceReport {
-        guard let seconds = Int64(exactly: now.timeIntervalSince1970.rounded(.down)) else {
-            throw SeedDBError(.invalidArgument, "cannot maintain at \(now.timeIntervalSince1970) seconds since 1970: not a time a record can hold")
+        // 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z; not a number fails both comparisons.
+        let whole = now.timeIntervalSince1970.rounded(.down)
+        guard whole >= -62_135_596_800, whole <= 253_402_300_799 else {
+            throw SeedDBError(.invalidArgument, "cannot maintain at \(now.timeIntervalSince1970) seconds since 1970: a record holds a UTC time in the years 1 to 9999")
         }
+        let seconds = Int64(whole)
         let paths = paths(for: seed)
         let workingCopy = try WorkingCopy.inspect(paths, seedLinks: recordedSeedLinks(seed))
         guard workingCopy.exists else {
