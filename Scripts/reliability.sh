@@ -6,6 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
+# The suites run the release binary (Scripts/build-release.sh), as .ci/run does: what ships.
+SEEDDB_BINARY=${SEEDDB_BINARY:-$(Scripts/build-release.sh)}
+export SEEDDB_BINARY
 started=$(date +%s)
 SEEDDB_RELIABILITY_LOG="$log" swift test \
   --filter 'SimulationTests|RecoveryAfterKillTests|DurabilityOrderTests|ConcurrentRunsTests|IOFaultsChangeNothingTests|BadInputIsRefusedTests|ParserFuzzTests|NoLostRowsTests|FailedRunChangesNothingTests|HostileStateTests|RecoveryAfterSyscallKillTests|ReadOnlySwitchSurvivesKillsTests|JournalModeFenceTests|SignedSeedTests|ReleaseIsAllOrNothingTests'

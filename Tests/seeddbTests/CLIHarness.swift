@@ -51,14 +51,24 @@ final class CLIHarness: @unchecked Sendable {
 
     deinit { if directory == nil { try? FileManager.default.removeItem(atPath: root) } }
 
-    /// The `seeddb` executable next to the test bundle.
-    static let binary: String = {
+    /// The folder of the products built with the test bundle (`.build/debug`): the
+    /// `seeddb` and `levels-demo` executables.
+    static let products: String = {
         let candidates = [
             URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path,
             Bundle.main.bundleURL.path,
             Bundle.main.bundleURL.deletingLastPathComponent().path,
-        ].map { $0 + "/seeddb" }
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[0]
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0 + "/seeddb") } ?? candidates[0]
+    }()
+
+    /// The `seeddb` executable the tests run: `SEEDDB_BINARY` when set (`.ci/run` sets it
+    /// to the release binary it packages, which is what ships, and which parses its
+    /// arguments 50 times faster than a debug build, where swift-argument-parser checks
+    /// every option group again at each parse), else the one built with the tests.
+    static let binary: String = {
+        if let chosen = ProcessInfo.processInfo.environment["SEEDDB_BINARY"], !chosen.isEmpty { return chosen }
+        return products + "/seeddb"
     }()
 
     /// The repository's demo seeds.

@@ -261,6 +261,12 @@ import Testing
 
     /// Two readers and two writers open the database for every transaction (2 ms apart)
     /// through 30 alternating `swap` deploys, then 30 `auto` deploys.
+    ///
+    /// In WAL mode a swap must see every connection closed at once to leave WAL, and
+    /// writers opening back to back can keep it from ever seeing that moment within its
+    /// `--wait` (on a slow disk more than a fast one): such a swap is refused as in use
+    /// (exit 75), which is what the documentation promises, and must have changed
+    /// nothing. Every other exit is a failure, and most swaps must go through.
     @Test(arguments: ["delete", "wal"])
     func perRequestClientsNeverReadABrokenOrMixedDatabase(journalMode: String) throws {
         // Given: v1 deployed, then 2 readers and 2 writers opening per transaction.
@@ -277,16 +283,26 @@ import Testing
         var exits: [String: [Int32: Int]] = [:]
         var strategies: [String: Int] = [:]
         var failures: [String] = []
+        var refusedSwaps: [String] = []
         let started = Date()
         for strategy in ["swap", "auto"] {
             for round in 0..<30 {
                 let version = round % 2 == 0 ? 2 : 1
+                let before = cli.recorded().version
                 let result = try cli.run(["deploy", "--strategy", strategy, "--wait", "30", "--json"] + flags(version))
                 exits[strategy, default: [:]][result.status, default: 0] += 1
                 if result.status == 0, let used = try? result.seeds().first?["strategy"] as? String {
                     strategies["\(strategy)->\(used)", default: 0] += 1
                 }
-                if result.status != 0 { failures.append("\(strategy) #\(round) -> v\(version): exit \(result.status): \(result.stderr)") }
+                let run = "\(strategy) #\(round) -> v\(version): exit \(result.status): \(result.stderr)"
+                if strategy == "swap", journalMode == "wal", result.status == 75, result.stderr.contains("database in use by another process") {
+                    refusedSwaps.append(run)
+                    if cli.recorded().version != before || contentVersion().map(String.init) != before {
+                        failures.append("a refused swap changed the record or the working copy: \(run)")
+                    }
+                } else if result.status != 0 {
+                    failures.append(run)
+                }
                 usleep(20_000)
             }
         }
@@ -301,21 +317,22 @@ import Testing
         let ioErrors = all.filter(\.isIOError).count
         let mixed = logs.flatMap(\.mixed)
         let writeErrors = writers.flatMap(\.errors)
-        let refused = failures.count
+        let refused = failures.count + refusedSwaps.count
         ReliabilityLog.record(
             suite: "per-request clients (\(journalMode))", trials: 60, dataLost: corrupt + ioErrors + mixed.count,
             clients: logs.count, deploys: 60, refused: refused, errors: Self.errorsByKind(logs),
             transactions: logs.map(\.transactions).reduce(0, +), mixed: mixed.count,
             rowsCommitted: writers.map(\.committed.count).reduce(0, +))
         let summary = """
-            \(journalMode): \(String(format: "%.1f", elapsed)) s; exits \(exits); strategies used \(strategies); \
+            \(journalMode): \(String(format: "%.1f", elapsed)) s; exits \(exits); strategies used \(strategies); refused swaps \(refusedSwaps.count); \
             transactions \(logs.map { "\($0.name)=\($0.transactions)" }); errors [\(Self.errorsByPlace(logs).sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", "))]; \
             mixed \(mixed.count); writes committed \(writers.map(\.committed.count).reduce(0, +)), \
             failed busy \(writeErrors.filter(\.isBusy).count), moved \(writeErrors.filter(\.isDatabaseMoved).count)
             """
         print(summary)
 
-        #expect(failures.count == 0, "every deploy exits 0: \(failures.prefix(3))")
+        #expect(failures.count == 0, "every deploy exits 0, or 75 for a swap starved in WAL mode: \(failures.prefix(3))")
+        #expect(refusedSwaps.count <= 5, "most swaps go through: \(refusedSwaps.count) of 30 refused: \(refusedSwaps.prefix(3))")
         #expect(corrupt == 0, "SQLITE_CORRUPT: \(all.filter(\.isCorrupt).prefix(3).map(\.message)) — \(summary)")
         #expect(ioErrors == 0, "SQLITE_IOERR: \(all.filter(\.isIOError).prefix(3).map { "\($0.name) \($0.message)" }) — \(summary)")
         #expect(mixed.count == 0, "mixed-version transactions (meta, min, max, count, expected): \(mixed.prefix(3))")

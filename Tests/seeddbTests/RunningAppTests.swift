@@ -99,7 +99,7 @@ import Testing
     }
 
     @Test func theDemoLoadsLevelsWithOneCachedStatement() throws {
-        let demo = URL(fileURLWithPath: CLIHarness.binary).deletingLastPathComponent().path + "/levels-demo"
+        let demo = CLIHarness.products + "/levels-demo"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: demo)
         process.arguments = ["\(CLIHarness.seeds)/v2/seeds.json", "1", "7", "24", "99"]

@@ -104,10 +104,12 @@ enum WriterLock {
         }
     }
 
-    /// Switches a WAL database to `DELETE`, polling until `deadline`: SQLite refuses at
-    /// once, without its busy handler, while another connection has the database open.
+    /// Switches a WAL database to `DELETE`, polling every millisecond until `deadline`:
+    /// SQLite refuses at once, without its busy handler, while another connection has the
+    /// database open, and clients that open it for each transaction may all be closed for
+    /// only a moment (a longer pause between tries missed those moments under load).
     private static func leaveWAL(_ db: Database, until deadline: ContinuousClock.Instant) throws {
-        var pause = Duration.milliseconds(1)
+        let pause = Duration.milliseconds(1)
         while true {
             do {
                 if try String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE") == "delete" { return }
@@ -117,7 +119,6 @@ enum WriterLock {
             let now = ContinuousClock().now
             guard now < deadline else { throw SwapRefused() }
             sleepBriefly(min(pause, deadline - now))
-            pause = min(pause * 2, .milliseconds(20))
         }
     }
 
