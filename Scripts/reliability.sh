@@ -11,6 +11,6 @@ SEEDDB_BINARY=${SEEDDB_BINARY:-$(Scripts/build-release.sh)}
 export SEEDDB_BINARY
 started=$(date +%s)
 SEEDDB_RELIABILITY_LOG="$log" swift test \
-  --filter 'SimulationTests|RecoveryAfterKillTests|DurabilityOrderTests|ConcurrentRunsTests|IOFaultsChangeNothingTests|BadInputIsRefusedTests|ParserFuzzTests|NoLostRowsTests|FailedRunChangesNothingTests|HostileStateTests|RecoveryAfterSyscallKillTests|ReadOnlySwitchSurvivesKillsTests|JournalModeFenceTests|SignedSeedTests|ReleaseIsAllOrNothingTests'
+  --filter 'SimulationTests|RecoveryAfterKillTests|DurabilityOrderTests|ConcurrentRunsTests|IOFaultsChangeNothingTests|BadInputIsRefusedTests|ParserFuzzTests|NoLostRowsTests|FailedRunChangesNothingTests|HostileStateTests|RecoveryAfterSyscallKillTests|ReadOnlySwitchSurvivesKillsTests|PurgeAndMaintainSurviveKillsTests|JournalModeFenceTests|SignedSeedTests|ReleaseIsAllOrNothingTests'
 python3 Scripts/render-reliability.py "$log" "$(( $(date +%s) - started ))" > RELIABILITY.md
 echo "wrote RELIABILITY.md"

@@ -1,0 +1,98 @@
+import Foundation
+import SeedDBTestSupport
+import Testing
+
+/// `purge` and `maintain` killed between two system calls (as
+/// `RecoveryAfterSyscallKillTests` does for the commands that replace a copy:
+/// `strace -e inject=…:signal=KILL` at each `rename`, `fsync`, `unlink`, `symlink`,
+/// `link` and `write` in turn), then run again, as a package's scripts or a timer would:
+/// a purge's rerun leaves nothing of SeedDB's, a maintenance's rerun leaves the user's
+/// database whole, with its rows, its record and nothing temporary beside it.
+@Suite(.serialized, .enabled(if: DurabilityOrderTests.strace != nil, "strace is missing: .ci/run installs it"))
+struct PurgeAndMaintainSurviveKillsTests {
+    static func run(_ cli: CLIHarness, _ arguments: [String]) throws {
+        let result = try cli.run(arguments)
+        #expect(result.status == 0, "setting up: \(result.stderr)")
+    }
+
+    /// The app's own table with one row, and an edit of a seeded row.
+    static func write(_ cli: CLIHarness) throws {
+        let result = try cli.shell("""
+            sqlite3 '\(cli.workingCopy)' "CREATE TABLE probe(id INTEGER PRIMARY KEY); INSERT INTO probe VALUES (1); UPDATE levels SET background = 'edited by the user' WHERE ix = 1;"
+            """)
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    /// Files in `directory` (none when it is gone).
+    static func files(_ cli: CLIHarness, _ directory: String) -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    }
+
+    @Test func aKilledPurgeIsFinishedByItsRerun() throws {
+        // Given: an upgraded working copy, with a previous generation, merge bases, a
+        // conflicts file, locks and a settings entry.
+        let template = CLIHarness()
+        try Self.run(template, ["deploy"] + template.seedFlags(1))
+        try Self.write(template)
+        try Self.run(template, ["deploy"] + template.seedFlags(2))
+        #expect(Self.files(template, template.appData).count > 3, "the purge has files to remove: \(Self.files(template, template.appData))")
+
+        // When: the purge is killed at each call, then run again.
+        let tallies = try SyscallKillMatrix.killAtEveryCall(
+            of: { ["purge", "--app", $0.app, "--name", "levels.sqlite"] }, from: template, label: "purge"
+        ) { cli, rerun in
+            // Then: the rerun succeeds and nothing of SeedDB's is left.
+            var problems: [String] = []
+            if rerun.status != 0 { problems.append("the rerun exited \(rerun.status): \(rerun.stderr)") }
+            let left = Self.files(cli, cli.appData) + Self.files(cli, cli.root + "/config/" + cli.app)
+            if !left.isEmpty { problems.append("left: \(left.sorted())") }
+            if cli.settingsEntry() != nil { problems.append("the settings entry is still there") }
+            return problems
+        }
+        let total = SyscallKillMatrix.total(tallies)
+        #expect(total.killed > 0, "no kill took effect: \(tallies)")
+        ReliabilityLog.record(suite: "syscall kills (purge)", trials: total.trials, crashes: total.killed, dataLost: total.failures)
+    }
+
+    @Test func aKilledMaintenanceKeepsTheUsersDatabaseWhole() throws {
+        // Given: a working copy the user wrote in, with free pages in the middle of the
+        // file (rows inserted, every other one deleted), so the VACUUM moves pages.
+        let template = CLIHarness()
+        try Self.run(template, ["deploy"] + template.seedFlags(1))
+        try Self.write(template)
+        let filler = try template.shell("""
+            sqlite3 '\(template.workingCopy)' "CREATE TABLE filler(id INTEGER PRIMARY KEY, data BLOB); \
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 60) INSERT INTO filler SELECT i, randomblob(3000) FROM n; \
+            DELETE FROM filler WHERE id % 2 = 0;"
+            """)
+        #expect(filler.status == 0, "\(filler.stderr)")
+        let generation = template.generationFile
+
+        // When: `maintain` (a VACUUM) is killed at each call, then run again.
+        let tallies = try SyscallKillMatrix.killAtEveryCall(
+            of: { ["maintain", "--app", $0.app, "--name", "levels.sqlite", "--every", "0"] }, from: template, label: "maintain"
+        ) { cli, rerun in
+            // Then: the rerun succeeds, and the database is whole, the same generation,
+            // with the user's rows and edit and nothing temporary beside it.
+            var problems: [String] = []
+            if rerun.status != 0 { problems.append("the rerun exited \(rerun.status): \(rerun.stderr)") }
+            let entry = cli.settingsEntry() ?? [:]
+            if entry["version"] as? String != "1" { problems.append("recorded \(entry["version"] ?? "nothing"), expected 1") }
+            if entry["interrupted"] != nil { problems.append("the record says a run is under way") }
+            if cli.generationFile != generation || entry["generation"] as? String != generation {
+                problems.append("the link names \(cli.generationFile), the record \(entry["generation"] ?? "nothing"), expected \(generation)")
+            }
+            // Looked at before SQLite opens the copy (which would roll a hot journal back).
+            let temporary = Self.files(cli, cli.appData).filter { $0.hasPrefix(".") || $0.hasSuffix("-journal") || $0.hasSuffix("-wal") }
+                + Self.files(cli, cli.root + "/config/" + cli.app).filter { $0.hasPrefix(".") }
+            if !temporary.isEmpty { problems.append("temporary files left: \(temporary.sorted())") }
+            let query = "PRAGMA integrity_check; SELECT group_concat(id) FROM probe; SELECT background FROM levels WHERE ix = 1; SELECT count(*) FROM levels; SELECT count(*) FROM filler;"
+            let found = ((try? cli.shell("sqlite3 -readonly '\(cli.workingCopy)' '\(query)'").stdout) ?? "").split(separator: "\n").map(String.init)
+            if found != ["ok", "1", "edited by the user", "20", "30"] { problems.append("the working copy reads \(found), expected [ok, 1, edited by the user, 20, 30]") }
+            return problems
+        }
+        let total = SyscallKillMatrix.total(tallies)
+        #expect(total.killed > 0, "no kill took effect: \(tallies)")
+        ReliabilityLog.record(suite: "syscall kills (maintain)", trials: total.trials, crashes: total.killed, dataLost: total.failures)
+    }
+}
