@@ -6,8 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-# The suites run the release binary (Scripts/build-release.sh), as .ci/run does: what ships.
-SEEDDB_BINARY=${SEEDDB_BINARY:-$(Scripts/build-release.sh)}
+# The suites run the release binary, built now from this tree (Scripts/build-release.sh),
+# as .ci/run does: the binary the .deb packages (before stripping).
+SEEDDB_BINARY=$(Scripts/build-release.sh)
 export SEEDDB_BINARY
 started=$(date +%s)
 SEEDDB_RELIABILITY_LOG="$log" swift test \

@@ -106,6 +106,10 @@ What each suite does (see `Tests/seeddbTests/`):
   alternating `swap` deploys and 30 `auto` deploys. No `SQLITE_CORRUPT`, no `SQLITE_IOERR`,
   no transaction that sees two versions; writes fail only with `SQLITE_BUSY`,
   `SQLITE_READONLY_DBMOVED` or `SQLITE_READONLY` (the fence on the old generation). *Rows committed* are the writers' (the next deploy replaces them).
+  In WAL mode a `swap` may find no moment with every connection closed within its
+  `--wait` and be refused (exit 75): at most 5 of 30 are accepted, each counted under
+  *Refused* only if the settings, the link and the working copy's content are unchanged
+  (otherwise under *Data lost*).
 - **lost rows**: one long-lived connection commits about 75 rows a second into a preserved
   table and into a table the app created, through 10 `auto` and 10 `live` reseeds: every
   row logged after its commit must be in the final working copy (*rows found*).
@@ -129,7 +133,11 @@ What each suite does (see `Tests/seeddbTests/`):
   install, copied to read-only, read-only to copied, rollback from read-only) check that
   the link names the seed the record names, that the copy a switch replaced is the
   previous generation with the app's rows (after a rollback, the restored working copy
-  holds them), and that the shipped seed was never written.
+  holds them), and that the shipped seed was never written. The `purge` rows (with and
+  without the app's own keys in the settings file) check that the rerun leaves nothing
+  of SeedDB's and keeps the app's keys; the `maintain` row (a `VACUUM` of a working copy
+  with free pages) that the database is whole, the same generation, with the user's rows
+  and edit, its maintenance recorded and no journal or temporary file beside it.
   *Crashes survived* counts the runs the injection really killed; *data lost* the reruns
   that did not end in that state.
 - **long-lived writer**: one Python connection opened once, in `delete`, `truncate`,

@@ -63,8 +63,8 @@ final class CLIHarness: @unchecked Sendable {
     }()
 
     /// The `seeddb` executable the tests run: `SEEDDB_BINARY` when set (`.ci/run` sets it
-    /// to the release binary it packages, which is what ships, and which parses a command
-    /// line in milliseconds where a debug build spends about half a second of CPU:
+    /// to the release binary it packages, which parses a command line in milliseconds
+    /// where a debug build spends about 0.6 s of CPU:
     /// swift-argument-parser checks every option group again at each parse in debug
     /// builds), else the one built with the tests.
     static let binary: String = {

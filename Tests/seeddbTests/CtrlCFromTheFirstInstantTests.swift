@@ -6,8 +6,14 @@ import Testing
 /// and changes nothing (before, a signal in the first few hundred milliseconds killed the
 /// process by the default action, silently). A run started with SIGINT ignored keeps
 /// ignoring it.
+///
+/// The runs are of the debug build beside the tests, whatever `SEEDDB_BINARY` says: it
+/// parses its command line for about half a second, so signals sent 50 to 400 ms after
+/// `exec` land before the run's first step, the moments this suite is about. The release
+/// binary is through them in milliseconds, and its signals would all land in the copy.
 @Suite struct CtrlCFromTheFirstInstantTests {
     let cli = CLIHarness()
+    static let debugBinary = CLIHarness.products + "/seeddb"
 
     /// A replace of v1 by a seed that takes seconds to copy (1 GiB decompressed).
     var bigDeploy: [String] {
@@ -75,7 +81,7 @@ import Testing
             """
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, ignoringSIGINT ? "ignore" : "default", CLIHarness.binary] + arguments
+        process.arguments = ["python3", "-c", script, ignoringSIGINT ? "ignore" : "default", Self.debugBinary] + arguments
         process.environment = cli.environment
         process.currentDirectoryURL = URL(fileURLWithPath: cli.root)
         let (stdout, stderr) = (Pipe(), Pipe())

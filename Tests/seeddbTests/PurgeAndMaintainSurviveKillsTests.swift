@@ -28,10 +28,17 @@ struct PurgeAndMaintainSurviveKillsTests {
         (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
     }
 
-    @Test func aKilledPurgeIsFinishedByItsRerun() throws {
+    /// With `appKeys`, the settings file also holds the app's own `"theme": "dark"`, which
+    /// the purge must leave, with the file.
+    @Test(arguments: [false, true])
+    func aKilledPurgeIsFinishedByItsRerun(appKeys: Bool) throws {
         // Given: an upgraded working copy, with a previous generation, merge bases, a
         // conflicts file, locks and a settings entry.
         let template = CLIHarness()
+        if appKeys {
+            try FileManager.default.createDirectory(atPath: template.root + "/config/" + template.app, withIntermediateDirectories: true)
+            try Data(#"{"theme": "dark"}"#.utf8).write(to: URL(fileURLWithPath: template.settingsFile))
+        }
         try Self.run(template, ["deploy"] + template.seedFlags(1))
         try Self.write(template)
         try Self.run(template, ["deploy"] + template.seedFlags(2))
@@ -41,17 +48,20 @@ struct PurgeAndMaintainSurviveKillsTests {
         let tallies = try SyscallKillMatrix.killAtEveryCall(
             of: { ["purge", "--app", $0.app, "--name", "levels.sqlite"] }, from: template, label: "purge"
         ) { cli, rerun in
-            // Then: the rerun succeeds and nothing of SeedDB's is left.
+            // Then: the rerun succeeds and nothing of SeedDB's is left; the app's own key
+            // and its settings file are.
             var problems: [String] = []
             if rerun.status != 0 { problems.append("the rerun exited \(rerun.status): \(rerun.stderr)") }
-            let left = Self.files(cli, cli.appData) + Self.files(cli, cli.root + "/config/" + cli.app)
+            let kept = appKeys ? ["settings.json", "settings.json.lock"] : []
+            let left = Self.files(cli, cli.appData) + Self.files(cli, cli.root + "/config/" + cli.app).filter { !kept.contains($0) }
             if !left.isEmpty { problems.append("left: \(left.sorted())") }
             if cli.settingsEntry() != nil { problems.append("the settings entry is still there") }
+            if appKeys, cli.settings()?["theme"] as? String != "dark" { problems.append("the app's key is gone: \(cli.settings() ?? [:])") }
             return problems
         }
         let total = SyscallKillMatrix.total(tallies)
         #expect(total.killed > 0, "no kill took effect: \(tallies)")
-        ReliabilityLog.record(suite: "syscall kills (purge)", trials: total.trials, crashes: total.killed, dataLost: total.failures)
+        ReliabilityLog.record(suite: "syscall kills (purge\(appKeys ? ", the app's keys kept" : ""))", trials: total.trials, crashes: total.killed, dataLost: total.failures)
     }
 
     @Test func aKilledMaintenanceKeepsTheUsersDatabaseWhole() throws {
@@ -79,6 +89,7 @@ struct PurgeAndMaintainSurviveKillsTests {
             let entry = cli.settingsEntry() ?? [:]
             if entry["version"] as? String != "1" { problems.append("recorded \(entry["version"] ?? "nothing"), expected 1") }
             if entry["interrupted"] != nil { problems.append("the record says a run is under way") }
+            if entry["maintainedAt"] == nil { problems.append("no maintenance recorded") }
             if cli.generationFile != generation || entry["generation"] as? String != generation {
                 problems.append("the link names \(cli.generationFile), the record \(entry["generation"] ?? "nothing"), expected \(generation)")
             }

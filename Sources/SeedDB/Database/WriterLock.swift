@@ -107,7 +107,7 @@ enum WriterLock {
     /// Switches a WAL database to `DELETE`, polling every millisecond until `deadline`:
     /// SQLite refuses at once, without its busy handler, while another connection has the
     /// database open, and clients that open it for each transaction may all be closed for
-    /// only a moment (a longer pause between tries missed those moments under load).
+    /// only a moment, which a longer pause between tries is more likely to miss.
     private static func leaveWAL(_ db: Database, until deadline: ContinuousClock.Instant) throws {
         let pause = Duration.milliseconds(1)
         while true {
