@@ -152,7 +152,8 @@ final class CLIHarness: @unchecked Sendable {
         finish(try start(arguments, environment: extra))
     }
 
-    /// Runs a shell command (for fixtures: sqlite3 sessions, python crashers).
+    /// Runs a shell command (for fixtures: sqlite3 sessions, python crashers); a command
+    /// that `exec`s a process killed by a signal reports it in `killedBy`.
     @discardableResult
     func shell(_ script: String) throws -> Result {
         let process = Process()
@@ -167,7 +168,10 @@ final class CLIHarness: @unchecked Sendable {
         let out = stdout.fileHandleForReading.readDataToEndOfFile()
         let err = stderr.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+        let signalled = process.terminationReason == .uncaughtSignal
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self),
+            killedBy: signalled ? process.terminationStatus : nil)
     }
 
     /// A helper process that holds something (a lock, a transaction) until released.

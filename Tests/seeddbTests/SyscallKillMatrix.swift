@@ -35,7 +35,8 @@ enum SyscallKillMatrix {
     }
 
     /// The trials of one system call: how many runs were killed there, how many the kill
-    /// took (the first run did not finish), and how many reruns left a problem.
+    /// took (the first run died of `SIGKILL`: strace ends itself with the signal that
+    /// ended the traced command), and how many reruns left a problem.
     struct Tally {
         var trials = 0
         var killed = 0
@@ -68,7 +69,7 @@ enum SyscallKillMatrix {
                 let cli = try template.clone()
                 let (first, _) = try traced(cli, command(cli), kill: (name, when))
                 tally.trials += 1
-                if first.status != 0 { tally.killed += 1 }
+                if first.killedBy == SIGKILL { tally.killed += 1 }
                 let rerun = try cli.run(command(cli))
                 let found = problems(cli, rerun)
                 if !found.isEmpty {
