@@ -139,11 +139,15 @@ final class CLIHarness: @unchecked Sendable {
         let err = stderr.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         watchdog.cancel()
-        let signalled = process.terminationReason == .uncaughtSignal
         return Result(
             status: hung.fired ? -1 : process.terminationStatus,
             stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self),
-            killedBy: signalled ? process.terminationStatus : nil)
+            killedBy: Self.signal(thatEnded: process))
+    }
+
+    /// The signal that ended `process`, which has exited, if one did.
+    private static func signal(thatEnded process: Process) -> Int32? {
+        process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil
     }
 
     /// Runs `seeddb arguments` to completion.
@@ -168,10 +172,9 @@ final class CLIHarness: @unchecked Sendable {
         let out = stdout.fileHandleForReading.readDataToEndOfFile()
         let err = stderr.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        let signalled = process.terminationReason == .uncaughtSignal
         return Result(
             status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self),
-            killedBy: signalled ? process.terminationStatus : nil)
+            killedBy: Self.signal(thatEnded: process))
     }
 
     /// A helper process that holds something (a lock, a transaction) until released.

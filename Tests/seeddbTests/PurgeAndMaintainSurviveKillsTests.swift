@@ -10,23 +10,8 @@ import Testing
 /// database whole, with its rows, its record and nothing temporary beside it.
 @Suite(.serialized, .enabled(if: DurabilityOrderTests.strace != nil, "strace is missing: .ci/run installs it"))
 struct PurgeAndMaintainSurviveKillsTests {
-    static func run(_ cli: CLIHarness, _ arguments: [String]) throws {
-        let result = try cli.run(arguments)
-        #expect(result.status == 0, "setting up: \(result.stderr)")
-    }
-
-    /// The app's own table with one row, and an edit of a seeded row.
-    static func write(_ cli: CLIHarness) throws {
-        let result = try cli.shell("""
-            sqlite3 '\(cli.workingCopy)' "CREATE TABLE probe(id INTEGER PRIMARY KEY); INSERT INTO probe VALUES (1); UPDATE levels SET background = 'edited by the user' WHERE ix = 1;"
-            """)
-        #expect(result.status == 0, "\(result.stderr)")
-    }
-
-    /// Files in `directory` (none when it is gone).
-    static func files(_ cli: CLIHarness, _ directory: String) -> [String] {
-        (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-    }
+    // The set-up is `RecoveryAfterSyscallKillTests`': its deploys, and the app's row
+    // (`probe`, id 1) with the user's edit of seeded row 1.
 
     /// With `appKeys`, the settings file also holds the app's own `"theme": "dark"`, which
     /// the purge must leave, with the file.
@@ -39,10 +24,10 @@ struct PurgeAndMaintainSurviveKillsTests {
             try FileManager.default.createDirectory(atPath: template.root + "/config/" + template.app, withIntermediateDirectories: true)
             try Data(#"{"theme": "dark"}"#.utf8).write(to: URL(fileURLWithPath: template.settingsFile))
         }
-        try Self.run(template, ["deploy"] + template.seedFlags(1))
-        try Self.write(template)
-        try Self.run(template, ["deploy"] + template.seedFlags(2))
-        #expect(Self.files(template, template.appData).count > 3, "the purge has files to remove: \(Self.files(template, template.appData))")
+        try RecoveryAfterSyscallKillTests.deploy(template, 1)
+        try RecoveryAfterSyscallKillTests.write(template, probe: 1)
+        try RecoveryAfterSyscallKillTests.deploy(template, 2)
+        #expect(template.list(template.appData).count > 3, "the purge has files to remove: \(template.list(template.appData))")
 
         // When: the purge is killed at each call, then run again.
         let tallies = try SyscallKillMatrix.killAtEveryCall(
@@ -53,8 +38,8 @@ struct PurgeAndMaintainSurviveKillsTests {
             var problems: [String] = []
             if rerun.status != 0 { problems.append("the rerun exited \(rerun.status): \(rerun.stderr)") }
             let kept = appKeys ? ["settings.json", "settings.json.lock"] : []
-            let left = Self.files(cli, cli.appData) + Self.files(cli, cli.root + "/config/" + cli.app).filter { !kept.contains($0) }
-            if !left.isEmpty { problems.append("left: \(left.sorted())") }
+            let left = cli.list(cli.appData) + cli.list(cli.root + "/config/" + cli.app).filter { !kept.contains($0) }
+            if !left.isEmpty { problems.append("left: \(left)") }
             if cli.settingsEntry() != nil { problems.append("the settings entry is still there") }
             if appKeys, cli.settings()?["theme"] as? String != "dark" { problems.append("the app's key is gone: \(cli.settings() ?? [:])") }
             return problems
@@ -68,8 +53,8 @@ struct PurgeAndMaintainSurviveKillsTests {
         // Given: a working copy the user wrote in, with free pages in the middle of the
         // file (rows inserted, every other one deleted), so the VACUUM moves pages.
         let template = CLIHarness()
-        try Self.run(template, ["deploy"] + template.seedFlags(1))
-        try Self.write(template)
+        try RecoveryAfterSyscallKillTests.deploy(template, 1)
+        try RecoveryAfterSyscallKillTests.write(template, probe: 1)
         let filler = try template.shell("""
             sqlite3 '\(template.workingCopy)' "CREATE TABLE filler(id INTEGER PRIMARY KEY, data BLOB); \
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 60) INSERT INTO filler SELECT i, randomblob(3000) FROM n; \
@@ -94,9 +79,9 @@ struct PurgeAndMaintainSurviveKillsTests {
                 problems.append("the link names \(cli.generationFile), the record \(entry["generation"] ?? "nothing"), expected \(generation)")
             }
             // Looked at before SQLite opens the copy (which would roll a hot journal back).
-            let temporary = Self.files(cli, cli.appData).filter { $0.hasPrefix(".") || $0.hasSuffix("-journal") || $0.hasSuffix("-wal") }
-                + Self.files(cli, cli.root + "/config/" + cli.app).filter { $0.hasPrefix(".") }
-            if !temporary.isEmpty { problems.append("temporary files left: \(temporary.sorted())") }
+            let temporary = cli.list(cli.appData).filter { $0.hasPrefix(".") || $0.hasSuffix("-journal") || $0.hasSuffix("-wal") }
+                + cli.list(cli.root + "/config/" + cli.app).filter { $0.hasPrefix(".") }
+            if !temporary.isEmpty { problems.append("temporary files left: \(temporary)") }
             let query = "PRAGMA integrity_check; SELECT group_concat(id) FROM probe; SELECT background FROM levels WHERE ix = 1; SELECT count(*) FROM levels; SELECT count(*) FROM filler;"
             let found = ((try? cli.shell("sqlite3 -readonly '\(cli.workingCopy)' '\(query)'").stdout) ?? "").split(separator: "\n").map(String.init)
             if found != ["ok", "1", "edited by the user", "20", "30"] { problems.append("the working copy reads \(found), expected [ok, 1, edited by the user, 20, 30]") }
