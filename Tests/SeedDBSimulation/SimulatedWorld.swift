@@ -63,6 +63,10 @@ final class SimulatedWorld: @unchecked Sendable {
     private var nextInode: UInt64 = 1
     private var nextLineage = 1
     private var clock: Int64 = 1
+    /// The wall clock runs read, in half seconds since the epoch: it advances by one with
+    /// every run (a crashed one too), so two runs in a row can share a second (and name
+    /// adopted copies alike) and a replayed seed reads the same times.
+    private var halfSeconds: Int64 = 2 * 1_795_000_000
     /// The mutating calls made so far.
     private(set) var mutatingCalls = 0
     /// Every path SeedDB hashed (`sha256(of:)`, `digestAndSync`), in order.
@@ -107,6 +111,7 @@ final class SimulatedWorld: @unchecked Sendable {
         world.nextInode = nextInode
         world.nextLineage = nextLineage
         world.clock = clock
+        world.halfSeconds = halfSeconds
         return world
     }
 
@@ -120,6 +125,7 @@ final class SimulatedWorld: @unchecked Sendable {
     func restart() {
         crashBefore = nil
         crashed = false
+        halfSeconds += 1
     }
 
     // MARK: - What the simulator reads and does directly
@@ -287,7 +293,8 @@ final class SimulatedWorld: @unchecked Sendable {
     var effects: DeployEffects {
         DeployEffects(
             files: SimulatedFileSystem(world: self), database: SimulatedDatabase(world: self), locks: SimulatedLocks(world: self),
-            records: { paths, _, _ in SimulatedRecords(world: self, path: paths.settingsFile) })
+            records: { paths, _, _ in SimulatedRecords(world: self, path: paths.settingsFile) },
+            clock: { self.halfSeconds / 2 })
     }
 }
 

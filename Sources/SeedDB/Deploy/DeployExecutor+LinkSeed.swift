@@ -86,7 +86,7 @@ extension DeployExecutor {
             try store.restore(backup, timeout: context.configuration.wait)
         }
         let previous = try previousRecord(link.previous)
-        let record = DeployRecord(version: target.version, sha256: content.digest, size: content.size, deployedAt: Syscalls.utcDateTime())
+        let record = DeployRecord(version: target.version, sha256: content.digest, size: content.size, deployedAt: context.now())
         try store.update(timeout: deadline.timeLeft) { table in
             var entry = table[paths.name.rawValue] ?? SettingsEntry()
             entry.record = record

@@ -584,7 +584,7 @@ extension DeployExecutor {
         case .this(let kept): signature = kept
         }
         let pristine = record.recordsPristineIdentity ? try pristineIdentity(plan, run) : nil
-        var recorded = DeployRecord(version: target.version, sha256: content.digest, size: content.size, deployedAt: Syscalls.utcDateTime(), seedTables: seedTables)
+        var recorded = DeployRecord(version: target.version, sha256: content.digest, size: content.size, deployedAt: context.now(), seedTables: seedTables)
         recorded.tableDigests = tableDigests
         let change = { (table: inout SettingsTable) in
             var entry = table[paths.name.rawValue] ?? SettingsEntry()
@@ -651,7 +651,7 @@ extension DeployExecutor {
     private func adoptedRecord() throws(SeedDBError) -> DeployRecord? {
         guard try fs.fileType(at: paths.previousGeneration) == .regular else { return nil }
         let (digest, size) = try fs.digestAndSync(paths.previousGeneration)
-        return DeployRecord(version: DeployRecord.adoptedVersion, sha256: digest, size: size, deployedAt: Syscalls.utcDateTime())
+        return DeployRecord(version: DeployRecord.adoptedVersion, sha256: digest, size: size, deployedAt: context.now())
     }
 
     /// Puts the merge base the plan chose in place before the record names it, durably,

@@ -192,8 +192,13 @@ struct DeployContext {
     var logger: Logger
     /// The settings store the working copy is recorded in.
     var records: any DeployRecordStore
-    /// The file system, the databases and the locks.
+    /// The file system, the databases, the locks and the clock.
     var effects: DeployEffects
+
+    /// The clock's time now as an extended UTC timestamp (a record's `deployedAt`).
+    func now() -> String {
+        UTCTimestamp.extended(secondsSinceEpoch: effects.clock())
+    }
 
     /// Tells the configured observer that `step` completed.
     func reached(_ step: DeployStep) {

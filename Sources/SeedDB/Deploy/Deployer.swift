@@ -238,7 +238,7 @@ public struct Deployer: Sendable {
     func request(_ kind: DeployRequest.Kind, _ seed: Seed) -> DeployRequest {
         var request = DeployRequest(
             kind: kind, strategy: configuration.strategy, keepPrevious: configuration.keepPrevious, integrity: configuration.integrity,
-            stamp: Syscalls.utcStamp())
+            stamp: UTCTimestamp.basic(secondsSinceEpoch: effects.clock()))
         request.migrates = configuration.migrator != nil
         request.merges = seed.merge.mergesAnything
         if kind == .reseed, let merge = configuration.reseedMerge { request.reseedMerges = merge.mergesAnything }

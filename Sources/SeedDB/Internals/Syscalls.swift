@@ -261,16 +261,9 @@ enum Syscalls {
         Glibc.getenv(name).map { String(cString: $0) }
     }
 
-    /// `time(2)`: the system clock's time now as a basic UTC ``UTCTimestamp``
-    /// (`20261126T071500Z`: an adopted copy's stamp, a corrupt settings file's suffix).
-    static func utcStamp() -> String {
-        UTCTimestamp.basic(secondsSinceEpoch: Int64(Glibc.time(nil)))
-    }
-
-    /// `time(2)`: the system clock's time now as an extended UTC ``UTCTimestamp``
-    /// (`2026-11-26T07:15:00Z`: a record's `deployedAt`).
-    static func utcDateTime() -> String {
-        UTCTimestamp.extended(secondsSinceEpoch: Int64(Glibc.time(nil)))
+    /// `time(2)`: the system clock's time now, in whole seconds since the Unix epoch.
+    static func secondsSinceEpoch() -> Int64 {
+        Int64(Glibc.time(nil))
     }
 
     /// `nanosleep(2)` for `duration`, resumed after signals.

@@ -193,7 +193,7 @@ public struct SettingsStore: Sendable {
 
     /// A free `settings.json.corrupt-<UTC timestamp>` name.
     private func asidePath(_ file: String) throws(SeedDBError) -> String {
-        let stamp = Syscalls.utcStamp()
+        let stamp = UTCTimestamp.basic(secondsSinceEpoch: Syscalls.secondsSinceEpoch())
         var candidate = "\(file).corrupt-\(stamp)"
         var counter = 1
         while try FileSystem.fileType(at: candidate) != nil {
