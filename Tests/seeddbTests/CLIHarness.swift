@@ -3,9 +3,10 @@ import Foundation
 import GRDB
 import Testing
 
-/// Set by a run's watchdog when it had to kill a hung process.
-private final class Watchdog: @unchecked Sendable {
-    var fired = false
+/// A text one thread leaves for another: what a run's watchdog found when it had to
+/// kill a hung process, a stream read beside another.
+private final class Handoff: @unchecked Sendable {
+    var text: String?
 }
 
 /// Runs the built `seeddb` binary in a private set of XDG directories, as a user would.
@@ -82,8 +83,23 @@ final class CLIHarness: @unchecked Sendable {
             "XDG_CACHE_HOME": root + "/cache",
             "XDG_CONFIG_HOME": root + "/config",
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-        ]
+        ].merging(Self.backtracer.map { ["SWIFT_BACKTRACE": "enable=yes,interactive=no,threads=all,swift-backtrace=\($0)"] } ?? [:]) { $1 }
     }
+
+    /// The Swift toolchain's backtracer (`swift-backtrace-static` beside the `swift` on
+    /// `PATH`), if found: a run the watchdog ends gets `SIGQUIT` first and prints every
+    /// thread's stack on its standard error, so a hang in CI says where it was.
+    static let backtracer: String? = {
+        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+        for directory in directories {
+            let swift = URL(fileURLWithPath: String(directory) + "/swift")
+            guard FileManager.default.isExecutableFile(atPath: swift.path) else { continue }
+            let tool = swift.resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("libexec/swift/linux/swift-backtrace-static").path
+            return FileManager.default.isExecutableFile(atPath: tool) ? tool : nil
+        }
+        return nil
+    }()
 
     var appData: String { root + "/data/" + app }
     var workingCopy: String { appData + "/levels.sqlite" }
@@ -108,46 +124,66 @@ final class CLIHarness: @unchecked Sendable {
     }
 
     /// Starts `seeddb arguments` without waiting for it.
-    func start(_ arguments: [String], environment extra: [String: String] = [:]) throws -> (Process, Pipe, Pipe) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = arguments
-        process.environment = environment.merging(extra) { $1 }
-        process.currentDirectoryURL = URL(fileURLWithPath: root)
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        return (process, stdout, stderr)
+    func start(_ arguments: [String], environment extra: [String: String] = [:]) throws -> SpawnedProcess {
+        try SpawnedProcess(Self.binary, arguments, environment: environment.merging(extra) { $1 }, directory: root)
     }
 
     /// Waits for a started run and collects its output. A run still going after
-    /// `timeout` is killed and reported with status -1 (a hang).
-    func finish(_ started: (Process, Pipe, Pipe), timeout: Double = 60) -> Result {
-        let (process, stdout, stderr) = started
-        let hung = Watchdog()
+    /// `timeout` is killed and reported with status -1 (a hang), its standard error
+    /// followed by what the watchdog found (``hangReport(_:timeout:)``) and, with
+    /// ``backtracer``, every thread's stack.
+    func finish(_ process: SpawnedProcess, timeout: Double = 60) -> Result {
+        let hung = Handoff()
         let watchdog = DispatchWorkItem {
-            if process.isRunning {
-                hung.fired = true
-                kill(process.processIdentifier, SIGKILL)
+            guard process.isRunning else { return }
+            hung.text = Self.hangReport(process, timeout: timeout)
+            if Self.backtracer != nil {
+                kill(process.processIdentifier, SIGQUIT)
+                kill(process.processIdentifier, SIGCONT) // a stopped process takes it too
+                for _ in 0..<2_000 where process.isRunning { usleep(10_000) }
             }
+            kill(process.processIdentifier, SIGKILL)
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        let err = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let result = Self.collect(process)
         watchdog.cancel()
         return Result(
-            status: hung.fired ? -1 : process.terminationStatus,
-            stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self),
-            killedBy: Self.signal(thatEnded: process))
+            status: hung.text != nil ? -1 : result.status, stdout: result.stdout,
+            stderr: result.stderr + (hung.text.map { "\n" + $0 } ?? ""), killedBy: result.killedBy)
     }
 
-    /// The signal that ended `process`, which has exited, if one did.
-    private static func signal(thatEnded process: Process) -> Int32? {
-        process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil
+    /// Reads a started process's output to its end (both streams at once: a full pipe
+    /// must not stall it) and waits for it.
+    private static func collect(_ process: SpawnedProcess) -> Result {
+        let errors = Handoff()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) {
+            errors.text = String(decoding: process.standardError.readDataToEndOfFile(), as: UTF8.self)
+        }
+        let out = process.standardOutput.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: errors.text ?? "", killedBy: process.killedBy)
+    }
+
+    /// What a run still going after `timeout` seconds was doing, from `/proc`: its state
+    /// and kernel stack, and every other process that holds its standard output's pipe.
+    private static func hangReport(_ process: SpawnedProcess, timeout: Double) -> String {
+        let pid = process.processIdentifier
+        func read(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "unreadable" }
+        let state = read("/proc/\(pid)/status").split(separator: "\n").first { $0.hasPrefix("State:") } ?? "State: gone"
+        var status = stat()
+        fstat(process.standardOutput.fileDescriptor, &status)
+        let pipe = "pipe:[\(status.st_ino)]"
+        let me = getpid()
+        var holders: [String] = []
+        for other in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] where Int32(other) != nil && Int32(other) != me {
+            let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(other)/fd")) ?? []
+            if descriptors.contains(where: { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(other)/fd/\($0)")) == pipe }) {
+                holders.append("\(other) (\(read("/proc/\(other)/cmdline").replacingOccurrences(of: "\0", with: " ").prefix(120)))")
+            }
+        }
+        return "[watchdog] pid \(pid) still running after \(Int(timeout)) s, \(state); its stdout \(pipe) is held by \(holders.joined(separator: ", ")); kernel stack:\n\(read("/proc/\(pid)/stack"))"
     }
 
     /// Runs `seeddb arguments` to completion.
@@ -160,21 +196,7 @@ final class CLIHarness: @unchecked Sendable {
     /// that `exec`s a process killed by a signal reports it in `killedBy`.
     @discardableResult
     func shell(_ script: String) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script]
-        process.environment = environment
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        let err = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self),
-            killedBy: Self.signal(thatEnded: process))
+        Self.collect(try SpawnedProcess("/bin/sh", ["-c", script], environment: environment))
     }
 
     /// A helper process that holds something (a lock, a transaction) until released.

@@ -31,7 +31,7 @@ import Testing
         // `milliseconds` after it started
         let started = try startAsFromATerminal(bigDeploy)
         usleep(UInt32(milliseconds * 1000))
-        kill(started.0.processIdentifier, signal)
+        kill(started.processIdentifier, signal)
         let result = cli.finish(started, timeout: 60)
 
         // Then it exits 128 + the signal with one line, and nothing changed
@@ -49,7 +49,7 @@ import Testing
 
         // Given a run started with SIGINT ignored (as `seeddb … &` from a script is)
         let started = try startAsFromATerminal(bigDeploy, ignoringSIGINT: true)
-        let process = started.0
+        let process = started
 
         // When it gets SIGINT in its first moments and during the copy
         for _ in 0..<4 {
@@ -65,10 +65,10 @@ import Testing
     }
 
     /// Starts `seeddb arguments` as a shell at a terminal starts it: SIGINT and SIGTERM
-    /// unblocked and at their default action (a test runner's children may inherit them
-    /// blocked, which would hide a missing handler), or SIGINT ignored. Returns once
-    /// `seeddb` itself is starting (the wrapper's `exec`).
-    func startAsFromATerminal(_ arguments: [String], ignoringSIGINT: Bool = false) throws -> (Process, Pipe, Pipe) {
+    /// unblocked and at their default action (``SpawnedProcess`` starts the wrapper so,
+    /// and the wrapper makes sure), or SIGINT ignored. Returns once `seeddb` itself is
+    /// starting (the wrapper's `exec`).
+    func startAsFromATerminal(_ arguments: [String], ignoringSIGINT: Bool = false) throws -> SpawnedProcess {
         // A caught signal is reset to its default action by exec; an ignored one stays
         // ignored.
         let script = """
@@ -79,18 +79,11 @@ import Testing
             os.write(2, b"exec\\n")
             os.execv(sys.argv[2], sys.argv[2:])
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, ignoringSIGINT ? "ignore" : "default", Self.debugBinary] + arguments
-        process.environment = cli.environment
-        process.currentDirectoryURL = URL(fileURLWithPath: cli.root)
-        let (stdout, stderr) = (Pipe(), Pipe())
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let announced = stderr.fileHandleForReading.readData(ofLength: 5)
+        let process = try SpawnedProcess(
+            "/usr/bin/env", ["python3", "-c", script, ignoringSIGINT ? "ignore" : "default", Self.debugBinary] + arguments,
+            environment: cli.environment, directory: cli.root)
+        let announced = process.standardError.readData(ofLength: 5)
         #expect(announced == Data("exec\n".utf8))
-        return (process, stdout, stderr)
+        return process
     }
 }

@@ -15,7 +15,7 @@ import Testing
         let listing = cli.list(cli.appData)
         let settings = cli.bytes(cli.settingsFile)
         let started = try cli.start(["deploy", "--integrity", "none", "--app", cli.app, "--seed", Self.seed, "--version", "big", "--name", "levels.sqlite"])
-        let process = started.0
+        let process = started
         // Wait until the copy is under way: a staged file beside the working copy, growing.
         let deadline = Date().addingTimeInterval(30)
         var staging = false

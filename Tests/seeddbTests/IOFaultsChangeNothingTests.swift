@@ -115,7 +115,7 @@ import Testing
     /// change the world, and resumes it.
     func runPaused(_ arguments: [String], fault: () throws -> Void) throws -> CLIHarness.Result {
         let started = try cli.start(arguments, environment: ["SEEDDB_TEST_STOP_BEFORE": "stage"])
-        let pid = started.0.processIdentifier
+        let pid = started.processIdentifier
         var state = ""
         for _ in 0..<500 where !state.contains("State:\tT") {
             usleep(10_000)

@@ -105,9 +105,9 @@ import Testing
         let manifest = try Self.release(cli, "r2", version: 2, count: 2)
         let started = try cli.start(["deploy", "--manifest", manifest], environment: ["SEEDDB_TEST_STOP_AFTER": "record"])
         // Wait until the run stopped itself after the first seed's record.
-        Self.waitUntilStopped(started.0.processIdentifier)
-        kill(started.0.processIdentifier, signal)
-        kill(started.0.processIdentifier, SIGCONT)
+        Self.waitUntilStopped(started.processIdentifier)
+        kill(started.processIdentifier, signal)
+        kill(started.processIdentifier, SIGCONT)
         let result = cli.finish(started)
         #expect(result.status == status, "\(result.stderr)")
         #expect(result.stderr.contains("interrupted; nothing was changed"), "\(result.stderr)")
