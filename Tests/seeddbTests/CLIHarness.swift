@@ -167,7 +167,8 @@ final class CLIHarness: @unchecked Sendable {
     }
 
     /// What a run still going after `timeout` seconds was doing, from `/proc`: its state
-    /// and kernel stack, and every other process that holds its standard output's pipe.
+    /// and kernel stack, and every process that holds its standard output's pipe (the run
+    /// itself among them).
     private static func hangReport(_ process: SpawnedProcess, timeout: Double) -> String {
         let pid = process.processIdentifier
         func read(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "unreadable" }

@@ -64,6 +64,21 @@ import Testing
         #expect(cli.list(cli.appData) == ["levels.sqlite", "levels.sqlite.base", "levels.sqlite.lock", "levels.sqlite.previous", previousBase, cli.generationFile])
     }
 
+    /// A swap installs a new generation in the seed's journal mode, not the old copy's
+    /// (docs/running-apps.md: an app that wants WAL asks for it at each open).
+    @Test func aSwapInstallsTheSeedsJournalMode() throws {
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+        let old = try DatabaseQueue(path: cli.workingCopy)
+        #expect(try old.inDatabase { try String.fetchOne($0, sql: "PRAGMA journal_mode = WAL") } == "wal")
+        try old.close()
+        let result = try cli.run(["reseed", "--strategy", "swap", "--json"] + cli.seedFlags(2))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try result.seeds().first?["strategy"] as? String == "swap")
+        let new = try DatabaseQueue(path: cli.workingCopy)
+        defer { try? new.close() }
+        #expect(try new.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "delete")
+    }
+
     @Test func humanOutputAndQuiet() throws {
         var result = try cli.run(["deploy"] + cli.seedFlags(1))
         #expect(result.status == 0)
