@@ -202,17 +202,15 @@ final class CLIHarness: @unchecked Sendable {
 
     /// A helper process that holds something (a lock, a transaction) until released.
     final class Holder {
-        private let process: Process
-        private let input: Pipe
+        private let process: SpawnedProcess
 
-        fileprivate init(process: Process, input: Pipe) {
+        fileprivate init(process: SpawnedProcess) {
             self.process = process
-            self.input = input
         }
 
         /// Ends the helper (it exits when its standard input closes) and waits for it.
         func release() {
-            try? input.fileHandleForWriting.close()
+            try? process.standardInput?.close()
             process.waitUntilExit()
         }
 
@@ -222,17 +220,14 @@ final class CLIHarness: @unchecked Sendable {
     /// Runs a Python `setup` snippet, then keeps the process alive until released.
     /// Returns once `setup` has run.
     func hold(_ setup: String) throws -> Holder {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", setup + "\nimport sys\nprint('ready', flush=True)\nsys.stdin.read()\n"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        let holder = Holder(process: process, input: input)
-        let line = output.fileHandleForReading.availableData
-        #expect(String(decoding: line, as: UTF8.self).hasPrefix("ready"), "the helper failed to start")
+        let process = try SpawnedProcess(
+            "/usr/bin/env", ["python3", "-c", setup + "\nimport sys\nprint('ready', flush=True)\nsys.stdin.read()\n"],
+            environment: ProcessInfo.processInfo.environment, input: true)
+        let holder = Holder(process: process)
+        let line = String(decoding: process.standardOutput.availableData, as: UTF8.self)
+        if !line.hasPrefix("ready") {
+            Issue.record("the helper failed to start: \(line)\(String(decoding: process.standardError.readDataToEndOfFile(), as: UTF8.self))")
+        }
         return holder
     }
 
@@ -279,23 +274,18 @@ final class CLIHarness: @unchecked Sendable {
     /// stops them and returns each one's exit status and output.
     func startReaders(_ count: Int, journalMode: String) throws -> () -> [(Int32, String)] {
         let stop = root + "/stop-readers-\(UUID().uuidString)"
-        var readers: [(Process, Pipe)] = []
+        var readers: [SpawnedProcess] = []
         for _ in 0..<count {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", "-c", Self.reader, workingCopy, journalMode, stop]
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            _ = output.fileHandleForReading.availableData // "ready"
-            readers.append((process, output))
+            let process = try SpawnedProcess(
+                "/usr/bin/env", ["python3", "-c", Self.reader, workingCopy, journalMode, stop], environment: ProcessInfo.processInfo.environment)
+            _ = process.standardOutput.availableData // "ready"
+            readers.append(process)
         }
         return {
             _ = FileManager.default.createFile(atPath: stop, contents: nil)
-            return readers.map { process, output in
-                let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                process.waitUntilExit()
-                return (process.terminationStatus, text.trimmingCharacters(in: .whitespacesAndNewlines))
+            return readers.map { process in
+                let result = Self.collect(process)
+                return (result.status, (result.stdout + result.stderr).trimmingCharacters(in: .whitespacesAndNewlines))
             }
         }
     }

@@ -21,19 +21,30 @@ final class SpawnedProcess: @unchecked Sendable {
     private let lock = NSLock()
     private var waitStatus: Int32?
 
+    /// The write end of the child's standard input, when it was started with one
+    /// (`input: true`); closing it is the child's end of input.
+    let standardInput: FileHandle?
+
     /// Starts `executable` with `arguments` and exactly `environment`, in `directory`,
-    /// standard input from `/dev/null`.
-    init(_ executable: String, _ arguments: [String], environment: [String: String], directory: String? = nil) throws {
+    /// standard input from a pipe (``standardInput``) when `input`, else `/dev/null`.
+    init(_ executable: String, _ arguments: [String], environment: [String: String], directory: String? = nil, input: Bool = false) throws {
         let output = try Self.pipe()
         let outputReader = FileHandle(fileDescriptor: output.read, closeOnDealloc: true)
         defer { close(output.write) }
         let errors = try Self.pipe()
         let errorReader = FileHandle(fileDescriptor: errors.read, closeOnDealloc: true)
         defer { close(errors.write) }
+        let inputPipe = input ? try Self.pipe() : nil
+        let inputWriter = inputPipe.map { FileHandle(fileDescriptor: $0.write, closeOnDealloc: true) }
+        defer { inputPipe.map { close($0.read) } }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if let inputPipe {
+            posix_spawn_file_actions_adddup2(&actions, inputPipe.read, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         posix_spawn_file_actions_adddup2(&actions, output.write, 1)
         posix_spawn_file_actions_adddup2(&actions, errors.write, 2)
         try Self.check(Self.addCloseFrom(&actions, 3), "posix_spawn_file_actions_addclosefrom_np")
@@ -56,6 +67,7 @@ final class SpawnedProcess: @unchecked Sendable {
         processIdentifier = pid
         standardOutput = outputReader
         standardError = errorReader
+        standardInput = inputWriter
     }
 
     /// Whether the child has not ended yet (a zombie has: it is only not reaped).
