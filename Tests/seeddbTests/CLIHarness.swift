@@ -3,12 +3,6 @@ import Foundation
 import GRDB
 import Testing
 
-/// A text one thread leaves for another: what a run's watchdog found when it had to
-/// kill a hung process, a stream read beside another.
-private final class Handoff: @unchecked Sendable {
-    var text: String?
-}
-
 /// Runs the built `seeddb` binary in a private set of XDG directories, as a user would.
 final class CLIHarness: @unchecked Sendable {
     /// What one run produced.
@@ -87,7 +81,7 @@ final class CLIHarness: @unchecked Sendable {
     }
 
     /// The Swift toolchain's backtracer (`swift-backtrace-static` beside the `swift` on
-    /// `PATH`), if found: a run the watchdog ends gets `SIGQUIT` first and prints every
+    /// `PATH`), if found: a hung run gets `SIGQUIT` first and prints every
     /// thread's stack on its standard error, so a hang in CI says where it was.
     static let backtracer: String? = {
         let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
@@ -128,51 +122,46 @@ final class CLIHarness: @unchecked Sendable {
         try SpawnedProcess(Self.binary, arguments, environment: environment.merging(extra) { $1 }, directory: root)
     }
 
-    /// Waits for a started run and collects its output. A run still going after
-    /// `timeout` is killed and reported with status -1 (a hang), its standard error
-    /// followed by what the watchdog found (``hangReport(_:timeout:)``) and, with
-    /// ``backtracer``, every thread's stack.
+    /// Waits for a started run and collects its output. A run whose output is not
+    /// closed and whose process has not ended after `timeout` is a hang: it is reported
+    /// with status -1, its standard error followed by what was found then
+    /// (``hangReport(_:timeout:)``) and, with ``backtracer``, every thread's stack (a
+    /// stopped run is resumed for it), then killed.
     func finish(_ process: SpawnedProcess, timeout: Double = 60) -> Result {
-        let hung = Handoff()
-        let watchdog = DispatchWorkItem {
-            guard process.isRunning else { return }
-            hung.text = Self.hangReport(process, timeout: timeout)
+        let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
+        var report: String?
+        if !process.readOutput(until: deadline) || !Self.waitForExit(process, until: deadline) {
+            report = Self.hangReport(process, timeout: timeout)
             if Self.backtracer != nil {
-                kill(process.processIdentifier, SIGQUIT)
-                kill(process.processIdentifier, SIGCONT) // a stopped process takes it too
-                for _ in 0..<2_000 where process.isRunning { usleep(10_000) }
+                process.signal(SIGQUIT)
+                process.signal(SIGCONT)
+                // The backtracer lets the process go on after its last line: stop it there.
+                process.readOutput(until: .now + .seconds(20)) { !process.errorsText.contains("Backtrace took") }
             }
-            kill(process.processIdentifier, SIGKILL)
+            process.signal(SIGKILL)
+            process.readOutput(until: .now + .seconds(5))
         }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
-        let result = Self.collect(process)
-        watchdog.cancel()
+        process.waitUntilExit()
         return Result(
-            status: hung.text != nil ? -1 : result.status, stdout: result.stdout,
-            stderr: result.stderr + (hung.text.map { "\n" + $0 } ?? ""), killedBy: result.killedBy)
+            status: report != nil ? -1 : process.terminationStatus, stdout: process.outputText,
+            stderr: process.errorsText + (report.map { "\n" + $0 } ?? ""), killedBy: process.killedBy)
     }
 
-    /// Reads a started process's output to its end (both streams at once: a full pipe
-    /// must not stall it) and waits for it.
-    private static func collect(_ process: SpawnedProcess) -> Result {
-        let errors = Handoff()
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) {
-            errors.text = String(decoding: process.standardError.readDataToEndOfFile(), as: UTF8.self)
+    /// Waits until `process` has ended, at most until `deadline`; whether it did.
+    private static func waitForExit(_ process: SpawnedProcess, until deadline: ContinuousClock.Instant) -> Bool {
+        while process.isRunning {
+            guard ContinuousClock.now < deadline else { return false }
+            usleep(1_000)
         }
-        let out = process.standardOutput.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: errors.text ?? "", killedBy: process.killedBy)
+        return true
     }
 
     /// What a run still going after `timeout` seconds was doing, from `/proc`: its state
-    /// and kernel stack, and every process that holds its standard output's pipe (the run
-    /// itself among them).
+    /// (`Z`: it ended, and something else keeps its output open) and kernel stack, and
+    /// every process that holds its standard output's pipe (the run itself among them).
     private static func hangReport(_ process: SpawnedProcess, timeout: Double) -> String {
         let pid = process.processIdentifier
         func read(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "unreadable" }
-        let state = read("/proc/\(pid)/status").split(separator: "\n").first { $0.hasPrefix("State:") } ?? "State: gone"
         var status = stat()
         fstat(process.standardOutput.fileDescriptor, &status)
         let pipe = "pipe:[\(status.st_ino)]"
@@ -184,7 +173,7 @@ final class CLIHarness: @unchecked Sendable {
                 holders.append("\(other) (\(read("/proc/\(other)/cmdline").replacingOccurrences(of: "\0", with: " ").prefix(120)))")
             }
         }
-        return "[watchdog] pid \(pid) still running after \(Int(timeout)) s, \(state); its stdout \(pipe) is held by \(holders.joined(separator: ", ")); kernel stack:\n\(read("/proc/\(pid)/stack"))"
+        return "[hang] pid \(pid) not done after \(Int(timeout)) s, state \(process.state.map(String.init) ?? "gone"); its stdout \(pipe) is held by \(holders.joined(separator: ", ")); kernel stack:\n\(read("/proc/\(pid)/stack"))"
     }
 
     /// Runs `seeddb arguments` to completion.
@@ -197,7 +186,10 @@ final class CLIHarness: @unchecked Sendable {
     /// that `exec`s a process killed by a signal reports it in `killedBy`.
     @discardableResult
     func shell(_ script: String) throws -> Result {
-        Self.collect(try SpawnedProcess("/bin/sh", ["-c", script], environment: environment))
+        let process = try SpawnedProcess("/bin/sh", ["-c", script], environment: environment)
+        process.readOutput(until: .now + .seconds(86_400))
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: process.outputText, stderr: process.errorsText, killedBy: process.killedBy)
     }
 
     /// A helper process that holds something (a lock, a transaction) until released.
@@ -226,7 +218,9 @@ final class CLIHarness: @unchecked Sendable {
         let holder = Holder(process: process)
         let line = String(decoding: process.standardOutput.availableData, as: UTF8.self)
         if !line.hasPrefix("ready") {
-            Issue.record("the helper failed to start: \(line)\(String(decoding: process.standardError.readDataToEndOfFile(), as: UTF8.self))")
+            try? process.standardInput?.close()
+            process.readOutput(until: .now + .seconds(10))
+            Issue.record("the helper failed to start: \(line)\(process.outputText)\(process.errorsText)")
         }
         return holder
     }
@@ -284,8 +278,10 @@ final class CLIHarness: @unchecked Sendable {
         return {
             _ = FileManager.default.createFile(atPath: stop, contents: nil)
             return readers.map { process in
-                let result = Self.collect(process)
-                return (result.status, (result.stdout + result.stderr).trimmingCharacters(in: .whitespacesAndNewlines))
+                process.readOutput(until: .now + .seconds(60))
+                process.waitUntilExit()
+                let errors = process.errorsText.isEmpty || process.terminationStatus == 0 ? "" : "; stderr: " + process.errorsText
+                return (process.terminationStatus, process.outputText.trimmingCharacters(in: .whitespacesAndNewlines) + errors)
             }
         }
     }

@@ -31,7 +31,7 @@ import Testing
         // `milliseconds` after it started
         let started = try startAsFromATerminal(bigDeploy)
         usleep(UInt32(milliseconds * 1000))
-        kill(started.processIdentifier, signal)
+        started.signal(signal)
         let result = cli.finish(started, timeout: 60)
 
         // Then it exits 128 + the signal with one line, and nothing changed
@@ -49,12 +49,11 @@ import Testing
 
         // Given a run started with SIGINT ignored (as `seeddb … &` from a script is)
         let started = try startAsFromATerminal(bigDeploy, ignoringSIGINT: true)
-        let process = started
 
         // When it gets SIGINT in its first moments and during the copy
         for _ in 0..<4 {
             usleep(100_000)
-            kill(process.processIdentifier, SIGINT)
+            started.signal(SIGINT)
         }
         let result = cli.finish(started, timeout: 60)
 

@@ -15,17 +15,16 @@ import Testing
         let listing = cli.list(cli.appData)
         let settings = cli.bytes(cli.settingsFile)
         let started = try cli.start(["deploy", "--integrity", "none", "--app", cli.app, "--seed", Self.seed, "--version", "big", "--name", "levels.sqlite"])
-        let process = started
         // Wait until the copy is under way: a staged file beside the working copy, growing.
         let deadline = Date().addingTimeInterval(30)
         var staging = false
-        while Date() < deadline, process.isRunning, !staging {
+        while Date() < deadline, started.isRunning, !staging {
             staging = cli.list(cli.appData).contains { $0.contains(".seeddb-") && size(of: cli.appData + "/" + $0) > 32 << 20 }
             if !staging { usleep(5_000) }
         }
-        try #require(staging && process.isRunning, "the copy never got under way")
+        try #require(staging && started.isRunning, "the copy never got under way")
         let signalled = Date()
-        kill(process.processIdentifier, SIGINT)
+        started.signal(SIGINT)
         let result = cli.finish(started, timeout: 30)
         let latency = Date().timeIntervalSince(signalled)
         #expect(result.status == 130, "\(result.stderr)")

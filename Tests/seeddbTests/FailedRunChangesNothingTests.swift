@@ -138,8 +138,8 @@ import Testing
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline, !cli.list(cli.appData).contains(where: { $0.hasSuffix(".tmp") }) { usleep(10_000) }
         usleep(100_000)
-        kill(started.processIdentifier, signal)
-        kill(started.processIdentifier, SIGCONT)
+        started.signal(signal)
+        started.signal(SIGCONT)
         let result = cli.finish(started)
         #expect(result.status == status, "\(result.stderr)")
         #expect(result.stderr == "seeddb: error: interrupted; nothing was changed\n" || result.stderr == "seeddb: interrupted; nothing was changed\n", "\(result.stderr)")

@@ -115,15 +115,9 @@ import Testing
     /// change the world, and resumes it.
     func runPaused(_ arguments: [String], fault: () throws -> Void) throws -> CLIHarness.Result {
         let started = try cli.start(arguments, environment: ["SEEDDB_TEST_STOP_BEFORE": "stage"])
-        let pid = started.processIdentifier
-        var state = ""
-        for _ in 0..<500 where !state.contains("State:\tT") {
-            usleep(10_000)
-            state = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-        }
-        #expect(state.contains("State:\tT"), "the deploy stopped before staging")
+        #expect(started.waitUntilStopped(seconds: 5), "the deploy stopped before staging")
         try fault()
-        kill(pid, SIGCONT)
+        started.signal(SIGCONT)
         return cli.finish(started)
     }
 

@@ -38,7 +38,7 @@ import Testing
                 // A random moment of the run.
                 let started = try cli.start([command] + flags(target))
                 usleep(UInt32.random(in: 0...120_000, using: &random))
-                kill(started.processIdentifier, SIGKILL)
+                started.signal(SIGKILL)
                 result = cli.finish(started)
             }
             if result.killedBy == SIGKILL { killed += 1 }

@@ -105,9 +105,9 @@ import Testing
         let manifest = try Self.release(cli, "r2", version: 2, count: 2)
         let started = try cli.start(["deploy", "--manifest", manifest], environment: ["SEEDDB_TEST_STOP_AFTER": "record"])
         // Wait until the run stopped itself after the first seed's record.
-        Self.waitUntilStopped(started.processIdentifier)
-        kill(started.processIdentifier, signal)
-        kill(started.processIdentifier, SIGCONT)
+        started.waitUntilStopped()
+        started.signal(signal)
+        started.signal(SIGCONT)
         let result = cli.finish(started)
         #expect(result.status == status, "\(result.stderr)")
         #expect(result.stderr.contains("interrupted; nothing was changed"), "\(result.stderr)")
@@ -180,16 +180,5 @@ import Testing
         #expect(again.status == 0)
         #expect(try again.seeds().map { $0["action"] as? String } == ["unchanged", "unchanged", "unchanged"])
         #expect(Self.state(cli) == before)
-    }
-
-    /// Waits (at most 30 s) until process `pid` is stopped (`T` in `/proc/<pid>/stat`):
-    /// a run that stopped itself at `SEEDDB_TEST_STOP_AFTER`.
-    static func waitUntilStopped(_ pid: Int32) {
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-            if stat.split(separator: ")").last?.trimmingCharacters(in: .whitespaces).hasPrefix("T") == true { return }
-            usleep(10_000)
-        }
     }
 }
