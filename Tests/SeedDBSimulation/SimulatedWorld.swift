@@ -8,7 +8,8 @@ import SystemPackage
 /// The simulator's machine: an in-memory file system whose files are labelled database
 /// contents, the settings bytes and SQLite's sidecars, behind the same four interfaces
 /// the real deployer uses (``DeployFileSystem``, ``DeployDatabase``,
-/// ``DeployRecordStore``, ``DeployLocks``).
+/// ``DeployRecordStore``, ``DeployLocks``), and a clock that advances half a second per
+/// run, so a seed's history replays exactly.
 ///
 /// A database's content is what matters to a user: which seed's rows it holds and which
 /// rows the user wrote. SQLite's one hazard a name can carry is modelled as SQLite has
