@@ -122,9 +122,9 @@ final class CLIHarness: @unchecked Sendable {
         try SpawnedProcess(Self.binary, arguments, environment: environment.merging(extra) { $1 }, directory: root)
     }
 
-    /// Waits for a started run and collects its output. A run whose output is not
-    /// closed and whose process has not ended after `timeout` is a hang: it is reported
-    /// with status -1, its standard error followed by what was found then
+    /// Waits for a started run and collects its output. A run not done after `timeout`
+    /// (its output still open, or its process not ended) is a hang: it is reported with
+    /// status -1, its standard error followed by what was found then
     /// (``hangReport(_:timeout:)``) and, with ``backtracer``, every thread's stack (a
     /// stopped run is resumed for it), then killed.
     func finish(_ process: SpawnedProcess, timeout: Double = 60) -> Result {
