@@ -138,12 +138,21 @@ public final class SpawnedProcess: @unchecked Sendable {
     /// Waits until the child has stopped itself (`SIGSTOP`), at most `seconds`; whether it did.
     @discardableResult
     public func waitUntilStopped(seconds: Double = 30) -> Bool {
-        let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
-        while ContinuousClock.now < deadline {
-            if state == "T" { return true }
-            usleep(10_000)
+        waitFor(until: .now + .milliseconds(Int64(seconds * 1000))) { state == "T" }
+    }
+
+    /// Waits until the child has ended (reaped or not), at most until `deadline`; whether it did.
+    public func waitUntilEnded(until deadline: ContinuousClock.Instant) -> Bool {
+        waitFor(until: deadline) { !isRunning }
+    }
+
+    /// Checks `condition` every millisecond until it holds or `deadline` passes; whether it held.
+    private func waitFor(until deadline: ContinuousClock.Instant, _ condition: () -> Bool) -> Bool {
+        while !condition() {
+            guard ContinuousClock.now < deadline else { return false }
+            usleep(1_000)
         }
-        return false
+        return true
     }
 
     /// Sends `signal` to the child, unless it is already reaped (its process ID may then

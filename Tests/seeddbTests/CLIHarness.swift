@@ -130,7 +130,7 @@ final class CLIHarness: @unchecked Sendable {
     func finish(_ process: SpawnedProcess, timeout: Double = 60) -> Result {
         let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
         var report: String?
-        if !process.readOutput(until: deadline) || !Self.waitForExit(process, until: deadline) {
+        if !process.readOutput(until: deadline) || !process.waitUntilEnded(until: deadline) {
             report = Self.hangReport(process, timeout: timeout)
             if Self.backtracer != nil {
                 process.signal(SIGQUIT)
@@ -145,15 +145,6 @@ final class CLIHarness: @unchecked Sendable {
         return Result(
             status: report != nil ? -1 : process.terminationStatus, stdout: process.outputText,
             stderr: process.errorsText + (report.map { "\n" + $0 } ?? ""), killedBy: process.killedBy)
-    }
-
-    /// Waits until `process` has ended, at most until `deadline`; whether it did.
-    private static func waitForExit(_ process: SpawnedProcess, until deadline: ContinuousClock.Instant) -> Bool {
-        while process.isRunning {
-            guard ContinuousClock.now < deadline else { return false }
-            usleep(1_000)
-        }
-        return true
     }
 
     /// What a run still going after `timeout` seconds was doing, from `/proc`: its state
