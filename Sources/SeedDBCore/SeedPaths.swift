@@ -79,13 +79,27 @@ public struct SeedPaths: Hashable, Sendable {
     public func adoptedCopy(_ stamp: String) -> String { workingCopy + ".adopted-" + stamp }
 
     /// The stamp of the adopted copy `fileName` names, if it names one of this working
-    /// copy's (not one of its SQLite sidecars). Names are matched by their bytes, as the
-    /// file system tells them apart (`String.hasBytePrefix(_:)`).
+    /// copy's: exactly a name a run gives one, a basic-format UTC timestamp with, for a
+    /// second copy in the same second, a counter from 2 (`…Z-2`). Any other name after
+    /// `.adopted-` (`levels.sqlite.adopted-mine`, `….adopted-20261126T071500Z.bak`, a
+    /// sidecar) is a file of someone else's, never listed, kept or removed as SeedDB's.
+    /// Names are matched by their bytes, as the file system tells them apart
+    /// (`String.hasBytePrefix(_:)`).
     public func adoptedCopyStamp(of fileName: String) -> String? {
-        guard let stamp = fileName.utf8.droppingPrefix(name.rawValue.utf8)?.droppingPrefix(".adopted-".utf8), !stamp.isEmpty,
-              !Self.sqliteSidecarSuffixes.contains(where: fileName.hasByteSuffix)
+        guard let stamp = fileName.utf8.droppingPrefix(name.rawValue.utf8)?.droppingPrefix(".adopted-".utf8),
+              let zone = stamp.firstIndex(of: UInt8(ascii: "Z"))
+        else { return nil }
+        let counter = stamp[stamp.index(after: zone)...]
+        guard UTCTimestamp.hasBasicShape(stamp[...zone]), counter.isEmpty || counter.droppingPrefix("-".utf8).map(Self.isCopyCounter) == true
         else { return nil }
         return String(stamp)
+    }
+
+    /// Whether `digits` are a counter a run appends to a stamp already taken: 2 or more,
+    /// in decimal, without leading zeros.
+    private static func isCopyCounter(_ digits: some Collection<UInt8>) -> Bool {
+        guard let first = digits.first, (UInt8(ascii: "1")...UInt8(ascii: "9")).contains(first), digits.count <= 18 else { return false }
+        return digits.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } && (digits.count > 1 || first != UInt8(ascii: "1"))
     }
 
     /// The conflicts of the last merge attempt, for `seeddb conflicts`.

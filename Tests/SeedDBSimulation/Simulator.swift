@@ -42,6 +42,9 @@ final class Simulator {
     private(set) var log: [String] = []
     /// How many runs were stopped by a crash.
     private(set) var crashes = 0
+    /// The user's own files beside the working copy whose names look like SeedDB's
+    /// (``lookalikeNames``), with their bytes: SeedDB never removes or changes them.
+    private(set) var lookalikes: [String: [UInt8]] = [:]
 
     /// System mode on a file system without reflinks (ext4): the merge base is a hard
     /// link to the seed file (`DeployConfiguration.linksBaseToSeed`).
@@ -67,6 +70,7 @@ final class Simulator {
         copy.rowsWritten = rowsWritten
         copy.nextRow = nextRow
         copy.adopted = adopted
+        copy.lookalikes = lookalikes
         copy.log = log
         return copy
     }
@@ -170,11 +174,35 @@ final class Simulator {
     func userDeletes(_ names: [String]) {
         for name in names {
             world.userRemoves(name == "settings" ? paths.settingsFile : paths.inDirectory(name))
+            lookalikes[name] = nil
         }
         rowsWritten.formIntersection(rowsOnDisk())
         let kept = databasesOnDisk().map(\.edits)
         adopted.removeAll { edits in !kept.contains(where: edits.isSubset(of:)) }
         log.append("user deletes \(names)")
+    }
+
+    /// Names a user may give their own files beside the working copy that look like
+    /// SeedDB's (a generation, an adopted copy, a base, the previous generation, a
+    /// sidecar) and are not: SeedDB owns exactly the names it writes.
+    static let lookalikeNames = [
+        "levels.sqlite.adopted-mine", "levels.sqlite.adopted-20260101T000000Z.bak", "levels.sqlite.adopted-20260101T000000Z-1",
+        "levels.sqlite.adopted-2026T000000Z", "levels.sqlite.v01", "levels.sqlite.v1.bak", "levels.sqlite.v1x", "levels.sqlite.v-1",
+        "levels.sqlite.v", "levels.sqlite.v01-wal", "levels.sqlite.v2-journal.bak", "levels.sqlite.previous.bak",
+        "levels.sqlite.base.bak", "levels.sqlite.previous.base.bak", "levels.sqlite.previous.base.xor.zst.bak", "levels.sqlite.lock.bak",
+        "levels.sqlite.conflicts.json.bak", "levels.sqlite.bak", "levels.sqlitex", "Levels.sqlite.v1", ".levels.sqlite.tmp",
+        ".levels.sqlite.seeddb.tmp",
+    ]
+
+    /// The user puts files of their own beside the working copy, named like SeedDB's
+    /// (`names`, by default all of ``lookalikeNames``).
+    func userPlacesLookalikes(_ names: [String] = lookalikeNames) {
+        for name in names {
+            let bytes = Array("the user's own \(name)".utf8)
+            world.userWrites(paths.inDirectory(name), bytes: bytes)
+            lookalikes[name] = bytes
+        }
+        log.append("user places files named like SeedDB's")
     }
 
     /// A user or a tool damages the settings file.
@@ -261,7 +289,18 @@ final class Simulator {
         for edits in adopted where !kept.contains(where: edits.isSubset(of:)) {
             problems.append("an adopted database (edits \(edits.sorted())) is in no file")
         }
+        // The user's files named like SeedDB's are theirs.
+        for (name, bytes) in lookalikes.sorted(by: { $0.key < $1.key }) {
+            if case .file(.bytes(let found), _, _)? = world.node(paths.inDirectory(name)), found == bytes { continue }
+            problems.append("the user's file \(name) was removed or changed")
+        }
         return problems
+    }
+
+    /// The names in the working copy's directory that are not the user's own
+    /// (``lookalikes``).
+    func seedDBNames() -> [String] {
+        world.names(in: paths.directory).filter { lookalikes[$0] == nil }
     }
 
     /// What a run that finished and recorded must also leave: nothing but the
@@ -269,11 +308,11 @@ final class Simulator {
     /// file, the lock and the settings.
     func leftovers() -> [String] {
         let linked: String? = { if case .link(let target)? = world.node(paths.workingCopy) { return target }; return nil }()
-        return world.names(in: paths.directory).filter { name in
+        return seedDBNames().filter { name in
             let database = SeedPaths.databaseName(of: name)
             return !(name == "levels.sqlite" || name == linked || (database != name && database == linked) || name == "levels.sqlite.lock" || name == "levels.sqlite.previous"
               || name == "levels.sqlite.base" || name == "levels.sqlite.previous.base" || name == "levels.sqlite.previous.base.xor.zst" || name == "levels.sqlite.conflicts.json"
-              || name.hasPrefix("levels.sqlite.adopted-"))
+              || paths.adoptedCopyStamp(of: name) != nil)
         }
     }
 

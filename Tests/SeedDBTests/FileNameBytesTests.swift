@@ -39,6 +39,26 @@ import Testing
         #expect(Self.paths.generationNumber(of: name) == nil)
     }
 
+    /// Every name a run gives an adopted copy (its stamp, a counter from 2 for a second
+    /// copy in the same second) reads back as that stamp, any year the clock says.
+    @Test func anAdoptedCopysStampReadsBackAsWritten() async {
+        await propertyCheck(count: 500, input: Gen.int64(in: -62_135_596_800 * 2...253_402_300_799 * 2), Gen.int(in: 1...999_999)) { seconds, counter in
+            let stamp = UTCTimestamp.basic(secondsSinceEpoch: seconds) + (counter == 1 ? "" : "-\(counter)")
+            #expect(Self.paths.adoptedCopyStamp(of: Self.paths.name.rawValue + ".adopted-" + stamp) == stamp)
+        }
+    }
+
+    /// A user's own files after `.adopted-` are not SeedDB's: `purge` and `status` leave
+    /// them alone.
+    @Test(arguments: [
+        "mine", "20261126T071500Z.bak", "20261126T071500Z-1", "20261126T071500Z-02", "20261126T071500Z-", "20261126T071500Z-2x",
+        "2026T071500Z", "20261126T0715Z", "20261126T071500", "20261126t071500Z", "-20261126T071500Z-wal", "20261126T071500Z-2-wal",
+        "2026112aT071500Z", "+20261126T071500Z", "--20261126T071500Z", "20261126T071500ZZ", "20261126TT071500Z",
+    ])
+    func whatIsNotAnAdoptedCopyOfThisWorkingCopy(_ stamp: String) {
+        #expect(Self.paths.adoptedCopyStamp(of: "\u{E9}.sqlite.adopted-" + stamp) == nil)
+    }
+
     @Test func adoptedCopiesAndSidecarsAreMatchedByBytes() {
         #expect(Self.paths.adoptedCopyStamp(of: "\u{E9}.sqlite.adopted-20261126T071500Z") == "20261126T071500Z")
         #expect(Self.paths.adoptedCopyStamp(of: "e\u{301}.sqlite.adopted-20261126T071500Z") == nil)

@@ -52,4 +52,30 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: cli.workingCopy), "purge --adopted removed the working copy")
         #expect(cli.settingsEntry()?["version"] as? String == "2")
     }
+
+    /// Files of the user's own whose names only look like an adopted copy's (or a
+    /// generation's, a base's) are nobody's business of SeedDB's: `status` does not list
+    /// them, `purge --adopted` and `purge` leave them with their bytes.
+    @Test func theUsersFilesNamedLikeAdoptedCopiesAreNotSeedDBs() throws {
+        let cli = CLIHarness()
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+        let names = [
+            "levels.sqlite.adopted-mine", "levels.sqlite.adopted-20261126T071500Z.bak", "levels.sqlite.adopted-20261126T071500Z-1",
+            "levels.sqlite.v01", "levels.sqlite.previous.bak", "levels.sqlite.base.bak",
+        ]
+        for name in names {
+            try Data("the user's \(name)".utf8).write(to: URL(fileURLWithPath: cli.appData + "/" + name))
+        }
+        let status = try cli.run(["status", "--json"] + cli.seedFlags(1))
+        #expect(status.status == 0, "\(status.stderr)")
+        #expect(try status.seeds().first?["adoptedCopies"] == nil, "\(status.stdout)")
+        #expect(try cli.run(["purge", "--adopted", "--app", cli.app, "--name", "levels.sqlite"]).status == 0)
+        let purged = try cli.run(["purge", "--app", cli.app, "--name", "levels.sqlite"])
+        #expect(purged.status == 0, "\(purged.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: cli.workingCopy), "purge left the working copy")
+        for name in names {
+            let bytes = FileManager.default.contents(atPath: cli.appData + "/" + name)
+            #expect(bytes == Data("the user's \(name)".utf8), "purge removed or changed the user's \(name)")
+        }
+    }
 }
