@@ -60,11 +60,7 @@ final class SimulatedWorld: @unchecked Sendable {
     }
 
     /// Every entry by absolute path (directories are implied).
-    private(set) var nodes: [String: Node] = [:] {
-        didSet { namesByDirectory = [:] }
-    }
-    /// ``names(in:)``'s answers since the last change of ``nodes``.
-    private var namesByDirectory: [String: [String]] = [:]
+    private(set) var nodes: [String: Node] = [:]
     private var nextInode: UInt64 = 1
     private var nextLineage = 1
     private var clock: Int64 = 1
@@ -162,12 +158,9 @@ final class SimulatedWorld: @unchecked Sendable {
 
     /// The names of the files and links in `directory`.
     func names(in directory: String) -> [String] {
-        if let names = namesByDirectory[directory] { return names }
         let prefix = directory + "/"
-        let names = nodes.keys.filter { $0.hasPrefix(prefix) && !$0.dropFirst(prefix.count).contains("/") }
+        return nodes.keys.filter { $0.hasPrefix(prefix) && !$0.dropFirst(prefix.count).contains("/") }
             .map { String($0.dropFirst(prefix.count)) }.sorted()
-        namesByDirectory[directory] = names
-        return names
     }
 
     /// The names of the directories in `directory`: those the paths of files below it imply.
