@@ -50,13 +50,14 @@ package enum NameRules {
     /// Endings of the files SeedDB and SQLite keep beside a working copy (`-wal`, the lock,
     /// the previous generation, …): a working copy with such a name would collide with
     /// another's sidecar.
-    package static let reservedSuffixes = ["-wal", "-shm", "-journal", ".lock", ".previous", ".base", ".conflicts.json", ".tmp"]
+    package static let reservedSuffixes = ["-wal", "-shm", "-journal", ".lock", ".previous", ".base", ".xor.zst", ".conflicts.json", ".tmp"]
 
     /// Validates a working-copy file name: any plain file name (spaces and Unicode
     /// included) of 1–`maximumLength` bytes that is not `.` or `..`, does not start with
     /// `.` (hidden files, SeedDB's temporary files), holds no `/`, NUL or other control
-    /// character, does not end with one of ``reservedSuffixes`` or with `.v` and digits
-    /// (a generation file, `levels.sqlite.v7`), does not contain
+    /// character, does not end with one of ``reservedSuffixes``, with `.v` and digits
+    /// (a generation file, `levels.sqlite.v7`) or with `.adopted-` and a stamp (an adopted
+    /// copy, `levels.sqlite.adopted-20261126T071500Z`), does not contain
     /// `.seeddb-` (temporary files) and is not the settings file's name (`settings.json`
     /// and its sidecars, which share the directory in system mode).
     static func validateFileName(_ text: String, maximumLength: Int) throws(SeedDBError) {
@@ -74,6 +75,11 @@ package enum NameRules {
         if let dot = bytes.lastIndex(of: UInt8(ascii: ".")), dot + 2 < bytes.count, bytes[dot + 1] == UInt8(ascii: "v"),
            bytes[(dot + 2)...].allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
             throw SeedDBError(.invalidArgument, "invalid name \(quoted(text)): names ending in \".v\" and digits are reserved for SeedDB's generation files")
+        }
+        let adoptedMarker = Array(".adopted-".utf8)
+        if let marker = bytes.indices.last(where: { bytes[$0...].starts(with: adoptedMarker) }),
+           SeedPaths.isAdoptedCopyStamp(bytes[(marker + adoptedMarker.count)...]) {
+            throw SeedDBError(.invalidArgument, "invalid name \(quoted(text)): names ending in \".adopted-\" and a UTC stamp are reserved for the adopted copies SeedDB keeps")
         }
         // A search of the bytes, which are what the file system names the file by:
         // `String.contains` compares whole `Character`s, so a combining mark after the `-`

@@ -3,9 +3,10 @@
 /// Any file name of 1–255 bytes (spaces and Unicode included) that is not `.` or `..`,
 /// does not start with `.`, holds no `/`, NUL or control character, and does not collide
 /// with the files SeedDB and SQLite keep beside a working copy (names ending in `-wal`,
-/// `-shm`, `-journal`, `.lock`, `.previous`, `.base`, `.conflicts.json`, `.tmp` or `.v`
-/// and digits (generation files), names
-/// holding `.seeddb-`, and `settings.json`); see `NameRules.validateFileName(_:maximumLength:)`.
+/// `-shm`, `-journal`, `.lock`, `.previous`, `.base`, `.xor.zst`, `.conflicts.json`,
+/// `.tmp`, `.v` and digits (generation files) or `.adopted-` and a UTC stamp (adopted
+/// copies), names holding `.seeddb-`, and `settings.json`); see
+/// `NameRules.validateFileName(_:maximumLength:)`.
 /// The sidecars append to this name, so on a file system with a 255-byte limit a name
 /// longer than about 220 bytes deploys with an I/O error.
 public struct SeedName: Hashable, Sendable, Comparable, CustomStringConvertible {

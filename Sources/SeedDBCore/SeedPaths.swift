@@ -86,13 +86,17 @@ public struct SeedPaths: Hashable, Sendable {
     /// Names are matched by their bytes, as the file system tells them apart
     /// (`String.hasBytePrefix(_:)`).
     public func adoptedCopyStamp(of fileName: String) -> String? {
-        guard let stamp = fileName.utf8.droppingPrefix(name.rawValue.utf8)?.droppingPrefix(".adopted-".utf8),
-              let zone = stamp.firstIndex(of: UInt8(ascii: "Z"))
-        else { return nil }
-        let counter = stamp[stamp.index(after: zone)...]
-        guard UTCTimestamp.hasBasicShape(stamp[...zone]), counter.isEmpty || counter.droppingPrefix("-".utf8).map(Self.isCopyCounter) == true
+        guard let stamp = fileName.utf8.droppingPrefix(name.rawValue.utf8)?.droppingPrefix(".adopted-".utf8), Self.isAdoptedCopyStamp(stamp)
         else { return nil }
         return String(stamp)
+    }
+
+    /// Whether `stamp` is one a run gives an adopted copy: a basic-format UTC timestamp,
+    /// with a counter from 2 for a second copy in the same second (`…Z-2`).
+    static func isAdoptedCopyStamp(_ stamp: some BidirectionalCollection<UInt8>) -> Bool {
+        guard let zone = stamp.firstIndex(of: UInt8(ascii: "Z")) else { return false }
+        let counter = stamp[stamp.index(after: zone)...]
+        return UTCTimestamp.hasBasicShape(stamp[...zone]) && (counter.isEmpty || counter.droppingPrefix("-".utf8).map(isCopyCounter) == true)
     }
 
     /// Whether `digits` are a counter a run appends to a stamp already taken: 2 or more,

@@ -59,6 +59,25 @@ import Testing
         #expect(Self.paths.adoptedCopyStamp(of: "\u{E9}.sqlite.adopted-" + stamp) == nil)
     }
 
+    /// No working-copy name SeedDB accepts is the name of a file SeedDB keeps beside
+    /// another working copy in the same directory: `purge` or a rotation of one seed never
+    /// takes another's working copy for its own generation, base or adopted copy.
+    @Test func noNameIsAnotherWorkingCopysFile() async {
+        let stems = Gen<String?>.element(of: ["levels", ".sqlite", "\u{E9}", " ", "v", "1", "-", "x"]).array(of: 1...4).map { $0.compactMap { $0 }.joined() }
+        await propertyCheck(count: 300, input: stems, Gen.int(in: 1...999_999), Gen.int64(in: 0...4_102_444_800)) { stem, number, seconds in
+            guard let name = try? SeedName(stem) else { return }
+            let paths = SeedPaths(app: try! AppIdentifier("a"), name: name, location: .data, directories: XDGDirectories(dataHome: "/d", cacheHome: "/c", configHome: "/s"))
+            let stamp = UTCTimestamp.basic(secondsSinceEpoch: seconds)
+            let files = [
+                paths.generationName(number), paths.lockFile, paths.previousGeneration, paths.base, paths.previousBase,
+                paths.previousBaseCompressed, paths.conflictsFile, paths.adoptedCopy(stamp), paths.adoptedCopy(stamp + "-\(number + 1)"),
+            ].map { $0.split(separator: "/").last.map(String.init) ?? $0 }
+            for file in files + files.flatMap({ file in SeedPaths.sqliteSidecarSuffixes.map { file + $0 } }) + SeedPaths.sqliteSidecarSuffixes.map({ name.rawValue + $0 }) {
+                #expect((try? SeedName(file)) == nil, "\(file), a file of \(name.rawValue)'s, is accepted as a working copy's name")
+            }
+        }
+    }
+
     @Test func adoptedCopiesAndSidecarsAreMatchedByBytes() {
         #expect(Self.paths.adoptedCopyStamp(of: "\u{E9}.sqlite.adopted-20261126T071500Z") == "20261126T071500Z")
         #expect(Self.paths.adoptedCopyStamp(of: "e\u{301}.sqlite.adopted-20261126T071500Z") == nil)

@@ -292,7 +292,10 @@ import Testing
         let result = try cli.run(["deploy", "--app", cli.app, "--seed", seed, "--version", "1"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(FileManager.default.fileExists(atPath: cli.appData + "/my levels é.sqlite"))
-        for name in ["x.lock", "levels.sqlite-wal", "levels.sqlite.previous", "levels.sqlite.conflicts.json", "levels.sqlite.v3", ".hidden", "..", "a/b"] {
+        for name in [
+            "x.lock", "levels.sqlite-wal", "levels.sqlite.previous", "levels.sqlite.conflicts.json", "levels.sqlite.v3", ".hidden", "..", "a/b",
+            "levels.sqlite.adopted-20261126T071500Z", "levels.sqlite.adopted-20261126T071500Z-2", "levels.sqlite.previous.base.xor.zst",
+        ] {
             try expectError(["deploy", "--name", name] + cli.seedFlags(1), status: 64, "invalid name")
         }
         try expectError(["deploy", "--name", String(repeating: "n", count: 256)] + cli.seedFlags(1), status: 64, "longer than 255 bytes")
