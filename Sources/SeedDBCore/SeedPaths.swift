@@ -112,6 +112,10 @@ public struct SeedPaths: Hashable, Sendable {
     /// The conflicts file's name (`<name>.conflicts.json`).
     public var conflictsFileName: String { name.rawValue + ".conflicts.json" }
 
+    /// The largest generation number a generation file's name carries (18 digits, which
+    /// an `Int` always holds): ``generationNumber(of:)`` reads no longer one.
+    public static let largestGeneration = 999_999_999_999_999_999
+
     /// The file name of generation `number` (`levels.sqlite.v7`).
     public func generationName(_ number: Int) -> String { name.rawValue + ".v\(number)" }
 

@@ -215,10 +215,15 @@ import Testing
                            sidecarGenerations: [3, 7], current: version("2")), 8),
         (observed(recordedGeneration: 5), 6),
         (observed(recorded: nil, generations: [1], interrupted: .init(version: version("2"), generation: 4, replacing: version("1"))), 5),
+        // Past the largest number a generation's name can carry (18 digits), the lowest
+        // number no file has: one more would be a name SeedDB itself does not read back.
+        (DeployObservation(recorded: version("1"), recordedGeneration: 1, workingCopy: .generation(1), generationFiles: [1],
+                           sidecarGenerations: [SeedPaths.largestGeneration, 2], current: version("2")), 3),
     ])
     func aNewGenerationTakesANameNoFileHas(_ observed: DeployObservation, _ generation: Int) throws {
         let plan = try DeployPlanner.plan(observed, DeployRequest(kind: .deploy))
         #expect(plan.generation == generation)
+        #expect((1...SeedPaths.largestGeneration).contains(generation))
         let sidecars = Set(observed.sidecarGenerations).union(observed.generationFiles)
         #expect(!sidecars.contains(generation))
     }

@@ -23,7 +23,8 @@ import Testing
         #expect(throws: SeedDBError.self) { try AppIdentifier(text) }
     }
 
-    @Test(arguments: ["my levels.sqlite", "niveaux é.sqlite", "レベル.db", "a b", "~user", "levels.v2.sqlite", "x.v", String(repeating: "x", count: 255)])
+    @Test(arguments: ["my levels.sqlite", "niveaux é.sqlite", "レベル.db", "a b", "~user", "levels.v2.sqlite", "x.v", String(repeating: "x", count: 255),
+                      "levels.sqlite.adopted-mine", "levels.adopted-20261126T071500Z.sqlite", "levels.zst"])
     func acceptsAnyPlainFileNameAsAWorkingCopyName(_ text: String) throws {
         #expect(try SeedName(text).rawValue == text)
     }
@@ -32,6 +33,7 @@ import Testing
                       "levels.sqlite-wal", "levels.sqlite-shm", "levels.sqlite-journal", "levels.sqlite.lock",
                       "levels.sqlite.previous", "levels.sqlite.base", "levels.sqlite.conflicts.json", "x.tmp", "levels.sqlite.v7",
                       "levels.sqlite.seeddb-abc", "settings.json", "settings.json.lock",
+                      "levels.sqlite.adopted-20261126T071500Z", "levels.sqlite.adopted-20261126T071500Z-3", "levels.sqlite.previous.base.xor.zst",
                       // The marker's bytes, with a combining accent after them (one character
                       // with the `-`, which a comparison of characters does not see).
                       "a.seeddb-\u{301}x"])

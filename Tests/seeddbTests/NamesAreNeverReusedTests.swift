@@ -70,4 +70,20 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: stale))
         #expect(cli.generationFile == "levels.sqlite.v3")
     }
+
+    /// A file carrying the largest generation number (18 nines) does not make the next
+    /// generation's name one SeedDB cannot read back (19 digits): it takes the lowest
+    /// number no file has, and the next run finds its own link (it refused the working
+    /// copy as a link SeedDB did not make, exit 73, for good).
+    @Test func theLargestGenerationNumberDoesNotLockTheWorkingCopyOut() throws {
+        let cli = CLIHarness()
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+        try Data().write(to: URL(fileURLWithPath: cli.appData + "/levels.sqlite.v999999999999999999-wal"))
+        let upgrade = try cli.run(["deploy"] + cli.seedFlags(2))
+        #expect(upgrade.status == 0, "\(upgrade.stderr)")
+        #expect(cli.generationFile == "levels.sqlite.v2")
+        let again = try cli.run(["deploy", "--json"] + cli.seedFlags(2))
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try again.seeds().first?["action"] as? String == "unchanged", "\(again.stdout)")
+    }
 }

@@ -343,11 +343,15 @@ package struct DeployObservation: Sendable, Hashable {
     /// link and an interrupted run name, so a new generation never takes a name that any
     /// file of an earlier one still has (a staged merge base named after it included):
     /// SQLite would replay a stale `-wal` or `-journal` into whatever file is next given
-    /// its name.
+    /// its name. Past ``SeedPaths/largestGeneration`` (a file of someone else's can carry
+    /// it), the lowest number no file has: a larger one would be a name SeedDB does not
+    /// read back as its own.
     package var nextGeneration: Int {
-        let taken = generationFiles + sidecarGenerations + stagedBases
-            + [recordedGeneration, linkedGeneration, interrupted?.generation, interrupted?.replacingGeneration].compactMap { $0 }
-        return (taken.max() ?? 0) + 1
+        let taken = Set(generationFiles + sidecarGenerations + stagedBases
+            + [recordedGeneration, linkedGeneration, interrupted?.generation, interrupted?.replacingGeneration].compactMap { $0 })
+        let largest = taken.max() ?? 0
+        guard largest >= SeedPaths.largestGeneration else { return largest + 1 }
+        return (1...).first { !taken.contains($0) }!
     }
 
     /// Generation files nothing names and that may hold what the user wrote: never
