@@ -77,12 +77,19 @@ listings were as before, and the one error line named the manifest, the key id a
 print("""
 What each suite does (see `Tests/seeddbTests/`):
 - **simulator (every state × command × cut)**: the real planner and executor over the
-  in-memory model (`Tests/SeedDBSimulation`): 12 states × 9 commands (deploy, reseed,
-  rollback; live and merged variants), a crash before each mutating call, then the rerun
-  and the app's next start, the invariants checked after each (trials = cuts).
-- **simulator (random histories)**: 100 seeded histories of 1,000 steps each (commands,
-  a third of them crashed and rerun; the app's writes and crashes; users deleting files
-  and damaging the settings), the invariants checked after every step (trials = steps).
+  in-memory model (`Tests/SeedDBSimulation`): 12 states × 11 commands (deploy, reseed,
+  rollback, purge; live and merged variants) × 3 file-system layouts (reflinks; ext4 in
+  system mode, the base a hard link to the seed; ext4 in user mode, the previous base
+  compressed), a crash before each mutating call, then the rerun and the app's next
+  start, the invariants checked after each (trials = cuts). Every state also holds 22
+  files of the user's named like SeedDB's (`levels.sqlite.adopted-mine`,
+  `levels.sqlite.v01`, …), which must keep their bytes through everything, `purge` included.
+- **simulator (random histories)**: 180 seeded histories of 1,000 steps each (100 with
+  reflinks, 20 on each ext4 layout, and 20 twice more, with and without types in
+  directory reads; commands, a third of them crashed and rerun; the app's writes and
+  crashes; users deleting files and damaging the settings; a fifth of the files named
+  like SeedDB's, a different fifth for each seed), the invariants checked after every
+  step (trials = steps).
 - **crash**: 200 `deploy`/`reseed` runs of a 16 MiB seed killed with SIGKILL, after every
   named step (`SEEDDB_TEST_KILL_AFTER`) and at random times. After each: `integrity_check`
   is `ok`, the content is the complete old or new generation, the settings are valid JSON
