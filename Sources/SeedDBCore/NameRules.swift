@@ -73,7 +73,7 @@ package enum NameRules {
             throw SeedDBError(.invalidArgument, "invalid name \(quoted(text)): names ending in \"\(suffix)\" are reserved for the files SeedDB and SQLite keep beside a working copy")
         }
         if let dot = bytes.lastIndex(of: UInt8(ascii: ".")), dot + 2 < bytes.count, bytes[dot + 1] == UInt8(ascii: "v"),
-           bytes[(dot + 2)...].allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+           bytes[(dot + 2)...].allSatisfy(\.isASCIIDigit) {
             throw SeedDBError(.invalidArgument, "invalid name \(quoted(text)): names ending in \".v\" and digits are reserved for SeedDB's generation files")
         }
         let adoptedMarker = Array(".adopted-".utf8)

@@ -102,8 +102,8 @@ public struct SeedPaths: Hashable, Sendable {
     /// Whether `digits` are a counter a run appends to a stamp already taken: 2 or more,
     /// in decimal, without leading zeros.
     private static func isCopyCounter(_ digits: some Collection<UInt8>) -> Bool {
-        guard let first = digits.first, (UInt8(ascii: "1")...UInt8(ascii: "9")).contains(first), digits.count <= 18 else { return false }
-        return digits.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } && (digits.count > 1 || first != UInt8(ascii: "1"))
+        guard let first = digits.first, first != UInt8(ascii: "0"), digits.count <= 18, digits.allSatisfy(\.isASCIIDigit) else { return false }
+        return digits.count > 1 || first != UInt8(ascii: "1")
     }
 
     /// The conflicts of the last merge attempt, for `seeddb conflicts`.
@@ -127,7 +127,7 @@ public struct SeedPaths: Hashable, Sendable {
         else { return nil }
         var number = 0
         for digit in digits {
-            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) else { return nil }
+            guard digit.isASCIIDigit else { return nil }
             number = number * 10 + Int(digit - UInt8(ascii: "0"))
         }
         return number

@@ -19,12 +19,11 @@ package enum UTCTimestamp {
     /// writes one: an optional `-`, eight or more digits (the year's four or more, the
     /// month's and day's two), `T`, six digits, `Z`. The fields' ranges are not checked.
     package static func hasBasicShape(_ text: some BidirectionalCollection<UInt8>) -> Bool {
-        func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
         let unsigned = text.first == UInt8(ascii: "-") ? text.dropFirst() : text[...]
         guard let time = unsigned.firstIndex(of: UInt8(ascii: "T")) else { return false }
         let date = unsigned[..<time], clock = unsigned[unsigned.index(after: time)...]
-        return date.count >= 8 && date.allSatisfy(isDigit)
-            && clock.count == 7 && clock.dropLast().allSatisfy(isDigit) && clock.last == UInt8(ascii: "Z")
+        return date.count >= 8 && date.allSatisfy(\.isASCIIDigit)
+            && clock.count == 7 && clock.dropLast().allSatisfy(\.isASCIIDigit) && clock.last == UInt8(ascii: "Z")
     }
 
     /// The extended-format timestamp of the time `seconds` after 1970-01-01T00:00:00Z, as

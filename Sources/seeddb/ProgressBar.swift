@@ -61,7 +61,7 @@ final class ProgressBar: @unchecked Sendable {
             case .carry: self.phase("carrying tables")
             case .install: self.phase("installing", bar: "live replace")
             case .stage: self.phase(nil, bar: "copying")
-            case .withdraw, .keepPrevious, .relink, .linkSeed, .record, .repairOwnership, .cleanUp: self.endPhase()
+            case .withdraw, .keepPrevious, .relink, .reinstate, .linkSeed, .record, .repairOwnership, .cleanUp: self.endPhase()
             }
         }
     }

@@ -228,6 +228,35 @@ import Testing
         #expect(!sidecars.contains(generation))
     }
 
+    /// A run killed before it switched the link (an upgrade to 3, or a rollback to 1),
+    /// then a `deploy` that copies nothing (version 2, up to date): the killed swap is
+    /// undone first, its record put back and its staged generation removed; a killed live
+    /// replace, which may have committed, has its copy replaced and kept. Neither is
+    /// answered "unchanged" with the marker left. A deploy of a new version replaces the
+    /// marker with its own.
+    @Test(arguments: [("2", false), ("2", true), ("3", false)])
+    func aRunKilledBeforeItsSwitchIsUndoneByARunThatCopiesNothing(_ shipped: String, rollback: Bool) throws {
+        let replaced = DeployRecord(version: Self.version("2"), sha256: SHA256Digest(bytes: Array(repeating: 1, count: 32)), size: 1, deployedAt: "")
+        var swap = DeployObservation.Interrupted(version: Self.version(rollback ? "1" : "3"), generation: 3, replacing: Self.version("2"), isRollback: rollback)
+        swap.replacingRecord = replaced
+        var observed = Self.observed(recorded: nil, current: shipped, workingCopy: .generation(2), recordedGeneration: 2, generations: [2, 3],
+                                     previous: rollback, interrupted: swap)
+        let plan = try DeployPlanner.plan(observed, DeployRequest(kind: .deploy))
+        guard shipped == "2" else {
+            #expect(plan.withdraw != nil && plan.action == .replaced, "\(plan.steps)")
+            return
+        }
+        #expect(plan.steps.first == .reinstate(replaced), "\(plan.steps)")
+        #expect(plan.names == [.reinstate, .cleanUp] && plan.finishesInterrupted && !plan.action.copies)
+
+        var live = DeployObservation.Interrupted(version: Self.version(rollback ? "1" : "3"), generation: nil, replacing: Self.version("2"), isRollback: rollback)
+        live.replacingRecord = replaced
+        observed.interrupted = live
+        observed.generationFiles = [2]
+        let replacing = try DeployPlanner.plan(observed, DeployRequest(kind: .deploy))
+        #expect(replacing.action == .replaced && replacing.adopted && replacing.withdraw != nil, "\(replacing.steps)")
+    }
+
     @Test func aLiveReplaceNamesNoGeneration() throws {
         let plan = try DeployPlanner.plan(Self.observed(), DeployRequest(kind: .deploy, strategy: .live))
         #expect(plan.strategy == .live && plan.generation == nil)

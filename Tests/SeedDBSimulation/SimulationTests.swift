@@ -313,6 +313,22 @@ import Testing
                 sim.run(Command(kind: .deploy, version: command.version, merge: command.merge))
                 #expect(sim.problems() == [], "\(label), after recovery: \(sim.log.suffix(4))")
                 #expect(sim.leftovers() == [], "\(label): left \(sim.leftovers())")
+                // Or the app starts before anyone runs the command again, shipping any
+                // version (a package downgraded too): its deploy finishes or undoes the cut run.
+                for shipped in 1...3 {
+                    let started = start.copy()
+                    started.run(command, crash: crash)
+                    started.appWrites()
+                    let deploy = Command(kind: .deploy, version: shipped, merge: command.merge)
+                    started.run(deploy)
+                    #expect(started.problems() == [], "\(label), then \(deploy): \(started.log.suffix(3))")
+                    // A cut purge is finished by its rerun (above); a deploy in between keeps
+                    // what it had not removed yet (a generation nothing names may hold what
+                    // the user wrote).
+                    if command.kind != .purge {
+                        #expect(started.leftovers() == [], "\(label), then \(deploy): left \(started.leftovers())")
+                    }
+                }
             }
         }
         #expect(cuts > 0)
@@ -392,7 +408,9 @@ import Testing
                     live: random.next() % 4 == 0, merge: random.next() % 3 == 0, mergeOffOnce: kind == .reseed && random.next() % 3 == 0)
                 if random.next() % 3 == 0 {
                     sim.run(command, crash: Int(random.next() % 40))
-                    sim.run(command)
+                    // Run again as a package's script is, or left for whatever comes next
+                    // (the app's start, another command).
+                    if random.next() % 3 != 0 { sim.run(command) }
                 } else {
                     sim.run(command)
                 }

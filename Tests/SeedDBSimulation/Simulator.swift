@@ -42,6 +42,8 @@ final class Simulator {
     private(set) var log: [String] = []
     /// How many runs were stopped by a crash.
     private(set) var crashes = 0
+    /// What a run left wrong that the state alone does not show (``problems()`` reports it).
+    private var runProblems: [String] = []
     /// The user's own files beside the working copy whose names look like SeedDB's
     /// (``lookalikeNames``), with their bytes: SeedDB never removes or changes them.
     private(set) var lookalikes: [String: [UInt8]] = [:]
@@ -71,6 +73,7 @@ final class Simulator {
         copy.nextRow = nextRow
         copy.adopted = adopted
         copy.lookalikes = lookalikes
+        copy.runProblems = runProblems
         copy.log = log
         return copy
     }
@@ -136,6 +139,11 @@ final class Simulator {
             adopted = []
         }
         if outcome == .crashed { crashes += 1 }
+        // A run that says it is done leaves no run under way behind it: a marker left would
+        // stand in the settings, the version unrecorded, while every later run says done too.
+        if case .done(let action) = outcome, let marker = entry()?.interrupted {
+            runProblems.append("\(command) ended \(action) and left the marker of a run under way (version \(marker.version))")
+        }
         world.restart()
         log.append("\(command)\(crash.map { " (crash before call \($0))" } ?? ""): \(outcome)")
         return outcome
@@ -239,7 +247,7 @@ final class Simulator {
 
     /// What is wrong with the world now; empty when every invariant holds.
     func problems() -> [String] {
-        var problems = world.violations
+        var problems = world.violations + runProblems
         // The working copy is one complete generation, or absent.
         var linked: SimulatedWorld.Database?
         switch world.node(paths.workingCopy) {

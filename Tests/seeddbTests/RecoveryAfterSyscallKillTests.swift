@@ -88,6 +88,35 @@ struct RecoveryAfterSyscallKillTests {
         ReliabilityLog.record(suite: "syscall kills (\(scenario.name))", trials: total.trials, crashes: total.killed, dataLost: total.failures)
     }
 
+    /// A rollback or reseed killed at each of its renames, then not run again: the app
+    /// starts (`deploy` of the version it ships) and finishes or undoes it. It once
+    /// answered "unchanged" for good, the version unrecorded and the marker left, when the
+    /// kill came before the link's switch. After the start: no marker, the recorded
+    /// version is the one the working copy holds, the user's rows are there.
+    @Test(arguments: scenarios.filter { ["rollback", "reseed"].contains($0.name) })
+    func killedAtEveryRenameThenTheAppStarts(_ scenario: Scenario) throws {
+        let template = CLIHarness()
+        try scenario.setUp(template)
+        let shipped = Self.rollsBack(scenario) ? 2 : 1
+        let tallies = try SyscallKillMatrix.killAtEveryCall(
+            of: scenario.command, from: template, label: scenario.name + ", then the app's start", syscalls: ["rename"],
+            rerun: { ["deploy"] + $0.seedFlags(shipped) }
+        ) { cli, start in
+            var problems: [String] = []
+            if start.status != 0 { problems.append("the app's start exited \(start.status): \(start.stderr)") }
+            let entry = cli.settingsEntry() ?? [:]
+            if entry["interrupted"] != nil { problems.append("the record still says a run is under way") }
+            let recorded = entry["version"] as? String
+            let held = Self.seedVersion(cli, of: cli.workingCopy)
+            if recorded == nil || recorded != held { problems.append("recorded \(recorded ?? "nothing"), the working copy holds \(held ?? "unknown")") }
+            let probes = (try? cli.shell("sqlite3 '\(cli.workingCopy)' 'SELECT group_concat(id) FROM probe'").stdout) ?? ""
+            let expected = Self.rollsBack(scenario) ? "1,2" : "1"
+            if probes.trimmingCharacters(in: .whitespacesAndNewlines) != expected { problems.append("the app's rows are \(probes), expected \(expected)") }
+            return problems
+        }
+        #expect(SyscallKillMatrix.total(tallies).killed > 0, "no kill took effect: \(tallies)")
+    }
+
     /// The demo seed version whose rows the database at `path` holds, by its number of
     /// levels (opened read-only, so nothing is created beside it).
     static func seedVersion(_ cli: CLIHarness, of path: String) -> String? {

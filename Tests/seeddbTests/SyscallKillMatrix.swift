@@ -45,13 +45,14 @@ enum SyscallKillMatrix {
 
     /// Kills `command` at every call of each of the system calls `names` (all of
     /// ``syscalls`` by default), each time on a fresh clone of `template`, and runs it
-    /// again there; `problems` says what is wrong with the state the rerun left, and each
+    /// again there (or `rerun`, another command: the app's start); `problems` says what is
+    /// wrong with the state the rerun left, and each
     /// problem found is an issue, named by `label`, the system call and the call's number.
     /// The calls are counted in a run of `command` on a clone that nothing kills.
     /// Returns the tallies by system call, in the order of `names`.
     static func killAtEveryCall(
         of command: (CLIHarness) -> [String], from template: CLIHarness, label: String,
-        syscalls names: [String] = syscalls.map(\.name),
+        syscalls names: [String] = syscalls.map(\.name), rerun: ((CLIHarness) -> [String])? = nil,
         problems: (CLIHarness, CLIHarness.Result) -> [String]
     ) throws -> [(name: String, tally: Tally)] {
         let counting = try template.clone()
@@ -70,7 +71,7 @@ enum SyscallKillMatrix {
                 let (first, _) = try traced(cli, command(cli), kill: (name, when))
                 tally.trials += 1
                 if first.killedBy == SIGKILL { tally.killed += 1 }
-                let rerun = try cli.run(command(cli))
+                let rerun = try cli.run(rerun.map { $0(cli) } ?? command(cli))
                 let found = problems(cli, rerun)
                 if !found.isEmpty {
                     tally.failures += 1

@@ -196,6 +196,26 @@ extension DeployExecutor {
         }
     }
 
+    /// `reinstate`: puts `record` back in the place of the marker of a run killed before it
+    /// switched the link (the record that run withdrew): the working copy still holds that
+    /// record's content. A marker that is no longer the one observed (another run wrote
+    /// since) stops the run. Undone by restoring the settings' bytes.
+    func reinstate(_ record: DeployRecord, _ run: DeployRun) throws(SeedDBError) {
+        let store = context.records
+        run.onFailure("the reinstated record") { [backup = target.settingsBackup] () throws(SeedDBError) in
+            try store.restore(backup, timeout: context.configuration.wait)
+        }
+        try store.update(timeout: deadline.timeLeft) { table in
+            guard var entry = table[paths.name.rawValue], entry.record == nil, entry.interrupted?.replacing == record else {
+                throw SeedDBError(.ioFailure, "the settings of \(paths.workingCopy) changed while the run looked at them; nothing was changed; run it again")
+            }
+            entry.record = record
+            entry.interrupted = nil
+            table[paths.name.rawValue] = entry
+        }
+        context.logger.warning("\(paths.workingCopy): undid a run that was interrupted before it installed anything (version \(record.version) is recorded again)")
+    }
+
     /// The `"interrupted"` marker the `withdraw` step `withdraw` writes once `run` is
     /// prepared: the version, the generation file a swap installs, the record it
     /// replaces, the base it puts in place, and the release the run is one seed of.

@@ -174,6 +174,7 @@ struct DeployExecutor {
         case .install(.swap(let swap)): try installBySwap(swap, run)
         case .install(.live): return  // SQLite's backup commits as the writer's lock closes.
         case .relink(let generation): try relink(generation, run)
+        case .reinstate(let record): try reinstate(record, run)
         case .linkSeed(let link): try linkSeed(link, run)
         case .record(let record): try self.record(record, plan, run)
         case .repairOwnership(let drift): try repairOwnership(drift, plan)

@@ -126,9 +126,10 @@ extension Deployer {
             var observed = try observe(first.seed, paths: first.paths, lock: lock, known: first.quick.sourceDigest, planning: release.kind)
             try requirePinned(first.signature, entry: observed.entry, seed: first.seed)
             var plan = try decide(observed, release.kind, paths: first.paths)
-            if plan.finishesInterrupted, plan.action.copies, plan.names.contains(where: { $0 != .cleanUp && $0 != .repairOwnership }),
-               !finishesWithRelease(observed, release.kind) {
-                // A killed run of this seed that installed something else is finished first.
+            if plan.finishesInterrupted, plan.names.contains(where: { $0 != .cleanUp && $0 != .repairOwnership }),
+               plan.names.contains(.reinstate) || plan.action.copies && !finishesWithRelease(observed, release.kind) {
+                // A killed run of this seed that installed something else is finished first;
+                // one killed before it installed anything, undone.
                 _ = try executor(first, observed, plan, release.kind, lock: lock, deadline: deadline).run(plan)
                 observed = try observe(first.seed, paths: first.paths, lock: lock, known: first.quick.sourceDigest, planning: release.kind)
                 plan = try decide(observed, release.kind, paths: first.paths)

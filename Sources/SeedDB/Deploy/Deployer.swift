@@ -300,7 +300,8 @@ public struct Deployer: Sendable {
     /// The plan of a `deploy` the quick look finds nothing to copy for, or `nil` when it
     /// cannot tell (a damaged settings file, leftovers of a killed run to clean up).
     private func upToDatePlan(_ quick: Observed) throws(SeedDBError) -> DeployPlan? {
-        guard quick.problem == nil, let plan = try? DeployPlanner.plan(quick.observation, request(.deploy, quick.seed)), !plan.action.copies
+        guard quick.problem == nil, let plan = try? DeployPlanner.plan(quick.observation, request(.deploy, quick.seed)), !plan.action.copies,
+              !plan.finishesInterrupted
         else { return nil }
         // From the quick look's read of the directory: a killed run's temporary files, or
         // the sidecars of a gone generation, are work for a locked run.
@@ -415,7 +416,8 @@ public struct Deployer: Sendable {
             if kind != .rollback { try requirePinned(signature, entry: observed.entry, seed: seed) }
             if finished == nil { warnOfUnfinishedRelease(observed, paths: paths) }
             let plan = try decide(observed, kind, paths: paths)
-            guard plan.action.copies, plan.names.contains(where: { $0 != .cleanUp && $0 != .repairOwnership }) else {
+            // Work to run: a copy, or a killed run to undo (`reinstate`, which copies nothing).
+            guard plan.names.contains(where: { $0 != .cleanUp && $0 != .repairOwnership }) else {
                 if kind == .deploy { try rememberSignature(signature, entry: observed.entry, plan: plan, paths: paths) }
                 removeLeftovers(observed)
                 try repairOwnershipWithoutCopy(plan, observed, paths: paths)

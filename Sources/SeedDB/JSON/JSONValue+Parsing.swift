@@ -339,7 +339,7 @@ extension JSONValue {
         /// Reads a number with no fraction, exact in 64 bits (``JSONValue/integer``); `nil`,
         /// the value read and left out, for anything else.
         mutating func readInteger(depth: Int) throws(SeedDBError) -> Int64? {
-            guard let first = current, first == UInt8(ascii: "-") || isDigit(first) else {
+            guard let first = current, first == UInt8(ascii: "-") || first.isASCIIDigit else {
                 try skipValue(depth: depth)
                 return nil
             }
@@ -353,7 +353,7 @@ extension JSONValue {
                 let digit = Int64(byte &- UInt8(ascii: "0"))
                 let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
                 let (next, carry) = negative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
-                guard isDigit(byte), !overflow, !carry else {
+                guard byte.isASCIIDigit, !overflow, !carry else {
                     return JSONValue.number(String(decoding: bytes[start..<index], as: UTF8.self)).integer
                 }
                 value = next
@@ -443,25 +443,23 @@ extension JSONValue {
 
         mutating func number() throws(SeedDBError) {
             if current == UInt8(ascii: "-") { index += 1 }
-            guard let first = current, isDigit(first) else { throw error("expected a digit, found \(describeCurrent())") }
+            guard let first = current, first.isASCIIDigit else { throw error("expected a digit, found \(describeCurrent())") }
             index += 1
             if first != UInt8(ascii: "0") {
-                while let byte = current, isDigit(byte) { index += 1 }
+                while let byte = current, byte.isASCIIDigit { index += 1 }
             }
             if current == UInt8(ascii: ".") {
                 index += 1
-                guard let byte = current, isDigit(byte) else { throw error("expected a digit after '.', found \(describeCurrent())") }
-                while let byte = current, isDigit(byte) { index += 1 }
+                guard let byte = current, byte.isASCIIDigit else { throw error("expected a digit after '.', found \(describeCurrent())") }
+                while let byte = current, byte.isASCIIDigit { index += 1 }
             }
             if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
                 index += 1
                 if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
-                guard let byte = current, isDigit(byte) else { throw error("expected a digit in the exponent, found \(describeCurrent())") }
-                while let byte = current, isDigit(byte) { index += 1 }
+                guard let byte = current, byte.isASCIIDigit else { throw error("expected a digit in the exponent, found \(describeCurrent())") }
+                while let byte = current, byte.isASCIIDigit { index += 1 }
             }
         }
-
-        func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
         /// Reads a string and returns its text, escapes decoded.
         mutating func string() throws(SeedDBError) -> String {

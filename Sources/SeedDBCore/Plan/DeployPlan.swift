@@ -13,8 +13,10 @@ package struct DeployPlan: Sendable, Hashable {
     /// (a damaged or missing settings file, a missing entry): it is kept as the previous
     /// generation, and the tables the app made in it are carried.
     package var adopted: Bool = false
-    /// Whether the plan finishes a run that was interrupted after it switched the link:
-    /// the new content is in place, only keeping the old one and the record are left.
+    /// Whether the plan finishes a run that was interrupted after it switched the link
+    /// (the new content is in place, only keeping the old one and the record are left),
+    /// or undoes one killed before (``DeployStep/reinstate``): the caller then observes
+    /// again and plans what was asked.
     package var finishesInterrupted: Bool = false
     /// The branch a swap that finds the old copy busy takes (``PlannedStep/OnBusy/goLive``):
     /// the same run, live. Stored as an array so a plan can hold a plan.

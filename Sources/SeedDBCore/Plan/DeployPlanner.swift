@@ -30,6 +30,20 @@ package enum DeployPlanner {
     /// - Throws: ``DeployRefusal`` when nothing may be done.
     package static func plan(_ observed: DeployObservation, _ request: DeployRequest) throws(DeployRefusal) -> DeployPlan {
         var plan = try decide(observed, request)
+        // A killed run this one would leave in place (it copies nothing: up to date, held, a
+        // link put back): a swap killed before its switch is undone first, and the caller
+        // observes again and plans what was asked. A live replace may have committed (what
+        // the working copy holds is not known): the copy is replaced and kept, as a database
+        // no record matches is.
+        if observed.records.current == nil, let interrupted = observed.interrupted, plan.withdraw == nil, !plan.finishesInterrupted, plan.seedLink == nil {
+            if interrupted.generation != nil, let replaced = interrupted.replacingRecord {
+                plan = undoing(observed, replaced)
+            } else if interrupted.generation == nil {
+                var unknown = observed
+                unknown.interrupted = nil
+                plan = try decide(unknown, request)
+            }
+        }
         // The content a run keeps (all but a new generation's) keeps a drifted owner or
         // mode: repaired after the record. A new generation is made with the ones asked for.
         if let drift = observed.ownershipDrift, !plan.steps.contains(where: { if case .install(.swap) = $0 { true } else { false } }) {
@@ -319,6 +333,14 @@ package enum DeployPlanner {
             signature: interrupted.isRollback ? .this(observed.records.previous?.signature ?? observed.records.signature) : .fromManifest,
             generation: interrupted.generation, seedTables: .these(interrupted.seedTables, digests: interrupted.tableDigests),
             removesConflicts: interrupted.isRollback)
+    }
+
+    /// The plan that undoes a run killed before it switched the link: the record it
+    /// withdrew is put back, the generation it staged removed.
+    private static func undoing(_ observed: DeployObservation, _ replaced: DeployRecord) -> DeployPlan {
+        var plan = DeployPlan(action: .unchanged, strategy: nil, steps: [.reinstate(replaced), .cleanUp(leftovers: observed.leftovers)])
+        plan.finishesInterrupted = true
+        return plan
     }
 
     /// The plan that finishes a live rollback killed after its commit: the record.

@@ -29,6 +29,10 @@ public enum DeployStep: String, Sendable, CaseIterable {
     /// Put back the working copy's link to the recorded generation file, found without
     /// it (the link was removed): nothing is copied, nothing the user wrote is lost.
     case relink
+    /// Put back the record a killed run withdrew (its `"interrupted"` marker) before it
+    /// switched the link: the working copy still holds that record's content. Undone by
+    /// restoring the settings' bytes.
+    case reinstate
     /// For a read-only seed: put a symbolic link straight to the seed file at the
     /// working-copy path (a temporary link renamed over it), keep the copy it replaces as
     /// the previous generation, and record the seed it links to. Nothing is copied.

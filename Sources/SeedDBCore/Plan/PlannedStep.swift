@@ -25,6 +25,9 @@ package enum PlannedStep: Sendable, Hashable {
     case install(Install)
     /// Put back the working copy's link to generation file number `generation`.
     case relink(generation: Int)
+    /// Put back `record`, the one a killed run's marker says it replaced, in the marker's
+    /// place: the run never switched the link.
+    case reinstate(DeployRecord)
     /// A read-only seed: a link straight to the seed file, the copy it replaces kept.
     case linkSeed(SeedLink)
     /// Record the new version.
@@ -47,6 +50,7 @@ package enum PlannedStep: Sendable, Hashable {
         case .keepPrevious: return .keepPrevious
         case .install: return .install
         case .relink: return .relink
+        case .reinstate: return .reinstate
         case .linkSeed: return .linkSeed
         case .record: return .record
         case .repairOwnership: return .repairOwnership
