@@ -11,8 +11,10 @@ import Testing
         var testDescription: String { name }
     }
 
-    static func facts(base: MergeTableFacts.Kind?, user: MergeTableFacts.Kind?, seed: MergeTableFacts.Kind?, key: Bool = true, empty: Bool = false) -> MergeTableFacts {
-        MergeTableFacts(name: "t", base: base, user: user, seed: seed, hasPrimaryKey: key, seedIsEmpty: empty)
+    static func facts(
+        base: MergeTableFacts.Kind?, user: MergeTableFacts.Kind?, seed: MergeTableFacts.Kind?, key: Bool = true, empty: Bool = false, apps: Bool = false
+    ) -> MergeTableFacts {
+        MergeTableFacts(name: "t", base: base, user: user, seed: seed, hasPrimaryKey: key, seedIsEmpty: empty, seedTableIsTheApps: apps)
     }
 
     static let cases: [Case] = [
@@ -24,6 +26,9 @@ import Testing
         Case(name: "shadow table: not named", facts: facts(base: .shadow, user: .shadow, seed: .shadow), action: .seedStands(warn: false)),
         Case(name: "sqlite_ table: warned", facts: facts(base: .system, user: .system, seed: .system, key: false), action: .seedStands(warn: true)),
         Case(name: "the app's table is carried", facts: facts(base: nil, user: .ordinary, seed: nil), action: .carry),
+        Case(name: "the app's table a rollback restores is carried, key or not", facts: facts(base: nil, user: .ordinary, seed: .ordinary, key: false, apps: true), action: .carry),
+        Case(name: "the app's table a rollback restores is carried, with a base too", facts: facts(base: .ordinary, user: .ordinary, seed: .ordinary, apps: true), action: .carry),
+        Case(name: "the app's table a rollback restores stays when the user dropped it", facts: facts(base: nil, user: nil, seed: .ordinary, apps: true), action: .seedStands(warn: false)),
         Case(name: "the app's table is carried under off too", facts: facts(base: nil, user: .ordinary, seed: nil), policy: .off, action: .carry),
         Case(name: "the app's virtual table is carried", facts: facts(base: nil, user: .virtual, seed: nil, key: false), action: .carry),
         Case(name: "a table the seed dropped goes", facts: facts(base: .ordinary, user: .ordinary, seed: nil), action: .dropped),

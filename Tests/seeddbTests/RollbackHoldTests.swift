@@ -24,8 +24,10 @@ import Testing
         #expect(rollback.status == 0, "\(rollback.stderr)")
         let report = try #require(try rollback.seeds().first)
         #expect(report["action"] as? String == "rolled-back")
-        // The default merges: the restored copy has the table, the merge adds the new row.
-        #expect((report["merge"] as? [String: Any])?["inserted"] as? Int == 1, "\(rollback.stdout)")
+        // The restored copy has the app's table as it was before the upgrade: the user's
+        // version replaces it whole (carried, not merged as a seed table).
+        #expect(report["carried"] as? [String] == ["notes"], "\(rollback.stdout)")
+        #expect((report["merge"] as? [String: Any])?["inserted"] as? Int == 0, "\(rollback.stdout)")
         #expect(try sql("SELECT group_concat(id) FROM notes") == "1,2", "the row written since the upgrade is kept")
         #expect(try cli.levelCount() == 20, "the previous content is back")
 
@@ -70,5 +72,23 @@ import Testing
         #expect(rollback.status == 0, "\(rollback.stderr)")
         #expect(try sql("SELECT hex(map) FROM levels WHERE ix = 3") == "01", "the user's edit is carried into the restored content")
         #expect(try sql("SELECT background FROM levels WHERE ix = 1") == "forest", "rows the user did not touch are version 1's")
+    }
+
+    /// The app's own tables, made before the upgrade, are in the generation a rollback
+    /// restores too: under the default merge (a data seed's `user-wins`) they were merged
+    /// as if they were the seed's, so a table without a primary key came back as it was
+    /// before the upgrade (the rows written since in no file), and a row deleted since came
+    /// back. They are the app's: carried whole, as a replace and `--merge off` carry them.
+    @Test func rollbackCarriesTheAppsTablesWholeUnderTheDefaultMerge() throws {
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+        _ = try sql("CREATE TABLE notes(body TEXT); INSERT INTO notes VALUES ('before the upgrade'); CREATE TABLE marks(id INTEGER PRIMARY KEY, note TEXT); INSERT INTO marks VALUES (1, 'kept'), (2, 'deleted after the upgrade');")
+        #expect(try cli.run(["deploy"] + cli.seedFlags(2)).status == 0)
+        _ = try sql("INSERT INTO notes VALUES ('after the upgrade'); DELETE FROM marks WHERE id = 2;")
+        let rollback = try cli.run(["rollback", "--json"] + cli.seedFlags(2))
+        #expect(rollback.status == 0, "\(rollback.stderr)")
+        #expect(!rollback.stderr.contains("not merged"), "\(rollback.stderr)")
+        #expect(try sql("SELECT group_concat(body, '|') FROM (SELECT body FROM notes ORDER BY rowid)") == "before the upgrade|after the upgrade")
+        #expect(try sql("SELECT group_concat(id) FROM marks") == "1", "a row the app deleted since the upgrade came back")
+        #expect(try Set(rollback.seeds().first?["carried"] as? [String] ?? []) == ["marks", "notes"], "\(rollback.stdout)")
     }
 }

@@ -279,7 +279,7 @@ extension DeployExecutor {
         let request = CarryRequest(
             workingCopy: paths.workingCopy, preservedTables: target.preservedTables, merge: merges ? target.merge : MergePolicies(), appTables: appTables,
             configuredTables: ConfiguredTables.names(preserved: target.preservedTables, merge: target.merge), base: base.path,
-            discards: discards)
+            discards: discards, restoredSeedTables: carry.restoredSeedTables)
         // Said once the merge ran (done or refused): a carry refused first (a misspelt
         // table) merged nothing.
         func warnAboutTheBase() {

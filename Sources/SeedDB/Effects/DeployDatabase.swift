@@ -81,6 +81,9 @@ struct CarryRequest {
     /// the preserved ones aside) are compared, to name those the user changed; `nil`
     /// when they are not.
     var discards: Discards?
+    /// A rollback's: the seed tables of the generation restored, whose other tables the
+    /// merge leaves to the user's version, carried whole (``PlannedStep/Carry/restoredSeedTables``).
+    var restoredSeedTables: [String]? = nil
 
     /// What the old copy's seed tables are compared with.
     enum Discards {
@@ -279,6 +282,7 @@ struct LocalDatabase: DeployDatabase {
             var policies = carry.merge
             for table in carry.preservedTables { policies.tables[table] = .off }
             var threeWay = ThreeWayMerge(policies: policies, logger: logger)
+            threeWay.targetSeedTables = carry.restoredSeedTables
             if isSwap, let base = carry.base, !SQLiteProcess.countsAllocations {
                 // A second connection searches half of a large table's keys (not while
                 // SQLite's allocation count makes the two threads wait on each other). It

@@ -38,6 +38,10 @@ public struct ThreeWayMerge: Sendable {
     /// large table's keys on its own thread (``MergeSecondReader``); `nil` for one
     /// connection. Only for files nobody writes during the merge.
     var secondReader: MergeSecondReader?
+    /// The seed tables of the content merged into, when some of its tables are the app's
+    /// (a rollback's restored generation): the user's version of each other table is
+    /// carried whole. `nil`: every table of it is the seed's.
+    var targetSeedTables: [String]?
 
     /// Creates a merge.
     ///
@@ -195,8 +199,9 @@ public struct ThreeWayMerge: Sendable {
             if let seedTable, seedTable.kind == .ordinary, userTable != nil {
                 seedIsEmpty = try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(MergeSQL.qualified(schemas.target, seedTable.name)))")!
             }
+            let seedTableIsTheApps = seedTable != nil && targetSeedTables.map { tables in !tables.contains { MergeNames.folded($0) == folded } } == true
             let facts = MergeTableFacts(name: name, base: baseTable?.kind, user: userTable?.kind, seed: seedTable?.kind,
-                                        hasPrimaryKey: hasPrimaryKey, seedIsEmpty: seedIsEmpty)
+                                        hasPrimaryKey: hasPrimaryKey, seedIsEmpty: seedIsEmpty, seedTableIsTheApps: seedTableIsTheApps)
             actions.append((name, MergeTablePlan.action(for: facts, policy: policies.policy(for: name), hasBase: schemas.base != nil)))
         }
 

@@ -25,10 +25,14 @@ public struct MergeTableFacts: Sendable, Hashable {
     public var hasPrimaryKey: Bool
     /// Whether the new seed's table holds no row (a table the app's migration just created).
     public var seedIsEmpty: Bool
+    /// Whether the table of the content merged into is not its seed's but the app's: a
+    /// rollback restores a generation that holds the tables the app had made by then.
+    public var seedTableIsTheApps: Bool
 
     /// Creates the facts of one table.
-    public init(name: String, base: Kind?, user: Kind?, seed: Kind?, hasPrimaryKey: Bool, seedIsEmpty: Bool) {
+    public init(name: String, base: Kind?, user: Kind?, seed: Kind?, hasPrimaryKey: Bool, seedIsEmpty: Bool, seedTableIsTheApps: Bool = false) {
         self.name = name
+        self.seedTableIsTheApps = seedTableIsTheApps
         self.base = base
         self.user = user
         self.seed = seed

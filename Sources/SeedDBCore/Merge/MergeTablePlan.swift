@@ -18,6 +18,9 @@ public enum MergeTablePlan {
     ///   - hasBase: Whether a merge base is available.
     public static func action(for facts: MergeTableFacts, policy: MergePolicy, hasBase: Bool) -> MergeTableAction {
         guard let user = facts.user else { return .seedStands(warn: false) }
+        // The app's table in both copies (a rollback's restored one is from its time):
+        // the user's version is the app's latest, carried whole, never merged.
+        if facts.seedTableIsTheApps, user == .ordinary || user == .virtual { return .carry }
         guard let seed = facts.seed else {
             if user == .shadow || user == .system { return .seedStands(warn: false) }
             return hasBase && facts.base != nil ? .dropped : .carry

@@ -238,7 +238,8 @@ package enum DeployPlanner {
         } else {
             discards = .unknown
         }
-        return PlannedStep.Carry(appTables: appTables, merge: merge, base: base, discards: discards)
+        let restoredSeedTables = request.kind == .rollback && !adopted ? observed.records.previous?.seedTables : nil
+        return PlannedStep.Carry(appTables: appTables, merge: merge, base: base, discards: discards, restoredSeedTables: restoredSeedTables)
     }
 
     /// How the stage keeps the pristine copy of the new seed, the next merge base: a copy

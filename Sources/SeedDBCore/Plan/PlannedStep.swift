@@ -202,13 +202,19 @@ package enum PlannedStep: Sendable, Hashable {
         /// How the tables whose changes the carry replaces (their policy is `off`) are
         /// found, to be named.
         package var discards: Discards
+        /// A rollback's: the seed tables of the generation it restores (recorded with it).
+        /// Its other tables are the ones the app had made by then: the merge carries the
+        /// user's version of each whole, as a replace carries the app's tables. `nil` for
+        /// a replace, whose new seed's tables are all the seed's, or when not recorded.
+        package var restoredSeedTables: [String]?
 
         /// Creates a carry.
-        package init(appTables: AppTables, merge: CarryMerge, base: MergeBase, discards: Discards = .none) {
+        package init(appTables: AppTables, merge: CarryMerge, base: MergeBase, discards: Discards = .none, restoredSeedTables: [String]? = nil) {
             self.appTables = appTables
             self.merge = merge
             self.base = base
             self.discards = discards
+            self.restoredSeedTables = restoredSeedTables
         }
     }
 
