@@ -147,6 +147,16 @@ import Testing
         #expect(json.status == 66)
         #expect(try json.seeds().first?["workingCopy"] as? String == "missing")
         #expect(!FileManager.default.fileExists(atPath: cli.workingCopy), "verify changes nothing")
+
+        // Something SeedDB did not make in its place: refused as a deploy refuses it (73),
+        // not called missing with the advice to deploy; `maintain` alike.
+        try FileManager.default.createDirectory(atPath: cli.workingCopy, withIntermediateDirectories: false)
+        for command in ["verify", "maintain"] {
+            let blocked = try cli.run([command] + cli.seedFlags(1))
+            #expect(blocked.status == 73, "\(command): \(blocked.stderr)")
+            #expect(blocked.stderr == "seeddb: error: cannot \(command) \(cli.workingCopy): it is a directory, not a regular file or SeedDB's link, and SeedDB never replaces it; nothing was changed; move it away (or put back SeedDB's link to its generation file) and run again\n")
+        }
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 73)
     }
 
     // MARK: 5. Several seeds

@@ -49,8 +49,9 @@ extension Deployer {
     /// - Throws: ``SeedDBError`` `invalidArgument` (64) when `now` is not a time a record
     ///   can hold (a UTC time in the years 1 to 9999, which the record's ISO 8601 stamp
     ///   writes and reads back), on every path, a dry run's and a read-only seed's too;
-    ///   `seedUnavailable` (66) when there is no working copy; `inUse` (75) when the
-    ///   database stays in use.
+    ///   `seedUnavailable` (66) when there is no working copy; `cannotCreate` (73) when
+    ///   something SeedDB did not make is at its path, as a deploy refuses it; `inUse`
+    ///   (75) when the database stays in use.
     public func maintain(_ seed: Seed, every: Duration, policy: MaintenancePolicy, now: Date = Date(), dryRun: Bool = false) throws(SeedDBError) -> MaintenanceReport {
         // 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z; not a number fails both comparisons.
         let whole = now.timeIntervalSince1970.rounded(.down)
@@ -60,6 +61,7 @@ extension Deployer {
         let seconds = Int64(whole)
         let paths = paths(for: seed)
         let workingCopy = try WorkingCopy.inspect(paths, seedLinks: recordedSeedLinks(seed))
+        if case .foreign(let what) = workingCopy.state { throw WorkingCopy.blocked(paths, what: what, operation: "maintain") }
         guard workingCopy.exists else {
             throw SeedDBError(.seedUnavailable, "nothing to maintain: working copy \(paths.workingCopy) does not exist; deploy it first")
         }

@@ -201,6 +201,9 @@ public struct Deployer: Sendable {
     /// is gone while a version is recorded is ``IntegrityResult/missing``; one never
     /// deployed (nothing recorded, no file) is ``IntegrityResult/notDeployed``, not a
     /// failure. A compressed seed is decompressed to a temporary file in `$TMPDIR`.
+    ///
+    /// - Throws: ``SeedDBError`` `cannotCreate` (73), as a deploy refuses it, when something
+    ///   SeedDB did not make is at the working-copy path (a directory, a foreign link).
     public func verify(_ seed: Seed) throws(SeedDBError) -> VerifyReport {
         let (signature, refusal) = signatureCheck(seed, digest: true)
         let source = SeedSource(path: seed.source)
@@ -208,6 +211,8 @@ public struct Deployer: Sendable {
         let paths = paths(for: seed)
         let entry = try settings(at: paths).snapshot(only: seed.name).entry(of: seed.name)
         let workingCopy = try WorkingCopy.inspect(paths, seedLinks: entry.map { Self.seedLinks(seed, entry: $0) } ?? [])
+        // Neither missing nor SeedDB's: what a deploy refuses, said as it says it.
+        if case .foreign(let what) = workingCopy.state { throw WorkingCopy.blocked(paths, what: what, operation: "verify") }
         let copyCheck: IntegrityResult
         if let content = workingCopy.readableFile {
             copyCheck = SQLiteFile.integrity(of: content, access: Self.readOnlyAccess(content), full: true)
