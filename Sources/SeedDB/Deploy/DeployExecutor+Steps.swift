@@ -202,16 +202,19 @@ extension DeployExecutor {
     /// since) stops the run. Undone by restoring the settings' bytes.
     func reinstate(_ record: DeployRecord, _ run: DeployRun) throws(SeedDBError) {
         let store = context.records
-        run.onFailure("the reinstated record") { [backup = target.settingsBackup] () throws(SeedDBError) in
-            try store.restore(backup, timeout: context.configuration.wait)
-        }
         try store.update(timeout: deadline.timeLeft) { table in
-            guard var entry = table[paths.name.rawValue], entry.record == nil, entry.interrupted?.replacing == record else {
+            guard var entry = table[paths.name.rawValue], entry.record == nil, let marker = entry.interrupted, marker.generation != nil,
+                  marker.replacing == record
+            else {
                 throw SeedDBError(.ioFailure, "the settings of \(paths.workingCopy) changed while the run looked at them; nothing was changed; run it again")
             }
             entry.record = record
             entry.interrupted = nil
             table[paths.name.rawValue] = entry
+        }
+        // Registered once written: a refusal above wrote nothing to put back.
+        run.onFailure("the reinstated record") { [backup = target.settingsBackup] () throws(SeedDBError) in
+            try store.restore(backup, timeout: context.configuration.wait)
         }
         context.logger.warning("\(paths.workingCopy): undid a run that was interrupted before it installed anything (version \(record.version) is recorded again)")
     }

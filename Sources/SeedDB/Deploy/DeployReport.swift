@@ -106,14 +106,18 @@ public enum IntegrityResult: Sendable, Hashable, CustomStringConvertible {
     case missing
     /// Nothing is recorded and no working copy is there: not deployed yet (not a failure).
     case notDeployed
+    /// Something SeedDB did not make is at the working-copy path (what it is: `a
+    /// directory`), which a deploy refuses to touch.
+    case blocked(String)
 
-    /// `ok`, the first problem, `missing` or `not deployed`: one line.
+    /// `ok`, the first problem, `missing`, `not deployed` or `blocked: …`: one line.
     public var description: String {
         switch self {
         case .ok: return "ok"
         case .damaged(let problems): return problems.first ?? "damaged"
         case .missing: return "missing"
         case .notDeployed: return "not deployed"
+        case .blocked(let what): return "blocked: \(what)"
         }
     }
 
@@ -146,9 +150,9 @@ public struct VerifyReport: Sendable {
 
     /// The first failure, as the error a command exits with: what a deploy would refuse
     /// (``refusal``), a damaged seed (`invalidSeed`), a damaged working copy
-    /// (`corruptWorkingCopy`), or a working copy recorded but missing
-    /// (`seedUnavailable`); `nil` when the seed passed (a working copy not deployed yet is
-    /// not a failure).
+    /// (`corruptWorkingCopy`), a working copy recorded but missing (`seedUnavailable`),
+    /// or something else in its place (`cannotCreate`, as a deploy refuses it); `nil` when
+    /// the seed passed (a working copy not deployed yet is not a failure).
     public var failure: SeedDBError? {
         if let refusal { return refusal }
         if case .damaged(let problems) = seed {
@@ -159,6 +163,8 @@ public struct VerifyReport: Sendable {
             return SeedDBError(.corruptWorkingCopy, "integrity check failed for working copy \(workingCopyPath): \(Self.summary(problems))")
         case .missing:
             return SeedDBError(.seedUnavailable, "working copy missing: \(workingCopyPath) is recorded as deployed but does not exist; a deploy restores it")
+        case .blocked(let what):
+            return WorkingCopy.blocked(workingCopyPath, what: what, operation: "verify")
         case .ok, .notDeployed:
             return nil
         }

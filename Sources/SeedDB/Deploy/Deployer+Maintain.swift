@@ -61,7 +61,7 @@ extension Deployer {
         let seconds = Int64(whole)
         let paths = paths(for: seed)
         let workingCopy = try WorkingCopy.inspect(paths, seedLinks: recordedSeedLinks(seed))
-        if case .foreign(let what) = workingCopy.state { throw WorkingCopy.blocked(paths, what: what, operation: "maintain") }
+        if case .foreign(let what) = workingCopy.state { throw WorkingCopy.blocked(paths.workingCopy, what: what, operation: "maintain") }
         guard workingCopy.exists else {
             throw SeedDBError(.seedUnavailable, "nothing to maintain: working copy \(paths.workingCopy) does not exist; deploy it first")
         }

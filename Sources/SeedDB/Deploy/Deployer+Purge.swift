@@ -71,7 +71,7 @@ extension Deployer {
 
         // Everything the purge needs, checked before anything is removed.
         if try fs.fileType(at: paths.workingCopy) == .directory {
-            throw WorkingCopy.blocked(paths, what: "a directory", operation: "purge")
+            throw WorkingCopy.blocked(paths.workingCopy, what: "a directory", operation: "purge")
         }
         if !files.isEmpty { try fs.requireSafeForRoot(paths.directory, owner: configuration.files.owner) }
         if changesSettings {

@@ -201,9 +201,8 @@ public struct Deployer: Sendable {
     /// is gone while a version is recorded is ``IntegrityResult/missing``; one never
     /// deployed (nothing recorded, no file) is ``IntegrityResult/notDeployed``, not a
     /// failure. A compressed seed is decompressed to a temporary file in `$TMPDIR`.
-    ///
-    /// - Throws: ``SeedDBError`` `cannotCreate` (73), as a deploy refuses it, when something
-    ///   SeedDB did not make is at the working-copy path (a directory, a foreign link).
+    /// Something SeedDB did not make at the working-copy path (a directory, a foreign link)
+    /// is ``IntegrityResult/blocked(_:)``, a failure as a deploy refuses it (73).
     public func verify(_ seed: Seed) throws(SeedDBError) -> VerifyReport {
         let (signature, refusal) = signatureCheck(seed, digest: true)
         let source = SeedSource(path: seed.source)
@@ -211,10 +210,11 @@ public struct Deployer: Sendable {
         let paths = paths(for: seed)
         let entry = try settings(at: paths).snapshot(only: seed.name).entry(of: seed.name)
         let workingCopy = try WorkingCopy.inspect(paths, seedLinks: entry.map { Self.seedLinks(seed, entry: $0) } ?? [])
-        // Neither missing nor SeedDB's: what a deploy refuses, said as it says it.
-        if case .foreign(let what) = workingCopy.state { throw WorkingCopy.blocked(paths, what: what, operation: "verify") }
         let copyCheck: IntegrityResult
-        if let content = workingCopy.readableFile {
+        if case .foreign(let what) = workingCopy.state {
+            // Neither missing nor SeedDB's: what a deploy refuses.
+            copyCheck = .blocked(what)
+        } else if let content = workingCopy.readableFile {
             copyCheck = SQLiteFile.integrity(of: content, access: Self.readOnlyAccess(content), full: true)
         } else {
             copyCheck = entry?.record == nil ? .notDeployed : .missing
@@ -269,7 +269,7 @@ public struct Deployer: Sendable {
         } catch {
             switch error {
             case .blocked(let what):
-                throw WorkingCopy.blocked(paths, what: what)
+                throw WorkingCopy.blocked(paths.workingCopy, what: what)
             case .nothingToRollBack:
                 let adopted = observed.observation.adoptedCopies.map(paths.adoptedCopy)
                 let hint = adopted.isEmpty ? "" : "; adopted \(adopted.count == 1 ? "copy" : "copies") kept: \(adopted.joined(separator: ", ")) (to restore one, stop the app and copy it over the working copy; seeddb purge --adopted removes them)"
@@ -361,7 +361,7 @@ public struct Deployer: Sendable {
             try repairOwnership(paths, contentFile: quick.workingCopy.contentFile)
             return .answered(signed(report(quick, plan, kind, paths: paths), signature, pinned: quick.entry.signature))
         }
-        if case .foreign(let what) = quick.workingCopy.state { throw WorkingCopy.blocked(paths, what: what) }
+        if case .foreign(let what) = quick.workingCopy.state { throw WorkingCopy.blocked(paths.workingCopy, what: what) }
         if kind == .rollback { _ = try decide(try observe(seed, paths: paths), kind, paths: paths) }
         return .work(Work(seed: seed, signature: signature, paths: paths, quick: quick))
     }
@@ -438,6 +438,8 @@ public struct Deployer: Sendable {
             let executor = DeployExecutor(context: context, target: target, lock: lock, deadline: deadline)
             let done = try executor.run(plan)
             guard plan.finishesInterrupted else { return done }
+            // Undone (`reinstate` said so): what was asked is planned and reported next.
+            if plan.names.contains(.reinstate) { continue }
             logger.warning("\(paths.workingCopy): finished a run that was interrupted (\(done.action.rawValue) \(done.to))")
             // A rollback that finished a killed rollback did what was asked.
             if kind == .rollback && done.action == .rolledBack { return done }

@@ -149,8 +149,8 @@ struct WorkingCopy {
 
     /// The error a run that finds something SeedDB did not make at the working-copy path
     /// fails with: what is there and what to do. Nothing is changed.
-    static func blocked(_ paths: SeedPaths, what: String, operation: String = "deploy to") -> SeedDBError {
-        SeedDBError(.cannotCreate, "cannot \(operation) \(paths.workingCopy): it is \(what), not a regular file or SeedDB's link, and SeedDB never replaces it; nothing was changed; move it away (or put back SeedDB's link to its generation file) and run again")
+    static func blocked(_ workingCopy: String, what: String, operation: String = "deploy to") -> SeedDBError {
+        SeedDBError(.cannotCreate, "cannot \(operation) \(workingCopy): it is \(what), not a regular file or SeedDB's link, and SeedDB never replaces it; nothing was changed; move it away (or put back SeedDB's link to its generation file) and run again")
     }
 
     /// What one read of the working copy's directory shows of SeedDB's files.

@@ -318,7 +318,8 @@ package struct DeployObservation: Sendable, Hashable {
 
     /// The generation files SeedDB may remove, with their sidecars: those no link or
     /// record names that were never installed, and the sidecars of generations whose
-    /// database file is gone. Installs always take a number above the linked one, so a
+    /// database file is gone. Installs take a number above the linked one (short of a file
+    /// carrying ``SeedPaths/largestGeneration``), so a
     /// file numbered above the link's target that the link does not name is a killed
     /// run's staged generation; so is the generation an interrupted run names that the
     /// link does not point at. With no link of SeedDB's, nothing else is provably

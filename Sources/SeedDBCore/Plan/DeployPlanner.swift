@@ -6,7 +6,9 @@ package enum DeployPlanner {
     ///
     /// - Something SeedDB did not make at the working-copy path is refused.
     /// - A run interrupted after it switched the link is finished first (keep the old
-    ///   content, record); the caller observes again and plans what was asked.
+    ///   content, record); the caller observes again and plans what was asked. A swap
+    ///   interrupted before, met by a run that copies nothing, is undone first (its
+    ///   record put back, ``DeployStep/reinstate``), and the caller plans again.
     /// - A removed link to an up-to-date recorded generation is put back (``DeployStep/relink``).
     /// - A rollback needs a previous generation on disk. A `deploy` of the version a
     ///   rollback was made from is held.
@@ -30,19 +32,14 @@ package enum DeployPlanner {
     /// - Throws: ``DeployRefusal`` when nothing may be done.
     package static func plan(_ observed: DeployObservation, _ request: DeployRequest) throws(DeployRefusal) -> DeployPlan {
         var plan = try decide(observed, request)
-        // A killed run this one would leave in place (it copies nothing: up to date, held, a
-        // link put back): a swap killed before its switch is undone first, and the caller
-        // observes again and plans what was asked. A live replace may have committed (what
-        // the working copy holds is not known): the copy is replaced and kept, as a database
-        // no record matches is.
-        if observed.records.current == nil, let interrupted = observed.interrupted, plan.withdraw == nil, !plan.finishesInterrupted, plan.seedLink == nil {
-            if interrupted.generation != nil, let replaced = interrupted.replacingRecord {
-                plan = undoing(observed, replaced)
-            } else if interrupted.generation == nil {
-                var unknown = observed
-                unknown.interrupted = nil
-                plan = try decide(unknown, request)
-            }
+        // A swap killed before its switch that this run would leave in place (it copies
+        // nothing: up to date, held, a link put back) is undone first, and the caller
+        // observes again and plans what was asked. (A killed live replace may have
+        // committed: what the working copy holds is not known, and its marker stays until
+        // a run that copies; NOTES.md.)
+        if observed.records.current == nil, let interrupted = observed.interrupted, interrupted.generation != nil,
+           let replaced = interrupted.replacingRecord, plan.withdraw == nil, !plan.finishesInterrupted, plan.seedLink == nil {
+            plan = undoing(observed, replaced)
         }
         // The content a run keeps (all but a new generation's) keeps a drifted owner or
         // mode: repaired after the record. A new generation is made with the ones asked for.
@@ -238,7 +235,9 @@ package enum DeployPlanner {
         } else {
             discards = .unknown
         }
-        let restoredSeedTables = request.kind == .rollback && !adopted ? observed.records.previous?.seedTables : nil
+        // The previous generation a killed live replace snapshotted holds what it replaced.
+        let restored = observed.interrupted?.previousIsSnapshot == true ? observed.interrupted?.replacingRecord : observed.records.previous
+        let restoredSeedTables = request.kind == .rollback && !adopted ? restored?.seedTables : nil
         return PlannedStep.Carry(appTables: appTables, merge: merge, base: base, discards: discards, restoredSeedTables: restoredSeedTables)
     }
 
