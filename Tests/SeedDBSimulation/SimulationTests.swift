@@ -301,6 +301,7 @@ import Testing
                 #expect(sim.problems() == [], "\(label), after the crash: \(sim.log.suffix(3))")
                 // The app keeps writing; the package's script runs again; the app starts.
                 sim.appWrites()
+                let cut = sim.copy()
                 let rerun = sim.run(command)
                 let finished = rerun == outcome || rerun == .done(.unchanged) || rerun == .done(.held)
                     || (command.kind == .rollback && rerun == .failed(.seedUnavailable))
@@ -316,9 +317,7 @@ import Testing
                 // Or the app starts before anyone runs the command again, shipping any
                 // version (a package downgraded too): its deploy finishes or undoes the cut run.
                 for shipped in 1...3 {
-                    let started = start.copy()
-                    started.run(command, crash: crash)
-                    started.appWrites()
+                    let started = cut.copy()
                     let deploy = Command(kind: .deploy, version: shipped, merge: command.merge)
                     started.run(deploy)
                     #expect(started.problems() == [], "\(label), then \(deploy): \(started.log.suffix(3))")

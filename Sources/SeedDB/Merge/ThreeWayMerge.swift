@@ -187,6 +187,7 @@ public struct ThreeWayMerge: Sendable {
     private func plan(_ db: Database, base baseCatalog: MergeCatalog?, user userCatalog: MergeCatalog, seed seedCatalog: MergeCatalog,
                       schemas: MergeSchemas) throws -> [(name: String, action: MergeTableAction)] {
         var actions: [(name: String, action: MergeTableAction)] = []
+        let targetSeedNames = targetSeedTables.map { Set($0.map(MergeNames.folded)) }
         let names = Set(userCatalog.tables.keys).union(seedCatalog.tables.keys).union(baseCatalog.map { Array($0.tables.keys) } ?? [])
         for folded in names.sorted() {
             let baseTable = baseCatalog?.tables[folded]
@@ -199,7 +200,7 @@ public struct ThreeWayMerge: Sendable {
             if let seedTable, seedTable.kind == .ordinary, userTable != nil {
                 seedIsEmpty = try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(MergeSQL.qualified(schemas.target, seedTable.name)))")!
             }
-            let seedTableIsTheApps = seedTable != nil && targetSeedTables.map { tables in !tables.contains { MergeNames.folded($0) == folded } } == true
+            let seedTableIsTheApps = seedTable != nil && targetSeedNames.map { !$0.contains(folded) } == true
             let facts = MergeTableFacts(name: name, base: baseTable?.kind, user: userTable?.kind, seed: seedTable?.kind,
                                         hasPrimaryKey: hasPrimaryKey, seedIsEmpty: seedIsEmpty, seedTableIsTheApps: seedTableIsTheApps)
             actions.append((name, MergeTablePlan.action(for: facts, policy: policies.policy(for: name), hasBase: schemas.base != nil)))

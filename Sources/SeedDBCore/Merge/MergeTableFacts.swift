@@ -32,11 +32,11 @@ public struct MergeTableFacts: Sendable, Hashable {
     /// Creates the facts of one table.
     public init(name: String, base: Kind?, user: Kind?, seed: Kind?, hasPrimaryKey: Bool, seedIsEmpty: Bool, seedTableIsTheApps: Bool = false) {
         self.name = name
-        self.seedTableIsTheApps = seedTableIsTheApps
         self.base = base
         self.user = user
         self.seed = seed
         self.hasPrimaryKey = hasPrimaryKey
         self.seedIsEmpty = seedIsEmpty
+        self.seedTableIsTheApps = seedTableIsTheApps
     }
 }
