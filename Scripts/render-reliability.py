@@ -84,9 +84,15 @@ What each suite does (see `Tests/seeddbTests/`):
   start, the invariants checked after each (trials = cuts). Every state also holds 22
   files of the user's named like SeedDB's (`levels.sqlite.adopted-mine`,
   `levels.sqlite.v01`, …), which must keep their bytes through everything, `purge` included.
+- **simulator (every state × command × write)**: the same states, commands (`purge` aside)
+  and layouts, the app writing a row of its own and editing a seed row before each
+  mutating call (or as soon as the writer's lock lets it), then a merging reseed: the row
+  is in the working copy after the run, and every edit after each run that merges
+  (trials = writes).
 - **simulator (random histories)**: 180 seeded histories of 1,000 steps each (100 with
   reflinks, 20 on each ext4 layout, and 20 twice more, with and without types in
-  directory reads; commands, a third of them crashed and rerun; the app's writes and
+  directory reads; commands, a third of them crashed and rerun, a sixth with the app
+  writing while they run; the app's writes and
   crashes; users deleting files and damaging the settings; a fifth of the files named
   like SeedDB's, a different fifth for each seed), the invariants checked after every
   step (trials = steps).

@@ -89,7 +89,9 @@ private func seedFromFlags(
         throw SeedDBError(.invalidArgument, "missing \(UsageError.andList(missing)): one seed takes --app, --seed and --version (or give --manifest FILE)")
     }
     return try Seed(
-        app: app, source: absolute(source), version: version, location: workingCopy.location ?? .data,
+        // A read-only seed is linked to as given: a relative path is refused (73), never
+        // resolved against whatever directory the command ran in.
+        app: app, source: readOnly ? source : absolute(source), version: version, location: workingCopy.location ?? .data,
         name: workingCopy.name, expectedSHA256: sha256, preservedTables: carry?.preserve ?? [],
         merge: carry?.policies(for: workingCopy.location ?? .data), readOnly: readOnly)
 }

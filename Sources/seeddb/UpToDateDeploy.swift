@@ -103,7 +103,7 @@ struct UpToDateDeploy {
             location = parsed
         }
         return [try Seed(
-            app: AppIdentifier(app), source: absolute(source), version: SeedVersion(version), location: location,
+            app: AppIdentifier(app), source: readOnly ? source : absolute(source), version: SeedVersion(version), location: location,
             name: flags["--name"].map { (name) throws(SeedDBError) in try SeedName(name) }, readOnly: readOnly)]
     }
 }

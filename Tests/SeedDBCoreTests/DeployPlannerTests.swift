@@ -769,7 +769,28 @@ import Testing
 
     /// Only a generation numbered above the linked one (a staged file never installed) is
     /// disposable; the recorded generation, one below the link (the old content of a
-    /// switch), and everything when no link of SeedDB's is there, are not.
+    /// switch), and everything when no link of SeedDB's is there (an interrupted run's
+    /// new generation too: the link may have named it before it was removed), are not.
+    /// A swap killed after its switch, then the link removed by hand (the app had written
+    /// the new generation): the generation was taken for a staged file never linked and
+    /// removed with what the app wrote. It is finished instead, the link put back first,
+    /// the old generation kept as the previous one.
+    @Test func aKilledSwapWhoseLinkWasRemovedIsFinishedNotRemoved() throws {
+        var killed = Self.observed(recorded: nil, workingCopy: .generation(1), recordedGeneration: 1, generations: [1, 2],
+                                   interrupted: .init(version: Self.version("2"), generation: 2, replacing: Self.version("1"), replacingGeneration: 1))
+        killed.linkMissing = true
+        #expect(killed.interruptedAfterSwitch)
+        #expect(killed.disposableGenerations == [])
+        let plan = try DeployPlanner.plan(killed, DeployRequest(kind: .deploy))
+        #expect(plan.finishesInterrupted && plan.action == .replaced)
+        #expect(plan.names == [.relink, .keepPrevious, .record, .cleanUp], "\(plan.names)")
+        #expect(plan.steps.first == .relink(generation: 2))
+        // With the link in place on the old generation, the new one was never linked: removed.
+        killed.linkMissing = false
+        #expect(!killed.interruptedAfterSwitch)
+        #expect(killed.disposableGenerations == [2])
+    }
+
     @Test func onlyNeverInstalledGenerationsAreDisposable() {
         let killed = Self.observed(recorded: nil, workingCopy: .generation(2), recordedGeneration: 2, generations: [1, 2, 3])
         #expect(killed.disposableGenerations == [3])
@@ -778,9 +799,10 @@ import Testing
         #expect(recordedKept.disposableGenerations == [4])
         let noLink = Self.observed(recorded: nil, workingCopy: .absent, recordedGeneration: nil, generations: [1, 2])
         #expect(noLink.disposableGenerations == [])
-        let stagedNeverLinked = Self.observed(recorded: nil, workingCopy: .absent, recordedGeneration: nil, generations: [1],
-                                              interrupted: .init(version: Self.version("1"), generation: 1, replacing: nil))
-        #expect(stagedNeverLinked.disposableGenerations == [1])
+        let stagedNoLink = Self.observed(recorded: nil, workingCopy: .absent, recordedGeneration: nil, generations: [1],
+                                         interrupted: .init(version: Self.version("1"), generation: 1, replacing: nil))
+        #expect(stagedNoLink.disposableGenerations == [])
+        #expect(stagedNoLink.interruptedAfterSwitch)
         let blocked = Self.observed(workingCopy: .blocked("a directory"), generations: [1, 2])
         #expect(blocked.disposableGenerations == [])
     }

@@ -69,6 +69,7 @@ import Testing
         (ReadOnlySeed(path: "/usr/share/levels/levels.sqlite.zst", compressed: true), DeployRefusal.readOnlyNeedsCopy("/usr/share/levels/levels.sqlite.zst")),
         (ReadOnlySeed(path: "levels.sqlite", unstable: "it is not an absolute path"), .readOnlySeedUnstable("levels.sqlite", "it is not an absolute path")),
         (ReadOnlySeed(path: seedPath, writableBy: "everyone"), .readOnlySeedWritable(seedPath, "everyone")),
+        (ReadOnlySeed(path: seedPath, missing: true), .readOnlySeedMissing(seedPath)),
     ])
     func refusals(_ seed: ReadOnlySeed, _ refusal: DeployRefusal) {
         #expect(throws: refusal) { try DeployPlanner.plan(Self.observed(seed: seed), DeployRequest(kind: .deploy)) }

@@ -74,6 +74,15 @@ final class SimulatedWorld: @unchecked Sendable {
     fileprivate(set) var hashed: [String] = []
     /// The call before which the process stops, if one was set.
     private var crashBefore: Int?
+    /// The app's write made while SeedDB runs, before mutating call ``appWriteBefore``
+    /// (or the first call after it that the writer's lock lets it through): it says
+    /// whether it could go ahead (`false`: it waits for the lock).
+    private var pendingAppWrite: (() -> Bool)?
+    private var appWriteBefore: Int?
+    /// The file SeedDB holds SQLite's writer's lock on: the old copy during a swap's
+    /// locked steps, the working copy during a live replace's backup. The app's writes to
+    /// it wait; its writes to any other file (a new generation the link already names) do not.
+    fileprivate(set) var writerLocked: String?
     /// Whether the process stopped.
     private(set) var crashed = false
     /// A broken rule the model saw happen (a name reused beside a sidecar, a file
@@ -122,8 +131,24 @@ final class SimulatedWorld: @unchecked Sendable {
         crashed = false
     }
 
+    /// Makes the app write, through `write`, while the process runs: before mutating call
+    /// number `call` (0 is before the first), or the first after it the writer's lock lets through.
+    func appWrites(beforeCall call: Int, _ write: @escaping () -> Bool) {
+        appWriteBefore = mutatingCalls + call
+        pendingAppWrite = write
+    }
+
+    /// Whether the app's write to the database at `path` (through its link) waits for
+    /// SeedDB's writer's lock.
+    func writeWaits(_ path: String) -> Bool {
+        guard let writerLocked, let (_, _, file) = database(at: path) else { return false }
+        return file == writerLocked
+    }
+
     /// Starts a new process on the same disk.
     func restart() {
+        pendingAppWrite = nil
+        appWriteBefore = nil
         crashBefore = nil
         crashed = false
         halfSeconds += 1
@@ -218,6 +243,9 @@ final class SimulatedWorld: @unchecked Sendable {
     /// Every mutating call: fails (and stops the process) when its turn to crash came.
     fileprivate func mutating() throws(SeedDBError) {
         try reading()
+        if let write = pendingAppWrite, let appWriteBefore, mutatingCalls >= appWriteBefore, write() {
+            pendingAppWrite = nil
+        }
         if let crashBefore, mutatingCalls >= crashBefore {
             crashed = true
             throw Self.crashError
@@ -587,6 +615,8 @@ struct SimulatedDatabase: DeployDatabase {
     func underSwapLock(_ path: String, waiting: String, patience: Duration?, until deadline: ContinuousClock.Instant, logger: Logger, _ body: (WriterLock.OldCopy) throws(SeedDBError) -> Void) throws(SeedDBError) {
         try world.reading()
         guard case .database(_, let id)? = try? world.fileContent(path).0 else { return try body(nil) }
+        world.writerLocked = path
+        defer { world.writerLocked = nil }
         // SQLite leaves WAL and rolls a hot journal back: the file's own sidecars go.
         for suffix in SeedPaths.sqliteSidecarSuffixes {
             guard case .file(.sidecar(let owner), _, _)? = world.node(path + suffix), owner == id else { continue }
@@ -599,7 +629,8 @@ struct SimulatedDatabase: DeployDatabase {
     func replaceLive(_ path: String, staged: String, waiting: String, until deadline: ContinuousClock.Instant, progress: (@Sendable (Int64, Int64) -> Void)?, isInterrupted: CopyEngine.Interruption, _ body: (any LiveReplace, WriterLock.OldCopy) throws(SeedDBError) -> Void) throws(SeedDBError) {
         try world.reading()
         world.liveStaged = staged
-        defer { world.liveStaged = nil }
+        world.writerLocked = path
+        defer { (world.liveStaged, world.writerLocked) = (nil, nil) }
         try body(Live(), path)
         // The backup's commit: the working copy's file now holds the staged content.
         guard case .database(let content, _) = try world.fileContent(staged).0,

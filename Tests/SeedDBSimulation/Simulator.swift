@@ -34,6 +34,9 @@ final class Simulator {
     /// Every row the app wrote and was told was committed, less those only the user's own
     /// deletions took away.
     private(set) var rowsWritten: Set<Int> = []
+    /// The app's edits of the seed's rows since the last run that could replace them (one
+    /// that merges nothing, an adoption, a purge): a run that merges keeps every one.
+    private(set) var editsWritten: Set<Int> = []
     private var nextRow = 1
     /// The content of each database SeedDB adopted (its edits of seed rows): it must stay
     /// in some file until someone says otherwise.
@@ -70,6 +73,7 @@ final class Simulator {
     func copy() -> Simulator {
         let copy = Simulator(world: world.copy(), linksBaseToSeed: linksBaseToSeed, reflinks: reflinks)
         copy.rowsWritten = rowsWritten
+        copy.editsWritten = editsWritten
         copy.nextRow = nextRow
         copy.adopted = adopted
         copy.lookalikes = lookalikes
@@ -106,17 +110,31 @@ final class Simulator {
         case crashed
     }
 
-    /// Runs `command`, stopping the process before mutating call `crash` when given.
+    /// Runs `command`, stopping the process before mutating call `crash` when given; with
+    /// `appWritesBeforeCall`, the app writes a row of its own and edits a seed row while
+    /// the run goes on (before that mutating call, or once the writer's lock lets it).
     @discardableResult
-    func run(_ command: Command, crash: Int? = nil) -> Outcome {
+    func run(_ command: Command, crash: Int? = nil, appWritesBeforeCall: Int? = nil) -> Outcome {
         world.crash(beforeCall: crash)
+        var during: (row: Int, edit: Int)?
+        if let call = appWritesBeforeCall {
+            world.appWrites(beforeCall: call) { [self] in
+                guard !world.writeWaits(paths.workingCopy) else { return false }
+                let row = nextRow
+                guard appWrites(), appWrites(editingTheSeed: true) else { return true }
+                during = (row, row + 1)
+                return true
+            }
+        }
         let deployer = deployer(command)
         let seed = seed(command)
         // A database with no record (and no run under way) is one SeedDB cannot account
         // for: whatever the run does, its content must stay in some file.
-        if let found = world.database(at: paths.workingCopy)?.content, !found.edits.isEmpty,
-           entry()?.record == nil, entry()?.interrupted == nil, !adopted.contains(found.edits) {
-            adopted.append(found.edits)
+        let unaccounted = entry()?.record == nil && entry()?.interrupted == nil
+        if let found = world.database(at: paths.workingCopy)?.content, unaccounted {
+            if !found.edits.isEmpty, !adopted.contains(found.edits) { adopted.append(found.edits) }
+            // Kept whole as an adopted copy, never merged (it has no known base).
+            editsWritten = []
         }
         var outcome: Outcome
         do {
@@ -136,9 +154,36 @@ final class Simulator {
         if command.kind == .purge, outcome == .purged || outcome == .crashed {
             // Asked for: what the user wrote and what SeedDB adopted may go, in part if cut.
             rowsWritten = []
+            editsWritten = []
             adopted = []
         }
-        if outcome == .crashed { crashes += 1 }
+        if case .done(let action) = outcome, command.kind != .purge {
+            let copy = world.database(at: paths.workingCopy)?.content
+            // A row the app committed while the run went on is in the working copy after it.
+            if let during, copy?.userRows.contains(during.row) != true {
+                runProblems.append("\(command) ended \(action) without row \(during.row), which the app wrote while it ran")
+            }
+            if command.merge && !command.mergeOffOnce && !unaccounted {
+                // A run that merges keeps every edit of the seed's rows.
+                let lost = editsWritten.subtracting(copy?.edits ?? [])
+                if !lost.isEmpty {
+                    runProblems.append("\(command) ended \(action) without the edits of seed rows \(lost.sorted())\(during.map { " (edited while it ran: \($0.edit))" } ?? "")")
+                }
+            } else if action != .unchanged, action != .held {
+                // Replaced by the seed's own rows, or a copy with no record kept whole as an
+                // adopted copy (the old copy keeps them): only those the new copy holds
+                // (written once it was in place) are still to keep.
+                editsWritten.formIntersection(copy?.edits ?? [])
+            }
+        }
+        if outcome == .crashed {
+            crashes += 1
+            // Cut after its switch, a run that merges nothing replaced the edits (the old
+            // copy keeps them): only those the working copy holds now are still to keep.
+            if !command.merge || command.mergeOffOnce {
+                editsWritten.formIntersection(world.database(at: paths.workingCopy)?.content.edits ?? [])
+            }
+        }
         // A run that says it is done leaves no run under way behind it: a marker left would
         // stand in the settings, the version unrecorded, while every later run says done too.
         // (Not yet a killed live replace's, met by a run that copies nothing: what its copy
@@ -168,7 +213,7 @@ final class Simulator {
         let row = nextRow
         nextRow += 1
         let written = world.appWrites(row: row, into: paths.workingCopy, editingTheSeed: editingTheSeed)
-        if written, !editingTheSeed { rowsWritten.insert(row) }
+        if written { if editingTheSeed { editsWritten.insert(row) } else { rowsWritten.insert(row) } }
         log.append("app \(editingTheSeed ? "edits seed row" : "writes row") \(row): \(written ? "committed" : "refused")")
         return written
     }
@@ -187,6 +232,7 @@ final class Simulator {
             lookalikes[name] = nil
         }
         rowsWritten.formIntersection(rowsOnDisk())
+        editsWritten.formIntersection(world.database(at: paths.workingCopy)?.content.edits ?? [])
         let kept = databasesOnDisk().map(\.edits)
         adopted.removeAll { edits in !kept.contains(where: edits.isSubset(of:)) }
         log.append("user deletes \(names)")

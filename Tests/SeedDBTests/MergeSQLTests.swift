@@ -69,4 +69,24 @@ import Testing
         #expect(MergeSQL.storageClassesMayDiffer(column("ANY"), column("ANY")))
         #expect(MergeSQL.same("a", "b", storageClassesMayDiffer: false) == "((a) IS (b) COLLATE BINARY)")
     }
+
+    /// The tables a trigger's body writes to, by its words: not a name inside a longer one,
+    /// a string or a comment, nor the table the trigger is on.
+    @Test(arguments: [
+        ("CREATE TRIGGER t AFTER INSERT ON zitems BEGIN INSERT INTO log (msg) VALUES ('added ' || new.id); END", ["log"]),
+        ("CREATE TRIGGER t AFTER UPDATE ON notes_meta BEGIN UPDATE notes_meta SET touched = 1 WHERE id = new.id; END", ["notes_meta"]),
+        ("CREATE TRIGGER ft AFTER DELETE ON a BEGIN DELETE FROM \"Full Text\" WHERE rowid = old.id; END", ["full text"]),
+        ("CREATE TRIGGER t AFTER INSERT ON a BEGIN INSERT OR REPLACE INTO main.[Idx] VALUES (new.x); UPDATE OR IGNORE `B` SET y = 1; END", ["idx", "b"]),
+        ("CREATE TRIGGER t AFTER INSERT ON a BEGIN SELECT 'insert into x'; -- delete from y\n /* update z */ END", []),
+        ("CREATE TRIGGER t AFTER INSERT ON notes BEGIN SELECT 1; END", []),
+    ])
+    func aTriggersWrittenTablesAreTheTargetsOfItsStatements(_ sql: String, _ tables: [String]) {
+        #expect(MergeSQL.tablesWritten(byTrigger: sql) == Set(tables))
+    }
+
+    @Test func tokensAreWordsQuotedNamesAndPunctuation() {
+        let tokens = MergeSQL.tokens("SELECT \"a\"\"b\", [c d], 'text', x_1 -- note\n/* more */ FROM t;")
+        #expect(tokens.map(\.text) == ["select", "a\"b", ",", "c d", ",", ",", "x_1", "from", "t", ";"])
+        #expect(tokens.filter(\.quoted).map(\.text) == ["a\"b", "c d"])
+    }
 }

@@ -119,7 +119,13 @@ import Testing
         #expect(result.status == 73, "\(result.stderr)")
         #expect(result.stderr.contains("not an absolute, stable path"))
         #expect(cli.list(cli.appData).isEmpty && cli.settings() == nil)
-        _ = seed
+        // A relative path (the command runs in the harness's root) is refused as given,
+        // not resolved against the directory the command ran in.
+        #expect(seed == cli.root + "/share/levels.sqlite")
+        let relative = try cli.run(["deploy", "--read-only"] + Self.flags(cli, 1, "share/levels.sqlite"))
+        #expect(relative.status == 73, "\(relative.stderr)")
+        #expect(relative.stderr.contains("it is not an absolute path"), "\(relative.stderr)")
+        #expect(cli.list(cli.appData).isEmpty && cli.settings() == nil)
     }
 
     @Test func switchingBothWaysKeepsTheOldCopyAndRollbackRestoresIt() throws {
@@ -207,7 +213,8 @@ import Testing
     }
 
     /// A read-only seed's link whose seed file was removed (the package purged) opens
-    /// nothing: `status` says the working copy is missing.
+    /// nothing: `status` says the working copy is missing, and `deploy` (which answered
+    /// `unchanged` once) refuses it as a missing seed (66), changing nothing.
     @Test func aLinkToAGoneSeedIsAMissingWorkingCopy() throws {
         let cli = CLIHarness()
         let seed = try Self.shipped(cli, 1)
@@ -217,6 +224,11 @@ import Testing
         let entry = try #require(try status.seeds().first, "\(status.stdout) \(status.stderr)")
         #expect(entry["exists"] as? Bool == false, "\(status.stdout)")
         #expect(entry["state"] as? String != "up-to-date", "\(status.stdout)")
+        let settings = cli.bytes(cli.settingsFile)
+        let deploy = try cli.run(["deploy", "--read-only"] + Self.flags(cli, 1, seed))
+        #expect(deploy.status == 66, "\(deploy.stdout) \(deploy.stderr)")
+        #expect(deploy.stderr.contains("seed not found: \(seed)") && deploy.stderr.hasSuffix("nothing was changed\n"), "\(deploy.stderr)")
+        #expect(cli.bytes(cli.settingsFile) == settings)
     }
 
     @Test func purgeRemovesTheLinkAndNeverTheSeed() throws {

@@ -121,6 +121,31 @@ import Testing
         ReliabilityLog.record(suite: "crash (merged deploys)", trials: DeployStep.allCases.count * 2, crashes: killed, dataLost: lost)
     }
 
+    /// A swap killed after its switch, the app's row written into the new generation, then
+    /// the link removed by hand: the next deploy took the new generation for a staged file
+    /// never linked and removed it, with the row. It finishes the killed run instead (the
+    /// link put back), and the row stays.
+    @Test func aKilledSwapWhoseLinkWasRemovedKeepsWhatTheAppWroteSince() throws {
+        let seeds = ["A": try cli.makeSeed("a.sqlite", marker: "A", megabytes: 1),
+                     "B": try cli.makeSeed("b.sqlite", marker: "B", megabytes: 1)]
+        func flags(_ marker: String) -> [String] {
+            ["--app", cli.app, "--seed", seeds[marker]!, "--name", "levels.sqlite", "--version", marker]
+        }
+        #expect(try cli.run(["deploy"] + flags("A")).status == 0)
+        let killed = try cli.run(["deploy"] + flags("B"), environment: ["SEEDDB_TEST_KILL_AFTER": "install"])
+        #expect(killed.killedBy == SIGKILL)
+        let written = try cli.shell("sqlite3 '\(cli.workingCopy)' 'CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES (1)'")
+        #expect(written.status == 0, "\(written.stderr)")
+        try FileManager.default.removeItem(atPath: cli.workingCopy)
+        let recovery = try cli.run(["deploy"] + flags("B"))
+        #expect(recovery.status == 0, "\(recovery.stderr)")
+        #expect(cli.generation(of: cli.workingCopy) == .generation("B"))
+        #expect(cli.recorded().version == "B")
+        let row = try cli.shell("sqlite3 '\(cli.workingCopy)' 'SELECT body FROM notes'")
+        #expect(row.stdout == "1\n", "the row the app wrote after the switch: \(row.stderr)")
+        #expect(cli.temporaryFiles.isEmpty)
+    }
+
     /// The invariants after a crash; `nil` when they hold.
     private func check(after trial: String, expecting allowed: [String]) -> String? {
         guard case .generation(let marker) = cli.generation(of: cli.workingCopy) else {

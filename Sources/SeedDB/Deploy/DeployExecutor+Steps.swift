@@ -238,7 +238,15 @@ extension DeployExecutor {
     /// `carry`: under the writer's lock, carries the user's tables from the old copy into
     /// the staged one and, when the plan merges, the user's edits of the seed's rows (a
     /// swap flushes and re-hashes the staged copy; a live replace copies it on).
-    func carry(_ carry: PlannedStep.Carry, _ run: DeployRun, scope: WriterScope?) throws(SeedDBError) {
+    func carry(_ carry: PlannedStep.Carry, _ plan: DeployPlan, _ run: DeployRun, scope: WriterScope?) throws(SeedDBError) {
+        // (A live replace's `-journal` is the backup's own: it holds the lock. A WAL copy
+        // reads as written once a swap's lock left WAL: it is merged; NOTES.md.)
+        if carry.merge == .skipped, let identity = target.unwrittenSince, let old = plan.oldContent.flatMap(paths.file(of:)),
+           try !fs.isUnwritten(old, since: identity, journalIsOurs: plan.strategy == .live) {
+            // Written between the run's look and the writer's lock: the merge it skips would
+            // lose that write. The run stops and is undone; the caller looks again.
+            throw SeedDBError(.inUse, "cannot replace \(paths.workingCopy): it was written since this run found it unwritten; nothing was changed", underlying: WrittenSinceLooked())
+        }
         switch scope {
         case .live(let live, let old?):
             try self.carry(into: .live(live), old: old, carry, run)
@@ -332,6 +340,8 @@ extension DeployExecutor {
         run.onFailure("the new generation file") { () throws(SeedDBError) in try fs.rename(generationPath, to: staged) }
         // The generation file is durable under its name before any link names it.
         try fs.syncDirectory(paths.directory)
+        // Taken before the link names it: once it does, the app may write it.
+        run.installedIdentity = try fs.identity(of: generationPath)
 
         if swap.from == .file { run.oldContent = try holdOldFile(run) }
         undoLinkSwitch(from: swap.from, run)
@@ -606,7 +616,7 @@ extension DeployExecutor {
         case .fromManifest: signature = target.signature
         case .this(let kept): signature = kept
         }
-        let pristine = record.recordsPristineIdentity ? try pristineIdentity(plan, run) : nil
+        let pristine = record.recordsPristineIdentity ? pristineIdentity(run) : nil
         var recorded = DeployRecord(version: target.version, sha256: content.digest, size: content.size, deployedAt: context.now(), seedTables: seedTables)
         recorded.tableDigests = tableDigests
         let change = { (table: inout SettingsTable) in
@@ -648,13 +658,14 @@ extension DeployExecutor {
         try OwnershipRepair.apply(paths, content: content, drift: drift, policy: files, files: fs, logger: context.logger)
     }
 
-    /// The identity of the content just installed, when it is the seed's own: nothing was
-    /// carried into it and its merge, if any, changed nothing. Taken before the record is
-    /// written; anything that writes to the file later changes it.
-    private func pristineIdentity(_ plan: DeployPlan, _ run: DeployRun) throws(SeedDBError) -> FileIdentity? {
+    /// The identity of the generation file a swap installed, when its content is the
+    /// seed's own: nothing was carried into it and its merge, if any, changed nothing.
+    /// Taken before the link named it (``DeployRun/installedIdentity``): an identity
+    /// taken once the app could open it might include the app's first write.
+    private func pristineIdentity(_ run: DeployRun) -> FileIdentity? {
         guard run.carried.isEmpty else { return nil }
         if let merge = run.merge?.summary, merge.inserted + merge.updated + merge.deleted + merge.conflicts > 0 { return nil }
-        return try installedContent(plan).map { (path) throws(SeedDBError) in try fs.identity(of: path) }
+        return run.installedIdentity
     }
 
     /// What a record says of the previous generation, as the plan decided: `nil` leaves

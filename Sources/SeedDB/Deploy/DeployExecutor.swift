@@ -21,6 +21,11 @@ struct DeployExecutor {
     /// When waiting for other processes gives up.
     let deadline: ContinuousClock.Instant
 
+    /// Thrown (as the underlying error of an `inUse` ``SeedDBError``) when `carry` finds
+    /// the old copy written since the run found it unwritten (``DeployTarget/unwrittenSince``):
+    /// the run is undone, and the caller looks again and plans the merge.
+    struct WrittenSinceLooked: Error {}
+
     /// Runs `plan`: ``prepare(_:)``, ``complete(_:_:)``, ``finish(_:_:)``.
     /// - Throws: ``SeedDBError``, after undoing every completed step.
     func run(_ plan: DeployPlan) throws(SeedDBError) -> DeployReport {
@@ -169,7 +174,7 @@ struct DeployExecutor {
         case .check(let check): try self.check(check, run)
         case .fingerprint(let remembered): try fingerprint(remembered, run)
         case .withdraw(let withdraw): try self.withdraw(withdraw, run)
-        case .carry(let carry): try self.carry(carry, run, scope: scope)
+        case .carry(let carry): try self.carry(carry, plan, run, scope: scope)
         case .keepPrevious(let keep): try keepPrevious(keep, plan, run, scope: scope)
         case .install(.swap(let swap)): try installBySwap(swap, run)
         case .install(.live): return  // SQLite's backup commits as the writer's lock closes.
@@ -228,6 +233,10 @@ struct DeployTarget {
     var location: SeedLocation
     /// The version recorded when the run started, for the report.
     var replacedVersion: SeedVersion?
+    /// The identity the old copy kept from its deploy when the run found it the seed's
+    /// own, unwritten (the plan then skips its merge): `carry` looks again under the
+    /// writer's lock, and a copy written since stops the run (``WrittenSinceLooked``).
+    var unwrittenSince: FileIdentity?
     /// The settings file as the run found it, to put back on failure.
     var settingsBackup: SettingsStore.Backup
     /// The signed manifest the seed came from and who signed it, when its app has trusted
@@ -280,6 +289,10 @@ final class DeployRun {
     var oldContent: String?
     /// Whether the new content is in place (past that, an interruption finishes the run).
     var installed = false
+    /// The identity of the generation file a swap installs, taken before the link names
+    /// it (no app can have written it yet): recorded as the seed's own, unwritten, when
+    /// nothing was carried into it.
+    var installedIdentity: FileIdentity?
     /// Files to remove once the run succeeded.
     var setAside: [String] = []
     /// One seed of a release: what `record` changes in the settings, written with every

@@ -23,7 +23,8 @@ extension Deployer {
             path: seed.source, compressed: SeedCompression(path: seed.source) != .none,
             unstable: ReadOnlySeed.unstableReason(seed.source))
         guard looking, !observed.compressed, observed.unstable == nil else { return observed }
-        // A seed that is missing or not a file is refused by the link step, as a copy's would be.
+        // A seed that is not a file is refused by the link step, as a copy's would be.
+        observed.missing = try FileSystem.fileType(at: seed.source) == nil
         guard let status = try? FilePath(seed.source).stat() else { return observed }
         let files = configuration.files
         let appUser = files.owner?.uid ?? (files.isSystem ? nil : Syscalls.effectiveUserID)

@@ -34,6 +34,16 @@ extension Deployer {
     ///   - seeds: The release's seeds (a manifest's), deployed in this order.
     ///   - force: Reseed every seed, whatever the versions say.
     public func deploy(release seeds: [Seed], force: Bool = false) -> ReleaseOutcome {
+        let outcome = deployOnce(release: seeds, force: force)
+        // A copy written since the release found it unwritten: every seed was undone; the
+        // next look sees the write and merges.
+        guard let failure = outcome.failure, failure.error.underlying is DeployExecutor.WrittenSinceLooked else { return outcome }
+        logger.debug("\(failure.seed) was written while the release staged; looking again")
+        return deployOnce(release: seeds, force: force)
+    }
+
+    /// ``deploy(release:force:)``, once.
+    private func deployOnce(release seeds: [Seed], force: Bool) -> ReleaseOutcome {
         let kind: DeployRequest.Kind = force ? .reseed : .deploy
         var answered: [Int: DeployReport] = [:]
         var work: [(index: Int, work: Work)] = []
@@ -127,7 +137,7 @@ extension Deployer {
             try requirePinned(first.signature, entry: observed.entry, seed: first.seed)
             var plan = try decide(observed, release.kind, paths: first.paths)
             if plan.finishesInterrupted, plan.names.contains(where: { $0 != .cleanUp && $0 != .repairOwnership }),
-               plan.names.contains(.reinstate) || plan.action.copies && !finishesWithRelease(observed, release.kind) {
+               plan.undoesInterrupted || plan.action.copies && !finishesWithRelease(observed, release.kind) {
                 // A killed run of this seed that installed something else is finished first;
                 // one killed before it installed anything, undone.
                 _ = try executor(first, observed, plan, release.kind, lock: lock, deadline: deadline).run(plan)

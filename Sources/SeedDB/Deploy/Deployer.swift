@@ -278,6 +278,8 @@ public struct Deployer: Sendable {
                 throw SeedDBError(.invalidConfiguration, "\(Self.readOnlyPrefix(paths)): \(path) is compressed and needs a copy to be opened; ship it uncompressed, or deploy it without read-only; nothing was changed")
             case .readOnlySeedUnstable(let path, let why):
                 throw SeedDBError(.cannotCreate, "\(Self.readOnlyPrefix(paths)): \(NameRules.quoted(path, limit: 200)) is not an absolute, stable path (\(why)); give the seed's absolute path; nothing was changed")
+            case .readOnlySeedMissing(let path):
+                throw SeedDBError(.seedUnavailable, "\(Self.readOnlyPrefix(paths)): seed not found: \(path) (its link would open nothing); install the seed, or deploy another; nothing was changed")
             case .readOnlySeedWritable(let path, let who):
                 throw SeedDBError(.cannotCreate, "\(Self.readOnlyPrefix(paths)): \(path) is writable by \(who), and the app could change the shipped seed through the link; make it read-only to the app's user (chmod a-w, or no group or other write bit on a seed the app's user does not own); nothing was changed")
             }
@@ -312,6 +314,9 @@ public struct Deployer: Sendable {
         // the sidecars of a gone generation, are work for a locked run.
         let listing = quick.workingCopy.listing()
         guard !listing.temporaries, Set(listing.sidecarGenerations).isSubset(of: listing.generations) else { return nil }
+        // A read-only seed's link is the working copy: with its seed file gone it opens
+        // nothing, and the run that looks at the seed says so (one `lstat`, for such a seed only).
+        if let seed = quick.workingCopy.seedLinkTarget, try effects.files.fileType(at: seed) != .regular { return nil }
         return plan
     }
 
@@ -415,8 +420,10 @@ public struct Deployer: Sendable {
         lock: any DeployLock, deadline: ContinuousClock.Instant
     ) throws(SeedDBError) -> DeployReport {
         var finished: DeployReport?
-        // At most twice: an interrupted run is finished first, then what was asked.
-        for _ in 0..<2 {
+        // An interrupted run is finished (or undone) first; a copy found written since the
+        // run took it for unwritten is looked at again (the next plan merges); then what
+        // was asked.
+        for _ in 0..<3 {
             let observed = try observe(seed, paths: paths, lock: lock, known: hashed, planning: kind)
             if kind != .rollback { try requirePinned(signature, entry: observed.entry, seed: seed) }
             if finished == nil { warnOfUnfinishedRelease(observed, paths: paths) }
@@ -436,16 +443,25 @@ public struct Deployer: Sendable {
             (target.signature, target.manifest) = (signature, seed.manifest)
             let context = DeployContext(configuration: configuration, logger: logger, records: records(at: paths), effects: effects)
             let executor = DeployExecutor(context: context, target: target, lock: lock, deadline: deadline)
-            let done = try executor.run(plan)
+            let done: DeployReport
+            do {
+                done = try executor.run(plan)
+            } catch {
+                guard error.underlying is DeployExecutor.WrittenSinceLooked else { throw error }
+                logger.debug("\(paths.workingCopy) was written while the run staged; looking again")
+                continue
+            }
             guard plan.finishesInterrupted else { return done }
             // Undone (`reinstate` said so): what was asked is planned and reported next.
-            if plan.names.contains(.reinstate) { continue }
+            if plan.undoesInterrupted { continue }
             logger.warning("\(paths.workingCopy): finished a run that was interrupted (\(done.action.rawValue) \(done.to))")
             // A rollback that finished a killed rollback did what was asked.
             if kind == .rollback && done.action == .rolledBack { return done }
             finished = done
         }
-        return finished!
+        // Reached only when the copy was written under the run again and again.
+        guard let finished else { throw SeedDBError(.inUse, "cannot deploy \(paths.workingCopy): it was written while the run staged, more than once; nothing was changed; run again") }
+        return finished
     }
 
     /// Removes what the observation proved disposable, in a run that has nothing to copy
@@ -566,7 +582,7 @@ public struct Deployer: Sendable {
         if !quick {
             observation.ownershipDrift = try OwnershipRepair.drift(of: workingCopy.contentFile, policy: configuration.files, files: files)
             if entry.record != nil, entry.interrupted == nil, let pristine = entry.pristine, let content = workingCopy.contentFile {
-                observation.untouchedSeed = try unwritten(content, since: pristine)
+                observation.untouchedSeed = try files.isUnwritten(content, since: pristine)
             }
             let base = try files.fileType(at: paths.base) == .regular
             observation.baseFiles = DeployObservation.BaseFiles(base: base, previousBase: try files.fileType(at: paths.previousBase) == .regular)
@@ -650,15 +666,6 @@ public struct Deployer: Sendable {
         return sharing.sharedExtents || others > 0
     }
 
-    /// Whether the database at `path` still has `identity` and no `-wal` with frames or
-    /// `-journal` beside it: nothing was written to it since.
-    private func unwritten(_ path: String, since identity: FileIdentity) throws(SeedDBError) -> Bool {
-        let files = effects.files
-        guard try files.identity(of: path) == identity, try files.fileType(at: path + "-journal") == nil else { return false }
-        guard try files.fileType(at: path + "-wal") != nil else { return true }
-        return try files.identity(of: path + "-wal").size == 0
-    }
-
     /// Who uses the working copy, seen under the deploy lock: an open `SeedDatabase`, and
     /// for `auto`, whether a swap could have the old copy now (so a busy database is
     /// planned live before the seed is staged).
@@ -698,6 +705,7 @@ public struct Deployer: Sendable {
             expectedSHA256: observed.seed.expectedSHA256, knownSourceDigest: observed.sourceDigest,
             preservedTables: observed.seed.preservedTables, merge: carryPolicies(kind, observed.seed), location: observed.seed.location,
             replacedVersion: observed.entry.record?.version, settingsBackup: try records(at: paths).backup())
+        if observed.observation.untouchedSeed { target.unwrittenSince = observed.entry.pristine }
         if plan.finishesInterrupted, let interrupted = observed.entry.interrupted {
             target.version = interrupted.version
             target.knownSourceDigest = nil

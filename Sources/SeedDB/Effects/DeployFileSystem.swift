@@ -89,6 +89,19 @@ protocol DeployFileSystem: Sendable {
     func nonRootOwner(of path: String) -> FileOwner?
 }
 
+extension DeployFileSystem {
+    /// Whether the database file at `path` was written since it had `identity`: not when
+    /// it keeps that identity (device, inode, size, modification and change times) with no
+    /// `-journal` beside it (unless `journalIsOurs`: the caller holds the write lock whose
+    /// transaction it is) and no `-wal`, or an empty one (no frame was committed).
+    func isUnwritten(_ path: String, since identity: FileIdentity, journalIsOurs: Bool = false) throws(SeedDBError) -> Bool {
+        guard try self.identity(of: path) == identity else { return false }
+        if !journalIsOurs, try fileType(at: path + "-journal") != nil { return false }
+        guard try fileType(at: path + "-wal") != nil else { return true }
+        return try self.identity(of: path + "-wal").size == 0
+    }
+}
+
 /// The real file system: every call goes through ``FileSystem`` (and so ``Syscalls``).
 struct LocalFileSystem: DeployFileSystem {
     /// Creates the real file system.

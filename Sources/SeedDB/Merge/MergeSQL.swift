@@ -143,6 +143,98 @@ enum MergeSQL {
         return prefix + schema.quotedSQLIdentifier + "." + rest
     }
 
+    /// A word of an SQL statement: a keyword or a bare identifier (folded), a quoted
+    /// identifier (unquoted, folded), or one punctuation character. String literals and
+    /// comments give none.
+    struct Token: Equatable {
+        var text: String
+        var quoted = false
+    }
+
+    /// The tokens of `sql` (see ``Token``), in order.
+    static func tokens(_ sql: String) -> [Token] {
+        let bytes = Array(sql.utf8)
+        var tokens: [Token] = []
+        var index = 0
+        func isWordByte(_ byte: UInt8) -> Bool {
+            byte >= 0x80 || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "$") || byte.isASCIIDigit
+                || ((byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z"))
+        }
+        /// The text up to the closing byte (a doubled closing byte is one), past it.
+        func quoted(closing: UInt8) -> [UInt8] {
+            var text: [UInt8] = []
+            index += 1
+            while index < bytes.count {
+                if bytes[index] == closing {
+                    guard closing != UInt8(ascii: "]"), index + 1 < bytes.count, bytes[index + 1] == closing else { index += 1; return text }
+                    index += 1
+                }
+                text.append(bytes[index])
+                index += 1
+            }
+            return text
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "'"):
+                _ = quoted(closing: byte)
+            case UInt8(ascii: "\""), UInt8(ascii: "`"), UInt8(ascii: "["):
+                let text = quoted(closing: byte == UInt8(ascii: "[") ? UInt8(ascii: "]") : byte)
+                tokens.append(Token(text: MergeNames.folded(String(decoding: text, as: UTF8.self)), quoted: true))
+            case UInt8(ascii: "-") where index + 1 < bytes.count && bytes[index + 1] == byte:
+                while index < bytes.count, bytes[index] != UInt8(ascii: "\n") { index += 1 }
+            case UInt8(ascii: "/") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "*"):
+                index += 2
+                while index + 1 < bytes.count, !(bytes[index] == UInt8(ascii: "*") && bytes[index + 1] == UInt8(ascii: "/")) { index += 1 }
+                index += 2
+            case _ where isWordByte(byte):
+                let start = index
+                while index < bytes.count, isWordByte(bytes[index]) { index += 1 }
+                tokens.append(Token(text: MergeNames.folded(String(decoding: bytes[start..<index], as: UTF8.self))))
+            case _ where byte <= 0x20:
+                index += 1
+            default:
+                tokens.append(Token(text: String(decoding: [byte], as: UTF8.self)))
+                index += 1
+            }
+        }
+        return tokens
+    }
+
+    /// The tables (folded) a `CREATE TRIGGER` statement's body writes to: the target of each
+    /// `INSERT … INTO`, `REPLACE INTO`, `UPDATE [OR …]` and `DELETE FROM`.
+    static func tablesWritten(byTrigger sql: String) -> Set<String> {
+        let tokens = tokens(sql)
+        guard let begin = tokens.firstIndex(where: { !$0.quoted && $0.text == "begin" }) else { return [] }
+        var written: Set<String> = []
+        var index = begin + 1
+        /// The table named at `index` (schema-qualified or not).
+        func table(at index: Int) -> String? {
+            guard index < tokens.count else { return nil }
+            if index + 2 < tokens.count, tokens[index + 1] == Token(text: ".") { return tokens[index + 2].text }
+            return tokens[index].text
+        }
+        while index < tokens.count {
+            let token = tokens[index]
+            index += 1
+            guard !token.quoted else { continue }
+            switch token.text {
+            case "into":
+                if let name = table(at: index) { written.insert(name) }
+            case "update":
+                // `UPDATE OR <conflict> t`.
+                let at = index < tokens.count && !tokens[index].quoted && tokens[index].text == "or" ? index + 2 : index
+                if let name = table(at: at) { written.insert(name) }
+            case "delete":
+                if index < tokens.count, !tokens[index].quoted, tokens[index].text == "from", let name = table(at: index + 1) { written.insert(name) }
+            default:
+                break
+            }
+        }
+        return written
+    }
+
     /// The `content=` table of an FTS4/FTS5 `CREATE VIRTUAL TABLE` statement: `nil` when
     /// the table is not FTS4/FTS5 or keeps its own content, `""` when contentless.
     static func fullTextContentTable(_ sql: String) -> String? {

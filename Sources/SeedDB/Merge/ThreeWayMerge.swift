@@ -24,9 +24,11 @@ import SeedDBCore
 ///   tables: not merged, the new seed's version stands, with one warning naming them
 ///   (none for a table whose policy is `off`).
 ///
-/// The new seed's triggers fire as the merge writes (an FTS index kept by triggers follows
-/// the merged rows), and an FTS4/FTS5 table whose external content table the merge changed
-/// is rebuilt. After the merge, `PRAGMA foreign_key_check` runs on the merged copy.
+/// The new seed's triggers that write to full-text indexes fire as the merge writes (an
+/// FTS index kept by triggers follows the merged rows); those that write to a table the
+/// merge writes itself do not (it brings that table's rows). An FTS4/FTS5 table whose
+/// external content table the merge changed is rebuilt. After the merge,
+/// `PRAGMA foreign_key_check` runs on the merged copy.
 ///
 /// A merge is deterministic: the same three inputs give the same rows in the same order.
 public struct ThreeWayMerge: Sendable {
@@ -126,7 +128,7 @@ public struct ThreeWayMerge: Sendable {
             .filter { try userChangedInternalTable($0, db: db, schemas: schemas) }
         if !result.unmergedTables.isEmpty {
             let list = result.unmergedTables.map { NameRules.quoted($0) }.joined(separator: ", ")
-            logger.warning("merge: not merged, the new seed's version stands (no primary key, virtual or sqlite_* table): \(list); set their merge policy to \"off\" to silence this")
+            logger.warning("merge: not merged, the new seed's version stands (no primary key or not the same one in every copy, virtual or sqlite_* table): \(list); set their merge policy to \"off\" to silence this")
         }
 
         let foreignKeys = try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") ?? false
@@ -137,7 +139,16 @@ public struct ThreeWayMerge: Sendable {
         defer { if restoreForeignKeys { try? db.execute(sql: "PRAGMA foreign_keys = ON") } }
 
         let carry = TableCarry(db: db, user: userCatalog, target: target, logger: logger)
+        // The new seed's triggers that write to a table the merge writes itself (a log kept
+        // by a trigger): dropped while it writes, then made again. The merge brings that
+        // table's rows, which such a trigger would write a second time. Those that write to
+        // a full-text index fire, so the index follows the merged rows.
+        let written = merged.union(actions.filter { $0.action == .carry }.map { MergeNames.folded($0.name) })
+        let silenced = seedCatalog.objects.filter { object in
+            object.type == "trigger" && !MergeSQL.tablesWritten(byTrigger: object.sql).isDisjoint(with: written)
+        }
         try db.inSavepoint {
+            for trigger in silenced { try db.execute(sql: "DROP TRIGGER \(MergeSQL.qualified(target, trigger.name))") }
             var changedTables: Set<String> = []
             // Virtual tables last: an index over external content is rebuilt from it.
             let ordered = actions.filter { userCatalog.tables[MergeNames.folded($0.name)]?.kind != .virtual }
@@ -166,6 +177,7 @@ public struct ThreeWayMerge: Sendable {
                     break
                 }
             }
+            for trigger in silenced { try db.execute(sql: MergeSQL.create(trigger.sql, in: target)) }
             try mergeSequences(of: merged, db: db, schemas: schemas)
             result.carriedTables.sort { MergeNames.folded($0) < MergeNames.folded($1) }
             try carry.carryObjects(ofTablesCarriedWhole: Set(result.carriedTables.map(MergeNames.folded)), seed: seedCatalog,
@@ -219,7 +231,7 @@ extension ThreeWayMerge {
         if let content = MergeSQL.fullTextContentTable(sql), merged.contains(MergeNames.folded(content)) { return true }
         let name = MergeNames.folded(table.name)
         return seed.objects.contains { object in
-            object.type == "trigger" && merged.contains(MergeNames.folded(object.table)) && MergeNames.folded(object.sql).contains(name)
+            object.type == "trigger" && merged.contains(MergeNames.folded(object.table)) && MergeSQL.tablesWritten(byTrigger: object.sql).contains(name)
         }
     }
 }

@@ -303,11 +303,19 @@ package struct DeployObservation: Sendable, Hashable {
     /// The generation the working copy's link points at, if it is SeedDB's link.
     package var linkedGeneration: Int? { workingCopy.generationNumber }
 
-    /// Whether an interrupted swap got as far as switching the link to its new generation.
+    /// Whether an interrupted swap got as far as switching the link to its new generation,
+    /// or may have: with no link of SeedDB's at the working-copy path (removed by hand), a
+    /// new generation it left may have been linked, and written by the app. It is
+    /// finished, the link put back first (``DeployPlanner``), never removed.
     package var interruptedAfterSwitch: Bool {
-        guard let interrupted, let generation = interrupted.generation else { return false }
-        return linkedGeneration == generation && recordedGeneration != generation
+        guard let interrupted, let generation = interrupted.generation, recordedGeneration != generation else { return false }
+        if linkedGeneration == generation && !linkMissing { return true }
+        return noLink && generationFiles.contains(generation)
     }
+
+    /// Whether no link of SeedDB's is at the working-copy path: nothing there, or only the
+    /// recorded generation file whose link was removed.
+    package var noLink: Bool { linkMissing || workingCopy == .absent }
 
     /// The version the working copy holds as far as the record tells, reading through an
     /// interrupted run that did not switch the link.
@@ -328,13 +336,14 @@ package struct DeployObservation: Sendable, Hashable {
     package var disposableGenerations: [Int] {
         let stranded = Set(sidecarGenerations).subtracting(generationFiles).subtracting([linkedGeneration].compactMap { $0 })
         let staged: [Int]
-        if let linked = linkedGeneration {
+        if let linked = linkedGeneration, !linkMissing {
             staged = generationFiles.filter { number in
                 number != linked && number != recordedGeneration && (number > linked || number == interrupted?.generation)
             }
         } else {
-            // No link: only the generation an interrupted run staged and never linked.
-            staged = generationFiles.filter { $0 == interrupted?.generation && $0 != recordedGeneration }
+            // No link: nothing is provably never linked (the link may have named any of them
+            // before it was removed; an interrupted run's new generation is finished).
+            staged = []
         }
         return (staged + stranded).sorted()
     }

@@ -40,6 +40,10 @@ package struct DeployPlan: Sendable, Hashable {
     /// The steps' names, in order.
     package var names: [DeployStep] { steps.map(\.name) }
 
+    /// Whether the plan undoes a run killed before its switch (``DeployStep/reinstate``
+    /// puts back the record it withdrew): the caller then plans what was asked.
+    package var undoesInterrupted: Bool { names.contains(.reinstate) }
+
     /// The check the staged copy gets (``IntegrityLevel/none`` when it already passed one
     /// at least as strict).
     package var integrity: IntegrityLevel {
@@ -167,6 +171,9 @@ package enum DeployRefusal: Error, Sendable, Hashable {
     /// A read-only seed the app's user could write through the link: the path, and who
     /// could.
     case readOnlySeedWritable(String, String)
+    /// A read-only seed whose file is not there (a package removed it): the path. Its link,
+    /// even one recorded at this version, opens nothing.
+    case readOnlySeedMissing(String)
 }
 
 /// What the caller asks of a run, beside what was observed.

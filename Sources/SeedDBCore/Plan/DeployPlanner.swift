@@ -186,7 +186,9 @@ package enum DeployPlanner {
             previous: previousRecord(observed, adopted: adopted, replaced: replaced, keeps: keepsPrevious || previousAlreadyKept, drops: dropsPrevious || isRollback),
             heldFrom: isRollback ? replaced?.version ?? observed.heldFrom : nil,
             signature: isRollback ? .this(observed.records.previous?.signature ?? observed.records.signature) : .fromManifest,
-            generation: generation, seedTables: .staged, recordsPristineIdentity: !isRollback, removesConflicts: isRollback)))
+            generation: generation, seedTables: .staged,
+            // Only a swap's new file can be seen unwritten: a live replace's is the app's own.
+            recordsPristineIdentity: !isRollback && strategy == .swap, removesConflicts: isRollback)))
         steps.append(.cleanUp(leftovers: observed.leftovers))
         var plan = DeployPlan(action: action, strategy: strategy, steps: steps)
         plan.adopted = adopted
@@ -388,7 +390,8 @@ package enum DeployPlanner {
         let dropsPrevious = observed.previousExists && (interrupted.isRollback
             ? (!interrupted.adopting || oldGenerationThere)
             : (oldGenerationThere && (keepsPrevious || !request.keepPrevious)))
-        var steps: [PlannedStep] = []
+        // A link removed by hand is put back to the generation the run installed.
+        var steps: [PlannedStep] = observed.noLink ? interrupted.generation.map { [.relink(generation: $0)] } ?? [] : []
         if oldGenerationThere || dropsPrevious {
             var keep = PlannedStep.KeepPrevious(
                 // What the killed run was decides, not what this run was asked: a replace's

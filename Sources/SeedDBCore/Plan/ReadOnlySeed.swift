@@ -15,13 +15,16 @@ package struct ReadOnlySeed: Sendable, Hashable {
     /// ``writer(mode:ownerID:appUserID:)``); `nil` when nobody the app runs as could, or
     /// when it was not looked at (the startup check, which plans no link).
     package var writableBy: String?
+    /// Whether nothing is at the seed's path (looked at): a link to it opens nothing.
+    package var missing: Bool
 
     /// Creates the observation of a read-only seed.
-    package init(path: String, compressed: Bool = false, unstable: String? = nil, writableBy: String? = nil) {
+    package init(path: String, compressed: Bool = false, unstable: String? = nil, writableBy: String? = nil, missing: Bool = false) {
         self.path = path
         self.compressed = compressed
         self.unstable = unstable
         self.writableBy = writableBy
+        self.missing = missing
     }
 
     /// Why `path` cannot be the target of a working copy's link, or `nil` when it can: it
