@@ -11,16 +11,21 @@ import Testing
     /// Seeds v1 and v2 with three seed tables (`tags`, `words`, `other`); v2 changes a row
     /// of each.
     func makeSeeds() throws {
+        try makeSeeds { version in """
+            CREATE TABLE tags (id INTEGER PRIMARY KEY, name TEXT);
+            CREATE TABLE words (id INTEGER PRIMARY KEY, word TEXT);
+            CREATE TABLE other (id INTEGER PRIMARY KEY, x TEXT);
+            INSERT INTO tags VALUES (1, 'a\(version)'), (2, 'b'), (3, 'c');
+            INSERT INTO words VALUES (1, 'w\(version)'), (2, 'x');
+            INSERT INTO other VALUES (1, 'o\(version)');
+            """
+        }
+    }
+
+    /// Seeds v1 and v2, each made by the statements `schema` gives for its version.
+    func makeSeeds(_ schema: (Int) -> String) throws {
         for version in 1...2 {
-            let made = try cli.shell("""
-                mkdir -p '\(cli.root)/seeds' && sqlite3 '\(cli.root)/seeds/v\(version).sqlite' "
-                CREATE TABLE tags (id INTEGER PRIMARY KEY, name TEXT);
-                CREATE TABLE words (id INTEGER PRIMARY KEY, word TEXT);
-                CREATE TABLE other (id INTEGER PRIMARY KEY, x TEXT);
-                INSERT INTO tags VALUES (1, 'a\(version)'), (2, 'b'), (3, 'c');
-                INSERT INTO words VALUES (1, 'w\(version)'), (2, 'x');
-                INSERT INTO other VALUES (1, 'o\(version)');"
-                """)
+            let made = try cli.shell("mkdir -p '\(cli.root)/seeds' && sqlite3 '\(cli.root)/seeds/v\(version).sqlite' \"\(schema(version))\"")
             #expect(made.status == 0, "\(made.stderr)")
         }
     }
@@ -159,15 +164,12 @@ import Testing
     /// adding to the log (a merged table too) a row nobody wrote: the merge brings the
     /// log's rows itself, and such a trigger does not fire while it writes.
     @Test func aSeedTriggerDoesNotWriteTwiceWhatTheMergeBrings() throws {
-        for version in 1...2 {
-            let made = try cli.shell("""
-                mkdir -p '\(cli.root)/seeds' && sqlite3 '\(cli.root)/seeds/v\(version).sqlite' "
-                CREATE TABLE zitems (id INTEGER PRIMARY KEY, v TEXT);
-                CREATE TABLE log (id INTEGER PRIMARY KEY, msg TEXT);
-                CREATE TRIGGER zitems_ai AFTER INSERT ON zitems BEGIN INSERT INTO log (msg) VALUES ('added ' || new.id); END;
-                INSERT INTO zitems VALUES (1, 'seed v\(version)');"
-                """)
-            #expect(made.status == 0, "\(made.stderr)")
+        try makeSeeds { version in """
+            CREATE TABLE zitems (id INTEGER PRIMARY KEY, v TEXT);
+            CREATE TABLE log (id INTEGER PRIMARY KEY, msg TEXT);
+            CREATE TRIGGER zitems_ai AFTER INSERT ON zitems BEGIN INSERT INTO log (msg) VALUES ('added ' || new.id); END;
+            INSERT INTO zitems VALUES (1, 'seed v\(version)');
+            """
         }
         #expect(try cli.run(["deploy"] + flags(1)).status == 0)
         _ = try sql("INSERT INTO zitems VALUES (2, 'mine')")
@@ -183,15 +185,12 @@ import Testing
     /// any trigger's text held its name inside a longer word (`notes` in `notes_meta`):
     /// the user's rows went with no warning. Only a trigger that writes to it counts.
     @Test func aFullTextTableNoTriggerWritesIsNamedAsNotMerged() throws {
-        for version in 1...2 {
-            let made = try cli.shell("""
-                mkdir -p '\(cli.root)/seeds' && sqlite3 '\(cli.root)/seeds/v\(version).sqlite' "
-                CREATE TABLE notes_meta (id INTEGER PRIMARY KEY, touched INTEGER);
-                CREATE TRIGGER meta_touch AFTER UPDATE ON notes_meta BEGIN UPDATE notes_meta SET touched = 1 WHERE id = new.id; END;
-                CREATE VIRTUAL TABLE notes USING fts5(body);
-                INSERT INTO notes VALUES ('seed v\(version)');"
-                """)
-            #expect(made.status == 0, "\(made.stderr)")
+        try makeSeeds { version in """
+            CREATE TABLE notes_meta (id INTEGER PRIMARY KEY, touched INTEGER);
+            CREATE TRIGGER meta_touch AFTER UPDATE ON notes_meta BEGIN UPDATE notes_meta SET touched = 1 WHERE id = new.id; END;
+            CREATE VIRTUAL TABLE notes USING fts5(body);
+            INSERT INTO notes VALUES ('seed v\(version)');
+            """
         }
         #expect(try cli.run(["deploy"] + flags(1)).status == 0)
         _ = try sql("INSERT INTO notes VALUES ('USER NOTE')")
