@@ -241,10 +241,12 @@ extension DeployExecutor {
     func carry(_ carry: PlannedStep.Carry, _ plan: DeployPlan, _ run: DeployRun, scope: WriterScope?) throws(SeedDBError) {
         // (A live replace's `-journal` is the backup's own: it holds the lock. A WAL copy
         // reads as written once a swap's lock left WAL: it is merged; NOTES.md.)
-        if carry.merge == .skipped, let identity = target.unwrittenSince, let old = plan.oldContent.flatMap(paths.file(of:)),
+        if carry.merge == .skipped || carry.discards == .unwritten, let identity = target.unwrittenSince,
+           let old = plan.oldContent.flatMap(paths.file(of:)),
            try !fs.isUnwritten(old, since: identity, journalIsOurs: plan.strategy == .live) {
             // Written between the run's look and the writer's lock: the merge it skips would
-            // lose that write. The run stops and is undone; the caller looks again.
+            // lose that write (or, merging off, the report would not name what it replaced).
+            // The run stops and is undone; the caller looks again.
             throw SeedDBError(.inUse, "cannot replace \(paths.workingCopy): it was written since this run found it unwritten; nothing was changed", underlying: WrittenSinceLooked())
         }
         switch scope {

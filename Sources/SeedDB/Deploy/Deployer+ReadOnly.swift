@@ -23,9 +23,13 @@ extension Deployer {
             path: seed.source, compressed: SeedCompression(path: seed.source) != .none,
             unstable: ReadOnlySeed.unstableReason(seed.source))
         guard looking, !observed.compressed, observed.unstable == nil else { return observed }
-        // A seed that is not a file is refused by the link step, as a copy's would be.
-        observed.missing = try FileSystem.fileType(at: seed.source) == nil
-        guard let status = try? FilePath(seed.source).stat() else { return observed }
+        // Missing: nothing there, or a link to nothing (the link would open nothing). A seed
+        // that is not a file is refused by the link step, as a copy's would be.
+        guard let status = try? FilePath(seed.source).stat() else {
+            let type = try FileSystem.fileType(at: seed.source)
+            observed.missing = type == nil || type == .symbolicLink
+            return observed
+        }
         let files = configuration.files
         let appUser = files.owner?.uid ?? (files.isSystem ? nil : Syscalls.effectiveUserID)
         observed.writableBy = ReadOnlySeed.writer(mode: status.permissionBits, ownerID: status.userID.rawValue, appUserID: appUser)

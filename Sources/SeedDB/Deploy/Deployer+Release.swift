@@ -34,16 +34,16 @@ extension Deployer {
     ///   - seeds: The release's seeds (a manifest's), deployed in this order.
     ///   - force: Reseed every seed, whatever the versions say.
     public func deploy(release seeds: [Seed], force: Bool = false) -> ReleaseOutcome {
-        let outcome = deployOnce(release: seeds, force: force)
-        // A copy written since the release found it unwritten: every seed was undone; the
-        // next look sees the write and merges.
-        guard let failure = outcome.failure, failure.error.underlying is DeployExecutor.WrittenSinceLooked else { return outcome }
+        let (outcome, committed) = deployOnce(release: seeds, force: force)
+        // A copy written since the release found it unwritten: every seed was undone (none
+        // replaced live had committed); the next look sees the write and merges.
+        guard let failure = outcome.failure, failure.error.underlying is DeployExecutor.WrittenSinceLooked, !committed else { return outcome }
         logger.debug("\(failure.seed) was written while the release staged; looking again")
-        return deployOnce(release: seeds, force: force)
+        return deployOnce(release: seeds, force: force).outcome
     }
 
-    /// ``deploy(release:force:)``, once.
-    private func deployOnce(release seeds: [Seed], force: Bool) -> ReleaseOutcome {
+    /// ``deploy(release:force:)``, once; whether a live install had committed before a failure.
+    private func deployOnce(release seeds: [Seed], force: Bool) -> (outcome: ReleaseOutcome, committed: Bool) {
         let kind: DeployRequest.Kind = force ? .reseed : .deploy
         var answered: [Int: DeployReport] = [:]
         var work: [(index: Int, work: Work)] = []
@@ -54,7 +54,7 @@ extension Deployer {
                 case .work(let found): work.append((index, found))
                 }
             } catch {
-                return ReleaseOutcome(reports: unchanged(seeds, answered, except: index), failure: (seed.name, error))
+                return (ReleaseOutcome(reports: unchanged(seeds, answered, except: index), failure: (seed.name, error)), false)
             }
         }
         let release = ReleaseRuns(kind: kind)
@@ -87,13 +87,14 @@ extension Deployer {
                 let kept = release.committed.values.map { "\($0.name) (\($0.to))" }.sorted().joined(separator: ", ")
                 error = SeedDBError(error.code, error.message + "; replaced live before the failure, which cannot be undone, and recorded so: \(kept)", underlying: error.underlying, remedy: error.remedy)
             }
-            return ReleaseOutcome(reports: unchanged(seeds, answered.merging(release.committed) { $1 }, except: seeds.firstIndex { $0.name == failed }), failure: (failed, error))
+            let outcome = ReleaseOutcome(reports: unchanged(seeds, answered.merging(release.committed) { $1 }, except: seeds.firstIndex { $0.name == failed }), failure: (failed, error))
+            return (outcome, !release.committed.isEmpty)
         }
         for (index, found) in work where answered[index] == nil {
             // Nothing to copy once locked (another run did it meanwhile).
             answered[index] = release.unchanged[found.seed.name]
         }
-        return ReleaseOutcome(reports: seeds.indices.compactMap { answered[$0] }, failure: nil)
+        return (ReleaseOutcome(reports: seeds.indices.compactMap { answered[$0] }, failure: nil), false)
     }
 
     /// The runs of one release, prepared and then completed, and who failed.

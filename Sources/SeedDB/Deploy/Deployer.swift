@@ -315,8 +315,8 @@ public struct Deployer: Sendable {
         let listing = quick.workingCopy.listing()
         guard !listing.temporaries, Set(listing.sidecarGenerations).isSubset(of: listing.generations) else { return nil }
         // A read-only seed's link is the working copy: with its seed file gone it opens
-        // nothing, and the run that looks at the seed says so (one `lstat`, for such a seed only).
-        if let seed = quick.workingCopy.seedLinkTarget, try effects.files.fileType(at: seed) != .regular { return nil }
+        // nothing, and the run that looks at the seed says so (one `stat`, for such a seed only).
+        if let seed = quick.workingCopy.seedLinkTarget, (try? effects.files.identity(of: seed)) == nil { return nil }
         return plan
     }
 
@@ -420,10 +420,12 @@ public struct Deployer: Sendable {
         lock: any DeployLock, deadline: ContinuousClock.Instant
     ) throws(SeedDBError) -> DeployReport {
         var finished: DeployReport?
+        var lookAgain = false
         // An interrupted run is finished (or undone) first; a copy found written since the
         // run took it for unwritten is looked at again (the next plan merges); then what
         // was asked.
         for _ in 0..<3 {
+            lookAgain = false
             let observed = try observe(seed, paths: paths, lock: lock, known: hashed, planning: kind)
             if kind != .rollback { try requirePinned(signature, entry: observed.entry, seed: seed) }
             if finished == nil { warnOfUnfinishedRelease(observed, paths: paths) }
@@ -449,6 +451,7 @@ public struct Deployer: Sendable {
             } catch {
                 guard error.underlying is DeployExecutor.WrittenSinceLooked else { throw error }
                 logger.debug("\(paths.workingCopy) was written while the run staged; looking again")
+                lookAgain = true
                 continue
             }
             guard plan.finishesInterrupted else { return done }
@@ -460,7 +463,9 @@ public struct Deployer: Sendable {
             finished = done
         }
         // Reached only when the copy was written under the run again and again.
-        guard let finished else { throw SeedDBError(.inUse, "cannot deploy \(paths.workingCopy): it was written while the run staged, more than once; nothing was changed; run again") }
+        guard let finished, !lookAgain else {
+            throw SeedDBError(.inUse, "cannot replace \(paths.workingCopy): it was written while the run staged, more than once; run again")
+        }
         return finished
     }
 

@@ -241,8 +241,9 @@ package struct DeployObservation: Sendable, Hashable {
     /// Whether temporary files of SeedDB's naming (a killed run's) are in the directory.
     package var leftoversFound: Bool
     /// Whether the working copy is the seed's own content, unwritten since its deploy
-    /// (its file's identity is the one the record took, no `-wal` or `-journal` beside
-    /// it): an upgrade has nothing of the user's to merge.
+    /// (its file's identity is the one the record took, no `-journal` beside it and no
+    /// `-wal` or an empty one): an upgrade has nothing of the user's to merge. The carry
+    /// looks again under the writer's lock.
     package var untouchedSeed: Bool = false
     /// Whether a previous generation file exists beside the working copy.
     package var previousExists: Bool

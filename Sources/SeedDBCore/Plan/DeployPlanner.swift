@@ -6,7 +6,9 @@ package enum DeployPlanner {
     ///
     /// - Something SeedDB did not make at the working-copy path is refused.
     /// - A run interrupted after it switched the link is finished first (keep the old
-    ///   content, record); the caller observes again and plans what was asked. A swap
+    ///   content, record; with no link of SeedDB's at the path, it may have switched: the
+    ///   link is put back to its generation first); the caller observes again and plans
+    ///   what was asked. A swap
     ///   interrupted before, met by a run that copies nothing, is undone first (its
     ///   record put back, ``DeployStep/reinstate``), and the caller plans again.
     /// - A removed link to an up-to-date recorded generation is put back (``DeployStep/relink``).
