@@ -22,7 +22,9 @@ import Testing
 
     @Test func aFirstDeployLinksAndCopiesNothing() throws {
         let plan = try DeployPlanner.plan(Self.observed(recorded: nil, workingCopy: .absent, recordedGeneration: nil), DeployRequest(kind: .deploy))
-        #expect(plan.action == .installed && plan.names == [.linkSeed, .cleanUp])
+        #expect(plan.action == .installed && plan.names == [.withdraw, .linkSeed, .cleanUp])
+        // The marker names the seed before the link is made.
+        #expect(plan.withdraw?.seedLink == Self.seedPath && plan.withdraw?.replacing == nil)
         let link = try #require(plan.seedLink)
         #expect(link.target == Self.seedPath && link.from == .nothing && !link.alreadyLinked && link.keeps == nil && link.previous == .unchanged)
         #expect(plan.strategy == nil && plan.integrity == .none && !plan.keepsPrevious)
@@ -32,7 +34,8 @@ import Testing
         var request = DeployRequest(kind: .deploy)
         request.keepPrevious = false
         let plan = try DeployPlanner.plan(Self.observed(current: "1", previous: true), request)
-        #expect(plan.action == .replaced && plan.names == [.linkSeed, .cleanUp])
+        #expect(plan.action == .replaced && plan.names == [.withdraw, .linkSeed, .cleanUp])
+        #expect(plan.withdraw?.seedLink == Self.seedPath && plan.withdraw?.replacingGeneration == 1)
         #expect(plan.seedLink?.keeps == .generation(1) && plan.keepsPrevious && plan.dropsPrevious)
         #expect(plan.seedLink?.drop == .setAside && plan.seedLink?.from == .generation(1, linked: true))
         let file = try DeployPlanner.plan(Self.observed(workingCopy: .file, recordedGeneration: nil), DeployRequest(kind: .deploy))
@@ -48,6 +51,8 @@ import Testing
         // A rename by the package manager: a new version, the link already in place.
         let upgrade = try DeployPlanner.plan(Self.observed(workingCopy: linked, recordedGeneration: nil, recordedLink: Self.seedPath), DeployRequest(kind: .deploy))
         #expect(upgrade.action == .replaced && upgrade.seedLink?.alreadyLinked == true && upgrade.seedLink?.keeps == nil)
+        // Only the record changes, in one write: no marker first.
+        #expect(upgrade.names == [.linkSeed, .cleanUp])
         #expect(upgrade.seedLink?.from == .seedLink(Self.seedPath))
         // A run killed after its link, before its record: the recorded generation is the copy to keep.
         var killed = Self.observed(recorded: "1", workingCopy: linked, recordedGeneration: 1)
@@ -63,6 +68,39 @@ import Testing
         #expect(reseed.action == .reseeded && reseed.names == [.linkSeed, .cleanUp])
         let held = Self.observed(recorded: "1", workingCopy: .generation(1), heldFrom: "2")
         #expect(try DeployPlanner.plan(held, DeployRequest(kind: .deploy)) == .held)
+    }
+
+    /// A switch from a copy to the link killed after its marker: with the link in place,
+    /// whatever runs next (here the app's start with its copied seed, version 1) finishes
+    /// it first, the copy kept as the previous generation and the link recorded at the
+    /// killed run's version; killed before the link, a run that copies nothing puts the
+    /// record back; a run that copies replaces the marker with its own.
+    @Test func aKilledSwitchIsFinishedOrUndoneByWhateverRunsNext() throws {
+        let replaced = DeployRecord(version: DeployPlannerTests.version("1"), sha256: SHA256Digest(bytes: Array(repeating: 1, count: 32)), size: 1, deployedAt: "")
+        var marker = DeployObservation.Interrupted(version: DeployPlannerTests.version("2"), generation: nil, replacing: replaced.version, replacingGeneration: 1)
+        marker.replacingRecord = replaced
+        marker.seedLink = Self.seedPath
+        var linked = Self.observed(recorded: nil, current: "1", workingCopy: .seedLink(Self.seedPath), seed: nil)
+        linked.interrupted = marker
+        linked.generationFiles = [1]
+        let finishing = try DeployPlanner.plan(linked, DeployRequest(kind: .deploy))
+        #expect(finishing.finishesInterrupted && finishing.names == [.linkSeed, .cleanUp] && finishing.action == .replaced)
+        let link = try #require(finishing.seedLink)
+        #expect(link.target == Self.seedPath && link.alreadyLinked && link.keeps == .generation(1) && link.finishesKilledRun)
+        #expect(link.previous == .record(replaced))
+        // Killed after the copy became the previous generation: only the record is left.
+        linked.generationFiles = []
+        linked.previousExists = true
+        let late = try #require(try DeployPlanner.plan(linked, DeployRequest(kind: .deploy)).seedLink)
+        #expect(late.keeps == nil && late.previous == .record(replaced))
+
+        var before = Self.observed(recorded: nil, current: "1", seed: nil)
+        before.interrupted = marker
+        let undo = try DeployPlanner.plan(before, DeployRequest(kind: .deploy))
+        #expect(undo.names == [.reinstate, .cleanUp] && undo.undoesInterrupted, "\(undo.steps)")
+        before.current = DeployPlannerTests.version("3")
+        let upgrade = try DeployPlanner.plan(before, DeployRequest(kind: .deploy))
+        #expect(upgrade.withdraw != nil && upgrade.withdraw?.seedLink == nil && upgrade.action == .replaced, "\(upgrade.steps)")
     }
 
     @Test(arguments: [
@@ -107,3 +145,4 @@ import Testing
         #expect(ReadOnlySeed.writer(mode: 0o446, ownerID: 0, appUserID: nil)?.hasPrefix("everyone") == true)
     }
 }
+

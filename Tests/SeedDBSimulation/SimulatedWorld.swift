@@ -195,10 +195,19 @@ final class SimulatedWorld: @unchecked Sendable {
             .map { String($0.dropFirst(prefix.count).prefix { $0 != "/" }) }).sorted()
     }
 
-    /// The database at `path`, following one link in the same directory.
+    /// The path `path` names, following one link (to a file in the same directory, or to
+    /// an absolute path: a read-only seed).
+    func resolved(_ path: String) -> String {
+        guard case .link(let target)? = nodes[path] else { return path }
+        return target.hasPrefix("/") ? target : SimulatedWorld.parent(of: path) + "/" + target
+    }
+
+    /// Whether `path` is a seed a package ships (out of any deploy): read-only to the app.
+    static func isShippedSeed(_ path: String) -> Bool { path.hasPrefix("/sim/seeds/") }
+
+    /// The database at `path`, following one link.
     func database(at path: String) -> (content: Database, id: Int, file: String)? {
-        var file = path
-        if case .link(let target)? = nodes[path] { file = SimulatedWorld.parent(of: path) + "/" + target }
+        let file = resolved(path)
         guard case .file(.database(let content, let id), _, _)? = nodes[file] else { return nil }
         return (content, id, file)
     }
@@ -212,7 +221,7 @@ final class SimulatedWorld: @unchecked Sendable {
     /// way SQLite would: a fenced or absent file takes no write.
     @discardableResult
     func appWrites(row: Int, into path: String, editingTheSeed: Bool = false) -> Bool {
-        guard let (found, id, file) = database(at: path), !found.fenced else { return false }
+        guard let (found, id, file) = database(at: path), !found.fenced, !Self.isShippedSeed(file) else { return false }
         var content = opened(found, id: id, at: file)
         if editingTheSeed { content.edits.insert(row) } else { content.userRows.insert(row) }
         put(file, .database(content, id: id))
@@ -222,7 +231,7 @@ final class SimulatedWorld: @unchecked Sendable {
     /// The app crashes mid-write in WAL or rollback-journal mode: a `-wal` (or hot
     /// `-journal`) of the working copy's lineage stays beside its file.
     func appCrashesLeavingSidecar(_ path: String, suffix: String) {
-        guard let (_, id, file) = database(at: path) else { return }
+        guard let (_, id, file) = database(at: path), !Self.isShippedSeed(file) else { return }
         put(file + suffix, .sidecar(owner: id))
         if suffix == "-wal" { put(file + "-shm", .sidecar(owner: id)) }
     }
@@ -360,8 +369,7 @@ struct SimulatedFileSystem: DeployFileSystem {
 
     func identity(of path: String) throws(SeedDBError) -> FileIdentity {
         try world.reading()
-        var file = path
-        if case .link(let target)? = world.node(path) { file = SimulatedWorld.parent(of: path) + "/" + target }
+        let file = world.resolved(path)
         guard case .file(_, let inode, let stamp)? = world.node(file) else {
             // One device: a directory (implied by the files in it) is on it too.
             if world.node(file) == nil, world.nodes.keys.contains(where: { $0.hasPrefix(file + "/") }) {
@@ -372,9 +380,12 @@ struct SimulatedFileSystem: DeployFileSystem {
         return FileIdentity(device: 1, inode: inode, size: 4096, modifiedNanoseconds: stamp, changedNanoseconds: stamp)
     }
 
-    func modeAndOwner(of path: String) throws(SeedDBError) -> (mode: UInt16, owner: FileOwner)? {
+    func modeAndOwner(of path: String, followingLinks: Bool) throws(SeedDBError) -> (mode: UInt16, owner: FileOwner)? {
         try world.reading()
-        return world.node(path) == nil ? nil : (0o644, FileOwner(uid: 0, gid: 0))
+        let file = followingLinks ? world.resolved(path) : path
+        guard world.node(file) != nil else { return nil }
+        // The seeds a package ships are root's and read-only; SeedDB's own files the process's.
+        return SimulatedWorld.isShippedSeed(file) ? (0o444, FileOwner(uid: 0, gid: 0)) : (0o644, FileOwner(uid: 0, gid: 0))
     }
 
     func readPrefix(of path: String, count: Int) throws(SeedDBError) -> [UInt8] {

@@ -95,6 +95,74 @@ import Testing
         #expect(sim.world.names(in: sim.paths.directory).contains { $0.hasPrefix("levels.sqlite.adopted-") })
     }
 
+    /// A switch from a copy to a read-only link cut between its link and its record was
+    /// finished only by the same read-only command: the app's start with a copied seed
+    /// refused the link as not SeedDB's, and the record named the copy the link replaced.
+    @Test func aReadOnlySwitchCutAnywhereIsFinishedOrUndoneByWhateverRunsNext() {
+        let start = Simulator()
+        start.run(Command(kind: .deploy, version: 1, merge: true))
+        start.appWrites(editingTheSeed: true)
+        start.appWrites()
+        let link = Command(kind: .deploy, version: 2, readOnly: true)
+        let calls = start.calls(link)
+        #expect(calls > 4)
+        let nextRuns = [
+            Command(kind: .deploy, version: 1), Command(kind: .deploy, version: 2, merge: true), Command(kind: .reseed, version: 3),
+            Command(kind: .rollback, version: 2), link,
+        ]
+        for crash in 0..<calls {
+            for next in nextRuns {
+                let sim = start.copy()
+                #expect(sim.run(link, crash: crash) == .crashed)
+                #expect(sim.problems() == [], "crash before call \(crash): \(sim.log)")
+                let outcome = sim.run(next)
+                if case .done = outcome {} else {
+                    #expect(next.kind == .rollback && outcome == .failed(.seedUnavailable), "crash before call \(crash), then \(next): \(outcome)")
+                }
+                #expect(sim.problems() == [] && sim.leftovers() == [], "crash before call \(crash), then \(next): \(sim.log.suffix(3)) left \(sim.leftovers())")
+                if case .done = outcome {
+                    #expect(sim.entry()?.interrupted == nil, "crash before call \(crash), then \(next): a marker is left")
+                }
+            }
+            // The seed removed meanwhile (the package gone): a run that does not need it
+            // still finishes the killed one, then does what it was asked.
+            for next in nextRuns where next.version != link.version {
+                let sim = start.copy()
+                sim.run(link, crash: crash)
+                sim.world.userRemoves(Simulator.seedPath(link.version))
+                let outcome = sim.run(next)
+                if case .done = outcome {} else {
+                    #expect(next.kind == .rollback && outcome == .failed(.seedUnavailable), "crash before call \(crash), the seed gone, then \(next): \(outcome)")
+                }
+                #expect(sim.problems() == [] && sim.leftovers() == [], "crash before call \(crash), the seed gone, then \(next): \(sim.log.suffix(3))")
+            }
+        }
+    }
+
+    /// With the settings damaged twice, a rollback restored the database an upgrade had
+    /// adopted and recorded it as adopted; a second rollback then retired it, and what
+    /// the app wrote in it with it (found by the random histories).
+    @Test func aRestoredAdoptedCopyIsNeverRetiredByTheNextRollback() {
+        let sim = Simulator()
+        sim.run(Command(kind: .deploy, version: 1))
+        sim.appWrites(editingTheSeed: true)
+        sim.userDamagesSettings()
+        #expect(sim.run(Command(kind: .deploy, version: 2, merge: true)) == .done(.replaced))
+        sim.userDamagesSettings()
+        #expect(sim.run(Command(kind: .rollback, version: 2)) == .done(.rolledBack))
+        sim.appWrites(editingTheSeed: true)
+        let rollback = Command(kind: .rollback, version: 2)
+        // Cut anywhere, and finished by its rerun, it keeps the restored copy too.
+        for crash in 0..<sim.calls(rollback) {
+            let cut = sim.copy()
+            cut.run(rollback, crash: crash)
+            cut.run(rollback)
+            #expect(cut.problems() == [], "crash before call \(crash): \(cut.log.suffix(3))")
+        }
+        #expect(sim.run(rollback) == .done(.rolledBack))
+        #expect(sim.problems() == [], "\(sim.log)")
+    }
+
     /// A merged rollback of a copy nobody wrote to since its upgrade once merged without
     /// its base (the base was hashed only for merges a replace would run): every cell of
     /// the newer seed then stayed as if the user had written it.
@@ -175,6 +243,11 @@ import Testing
             sim.userDeletes(["levels.sqlite", "levels.sqlite.v1", "settings"]) }),
         ("a crashed app's hot -journal", { sim in
             sim.run(Command(kind: .deploy, version: 1)); sim.appWrites(); sim.appCrashes(wal: false) }),
+        ("v1 linked read-only", { sim in
+            sim.run(Command(kind: .deploy, version: 1, readOnly: true)) }),
+        ("v1 linked read-only over a copy the app wrote", { sim in
+            sim.run(Command(kind: .deploy, version: 1, merge: true)); sim.appWrites(editingTheSeed: true); sim.appWrites()
+            sim.run(Command(kind: .deploy, version: 1, readOnly: true)) }),
     ]
 
     static let commands: [Command] = [
@@ -184,6 +257,7 @@ import Testing
         Command(kind: .reseed, version: 2, mergeOffOnce: true),
         Command(kind: .rollback, version: 2), Command(kind: .rollback, version: 2, merge: true),
         Command(kind: .purge, version: 2),
+        Command(kind: .deploy, version: 2, readOnly: true), Command(kind: .reseed, version: 1, readOnly: true),
     ]
 
     /// With the merge base a hard link to the seed file (system mode, no reflinks), `sim`
@@ -430,9 +504,13 @@ import Testing
             default:
                 let kinds: [Command.Kind] = [.deploy, .deploy, .deploy, .deploy, .deploy, .reseed, .reseed, .rollback, .rollback, .purge]
                 let kind = kinds[Int(random.next() % 10)]
-                let command = Command(
+                var command = Command(
                     kind: kind, version: shipped,
                     live: random.next() % 4 == 0, merge: random.next() % 3 == 0, mergeOffOnce: kind == .reseed && random.next() % 3 == 0)
+                // A package that ships the seed read-only (for a while).
+                if kind == .deploy || kind == .reseed, random.next() % 8 == 0 {
+                    command = Command(kind: kind, version: shipped, readOnly: true)
+                }
                 if random.next() % 3 == 0 {
                     sim.run(command, crash: Int(random.next() % 40))
                     // Run again as a package's script is, or left for whatever comes next

@@ -21,9 +21,11 @@ final class Simulator {
         /// `reseed --merge off` of a seed whose policy merges: this reseed's carry merges
         /// nothing, the seed still keeps its base (`DeployConfiguration.reseedMerge`).
         var mergeOffOnce = false
+        /// `--read-only`: the working copy becomes a link straight to the seed file.
+        var readOnly = false
 
         var description: String {
-            "\(kind.rawValue) v\(version)\(live ? " live" : "")\(merge ? " merged" : "")\(mergeOffOnce ? " --merge off" : "")"
+            "\(kind.rawValue) v\(version)\(live ? " live" : "")\(merge ? " merged" : "")\(mergeOffOnce ? " --merge off" : "")\(readOnly ? " read-only" : "")"
         }
     }
 
@@ -87,7 +89,7 @@ final class Simulator {
     func seed(_ command: Command) -> Seed {
         try! Seed(
             app: app, source: Self.seedPath(command.version), version: try! SeedVersion("\(command.version)"),
-            merge: command.merge || command.mergeOffOnce ? MergePolicies(default: .userWins) : MergePolicies())
+            merge: command.merge || command.mergeOffOnce ? MergePolicies(default: .userWins) : MergePolicies(), readOnly: command.readOnly)
     }
 
     func deployer(_ command: Command) -> Deployer {
@@ -160,7 +162,9 @@ final class Simulator {
         if case .done(let action) = outcome, command.kind != .purge {
             let copy = world.database(at: paths.workingCopy)?.content
             // A row the app committed while the run went on is in the working copy after it.
-            if let during, copy?.userRows.contains(during.row) != true {
+            // (Or, once the working copy links to a read-only seed, in the copy it replaced.)
+            let linkedReadOnly = world.database(at: paths.workingCopy).map { SimulatedWorld.isShippedSeed($0.file) } ?? false
+            if let during, copy?.userRows.contains(during.row) != true, !linkedReadOnly || !rowsOnDisk().contains(during.row) {
                 runProblems.append("\(command) ended \(action) without row \(during.row), which the app wrote while it ran")
             }
             if command.merge && !command.mergeOffOnce && !unaccounted {
@@ -188,8 +192,18 @@ final class Simulator {
         // stand in the settings, the version unrecorded, while every later run says done too.
         // (Not yet a killed live replace's, met by a run that copies nothing: what its copy
         // holds is not known; NOTES.md.)
-        if case .done(let action) = outcome, let marker = entry()?.interrupted, marker.generation != nil {
+        if case .done(let action) = outcome, let marker = entry()?.interrupted, marker.generation != nil || marker.seedLink != nil {
             runProblems.append("\(command) ended \(action) and left the marker of a run under way (version \(marker.version))")
+        }
+        // Once the working copy is a link to a read-only seed, what the app wrote before it
+        // is the previous generation's: kept with it (checked here), restored by a
+        // rollback; no later run promises to carry it (nothing is carried from the link,
+        // which the app could not write).
+        if let file = world.database(at: paths.workingCopy)?.file, SimulatedWorld.isShippedSeed(file) {
+            let lost = rowsWritten.subtracting(rowsOnDisk())
+            if !lost.isEmpty { runProblems.append("\(command) left the working copy a link to the seed, and rows \(lost.sorted()) in no file") }
+            rowsWritten = []
+            editsWritten = []
         }
         world.restart()
         log.append("\(command)\(crash.map { " (crash before call \($0))" } ?? ""): \(outcome)")

@@ -68,6 +68,8 @@ import Testing
             run.adopting = chance()
             if chance() { run.release = try (0..<next() % 3).map { _ in SettingsEntry.ReleaseSeed(name: text(), version: try version()) } }
             if chance() { run.tableDigests = try tableDigests() }
+            // A read-only deploy's marker names a seed, never a generation.
+            if run.generation == nil, chance() { run.seedLink = "/usr/share/" + text() }
             entry.interrupted = run
         }
         if chance() { entry.signature = signature() }

@@ -75,6 +75,41 @@ struct ReadOnlySwitchSurvivesKillsTests {
         ReliabilityLog.record(suite: "syscall kills (\(scenario.name))", trials: total.trials, crashes: total.killed, dataLost: total.failures)
     }
 
+    /// A switch from a copy to a read-only link killed anywhere, then the app's start with
+    /// its copied seed instead of the same command (an older package's app, or one that
+    /// ships the seed copied again): the switch is finished (or, killed before its link,
+    /// undone) first, never refused as a link SeedDB did not make, and `verify` passes.
+    @Test func aKilledSwitchIsFinishedByTheAppsCopiedStart() throws {
+        let template = CLIHarness()
+        try Self.run(template, ["deploy"] + template.seedFlags(1))
+        try Self.probe(template)
+        let tallies = try SyscallKillMatrix.killAtEveryCall(
+            of: { Self.readOnly($0, 2) }, from: template, label: "copied to read-only, then the app's copied start",
+            rerun: { ["deploy"] + $0.seedFlags(1) }
+        ) { cli, rerun in
+            var problems: [String] = []
+            if rerun.status != 0 { problems.append("the app's start exited \(rerun.status): \(rerun.stderr)") }
+            let entry = cli.settingsEntry() ?? [:]
+            if entry["version"] as? String != "1" { problems.append("recorded \(entry["version"] ?? "nothing"), expected 1") }
+            if entry["interrupted"] != nil { problems.append("the record still says a run is under way") }
+            let link = try? FileManager.default.destinationOfSymbolicLink(atPath: cli.workingCopy)
+            if link == nil || link != entry["generation"] as? String { problems.append("the link points at \(link ?? "nothing"), the record names \(entry["generation"] ?? "nothing")") }
+            // The user's rows: still in the copy (undone), or in the previous generation the switch kept.
+            let holders = [cli.workingCopy, cli.appData + "/levels.sqlite.previous"].filter { FileManager.default.fileExists(atPath: $0) }
+            let rows = holders.map { holder in
+                ((try? cli.shell("sqlite3 -readonly '\(holder)' 'SELECT group_concat(id) FROM probe' 2>/dev/null").stdout) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            if !rows.contains("1") { problems.append("the user's row is in no file: \(rows)") }
+            let temporary = cli.list(cli.appData).filter { $0.hasPrefix(".") }
+            if !temporary.isEmpty { problems.append("temporary files left: \(temporary)") }
+            if let verify = try? cli.run(["verify"] + cli.seedFlags(1)), verify.status != 0 { problems.append("verify exited \(verify.status): \(verify.stderr)") }
+            return problems
+        }
+        let total = SyscallKillMatrix.total(tallies)
+        #expect(total.killed > 0, "no kill took effect: \(tallies)")
+        ReliabilityLog.record(suite: "syscall kills (copied to read-only, then the app's copied start)", trials: total.trials, crashes: total.killed, dataLost: total.failures)
+    }
+
     /// What is wrong with the state a rerun left.
     func check(_ cli: CLIHarness, _ scenario: Scenario, rerun: CLIHarness.Result) -> [String] {
         var problems: [String] = []

@@ -170,6 +170,30 @@ import Testing
         return problems
     }
 
+    /// A release in which one seed's removed link is only put back (`restored`) and
+    /// another is upgraded once cleared the first seed's record (its plan writes none), and
+    /// the next run adopted that seed's own copy.
+    @Test func aSeedWhoseLinkIsPutBackKeepsItsRecord() throws {
+        let cli = CLIHarness()
+        #expect(try cli.run(["deploy", "--manifest", try Self.release(cli, "r1", version: 1, count: 2)]).status == 0)
+        // The next release upgrades dict.sqlite only; levels.sqlite stays at version 1.
+        let manifest = try Self.release(cli, "r2", version: 2, count: 2)
+        let levels = cli.root + "/r2/levels.sqlite"
+        try FileManager.default.removeItem(atPath: levels)
+        try FileManager.default.copyItem(atPath: "\(CLIHarness.seeds)/v1/levels.sqlite", toPath: levels)
+        let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: manifest)), as: UTF8.self)
+        try Data(text.replacingOccurrences(of: #""source": "levels.sqlite", "version": "2""#, with: #""source": "levels.sqlite", "version": "1""#).utf8)
+            .write(to: URL(fileURLWithPath: manifest))
+        try FileManager.default.removeItem(atPath: cli.workingCopy)
+        let result = try cli.run(["deploy", "--json", "--manifest", manifest])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try result.seeds().map { $0["action"] as? String } == ["restored", "replaced"], "\(result.stdout)")
+        #expect(cli.settingsEntry()?["version"] as? String == "1", "the restored seed's record: \(cli.settingsEntry() ?? [:])")
+        let again = try cli.run(["deploy", "--json", "--manifest", manifest])
+        #expect(try again.seeds().map { $0["action"] as? String } == ["unchanged", "unchanged"], "\(again.stdout)")
+        #expect(!cli.list(cli.appData).contains("levels.sqlite.previous"), "the seed's own copy was adopted")
+    }
+
     /// Every seed up to date: the fast path, nothing locked or copied.
     @Test func anUpToDateReleaseIsTheFastPath() throws {
         let cli = CLIHarness()

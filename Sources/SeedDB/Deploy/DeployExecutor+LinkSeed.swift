@@ -11,7 +11,13 @@ extension DeployExecutor {
     /// generation renamed back, the settings' bytes restored.
     func linkSeed(_ link: SeedLink, _ run: DeployRun) throws(SeedDBError) {
         let paths = target.paths, fs = context.effects.files, owner = context.configuration.files.owner
-        let content = try seedContent(link, run)
+        let content: (digest: SHA256Digest?, size: Int64)
+        do {
+            content = try seedContent(link, run)
+        } catch where link.finishesKilledRun && error.code == .seedUnavailable {
+            context.logger.warning("\(paths.workingCopy): the seed a killed run linked it to is gone (\(error.message)); recorded as it is")
+            content = (nil, 0)
+        }
         if link.keeps != nil {
             try lock.waitUntilNoHandle(until: deadline) {
                 SeedDBError(.inUse, "cannot replace \(paths.workingCopy) by a link to the read-only seed: database in use by another process")
@@ -79,15 +85,19 @@ extension DeployExecutor {
     }
 
     /// Records the seed the working copy links to, its version and digest, and the copy
-    /// kept as the previous generation. Undone by restoring the settings' bytes.
+    /// kept as the previous generation. Undone by restoring the settings' bytes. One seed
+    /// of a release (``DeployTarget/release``) leaves its change in
+    /// ``DeployRun/pendingRecord``, as `record` does.
     private func recordLink(_ link: SeedLink, content: (digest: SHA256Digest?, size: Int64), _ run: DeployRun) throws(SeedDBError) {
         let paths = target.paths, store = context.records
-        run.onFailure("the record") { [backup = target.settingsBackup] () throws(SeedDBError) in
-            try store.restore(backup, timeout: context.configuration.wait)
+        if target.release == nil {
+            run.onFailure("the record") { [backup = target.settingsBackup] () throws(SeedDBError) in
+                try store.restore(backup, timeout: context.configuration.wait)
+            }
         }
         let previous = try previousRecord(link.previous)
         let record = DeployRecord(version: target.version, sha256: content.digest, size: content.size, deployedAt: context.now())
-        try store.update(timeout: deadline.timeLeft) { table in
+        let change = { (table: inout SettingsTable) in
             var entry = table[paths.name.rawValue] ?? SettingsEntry()
             entry.record = record
             entry.seedLink = link.target
@@ -103,6 +113,11 @@ extension DeployExecutor {
             entry.source = run.sourceDigest
             entry.location = target.location
             table[paths.name.rawValue] = entry
+        }
+        if target.release != nil {
+            run.pendingRecord = change
+        } else {
+            try store.update(timeout: deadline.timeLeft, change)
         }
     }
 }

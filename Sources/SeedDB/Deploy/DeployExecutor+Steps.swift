@@ -203,8 +203,8 @@ extension DeployExecutor {
     func reinstate(_ record: DeployRecord, _ run: DeployRun) throws(SeedDBError) {
         let store = context.records
         try store.update(timeout: deadline.timeLeft) { table in
-            guard var entry = table[paths.name.rawValue], entry.record == nil, let marker = entry.interrupted, marker.generation != nil,
-                  marker.replacing == record
+            guard var entry = table[paths.name.rawValue], entry.record == nil, let marker = entry.interrupted,
+                  marker.generation != nil || marker.seedLink != nil, marker.replacing == record
             else {
                 throw SeedDBError(.ioFailure, "the settings of \(paths.workingCopy) changed while the run looked at them; nothing was changed; run it again")
             }
@@ -232,7 +232,7 @@ extension DeployExecutor {
             version: target.version, generation: run.generation, replacing: withdraw.replacing,
             base: base, seedTables: run.seedTables, isRollback: withdraw.isRollback, snapshot: withdraw.snapshot,
             replacingGeneration: withdraw.replacingGeneration.map(paths.generationName), adopting: withdraw.adopting,
-            release: target.release, tableDigests: run.tableDigests)
+            release: target.release, tableDigests: run.tableDigests, seedLink: withdraw.seedLink)
     }
 
     /// `carry`: under the writer's lock, carries the user's tables from the old copy into

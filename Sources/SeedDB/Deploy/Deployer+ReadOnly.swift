@@ -1,12 +1,12 @@
 import SeedDBCore
-import SystemPackage
 
 extension Deployer {
     /// The absolute seed paths a link at `seed`'s working-copy path may name and still be
-    /// SeedDB's own: the read-only seed the record names, and `seed` itself when it is
-    /// deployed read-only (a run killed between its link and its record left that link).
+    /// SeedDB's own: the read-only seed the record names, the one an interrupted read-only
+    /// deploy was linking (its marker names it), and `seed` itself when it is deployed
+    /// read-only.
     static func seedLinks(_ seed: Seed, entry: SettingsEntry) -> [String] {
-        [entry.seedLink, seed.readOnly ? seed.source : nil].compactMap { $0 }
+        [entry.seedLink, entry.interrupted?.seedLink, seed.readOnly ? seed.source : nil].compactMap { $0 }
     }
 
     /// What the planner needs to know of a read-only seed: its path, whether it is
@@ -25,14 +25,14 @@ extension Deployer {
         guard looking, !observed.compressed, observed.unstable == nil else { return observed }
         // Missing: nothing there, or a link to nothing (the link would open nothing). A seed
         // that is not a file is refused by the link step, as a copy's would be.
-        guard let status = try? FilePath(seed.source).stat() else {
-            let type = try FileSystem.fileType(at: seed.source)
+        guard let (mode, owner) = try? effects.files.modeAndOwner(of: seed.source, followingLinks: true) else {
+            let type = try effects.files.fileType(at: seed.source)
             observed.missing = type == nil || type == .symbolicLink
             return observed
         }
         let files = configuration.files
         let appUser = files.owner?.uid ?? (files.isSystem ? nil : Syscalls.effectiveUserID)
-        observed.writableBy = ReadOnlySeed.writer(mode: status.permissionBits, ownerID: status.userID.rawValue, appUserID: appUser)
+        observed.writableBy = ReadOnlySeed.writer(mode: mode, ownerID: owner.uid, appUserID: appUser)
         return observed
     }
 

@@ -19,12 +19,13 @@ extension Deployer {
     /// against the manifest, header, size, integrity) beside its working copy. Only when
     /// every seed is prepared does the release write to the settings: one write replaces
     /// every seed's record by its `"interrupted"` marker, each naming the whole release
-    /// (``SettingsEntry/InterruptedRun/release``). The seeds are then installed one after
+    /// (``SettingsEntry/InterruptedRun/release``); a seed whose plan changes only its
+    /// record, or not even that (a link put back), keeps its record. The seeds are then installed one after
     /// the other (live ones last), each undoable, and one settings write records them
     /// all; then each one's clean-up. When any seed fails, every seed is undone: each
     /// settings entry, working copy and directory as it was.
     ///
-    /// A run killed between the two writes leaves no seed recorded (each has its marker);
+    /// A run killed between the two writes leaves no seed it withdrew recorded (each has its marker);
     /// the next run of the release finishes every seed and records them all. A run of one
     /// of those seeds alone deploys it and warns which seeds of the release stay
     /// unfinished. A live install cannot be undone once its backup commits: a later
@@ -179,7 +180,10 @@ extension Deployer {
     /// installs, such as this release killed before it recorded.
     private func finishesWithRelease(_ observed: Observed, _ kind: DeployRequest.Kind) -> Bool {
         guard kind == .deploy, let interrupted = observed.entry.interrupted else { return false }
+        // (A read-only deploy's link finished as a copied seed's part, or the other way, would
+        // record what the release does not ask for.)
         return !interrupted.isRollback && interrupted.version == observed.seed.version
+            && interrupted.seedLink == (observed.seed.readOnly ? observed.seed.source : nil)
     }
 
     /// With every seed prepared, and more than one to install: writes every seed's
@@ -204,12 +208,14 @@ extension Deployer {
                     let name = entry.work.paths.name.rawValue
                     if entry.plan.finishesInterrupted {
                         table[name]?.interrupted?.release = seeds
-                    } else {
+                    } else if let withdraw = entry.plan.withdraw {
                         var settings = table[name] ?? SettingsEntry()
                         settings.record = nil
-                        settings.interrupted = entry.plan.withdraw.map { entry.executor.marker($0, entry.run) }
+                        settings.interrupted = entry.executor.marker(withdraw, entry.run)
                         table[name] = settings
                     }
+                    // A plan with nothing to withdraw (a link put back, a read-only seed's
+                    // record rewritten) keeps its record until it writes a new one, if it does.
                 }
             }
         }

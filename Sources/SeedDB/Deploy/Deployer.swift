@@ -558,6 +558,7 @@ public struct Deployer: Sendable {
             marker.replacingRecord = run.replacing
             marker.base = run.base
             marker.seedTables = run.seedTables
+            marker.seedLink = run.seedLink
             marker.tableDigests = run.tableDigests
             marker.snapshot = run.snapshot
             if !quick, kind != nil, let base = run.base {
@@ -713,7 +714,11 @@ public struct Deployer: Sendable {
         if observed.observation.untouchedSeed { target.unwrittenSince = observed.entry.pristine }
         if plan.finishesInterrupted, let interrupted = observed.entry.interrupted {
             target.version = interrupted.version
-            target.knownSourceDigest = nil
+            // Nothing is staged: the seed this run was asked for may not be what the killed
+            // run installed. A linked seed's digest stays known by its identity (checked
+            // before use).
+            target.expectedSHA256 = nil
+            if interrupted.seedLink == nil { target.knownSourceDigest = nil }
         } else if kind == .rollback {
             // A previous generation on disk whose record was lost is restored all the same.
             target.source = paths.previousGeneration

@@ -19,8 +19,9 @@ protocol DeployFileSystem: Sendable {
     func linkTargetAndEntries(of directory: String, link: String) throws(SeedDBError) -> (linkTarget: String?, entries: [DirectoryEntry])
     /// What identifies the content of the file at `path` without reading it (following links).
     func identity(of path: String) throws(SeedDBError) -> FileIdentity
-    /// The permission bits and owner of the file at `path`; `nil` when nothing is there.
-    func modeAndOwner(of path: String) throws(SeedDBError) -> (mode: UInt16, owner: FileOwner)?
+    /// The permission bits and owner of the file at `path` (of the file a final link names
+    /// when `followingLinks`); `nil` when nothing is there.
+    func modeAndOwner(of path: String, followingLinks: Bool) throws(SeedDBError) -> (mode: UInt16, owner: FileOwner)?
     /// The first `count` bytes of the file at `path`.
     func readPrefix(of path: String, count: Int) throws(SeedDBError) -> [UInt8]
     /// The SHA-256 of the file at `path`.
@@ -90,6 +91,12 @@ protocol DeployFileSystem: Sendable {
 }
 
 extension DeployFileSystem {
+    /// The permission bits and owner of the file at `path` itself (a link's own); `nil`
+    /// when nothing is there.
+    func modeAndOwner(of path: String) throws(SeedDBError) -> (mode: UInt16, owner: FileOwner)? {
+        try modeAndOwner(of: path, followingLinks: false)
+    }
+
     /// Whether the database file at `path` was written since it had `identity`: not when
     /// it keeps that identity (device, inode, size, modification and change times) with no
     /// `-journal` beside it (unless `journalIsOurs`: the caller holds the write lock whose
@@ -113,8 +120,8 @@ struct LocalFileSystem: DeployFileSystem {
         try FileSystem.linkTargetAndEntries(of: directory, link: link)
     }
     func identity(of path: String) throws(SeedDBError) -> FileIdentity { try FileDigest.identity(ofFileAt: path) }
-    func modeAndOwner(of path: String) throws(SeedDBError) -> (mode: UInt16, owner: FileOwner)? {
-        try FileSystem.status(at: path).map { ($0.permissionBits, $0.owner) }
+    func modeAndOwner(of path: String, followingLinks: Bool) throws(SeedDBError) -> (mode: UInt16, owner: FileOwner)? {
+        try FileSystem.status(at: path, followingLinks: followingLinks).map { ($0.permissionBits, $0.owner) }
     }
     func readPrefix(of path: String, count: Int) throws(SeedDBError) -> [UInt8] { try FileSystem.readPrefix(of: path, count: count) }
     func sha256(of path: String) throws(SeedDBError) -> SHA256Digest { try FileDigest.sha256(ofFileAt: path) }

@@ -20,10 +20,10 @@ enum FileSystem {
         }
     }
 
-    /// `lstat` of `path`, or `nil` when nothing is there.
-    static func status(at path: String) throws(SeedDBError) -> Stat? {
+    /// `lstat` of `path` (`stat` when `followingLinks`), or `nil` when nothing is there.
+    static func status(at path: String, followingLinks: Bool = false) throws(SeedDBError) -> Stat? {
         do {
-            return try stat(path, followingLinks: false)
+            return try stat(path, followingLinks: followingLinks)
         } catch .noSuchFileOrDirectory, .notDirectory {
             return nil
         } catch {

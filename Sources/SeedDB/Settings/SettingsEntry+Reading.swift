@@ -136,11 +136,15 @@ extension SettingsEntry.InterruptedRun {
         if let old = run.replacingGeneration, old == nil { throw ShapeError(field: "interrupted.replacingGeneration") }
         if let adopting = run.adopting, adopting == nil { throw ShapeError(field: "interrupted.adopting") }
         if let release = run.release, release == nil { throw ShapeError(field: "interrupted.release") }
+        // A link straight to a seed names an absolute path, and a run makes a link or a generation, not both.
+        if let seedLink = run.seedLink, seedLink?.hasPrefix("/") != true || (run.generation ?? nil) != nil {
+            throw ShapeError(field: "interrupted.seedLink")
+        }
         self.init(
             version: version, generation: run.generation ?? nil, replacing: replacing, base: base, seedTables: run.seedTables ?? nil,
             isRollback: isRollback, snapshot: snapshot, replacingGeneration: run.replacingGeneration ?? nil,
             adopting: (run.adopting ?? nil) ?? false, release: run.release ?? nil,
-            tableDigests: try SettingsEntry.tableDigests(run.tableDigests, at: "interrupted."))
+            tableDigests: try SettingsEntry.tableDigests(run.tableDigests, at: "interrupted."), seedLink: run.seedLink ?? nil)
     }
 }
 
@@ -359,10 +363,12 @@ private struct InterruptedMembers: ObjectMembers {
     var adopting: Bool??
     var release: [SettingsEntry.ReleaseSeed]??
     var tableDigests: [String: SHA256Digest]??
+    var seedLink: String??
 
     mutating func read(_ key: String, _ parser: inout JSONValue.Parser, depth: Int) throws(SeedDBError) -> Bool {
         switch key {
         case "version": version = try parser.readString(depth: depth)
+        case "seedLink": seedLink = try parser.readString(depth: depth)
         case "rollback": rollback = try parser.readBool(depth: depth)
         case "replacing": replacing = try RecordMembers.read(&parser, depth: depth)
         case "base": base = try parser.readDigest(depth: depth)

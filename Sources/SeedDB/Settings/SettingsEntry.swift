@@ -62,7 +62,8 @@ public struct SettingsEntry: Sendable, Hashable {
     public struct InterruptedRun: Sendable, Hashable {
         /// The version the run installs.
         public var version: SeedVersion
-        /// The generation file a swap installs (`nil` for a live replace).
+        /// The generation file a swap installs (`nil` for a live replace, and for a
+        /// read-only deploy, whose marker has ``seedLink``).
         public var generation: String?
         /// The record of what the run replaces, to become the previous generation's.
         public var replacing: DeployRecord?
@@ -77,7 +78,8 @@ public struct SettingsEntry: Sendable, Hashable {
         /// next run knows the previous generation holds ``replacing``'s content.
         public var snapshot: SHA256Digest? = nil
         /// The generation file the working copy's link named when the run started: the
-        /// old content a swap keeps as the previous generation.
+        /// old content a swap (or a switch to a read-only link) keeps as the previous
+        /// generation.
         public var replacingGeneration: String? = nil
         /// Whether the old content is a database SeedDB adopted (no record matched it).
         public var adopting = false
@@ -89,6 +91,10 @@ public struct SettingsEntry: Sendable, Hashable {
         public var release: [ReleaseSeed]? = nil
         /// The digests of the seed tables the run records (``DeployRecord/tableDigests``).
         public var tableDigests: [String: SHA256Digest]? = nil
+        /// For a read-only deploy (``Seed/readOnly``): the seed file the run links the
+        /// working copy to, so every run recognises that link as SeedDB's and finishes the
+        /// run once the link is in place, or undoes it before. `nil` for a copy.
+        public var seedLink: String? = nil
     }
 
     /// One seed of a release, as an ``InterruptedRun`` names it: `{"name", "version"}`.
@@ -153,6 +159,7 @@ public struct SettingsEntry: Sendable, Hashable {
             if let snapshot = interrupted.snapshot { run["snapshot"] = .string(snapshot.hex) }
             if let old = interrupted.replacingGeneration { run["replacingGeneration"] = .string(old) }
             if interrupted.adopting { run["adopting"] = .bool(true) }
+            if let seedLink = interrupted.seedLink { run["seedLink"] = .string(seedLink) }
             if let seedTables = interrupted.seedTables { run["seedTables"] = .array(seedTables.map(JSONValue.string)) }
             if let digests = interrupted.tableDigests { run["tableDigests"] = Self.jsonValue(of: digests) }
             if let release = interrupted.release {

@@ -68,7 +68,8 @@ package struct DeployObservation: Sendable, Hashable {
     package struct Interrupted: Sendable, Hashable {
         /// The version the run was installing.
         package var version: SeedVersion
-        /// The generation file the run was installing (a swap); `nil` for a live replace.
+        /// The generation file the run was installing (a swap); `nil` for a live replace
+        /// and a read-only deploy (``seedLink``).
         package var generation: Int?
         /// The version it replaced (`nil` when nothing was recorded).
         package var replacing: SeedVersion?
@@ -96,6 +97,8 @@ package struct DeployObservation: Sendable, Hashable {
         package var tableDigests: [String: SHA256Digest]? = nil
         /// The digest of a killed live replace's snapshot, as it wrote it down.
         package var snapshot: SHA256Digest? = nil
+        /// A read-only deploy's: the seed file it was linking the working copy to.
+        package var seedLink: String? = nil
 
         /// Creates the marker.
         package init(
@@ -314,6 +317,13 @@ package struct DeployObservation: Sendable, Hashable {
         return noLink && generationFiles.contains(generation)
     }
 
+    /// The seed an interrupted read-only deploy linked the working copy to, when that link
+    /// is in place: the run is finished (``DeployPlanner``).
+    package var interruptedLinkInPlace: String? {
+        guard let link = interrupted?.seedLink, workingCopy.seedLinkTarget == link else { return nil }
+        return link
+    }
+
     /// Whether no link of SeedDB's is at the working-copy path: nothing there, or only the
     /// recorded generation file whose link was removed.
     package var noLink: Bool { linkMissing || workingCopy == .absent }
@@ -331,8 +341,8 @@ package struct DeployObservation: Sendable, Hashable {
     /// carrying ``SeedPaths/largestGeneration``), so a
     /// file numbered above the link's target that the link does not name is a killed
     /// run's staged generation; so is the generation an interrupted run names that the
-    /// link does not point at. With no link of SeedDB's, nothing else is provably
-    /// disposable. A `-wal`, `-shm` or `-journal` whose database is gone can only ever be
+    /// link does not point at, or that a link to a read-only seed stands in place of. With
+    /// no link of SeedDB's, nothing else is provably disposable. A `-wal`, `-shm` or `-journal` whose database is gone can only ever be
     /// replayed into a wrong file: it always is.
     package var disposableGenerations: [Int] {
         let stranded = Set(sidecarGenerations).subtracting(generationFiles).subtracting([linkedGeneration].compactMap { $0 })
@@ -341,6 +351,11 @@ package struct DeployObservation: Sendable, Hashable {
             staged = generationFiles.filter { number in
                 number != linked && number != recordedGeneration && (number > linked || number == interrupted?.generation)
             }
+        } else if workingCopy.seedLinkTarget != nil, let generation = interrupted?.generation, generation != recordedGeneration,
+                  generation != interrupted?.replacingGeneration, generationFiles.contains(generation) {
+            // SeedDB's link to a read-only seed: the new generation of a swap that would have
+            // replaced it was never linked (that run's switch would have named it).
+            staged = [generation]
         } else {
             // No link: nothing is provably never linked (the link may have named any of them
             // before it was removed; an interrupted run's new generation is finished).

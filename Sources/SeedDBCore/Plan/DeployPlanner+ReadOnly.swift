@@ -15,6 +15,10 @@ extension DeployPlanner {
     ///   copy when nothing accounts for it).
     /// - Already linked (the package manager renamed a new seed into the path): only
     ///   the record changes.
+    /// - A run that changes more than the record first replaces it by its marker
+    ///   (``DeployStep/withdraw``, naming the seed): killed before its link, the next run
+    ///   puts the record back or replaces it; killed after, any run finishes it first
+    ///   (``finishingLink(_:_:_:to:)``).
     ///
     /// - Throws: ``DeployRefusal`` when the seed cannot be linked.
     static func linking(_ observed: DeployObservation, _ request: DeployRequest, _ seed: ReadOnlySeed) throws(DeployRefusal) -> DeployPlan {
@@ -32,16 +36,6 @@ extension DeployPlanner {
         if let reason = seed.unstable { throw .readOnlySeedUnstable(seed.path, reason) }
         if let writer = seed.writableBy { throw .readOnlySeedWritable(seed.path, writer) }
 
-        let keeps: SeedLink.KeptCopy?
-        switch observed.workingCopy {
-        case .generation(let number): keeps = .generation(number)
-        case .file: keeps = .file
-        case .seedLink:
-            // A run killed after its switch: the generation the record names is the copy.
-            keeps = observed.recordedGeneration.flatMap { observed.generationFiles.contains($0) ? .generation($0) : nil }
-        case .absent, .blocked: keeps = nil
-        }
-        let adopted = keeps != nil && recorded == nil
         let action: DeployAction
         switch request.kind {
         case .reseed: action = .reseeded
@@ -50,23 +44,62 @@ extension DeployPlanner {
             action = recorded == nil ? (observed.workingCopyExists && !linked ? .replaced : .installed)
                 : recorded == observed.current && observed.workingCopy == .absent ? .restored : .replaced
         }
+        return linkPlan(observed, request, to: seed.path, action: action)
+    }
+
+    /// The plan that finishes a read-only deploy killed once its link was in place (its
+    /// marker names the seed, ``DeployObservation/interruptedLinkInPlace``): the copy it
+    /// replaced becomes the previous generation, if it is not already, and the record
+    /// names the link. Whatever this run was asked, what the killed run did is finished
+    /// first; the caller observes again and plans what was asked.
+    static func finishingLink(_ observed: DeployObservation, _ interrupted: DeployObservation.Interrupted, _ request: DeployRequest, to seed: String) -> DeployPlan {
+        let action: DeployAction = interrupted.replacing == nil && !interrupted.adopting ? .installed : .replaced
+        var plan = linkPlan(observed, request, to: seed, action: action, finishing: true)
+        plan.finishesInterrupted = true
+        return plan
+    }
+
+    /// The link to `seed` and what becomes of the copy it replaces, as ``linking(_:_:_:)``
+    /// says. A run that changes more than the record (the link, the copy kept) first
+    /// replaces the record by its marker (``DeployStep/withdraw``), unless it is `finishing`
+    /// a killed one whose marker is there.
+    private static func linkPlan(_ observed: DeployObservation, _ request: DeployRequest, to seed: String, action: DeployAction, finishing: Bool = false) -> DeployPlan {
+        let recorded = observed.effectiveRecorded
+        let linked = observed.workingCopy.seedLinkTarget == seed
+        // A run killed after its switch: the generation its marker (or the record) names is the copy.
+        let killedRunsCopy = observed.interrupted?.seedLink == seed ? observed.interrupted?.replacingGeneration ?? observed.recordedGeneration : observed.recordedGeneration
+        let keeps: SeedLink.KeptCopy?
+        switch observed.workingCopy {
+        case .generation(let number): keeps = .generation(number)
+        case .file: keeps = .file
+        case .seedLink:
+            keeps = killedRunsCopy.flatMap { observed.generationFiles.contains($0) ? .generation($0) : nil }
+        case .absent, .blocked: keeps = nil
+        }
+        let adopted = keeps != nil && recorded == nil
         let dropsPrevious = keeps != nil && observed.previousExists
         let replaced = observed.records.current ?? observed.interrupted?.replacingRecord
         // A run killed after its link and after the copy became the previous generation,
         // before its record: the record still names the copy's generation, which is gone,
         // and the previous generation on disk is that copy. Only the record is left.
         let copyAlreadyKept = linked && keeps == nil && observed.recordedSeedLink == nil && observed.previousExists
-            && observed.recordedGeneration.map { !observed.generationFiles.contains($0) } == true
+            && killedRunsCopy.map { !observed.generationFiles.contains($0) } == true
         let movesBase = keeps != nil && observed.baseFiles.base
         let recordsPrevious = keeps != nil || copyAlreadyKept
         var link = SeedLink(
-            target: seed.path, from: observed.oldContent, alreadyLinked: linked, keeps: keeps,
+            target: seed, from: observed.oldContent, alreadyLinked: linked, keeps: keeps,
             drop: dropsPrevious ? drop(observed, request) : nil,
             movesBase: movesBase, setsAsidePreviousBase: movesBase && observed.baseFiles.previousBase,
             previous: recordsPrevious ? previousRecord(observed, adopted: adopted, replaced: replaced, keeps: true, drops: false) : .unchanged,
             base: recordsPrevious ? nil : observed.records.base)
         link.setsAsideCompressedPreviousBase = movesBase && observed.baseFiles.previousBaseCompressed
-        var plan = DeployPlan(action: action, strategy: nil, steps: [.linkSeed(link), .cleanUp(leftovers: observed.leftovers)])
+        link.finishesKilledRun = finishing
+        var steps: [PlannedStep] = [.linkSeed(link), .cleanUp(leftovers: observed.leftovers)]
+        if (!linked || keeps != nil) && !finishing {
+            let kept = if case .generation(let number) = keeps { number } else { Int?.none }
+            steps.insert(.withdraw(PlannedStep.Withdraw(replacing: replaced, base: .staged, replacingGeneration: kept, adopting: adopted, seedLink: seed)), at: 0)
+        }
+        var plan = DeployPlan(action: action, strategy: nil, steps: steps)
         plan.adopted = adopted
         return plan
     }

@@ -7,10 +7,11 @@ package enum DeployPlanner {
     /// - Something SeedDB did not make at the working-copy path is refused.
     /// - A run interrupted after it switched the link is finished first (keep the old
     ///   content, record; with no link of SeedDB's at the path, it may have switched: the
-    ///   link is put back to its generation first); the caller observes again and plans
-    ///   what was asked. A swap
-    ///   interrupted before, met by a run that copies nothing, is undone first (its
-    ///   record put back, ``DeployStep/reinstate``), and the caller plans again.
+    ///   link is put back to its generation first); so is a read-only deploy whose link
+    ///   to the seed is in place. The caller observes again and plans what was asked. A
+    ///   swap or a read-only deploy interrupted before, met by a run that copies nothing,
+    ///   is undone first (its record put back, ``DeployStep/reinstate``), and the caller
+    ///   plans again.
     /// - A removed link to an up-to-date recorded generation is put back (``DeployStep/relink``).
     /// - A rollback needs a previous generation on disk. A `deploy` of the version a
     ///   rollback was made from is held.
@@ -34,12 +35,12 @@ package enum DeployPlanner {
     /// - Throws: ``DeployRefusal`` when nothing may be done.
     package static func plan(_ observed: DeployObservation, _ request: DeployRequest) throws(DeployRefusal) -> DeployPlan {
         var plan = try decide(observed, request)
-        // A swap killed before its switch that this run would leave in place (it copies
+        // A swap (or a read-only deploy) killed before its switch that this run would leave in place (it copies
         // nothing: up to date, held, a link put back) is undone first, and the caller
         // observes again and plans what was asked. (A killed live replace may have
         // committed: what the working copy holds is not known, and its marker stays until
         // a run that copies; NOTES.md.)
-        if observed.records.current == nil, let interrupted = observed.interrupted, interrupted.generation != nil,
+        if observed.records.current == nil, let interrupted = observed.interrupted, interrupted.generation != nil || interrupted.seedLink != nil,
            let replaced = interrupted.replacingRecord, plan.withdraw == nil, !plan.finishesInterrupted, plan.seedLink == nil {
             plan = undoing(observed, replaced)
         }
@@ -56,6 +57,7 @@ package enum DeployPlanner {
     private static func decide(_ observed: DeployObservation, _ request: DeployRequest) throws(DeployRefusal) -> DeployPlan {
         if case .blocked(let what) = observed.workingCopy { throw .blocked(what) }
         if observed.interruptedAfterSwitch, let interrupted = observed.interrupted { return finishing(observed, interrupted, request) }
+        if let seed = observed.interruptedLinkInPlace, let interrupted = observed.interrupted { return finishingLink(observed, interrupted, request, to: seed) }
         if request.kind != .rollback, let seed = observed.readOnlySeed { return try linking(observed, request, seed) }
         // SeedDB's link to a read-only seed: nothing of the user's is in it.
         let seedLinked = observed.workingCopy.seedLinkTarget != nil
@@ -103,8 +105,11 @@ package enum DeployPlanner {
         // A live replace killed after its snapshot became the previous generation: that
         // file holds the replaced content; it is recorded as such, never snapshotted again.
         let previousAlreadyKept = request.kind != .rollback && observed.interrupted?.previousIsSnapshot == true && observed.previousExists
+        // A copy recorded as adopted (a rollback restored one) is no better accounted for:
+        // kept too, never retired.
+        let unaccounted = adopted || recorded == DeployRecord.adoptedVersion
         let keepsPrevious = !previousAlreadyKept && replacing && !seedLinked
-            && (adopted || (request.kind != .rollback && request.keepPrevious && recorded != nil))
+            && (unaccounted || (request.kind != .rollback && request.keepPrevious && recorded != nil))
         // Replacing a link to a read-only seed keeps the copy it had replaced.
         let dropsPrevious = !previousAlreadyKept && observed.previousExists
             && (keepsPrevious || request.kind == .rollback || (!request.keepPrevious && !seedLinked))
@@ -136,7 +141,7 @@ package enum DeployPlanner {
         steps.append(.withdraw(PlannedStep.Withdraw(
             replacing: replaced, base: isRollback ? .restored(observed.records.previous?.base) : .staged,
             snapshot: previousAlreadyKept ? observed.interrupted?.snapshot : nil,
-            replacingGeneration: observed.linkedGeneration, adopting: adopted, isRollback: isRollback)))
+            replacingGeneration: observed.linkedGeneration, adopting: unaccounted, isRollback: isRollback)))
         if replacing && !seedLinked { steps.append(.carry(carry(observed, request, adopted: adopted, replaced: replaced, skipsMerge: skipsMerge))) }
         var keepPrevious = PlannedStep.KeepPrevious(
             drop: dropsPrevious ? drop(observed, request) : nil,

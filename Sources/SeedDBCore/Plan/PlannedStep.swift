@@ -171,15 +171,21 @@ package enum PlannedStep: Sendable, Hashable {
         package var adopting: Bool
         /// Whether the run is a rollback.
         package var isRollback: Bool
+        /// A read-only deploy's: the seed file it links the working copy to.
+        package var seedLink: String?
 
         /// Creates a marker.
-        package init(replacing: DeployRecord?, base: WithdrawnBase, snapshot: SHA256Digest? = nil, replacingGeneration: Int? = nil, adopting: Bool = false, isRollback: Bool = false) {
+        package init(
+            replacing: DeployRecord?, base: WithdrawnBase, snapshot: SHA256Digest? = nil, replacingGeneration: Int? = nil, adopting: Bool = false,
+            isRollback: Bool = false, seedLink: String? = nil
+        ) {
             self.replacing = replacing
             self.base = base
             self.snapshot = snapshot
             self.replacingGeneration = replacingGeneration
             self.adopting = adopting
             self.isRollback = isRollback
+            self.seedLink = seedLink
         }
     }
 
