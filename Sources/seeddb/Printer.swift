@@ -183,6 +183,7 @@ struct Printer {
             if let held = status.heldFrom { pairs.append(("heldFrom", held.rawValue)) }
             if let blocked = status.blocked { pairs.append(("blocked", blocked)) }
             if let link = status.seedLink { pairs += [("readOnly", true), ("seedLink", link)] }
+            if let version = status.interruptedVersion { pairs.append(("interrupted", version.rawValue)) }
             if !status.leftovers.isEmpty { pairs.append(("leftovers", status.leftovers)) }
             if !status.adoptedCopies.isEmpty { pairs.append(("adoptedCopies", status.adoptedCopies)) }
             if let signature = status.signature { pairs.append(("signature", Self.signature(signature))) }
@@ -197,7 +198,9 @@ struct Printer {
     /// One seed's `status` in words, a line per fact.
     private static func lines(of status: SeedStatus) -> [String] {
         let hold = status.state == .held ? status.heldFrom.map { " (rolled back from \(short($0)); a new version or seeddb reseed ends the hold)" } ?? "" : ""
-        let found = status.exists ? (status.recordedVersion == nil ? " (a database with no record: a deploy keeps it as the previous generation)" : "") : " (does not exist)"
+        let unrecorded = status.interruptedVersion.map { " (a run installing \(short($0)) was interrupted: the next run, whichever command, finishes or undoes it)" }
+            ?? " (a database with no record: a deploy keeps it as the previous generation)"
+        let found = status.exists ? (status.recordedVersion == nil ? unrecorded : "") : " (does not exist)"
         var lines = [
             "\(status.name): \(status.state.rawValue)\(hold)",
             "  current version:  \(short(status.currentVersion))",

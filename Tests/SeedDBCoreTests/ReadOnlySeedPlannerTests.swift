@@ -53,6 +53,9 @@ import Testing
         #expect(upgrade.action == .replaced && upgrade.seedLink?.alreadyLinked == true && upgrade.seedLink?.keeps == nil)
         // Only the record changes, in one write: no marker first.
         #expect(upgrade.names == [.linkSeed, .cleanUp])
+        // A removed link the record names, put back: cut anywhere, the record stays true.
+        let restore = try DeployPlanner.plan(Self.observed(recorded: "2", workingCopy: .absent, recordedGeneration: nil, recordedLink: Self.seedPath), DeployRequest(kind: .deploy))
+        #expect(restore.action == .restored && restore.names == [.linkSeed, .cleanUp], "\(restore.steps)")
         #expect(upgrade.seedLink?.from == .seedLink(Self.seedPath))
         // A run killed after its link, before its record: the recorded generation is the copy to keep.
         var killed = Self.observed(recorded: "1", workingCopy: linked, recordedGeneration: 1)

@@ -124,17 +124,23 @@ import Testing
                     #expect(sim.entry()?.interrupted == nil, "crash before call \(crash), then \(next): a marker is left")
                 }
             }
-            // The seed removed meanwhile (the package gone): a run that does not need it
-            // still finishes the killed one, then does what it was asked.
+            // The seed removed or spoiled meanwhile (the package gone, a bad upgrade): a run
+            // that does not need it still finishes the killed one, then does what it was asked.
             for next in nextRuns where next.version != link.version {
-                let sim = start.copy()
-                sim.run(link, crash: crash)
-                sim.world.userRemoves(Simulator.seedPath(link.version))
-                let outcome = sim.run(next)
-                if case .done = outcome {} else {
-                    #expect(next.kind == .rollback && outcome == .failed(.seedUnavailable), "crash before call \(crash), the seed gone, then \(next): \(outcome)")
+                for spoiled in [false, true] {
+                    let sim = start.copy()
+                    sim.run(link, crash: crash)
+                    if spoiled {
+                        sim.world.userWrites(Simulator.seedPath(link.version), bytes: [])
+                    } else {
+                        sim.world.userRemoves(Simulator.seedPath(link.version))
+                    }
+                    let outcome = sim.run(next)
+                    if case .done = outcome {} else {
+                        #expect(next.kind == .rollback && outcome == .failed(.seedUnavailable), "crash before call \(crash), the seed gone, then \(next): \(outcome)")
+                    }
+                    #expect(sim.problems() == [] && sim.leftovers() == [], "crash before call \(crash), the seed gone, then \(next): \(sim.log.suffix(3))")
                 }
-                #expect(sim.problems() == [] && sim.leftovers() == [], "crash before call \(crash), the seed gone, then \(next): \(sim.log.suffix(3))")
             }
         }
     }

@@ -110,6 +110,42 @@ struct ReadOnlySwitchSurvivesKillsTests {
         ReliabilityLog.record(suite: "syscall kills (copied to read-only, then the app's copied start)", trials: total.trials, crashes: total.killed, dataLost: total.failures)
     }
 
+    /// A switch killed once its link was in place, its seed then spoiled by the package (an
+    /// empty file): every run still finishes it first (the seed is not read), a run that
+    /// then fails says what it finished, and a rollback brings the user's copy back.
+    @Test func aKilledSwitchWhoseSeedWasSpoiledIsStillFinished() throws {
+        var reached = 0
+        for when in 1...8 {
+            let cli = CLIHarness()
+            try Self.run(cli, ["deploy"] + cli.seedFlags(1))
+            try Self.probe(cli)
+            // A seed of this trial's own: it is spoiled below.
+            let seed = cli.root + "/shipped/levels.sqlite"
+            try FileManager.default.createDirectory(atPath: cli.root + "/shipped", withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: Self.seed(2), toPath: seed)
+            let linkIt = ["deploy", "--read-only", "--app", cli.app, "--seed", seed, "--version", "2"]
+            _ = try SyscallKillMatrix.traced(cli, linkIt, kill: ("rename", when))
+            guard (try? FileManager.default.destinationOfSymbolicLink(atPath: cli.workingCopy)) == seed, cli.settingsEntry()?["interrupted"] != nil else { continue }
+            reached += 1
+            // `status` names the run under way, and the text says the next run finishes it.
+            let status = try cli.run(["status", "--json", "--app", cli.app, "--seed", seed, "--version", "2"])
+            #expect(try status.seeds().first?["interrupted"] as? String == "2", "rename #\(when): \(status.stdout)")
+            let text = try cli.run(["status", "--app", cli.app, "--seed", seed, "--version", "2"]).stdout
+            #expect(text.contains("(a run installing 2 was interrupted: the next run, whichever command, finishes or undoes it)"), "rename #\(when): \(text)")
+            try FileManager.default.removeItem(atPath: seed)
+            #expect(FileManager.default.createFile(atPath: seed, contents: Data(), attributes: [.posixPermissions: 0o444]))
+            // A copy of the spoiled seed fails, after the finish, and says so.
+            let copy = try cli.run(["deploy", "--app", cli.app, "--seed", seed, "--version", "3"])
+            #expect(copy.status == 65 && copy.stderr.contains("a run that was interrupted was finished first (replaced 2)"), "rename #\(when): \(copy.status) \(copy.stderr)")
+            #expect(cli.settingsEntry()?["interrupted"] == nil && cli.settingsEntry()?["seedLink"] as? String == seed, "rename #\(when): \(cli.settingsEntry() ?? [:])")
+            let rollback = try cli.run(["rollback", "--app", cli.app, "--name", "levels.sqlite"])
+            #expect(rollback.status == 0, "rename #\(when): \(rollback.stderr)")
+            let rows = try cli.shell("sqlite3 -readonly '\(cli.workingCopy)' 'SELECT group_concat(id) FROM probe'").stdout
+            #expect(rows.trimmingCharacters(in: .whitespacesAndNewlines) == "1", "rename #\(when): the user's rows after the rollback: \(rows)")
+        }
+        #expect(reached > 0, "no kill left the link in place with its marker")
+    }
+
     /// What is wrong with the state a rerun left.
     func check(_ cli: CLIHarness, _ scenario: Scenario, rerun: CLIHarness.Result) -> [String] {
         var problems: [String] = []

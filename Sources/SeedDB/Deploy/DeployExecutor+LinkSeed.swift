@@ -2,7 +2,8 @@ import SeedDBCore
 
 extension DeployExecutor {
     /// `link-seed`: a read-only seed's deploy, as the planned ``SeedLink`` says. The seed
-    /// is inspected (a regular SQLite file, its digest the expected one); the copy being
+    /// is inspected (a regular SQLite file, its digest the expected one), unless the step
+    /// finishes a killed run (``linkedContent(_:_:)``); the copy being
     /// replaced is kept reachable; a symbolic link straight to the seed file takes the
     /// working-copy path (a temporary link renamed over it: an app opening the path finds
     /// the old copy or the seed, never nothing); the old copy is fenced and becomes the
@@ -11,13 +12,7 @@ extension DeployExecutor {
     /// generation renamed back, the settings' bytes restored.
     func linkSeed(_ link: SeedLink, _ run: DeployRun) throws(SeedDBError) {
         let paths = target.paths, fs = context.effects.files, owner = context.configuration.files.owner
-        let content: (digest: SHA256Digest?, size: Int64)
-        do {
-            content = try seedContent(link, run)
-        } catch where link.finishesKilledRun && error.code == .seedUnavailable {
-            context.logger.warning("\(paths.workingCopy): the seed a killed run linked it to is gone (\(error.message)); recorded as it is")
-            content = (nil, 0)
-        }
+        let content = link.finishesKilledRun ? linkedContent(link, run) : try seedContent(link, run)
         if link.keeps != nil {
             try lock.waitUntilNoHandle(until: deadline) {
                 SeedDBError(.inUse, "cannot replace \(paths.workingCopy) by a link to the read-only seed: database in use by another process")
@@ -63,6 +58,17 @@ extension DeployExecutor {
             }
         }
         return (digest, inspected.identity.size)
+    }
+
+    /// The seed a killed run's link names, as its finish records it: never read (the
+    /// package may have removed or replaced it since; what runs next looks at it), its
+    /// digest the one known for its identity, if any, its size the file's (0 when nothing
+    /// is there). The finish never fails on it: every run after a kill finishes it first.
+    private func linkedContent(_ link: SeedLink, _ run: DeployRun) -> (digest: SHA256Digest?, size: Int64) {
+        guard let identity = try? context.effects.files.identity(of: link.target) else { return (nil, 0) }
+        guard let known = target.knownSourceDigest, known.identity == identity else { return (nil, identity.size) }
+        run.sourceDigest = known
+        return (known.sha256, identity.size)
     }
 
     /// The copy the link replaced becomes `<name>.previous`, fenced (a connection still

@@ -93,6 +93,9 @@ public struct SeedStatus: Sendable {
     /// The seed file the working copy is a link to, when it is a read-only seed's
     /// (``Seed/readOnly``); `nil` for a copy.
     public var seedLink: String? = nil
+    /// The version a run under way, or killed, was installing (its `"interrupted"`
+    /// marker): the next run, whichever command, finishes or undoes it. `nil` when none is.
+    public var interruptedVersion: SeedVersion? = nil
 }
 
 /// What `verify` found in one file.

@@ -72,9 +72,7 @@ extension Deployer {
                 }
                 try recordAll(release)
                 for entry in release.prepared {
-                    var done = entry.executor.finish(entry.plan, entry.run)
-                    // A seed a killed run had withdrawn: replaced from what the marker replaced.
-                    done.from = done.from ?? entry.observed.entry.interrupted?.replacing?.version
+                    let done = entry.executor.finish(entry.plan, entry.run)
                     if entry.plan.finishesInterrupted {
                         logger.warning("\(entry.work.paths.workingCopy): finished a run that was interrupted (\(done.action.rawValue) \(done.to))")
                     }

@@ -96,7 +96,9 @@ public struct Deployer: Sendable {
     ///
     /// Observes and plans exactly as the run does, and checks what the run would need to
     /// write (the working copy's directory and the settings file), so a dry run fails
-    /// with the same error a real run would.
+    /// with the same error a real run would. After a killed run, it reports (with a
+    /// warning) how the run would finish or undo that one first: what it does next
+    /// depends on what that leaves.
     public func plan(_ seed: Seed, force: Bool = false) throws(SeedDBError) -> DeployReport {
         try dryRun(seed, force ? .reseed : .deploy)
     }
@@ -122,6 +124,10 @@ public struct Deployer: Sendable {
             for case .carry(let carry) in plan.steps where carry.merge == .merge { try rehearseMerge(observed, carry, kind, paths: paths) }
         }
         let planned = report(observed, plan, kind, paths: paths)
+        if plan.finishesInterrupted {
+            // What the run then does depends on what the finish leaves: not planned here.
+            logger.warning("\(paths.workingCopy): a run that was interrupted would be finished (or undone) first; this reports that, not what the run does after it")
+        }
         return kind == .rollback ? planned : signed(planned, signature, pinned: observed.entry.signature)
     }
 
@@ -179,6 +185,7 @@ public struct Deployer: Sendable {
             // The seed's digest matters only to a deploy that copies it.
             refusal: signatureCheck(seed, digest: state != .upToDate && state != .held).refusal)
         status.seedLink = observed.workingCopy.seedLinkTarget
+        status.interruptedVersion = observed.entry.interrupted?.version
         return status
     }
 
@@ -414,12 +421,30 @@ public struct Deployer: Sendable {
     }
 
     /// Observes, plans and executes under the deploy lock (and first finishes an
-    /// interrupted run).
+    /// interrupted run). A failure after such a finish says so: the finish stays.
     private func lockedRun(
         _ seed: Seed, _ kind: DeployRequest.Kind, signature: SeedSignature?, paths: SeedPaths, hashed: SourceDigest?,
         lock: any DeployLock, deadline: ContinuousClock.Instant
     ) throws(SeedDBError) -> DeployReport {
         var finished: DeployReport?
+        do {
+            return try lockedPasses(seed, kind, signature: signature, paths: paths, hashed: hashed, lock: lock, deadline: deadline, finished: &finished)
+        } catch {
+            guard let finished else { throw error }
+            let note = "a run that was interrupted was finished first (\(finished.action.rawValue) \(finished.to))"
+            let unchanged = "; nothing was changed"
+            let message = error.message.hasSuffix(unchanged)
+                ? error.message.dropLast(unchanged.count) + "; nothing else was changed: " + note : error.message + "; " + note
+            throw SeedDBError(error.code, message, underlying: error.underlying, remedy: error.remedy)
+        }
+    }
+
+    /// ``lockedRun(_:_:signature:paths:hashed:lock:deadline:)``'s passes: `finished` is
+    /// the report of an interrupted run a pass finished.
+    private func lockedPasses(
+        _ seed: Seed, _ kind: DeployRequest.Kind, signature: SeedSignature?, paths: SeedPaths, hashed: SourceDigest?,
+        lock: any DeployLock, deadline: ContinuousClock.Instant, finished: inout DeployReport?
+    ) throws(SeedDBError) -> DeployReport {
         var lookAgain = false
         // An interrupted run is finished (or undone) first; a copy found written since the
         // run took it for unwritten is looked at again (the next plan merges); then what
@@ -710,7 +735,8 @@ public struct Deployer: Sendable {
             paths: paths, source: observed.seed.source, version: observed.seed.version,
             expectedSHA256: observed.seed.expectedSHA256, knownSourceDigest: observed.sourceDigest,
             preservedTables: observed.seed.preservedTables, merge: carryPolicies(kind, observed.seed), location: observed.seed.location,
-            replacedVersion: observed.entry.record?.version, settingsBackup: try records(at: paths).backup())
+            // A killed run's marker stands in for the record it withdrew.
+            replacedVersion: (observed.entry.record ?? observed.entry.interrupted?.replacing)?.version, settingsBackup: try records(at: paths).backup())
         if observed.observation.untouchedSeed { target.unwrittenSince = observed.entry.pristine }
         if plan.finishesInterrupted, let interrupted = observed.entry.interrupted {
             target.version = interrupted.version

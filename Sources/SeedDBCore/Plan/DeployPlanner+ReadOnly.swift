@@ -15,7 +15,7 @@ extension DeployPlanner {
     ///   copy when nothing accounts for it).
     /// - Already linked (the package manager renamed a new seed into the path): only
     ///   the record changes.
-    /// - A run that changes more than the record first replaces it by its marker
+    /// - A run that keeps a copy or makes a link the record does not name first replaces it by its marker
     ///   (``DeployStep/withdraw``, naming the seed): killed before its link, the next run
     ///   puts the record back or replaces it; killed after, any run finishes it first
     ///   (``finishingLink(_:_:_:to:)``).
@@ -60,7 +60,7 @@ extension DeployPlanner {
     }
 
     /// The link to `seed` and what becomes of the copy it replaces, as ``linking(_:_:_:)``
-    /// says. A run that changes more than the record (the link, the copy kept) first
+    /// says. A run that keeps a copy, or makes a link the record does not name, first
     /// replaces the record by its marker (``DeployStep/withdraw``), unless it is `finishing`
     /// a killed one whose marker is there.
     private static func linkPlan(_ observed: DeployObservation, _ request: DeployRequest, to seed: String, action: DeployAction, finishing: Bool = false) -> DeployPlan {
@@ -95,7 +95,9 @@ extension DeployPlanner {
         link.setsAsideCompressedPreviousBase = movesBase && observed.baseFiles.previousBaseCompressed
         link.finishesKilledRun = finishing
         var steps: [PlannedStep] = [.linkSeed(link), .cleanUp(leftovers: observed.leftovers)]
-        if (!linked || keeps != nil) && !finishing {
+        // The link alone, where the record already names it (a removed link put back), leaves
+        // the record true whenever it is cut: no marker either.
+        if (keeps != nil || (!linked && observed.recordedSeedLink != seed)) && !finishing {
             let kept = if case .generation(let number) = keeps { number } else { Int?.none }
             steps.insert(.withdraw(PlannedStep.Withdraw(replacing: replaced, base: .staged, replacingGeneration: kept, adopting: adopted, seedLink: seed)), at: 0)
         }

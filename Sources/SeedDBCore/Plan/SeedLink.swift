@@ -37,9 +37,9 @@ package struct SeedLink: Sendable, Hashable {
     package var previous: PlannedStep.PreviousRecord
     /// The merge base the record names after the run (`nil` once it moved with the copy).
     package var base: SHA256Digest?
-    /// Whether this finishes a killed run whose link is in place: a seed gone since (the
-    /// package removed it) is recorded unread, so what runs next can replace or roll back
-    /// the link, instead of every run failing on it.
+    /// Whether this finishes a killed run whose link is in place: the seed is recorded
+    /// unread (the package may have removed or replaced it since), so what runs next can
+    /// replace or roll back the link, instead of every run failing on it.
     package var finishesKilledRun = false
 
     /// Creates the step's decisions.
