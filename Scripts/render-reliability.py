@@ -77,8 +77,8 @@ listings were as before, and the one error line named the manifest, the key id a
 print("""
 What each suite does (see `Tests/seeddbTests/`):
 - **simulator (every state × command × cut)**: the real planner and executor over the
-  in-memory model (`Tests/SeedDBSimulation`): 12 states × 11 commands (deploy, reseed,
-  rollback, purge; live and merged variants) × 3 file-system layouts (reflinks; ext4 in
+  in-memory model (`Tests/SeedDBSimulation`): 14 states × 13 commands (deploy, reseed,
+  rollback, purge; live, merged and read-only variants) × 3 file-system layouts (reflinks; ext4 in
   system mode, the base a hard link to the seed; ext4 in user mode, the previous base
   compressed), a crash before each mutating call, then the rerun and the app's next
   start, the invariants checked after each (trials = cuts). Every state also holds 22
@@ -92,7 +92,7 @@ What each suite does (see `Tests/seeddbTests/`):
 - **simulator (random histories)**: 180 seeded histories of 1,000 steps each (100 with
   reflinks, 20 on each ext4 layout, and 20 twice more, with and without types in
   directory reads; commands, a third of them crashed and rerun, a sixth with the app
-  writing while they run; the app's writes and
+  writing while they run, an eighth of the deploys and reseeds of a read-only seed; the app's writes and
   crashes; users deleting files and damaging the settings; a fifth of the files named
   like SeedDB's, a different fifth for each seed), the invariants checked after every
   step (trials = steps).
@@ -146,7 +146,9 @@ What each suite does (see `Tests/seeddbTests/`):
   install, copied to read-only, read-only to copied, rollback from read-only) check that
   the link names the seed the record names, that the copy a switch replaced is the
   previous generation with the app's rows (after a rollback, the restored working copy
-  holds them), and that the shipped seed was never written. The `purge` rows (with and
+  holds them), and that the shipped seed was never written; "then the app's copied
+  start" runs, after each kill of a switch to read-only, the app's copied deploy instead
+  of the same command: it finishes or undoes the switch, and `verify` passes. The `purge` rows (with and
   without the app's own keys in the settings file) check that the rerun leaves nothing
   of SeedDB's and keeps the app's keys; the `maintain` row (a `VACUUM` of a working copy
   with free pages) that the database is whole, the same generation, with the user's rows
