@@ -146,6 +146,28 @@ import Testing
         #expect(cli.temporaryFiles.isEmpty)
     }
 
+    /// A run killed before it installed anything, then a run of another version that
+    /// replaces its marker with its own: the run (and its dry run first) says so, and
+    /// reports the version that was recorded as the one it replaced.
+    @Test func aRunThatReplacesAKilledOneSaysSo() throws {
+        let seeds = ["A": try cli.makeSeed("a.sqlite", marker: "A", megabytes: 1), "B": try cli.makeSeed("b.sqlite", marker: "B", megabytes: 1),
+                     "C": try cli.makeSeed("c.sqlite", marker: "C", megabytes: 1)]
+        func flags(_ marker: String) -> [String] {
+            ["--app", cli.app, "--seed", seeds[marker]!, "--name", "levels.sqlite", "--version", marker]
+        }
+        #expect(try cli.run(["deploy"] + flags("A")).status == 0)
+        let killed = try cli.run(["deploy"] + flags("B"), environment: ["SEEDDB_TEST_KILL_AFTER": "withdraw"])
+        #expect(killed.killedBy == SIGKILL)
+        let warning = "a run that was interrupted (installing B; A was recorded)"
+        let dryRun = try cli.run(["deploy", "--dry-run"] + flags("C"))
+        #expect(dryRun.status == 0 && dryRun.stderr.contains(warning + " would be replaced by this one"), "\(dryRun.stderr)")
+        let run = try cli.run(["deploy", "--json"] + flags("C"))
+        #expect(run.status == 0 && run.stderr.contains(warning + " is replaced by this one"), "\(run.stderr)")
+        let report = try run.seeds().first
+        #expect(report?["from"] as? String == "A" && report?["to"] as? String == "C", "\(run.stdout)")
+        #expect(cli.settingsEntry()?["interrupted"] == nil && cli.temporaryFiles.isEmpty)
+    }
+
     /// The invariants after a crash; `nil` when they hold.
     private func check(after trial: String, expecting allowed: [String]) -> String? {
         guard case .generation(let marker) = cli.generation(of: cli.workingCopy) else {

@@ -124,6 +124,7 @@ public struct Deployer: Sendable {
             for case .carry(let carry) in plan.steps where carry.merge == .merge { try rehearseMerge(observed, carry, kind, paths: paths) }
         }
         let planned = report(observed, plan, kind, paths: paths)
+        warnOfReplacedRun(observed, plan, paths: paths, dryRun: true)
         if plan.finishesInterrupted {
             // What the run then does depends on what the finish leaves: not planned here.
             logger.warning("\(paths.workingCopy): a run that was interrupted would be finished (or undone) first; this reports that, not what the run does after it")
@@ -466,6 +467,7 @@ public struct Deployer: Sendable {
                 }
                 return done
             }
+            warnOfReplacedRun(observed, plan, paths: paths, dryRun: false)
             var target = try target(observed, plan, kind, paths: paths)
             (target.signature, target.manifest) = (signature, seed.manifest)
             let context = DeployContext(configuration: configuration, logger: logger, records: records(at: paths), effects: effects)
@@ -492,6 +494,14 @@ public struct Deployer: Sendable {
             throw SeedDBError(.inUse, "cannot replace \(paths.workingCopy): it was written while the run staged, more than once; run again")
         }
         return finished
+    }
+
+    /// Warns that `plan` takes the place of a killed run it does not finish (its marker
+    /// stands until this run's own replaces it).
+    private func warnOfReplacedRun(_ observed: Observed, _ plan: DeployPlan, paths: SeedPaths, dryRun: Bool) {
+        guard let killed = observed.entry.interrupted, !plan.finishesInterrupted, plan.withdraw != nil else { return }
+        let recorded = killed.replacing.map { "; \($0.version) was recorded" } ?? ""
+        logger.warning("\(paths.workingCopy): a run that was interrupted (installing \(killed.version)\(recorded)) \(dryRun ? "would be" : "is") replaced by this one")
     }
 
     /// Removes what the observation proved disposable, in a run that has nothing to copy
