@@ -12,11 +12,7 @@ import Testing
     let cli = CLIHarness()
 
     @Test func killedDeploysNeverLoseOrMixData() throws {
-        let seeds = ["A": try cli.makeSeed("a.sqlite", marker: "A", megabytes: 16),
-                     "B": try cli.makeSeed("b.sqlite", marker: "B", megabytes: 16)]
-        func flags(_ marker: String) -> [String] {
-            ["--app", cli.app, "--seed", seeds[marker]!, "--name", "levels.sqlite", "--version", marker]
-        }
+        let flags = try markedSeeds(["A", "B"], megabytes: 16)
         try FileManager.default.createDirectory(atPath: cli.root + "/config/\(cli.app)", withIntermediateDirectories: true)
         try Data(#"{"theme": "dark"}"#.utf8).write(to: URL(fileURLWithPath: cli.settingsFile))
         #expect(try cli.run(["deploy"] + flags("A")).status == 0)
@@ -70,11 +66,7 @@ import Testing
     /// base or the merged copy with the new base, recorded consistently; the user's edit
     /// survives every trial, and the next run finishes the job.
     @Test func killedMergedDeploysKeepTheUsersEditAndAConsistentBase() throws {
-        let seeds = ["A": try cli.makeSeed("a.sqlite", marker: "A", megabytes: 4),
-                     "B": try cli.makeSeed("b.sqlite", marker: "B", megabytes: 4)]
-        func flags(_ marker: String) -> [String] {
-            ["--app", cli.app, "--seed", seeds[marker]!, "--name", "levels.sqlite", "--version", marker, "--merge", "user-wins"]
-        }
+        let flags = try markedSeeds(["A", "B"], megabytes: 4, extra: ["--merge", "user-wins"])
         try FileManager.default.createDirectory(atPath: cli.root + "/config/\(cli.app)", withIntermediateDirectories: true)
         try Data(#"{"theme": "dark"}"#.utf8).write(to: URL(fileURLWithPath: cli.settingsFile))
         #expect(try cli.run(["deploy"] + flags("A")).status == 0)
@@ -126,11 +118,7 @@ import Testing
     /// never linked and removed it, with the row. It finishes the killed run instead (the
     /// link put back), and the row stays.
     @Test func aKilledSwapWhoseLinkWasRemovedKeepsWhatTheAppWroteSince() throws {
-        let seeds = ["A": try cli.makeSeed("a.sqlite", marker: "A", megabytes: 1),
-                     "B": try cli.makeSeed("b.sqlite", marker: "B", megabytes: 1)]
-        func flags(_ marker: String) -> [String] {
-            ["--app", cli.app, "--seed", seeds[marker]!, "--name", "levels.sqlite", "--version", marker]
-        }
+        let flags = try markedSeeds(["A", "B"], megabytes: 1)
         #expect(try cli.run(["deploy"] + flags("A")).status == 0)
         let killed = try cli.run(["deploy"] + flags("B"), environment: ["SEEDDB_TEST_KILL_AFTER": "install"])
         #expect(killed.killedBy == SIGKILL)
@@ -150,11 +138,7 @@ import Testing
     /// replaces its marker with its own: the run (and its dry run first) says so, and
     /// reports the version that was recorded as the one it replaced.
     @Test func aRunThatReplacesAKilledOneSaysSo() throws {
-        let seeds = ["A": try cli.makeSeed("a.sqlite", marker: "A", megabytes: 1), "B": try cli.makeSeed("b.sqlite", marker: "B", megabytes: 1),
-                     "C": try cli.makeSeed("c.sqlite", marker: "C", megabytes: 1)]
-        func flags(_ marker: String) -> [String] {
-            ["--app", cli.app, "--seed", seeds[marker]!, "--name", "levels.sqlite", "--version", marker]
-        }
+        let flags = try markedSeeds(["A", "B", "C"], megabytes: 1)
         #expect(try cli.run(["deploy"] + flags("A")).status == 0)
         let killed = try cli.run(["deploy"] + flags("B"), environment: ["SEEDDB_TEST_KILL_AFTER": "withdraw"])
         #expect(killed.killedBy == SIGKILL)
@@ -166,6 +150,14 @@ import Testing
         let report = try run.seeds().first
         #expect(report?["from"] as? String == "A" && report?["to"] as? String == "C", "\(run.stdout)")
         #expect(cli.settingsEntry()?["interrupted"] == nil && cli.temporaryFiles.isEmpty)
+    }
+
+    /// Seeds of `megabytes` each, one per marker (`"A"` → `a.sqlite`, marked and versioned
+    /// `A`), and the flags that deploy the one a marker names, with `extra`.
+    private func markedSeeds(_ markers: [String], megabytes: Int, extra: [String] = []) throws -> (String) -> [String] {
+        var seeds: [String: String] = [:]
+        for marker in markers { seeds[marker] = try cli.makeSeed(marker.lowercased() + ".sqlite", marker: marker, megabytes: megabytes) }
+        return { [cli] marker in ["--app", cli.app, "--seed", seeds[marker]!, "--name", "levels.sqlite", "--version", marker] + extra }
     }
 
     /// The invariants after a crash; `nil` when they hold.

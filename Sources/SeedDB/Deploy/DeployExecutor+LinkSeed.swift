@@ -120,10 +120,6 @@ extension DeployExecutor {
             entry.location = target.location
             table[paths.name.rawValue] = entry
         }
-        if target.release != nil {
-            run.pendingRecord = change
-        } else {
-            try store.update(timeout: deadline.timeLeft, change)
-        }
+        try commitRecord(change, run)
     }
 }

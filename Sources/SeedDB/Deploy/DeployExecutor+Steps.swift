@@ -638,17 +638,23 @@ extension DeployExecutor {
             entry.seedLink = nil // a copy now, not a read-only seed's link
             table[paths.name.rawValue] = entry
         }
-        if target.release != nil {
-            // One seed of a release: recorded with every other seed, in one settings write.
-            run.pendingRecord = change
-        } else {
-            try store.update(timeout: deadline.timeLeft, change)
-        }
+        try commitRecord(change, run)
         if let merge = run.merge {
             writeConflicts(merge.conflicts)
         } else if record.removesConflicts, (try? fs.fileType(at: paths.conflictsFile)) != nil {
             // The merge whose conflicts the file lists is the one rolled back.
             try? fs.remove(paths.conflictsFile)
+        }
+    }
+
+    /// Writes `change`, a run's record, to the settings; one seed of a release
+    /// (``DeployTarget/release``) leaves it in ``DeployRun/pendingRecord``, recorded with
+    /// every other seed in one settings write.
+    func commitRecord(_ change: @escaping (inout SettingsTable) -> Void, _ run: DeployRun) throws(SeedDBError) {
+        if target.release != nil {
+            run.pendingRecord = change
+        } else {
+            try context.records.update(timeout: deadline.timeLeft, change)
         }
     }
 
