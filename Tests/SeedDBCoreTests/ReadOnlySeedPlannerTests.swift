@@ -3,7 +3,8 @@ import Testing
 
 /// The plan of a read-only seed, table-driven: a link straight to the seed, never a copy;
 /// the copy it replaces kept as the previous generation; the refusals decided before
-/// anything is planned; and the way back to a copy, which carries nothing from the link.
+/// anything is planned; and the way back to a copy, which carries nothing from the link
+/// and what the user wrote before it from the previous generation.
 @Suite struct ReadOnlySeedPlannerTests {
     static let seedPath = "/usr/share/levels/levels.sqlite"
 
@@ -116,16 +117,71 @@ import Testing
         #expect(throws: refusal) { try DeployPlanner.plan(Self.observed(seed: seed), DeployRequest(kind: .deploy)) }
     }
 
-    @Test func backToACopyCarriesNothingAndKeepsThePrevious() throws {
-        let linked = Self.observed(current: "2", workingCopy: .seedLink(Self.seedPath), recordedGeneration: nil, recordedLink: Self.seedPath, previous: true, seed: nil)
-        let plan = try DeployPlanner.plan(linked, DeployRequest(kind: .deploy))
-        #expect(plan.names == [.stage, .check, .withdraw, .install, .record, .cleanUp])
-        #expect(plan.strategy == .swap && !plan.keepsPrevious && !plan.dropsPrevious && plan.seedLink == nil)
+    @Test func backToACopyCarriesThePreviousGenerationAndKeepsIt() throws {
+        var linked = Self.observed(current: "2", workingCopy: .seedLink(Self.seedPath), recordedGeneration: nil, recordedLink: Self.seedPath, previous: true, seed: nil)
+        // No record of the previous generation: nothing known to carry it by.
+        let unrecorded = try DeployPlanner.plan(linked, DeployRequest(kind: .deploy))
+        #expect(unrecorded.names == [.stage, .check, .withdraw, .install, .record, .cleanUp])
+        #expect(unrecorded.strategy == .swap && !unrecorded.keepsPrevious && !unrecorded.dropsPrevious && unrecorded.seedLink == nil)
+        // The copy the switch kept, recorded with its seed's tables and its base.
+        let base = try SHA256Digest(hex: String(repeating: "b", count: 64))
+        let previous = DeployRecord(version: try SeedVersion("1"), sha256: nil, size: 1, deployedAt: "2026-01-01T00:00:00Z", base: base, seedTables: ["levels"])
+        linked.records = DeployObservation.Records(current: nil, previous: previous)
+        linked.baseFiles.previousBase = true
+        var request = DeployRequest(kind: .deploy)
+        request.merges = true
+        request.replacesEdits = true
+        func carry(_ observed: DeployObservation, _ request: DeployRequest) throws -> PlannedStep.Carry? {
+            for case .carry(let carry) in try DeployPlanner.plan(observed, request).steps { return carry }
+            return nil
+        }
+        // A base not looked at (or not matching): merged without one, said so.
+        #expect(try carry(linked, request) == PlannedStep.Carry(
+            from: .previousGeneration, appTables: .notInTheOldSeed(["levels"]), merge: .merge, base: .missing("does not match the recorded seed"), discards: .unknown))
+        linked.baseFiles.previousBaseMatchesRecord = true
+        let plan = try DeployPlanner.plan(linked, request)
+        #expect(plan.names == [.stage, .check, .withdraw, .carry, .install, .record, .cleanUp])
+        #expect(plan.writerLockedSteps == [.carry, .install, .record])
+        #expect(!plan.keepsPrevious && !plan.dropsPrevious, "the previous generation stays as it is")
+        #expect(try carry(linked, request) == PlannedStep.Carry(
+            from: .previousGeneration, appTables: .notInTheOldSeed(["levels"]), merge: .merge, base: .previous, discards: .againstBase))
+        // Kept compressed (ext4, user mode): restored for the merge.
+        linked.baseFiles = DeployObservation.BaseFiles()
+        linked.baseFiles.previousBaseCompressed = true
+        linked.baseFiles.previousBaseCompressedMatchesRecord = true
+        #expect(try carry(linked, request)?.base == .previousRestored(base))
+        // Merging off: the app's tables still come across; the edits are named.
+        request.merges = false
+        #expect(try carry(linked, request)?.merge == .off && carry(linked, request)?.discards == .againstBase)
+        // An adopted copy kept as the previous generation has no known base.
+        request.merges = true
+        linked.records.previous?.version = DeployRecord.adoptedVersion
+        #expect(try carry(linked, request) == PlannedStep.Carry(
+            from: .previousGeneration, appTables: .notInTheNewSeed, merge: .off, base: .previousRestored(base), discards: .none))
+        linked.records.previous?.version = try SeedVersion("1")
         var sameVersion = linked
         sameVersion.recorded = sameVersion.current
         #expect(try DeployPlanner.plan(sameVersion, DeployRequest(kind: .deploy)).action == .replaced, "the switch alone is work")
         let rollback = try DeployPlanner.plan(linked, DeployRequest(kind: .rollback))
         #expect(rollback.action == .rolledBack && !rollback.names.contains(.carry) && rollback.dropsPrevious)
+        // The link removed since it was recorded: the copy made in its place carries too.
+        var removed = linked
+        removed.workingCopy = .absent
+        #expect(try carry(removed, request)?.from == .previousGeneration)
+    }
+
+    /// A switch back to a copy killed after its link switch is finished as it would have
+    /// ended: the previous generation as it was, never recorded as the link's (it once
+    /// recorded the read-only link's record for the copy kept before it).
+    @Test func aKilledSwitchBackKeepsThePreviousGenerationAsItWas() throws {
+        let link = DeployRecord(version: DeployPlannerTests.version("2"), sha256: nil, size: 1, deployedAt: "")
+        var marker = DeployObservation.Interrupted(version: DeployPlannerTests.version("3"), generation: 1, replacing: link.version)
+        marker.replacingRecord = link
+        var switched = Self.observed(recorded: nil, current: "3", workingCopy: .generation(1), recordedGeneration: nil, recordedLink: Self.seedPath, previous: true, seed: nil)
+        switched.interrupted = marker
+        let plan = try DeployPlanner.plan(switched, DeployRequest(kind: .deploy))
+        #expect(plan.finishesInterrupted && plan.names == [.record, .cleanUp], "\(plan.steps)")
+        for case .record(let record) in plan.steps { #expect(record.previous == .unchanged) }
     }
 
     @Test(arguments: [

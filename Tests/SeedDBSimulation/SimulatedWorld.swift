@@ -656,12 +656,25 @@ struct SimulatedDatabase: DeployDatabase {
         // A merge without a base keeps every cell of the old copy that differs from the new
         // seed (the old seed's own values among them): a bug when the record vouched for
         // the `<name>.base` on disk (its digest) and it held the old copy's own seed.
+        // (From the previous generation, the copy a switch to a read-only seed kept: its own
+        // base, `.previous.base` or what its compressed difference restores.)
+        let fromPrevious = old == carry.workingCopy + ".previous"
+        let basePath = carry.workingCopy + (fromPrevious ? ".previous.base" : ".base")
         if carry.merge.mergesAnything, carry.base == nil, let settings = world.settingsFile,
-           case .file(.bytes(let bytes), _, _)? = world.node(settings),
-           case .file(let content, _, _)? = world.node(carry.workingCopy + ".base"), case .database(let base, _) = content,
-           world.parsed(bytes).entries[SimulatedWorld.name(of: carry.workingCopy)]?.base == SimulatedWorld.digest(content),
-           base.seed == previous.seed {
-            world.violate("merged \(SimulatedWorld.name(of: carry.workingCopy)) without its base, though \(SimulatedWorld.name(of: carry.workingCopy)).base held seed \(base.seed)")
+           case .file(.bytes(let bytes), _, _)? = world.node(settings), let entry = world.parsed(bytes).entries[SimulatedWorld.name(of: carry.workingCopy)],
+           let recorded = fromPrevious ? entry.previous?.base : entry.base {
+            if case .file(let content, _, _)? = world.node(basePath), case .database(let base, _) = content,
+               recorded == SimulatedWorld.digest(content), base.seed == previous.seed {
+                world.violate("merged \(SimulatedWorld.name(of: carry.workingCopy)) without its base, though \(SimulatedWorld.name(of: basePath)) held seed \(base.seed)")
+            }
+            if fromPrevious, world.node(basePath + ".xor.zst") != nil,
+               (try? SimulatedFileSystem(world: world).sha256(ofDelta: basePath + ".xor.zst", against: old)) == recorded {
+                world.violate("merged \(SimulatedWorld.name(of: carry.workingCopy)) without its base, though \(SimulatedWorld.name(of: basePath)).xor.zst restores it")
+            }
+        }
+        // A base of another seed would take that seed's cells for the user's.
+        if carry.merge.mergesAnything, let base = carry.base, case .database(let content, _)? = (try? world.fileContent(base))?.0, content.seed != previous.seed {
+            world.violate("merged \(SimulatedWorld.name(of: old)) (seed \(previous.seed)) against a base of seed \(content.seed)")
         }
         let staged: String
         switch target {
@@ -683,9 +696,15 @@ struct SimulatedDatabase: DeployDatabase {
         // rollback restored without a base (what it held is the previous run's record).
         var recordedNothing = false
         if let settings = world.settingsFile, case .file(.bytes(let bytes), _, _)? = world.node(settings),
-           let entry = world.parsed(bytes).entries[SimulatedWorld.name(of: carry.workingCopy)], let marker = entry.interrupted,
-           let replaced = marker.replacing, !marker.adopting, replaced.version != DeployRecord.adoptedVersion {
-            recordedNothing = entry.base == nil && replaced.tableDigests == nil && entry.heldFrom == nil
+           let entry = world.parsed(bytes).entries[SimulatedWorld.name(of: carry.workingCopy)], let marker = entry.interrupted {
+            if fromPrevious {
+                // The previous generation's own record (the marker's is the link's).
+                if let kept = entry.previous, kept.version != DeployRecord.adoptedVersion {
+                    recordedNothing = kept.base == nil && kept.tableDigests == nil
+                }
+            } else if let replaced = marker.replacing, !marker.adopting, replaced.version != DeployRecord.adoptedVersion {
+                recordedNothing = entry.base == nil && replaced.tableDigests == nil && entry.heldFrom == nil
+            }
         }
         if !carry.merge.mergesAnything, !previous.edits.isEmpty, recordedNothing, carry.discards == nil {
             world.violate("replaced the user's edits of \(SimulatedWorld.name(of: carry.workingCopy)) (seed \(previous.seed)) with no base or table digests to name them by")

@@ -145,6 +145,68 @@ import Testing
         }
     }
 
+    /// A copy switched to a read-only link, then back to a copy, came back as the new seed
+    /// alone: what the user wrote was only in the previous generation, which the next
+    /// upgrade set aside (seen from outside: a user's table only in a set-aside file).
+    /// The copy that takes the link's place carries the previous generation's app tables
+    /// and merges its edits, against that generation's base (kept compressed on ext4 in
+    /// user mode, a second name in system mode, a reflink on XFS); cut anywhere, the next
+    /// start finishes or undoes it and carries them all the same.
+    @Test(arguments: layouts.indices)
+    func aSwitchBackToACopyCarriesWhatTheUserWroteBeforeTheLink(_ layout: Int) {
+        let start = Simulator(linksBaseToSeed: Self.layouts[layout].linksBaseToSeed, reflinks: Self.layouts[layout].reflinks)
+        start.run(Command(kind: .deploy, version: 1, merge: true))
+        start.appWrites(editingTheSeed: true)
+        start.appWrites()
+        #expect(start.run(Command(kind: .deploy, version: 2, readOnly: true)) == .done(.replaced))
+        let row = start.rowsWritten, edit = start.editsWritten
+        #expect(row.count == 1 && edit.count == 1)
+        let back = Command(kind: .deploy, version: 3, merge: true)
+        for crash in [nil] + Array(0..<start.calls(back)) {
+            let sim = start.copy()
+            sim.run(back, crash: crash)
+            if crash != nil { #expect(sim.run(back) == .done(.replaced), "crash before call \(crash!): \(sim.log.suffix(3))") }
+            // (Cut after its link switch, the finish once recorded the link's record as the
+            // previous generation's.)
+            #expect(sim.problems() == [], "crash before call \(crash ?? -1): \(sim.log.suffix(3))")
+            let copy = sim.world.database(at: sim.paths.workingCopy)?.content
+            #expect(copy?.userRows == row && copy?.edits == edit, "crash before call \(crash ?? -1): \(sim.log.suffix(3)) left \(String(describing: copy))")
+            // The next upgrade keeps the switched-back copy as previous: the rows go on.
+            #expect(sim.run(Command(kind: .reseed, version: 3, merge: true)) == .done(.reseeded))
+            #expect(sim.problems() == [] && sim.leftovers() == [], "crash before call \(crash ?? -1): \(sim.log.suffix(4)) left \(sim.leftovers())")
+        }
+        // Merging off, the app's table still comes back; the edit is the seed's again.
+        let off = start.copy()
+        #expect(off.run(Command(kind: .deploy, version: 3)) == .done(.replaced))
+        #expect(off.world.database(at: off.paths.workingCopy)?.content.userRows == row)
+        #expect(off.run(Command(kind: .reseed, version: 3)) == .done(.reseeded))
+        #expect(off.problems() == [], "\(off.log)")
+    }
+
+    /// The settings deleted with the working copy, a read-only deploy, then a copied one
+    /// cut after its link switch: the finish recorded the read-only link's record as the
+    /// previous generation's, though the file there was the user's old copy, which nothing
+    /// recorded; the next replace then set it aside as a recorded one (found by the random
+    /// histories once the simulator followed the user's rows across a link). A copy that
+    /// took a link's place keeps the previous generation as it was, killed or not.
+    @Test func aKilledSwitchBackKeepsAnUnrecordedPreviousGeneration() {
+        let start = Simulator()
+        start.run(Command(kind: .deploy, version: 3, merge: true))
+        start.appWrites()
+        start.run(Command(kind: .reseed, version: 3, merge: true))
+        start.userDeletes(["levels.sqlite", start.currentGenerationName ?? "", "settings"])
+        #expect(start.run(Command(kind: .reseed, version: 3, readOnly: true)) == .done(.reseeded))
+        let back = Command(kind: .reseed, version: 3, mergeOffOnce: true)
+        for crash in 0..<start.calls(back) {
+            let sim = start.copy()
+            sim.run(back, crash: crash)
+            sim.run(back)
+            #expect(sim.problems() == [], "crash before call \(crash): \(sim.log.suffix(3))")
+            #expect(sim.run(back) == .done(.reseeded))
+            #expect(sim.problems() == [], "crash before call \(crash): \(sim.log.suffix(3))")
+        }
+    }
+
     /// With the settings damaged twice, a rollback restored the database an upgrade had
     /// adopted and recorded it as adopted; a second rollback then retired it, and what
     /// the app wrote in it with it (found by the random histories).
@@ -548,3 +610,4 @@ extension Simulator {
         return nil
     }
 }
+

@@ -133,6 +133,8 @@ final class Simulator {
         // A database with no record (and no run under way) is one SeedDB cannot account
         // for: whatever the run does, its content must stay in some file.
         let unaccounted = entry()?.record == nil && entry()?.interrupted == nil
+        // A copy recorded as adopted (a rollback restored one) has no known base either.
+        let recordedAdopted = entry()?.record?.version == DeployRecord.adoptedVersion
         if let found = world.database(at: paths.workingCopy)?.content, unaccounted {
             if !found.edits.isEmpty, !adopted.contains(found.edits) { adopted.append(found.edits) }
             // Kept whole as an adopted copy, never merged (it has no known base).
@@ -173,6 +175,12 @@ final class Simulator {
                 if !lost.isEmpty {
                     runProblems.append("\(command) ended \(action) without the edits of seed rows \(lost.sorted())\(during.map { " (edited while it ran: \($0.edit))" } ?? "")")
                 }
+            } else if linkedReadOnly {
+                // A link to a read-only seed replaces nothing: the copy it replaced keeps the
+                // edits as the previous generation, and a switch back to a copy that merges
+                // carries them again (below: not from a copy with no known base).
+                let lost = editsWritten.subtracting(editsOnDisk())
+                if !lost.isEmpty { runProblems.append("\(command) left the working copy a link to the seed, and the edits of seed rows \(lost.sorted()) in no file") }
             } else if action != .unchanged, action != .held {
                 // Replaced by the seed's own rows, or a copy with no record kept whole as an
                 // adopted copy (the old copy keeps them): only those the new copy holds
@@ -183,9 +191,10 @@ final class Simulator {
         if outcome == .crashed {
             crashes += 1
             // Cut after its switch, a run that merges nothing replaced the edits (the old
-            // copy keeps them): only those the working copy holds now are still to keep.
+            // copy keeps them): only those the working copy holds now are still to keep. (A
+            // link to a read-only seed replaces nothing: the previous generation keeps them.)
             if !command.merge || command.mergeOffOnce {
-                editsWritten.formIntersection(world.database(at: paths.workingCopy)?.content.edits ?? [])
+                editsWritten.formIntersection(editsStillToKeep())
             }
         }
         // A run that says it is done leaves no run under way behind it: a marker left would
@@ -196,14 +205,17 @@ final class Simulator {
             runProblems.append("\(command) ended \(action) and left the marker of a run under way (version \(marker.version))")
         }
         // Once the working copy is a link to a read-only seed, what the app wrote before it
-        // is the previous generation's: kept with it (checked here), restored by a
-        // rollback; no later run promises to carry it (nothing is carried from the link,
-        // which the app could not write).
+        // is the previous generation's: kept with it, restored by a rollback, carried (and
+        // merged) into the copy that takes the link's place when the seed is copied again.
         if let file = world.database(at: paths.workingCopy)?.file, SimulatedWorld.isShippedSeed(file) {
             let lost = rowsWritten.subtracting(rowsOnDisk())
             if !lost.isEmpty { runProblems.append("\(command) left the working copy a link to the seed, and rows \(lost.sorted()) in no file") }
-            rowsWritten = []
-            editsWritten = []
+            // A copy with no known base (no record, or recorded as adopted) that the link
+            // replaced is kept whole, never merged: its edits stay with it.
+            if command.readOnly, unaccounted || recordedAdopted {
+                if !editsWritten.isEmpty, !adopted.contains(editsWritten) { adopted.append(editsWritten) }
+                editsWritten = []
+            }
         }
         world.restart()
         log.append("\(command)\(crash.map { " (crash before call \($0))" } ?? ""): \(outcome)")
@@ -245,8 +257,8 @@ final class Simulator {
             world.userRemoves(name == "settings" ? paths.settingsFile : paths.inDirectory(name))
             lookalikes[name] = nil
         }
-        rowsWritten.formIntersection(rowsOnDisk())
-        editsWritten.formIntersection(world.database(at: paths.workingCopy)?.content.edits ?? [])
+        rowsWritten.formIntersection(rowsKept())
+        editsWritten.formIntersection(editsStillToKeep())
         let kept = databasesOnDisk().map(\.edits)
         adopted.removeAll { edits in !kept.contains(where: edits.isSubset(of:)) }
         log.append("user deletes \(names)")
@@ -300,6 +312,33 @@ final class Simulator {
     }
 
     func isTemporary(_ name: String) -> Bool { name.hasPrefix(".") }
+
+    /// The rows SeedDB has to keep once a user deleted files: those in a database file
+    /// that is not temporary, less those only in a generation that a switch back from a
+    /// read-only seed's link staged and was killed before installing. While the working
+    /// copy links to the seed, no generation is in use but one a record or a killed run's
+    /// marker names as the copy to keep, and the next run undoes the switch and removes it.
+    func rowsKept() -> Set<Int> {
+        guard let (_, _, file) = world.database(at: paths.workingCopy), SimulatedWorld.isShippedSeed(file) else { return rowsOnDisk() }
+        let named = [entry()?.generation, entry()?.interrupted?.replacingGeneration].compactMap(\.self)
+        return world.names(in: paths.directory).reduce(into: []) { rows, name in
+            guard !isTemporary(name) || name.hasSuffix(".old.tmp"), paths.generationNumber(of: name) == nil || named.contains(name),
+                  case .file(.database(let content, _), _, _)? = world.node(paths.inDirectory(name)) else { return }
+            rows.formUnion(content.userRows)
+        }
+    }
+
+    /// Every edit of a seed row in a database file that is not a temporary one.
+    func editsOnDisk() -> Set<Int> {
+        databasesOnDisk().reduce(into: []) { $0.formUnion($1.edits) }
+    }
+
+    /// The edits a later run that merges must still keep: those in the working copy, or,
+    /// once it is a link to a read-only seed, those in a file (the previous generation).
+    func editsStillToKeep() -> Set<Int> {
+        guard let (content, _, file) = world.database(at: paths.workingCopy) else { return [] }
+        return SimulatedWorld.isShippedSeed(file) ? editsOnDisk() : content.edits
+    }
 
     /// The settings entry, as SeedDB would read it.
     func entry() -> SettingsEntry? {

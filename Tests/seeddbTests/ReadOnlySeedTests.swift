@@ -166,6 +166,41 @@ import Testing
         #expect(try cli.levelCount() == 20)
     }
 
+    /// Copied, read-only, copied again: the copy that takes the link's place carries the
+    /// user's table and merges their edits from the copy the first switch kept (against
+    /// that copy's own base: a row they did not touch takes the new seed's value), and the
+    /// next replace keeps them. Before, they were only in the previous generation, which
+    /// that replace set aside.
+    @Test func aSwitchBackToACopyCarriesWhatTheUserWroteBeforeTheLink() throws {
+        let cli = CLIHarness()
+        var seed = try Self.shipped(cli, 1)
+        #expect(try cli.run(["deploy"] + Self.flags(cli, 1, seed)).status == 0)
+        let wrote = try cli.shell("""
+            sqlite3 '\(cli.workingCopy)' "CREATE TABLE notes(text); INSERT INTO notes VALUES ('mine'); \
+            UPDATE levels SET background = 'my-cave' WHERE ix = 2; INSERT INTO levels(ix, background, map) VALUES (100, 'my-level', x'00')"
+            """)
+        #expect(wrote.status == 0, "\(wrote.stderr)")
+        #expect(try cli.run(["deploy", "--read-only"] + Self.flags(cli, 1, seed)).status == 0)
+        seed = try Self.shipped(cli, 2)
+        #expect(try cli.run(["deploy", "--read-only"] + Self.flags(cli, 2, seed)).status == 0)
+
+        let back = try cli.run(["deploy", "--json"] + Self.flags(cli, 2, seed))
+        #expect(back.status == 0, "\(back.stderr)")
+        #expect(back.stderr.isEmpty, "merged against the previous generation's base, with nothing to warn of: \(back.stderr)")
+        func rows() throws -> String {
+            try cli.shell("""
+                sqlite3 '\(cli.workingCopy)' "SELECT group_concat(background, ',') FROM levels WHERE ix IN (1, 2, 100); SELECT text FROM notes; SELECT count(*) FROM levels"
+                """).stdout
+        }
+        // The user's edit and row, the new seed's value where they wrote nothing, their table.
+        #expect(try rows() == "forest-hd,my-cave,my-level\nmine\n25\n", "\(back.stdout)")
+        #expect(try cli.shell("sqlite3 '\(cli.appData)/levels.sqlite.previous' 'SELECT text FROM notes'").stdout == "mine\n")
+        // The next replace keeps the previous generation's place for the switched-back copy.
+        #expect(try cli.run(["reseed"] + Self.flags(cli, 2, seed)).status == 0)
+        #expect(try rows() == "forest-hd,my-cave,my-level\nmine\n25\n")
+        #expect(try cli.shell("sqlite3 '\(cli.appData)/levels.sqlite.previous' 'SELECT text FROM notes'").stdout == "mine\n")
+    }
+
     @Test func anExpectedDigestIsCheckedAndRecorded() throws {
         let cli = CLIHarness()
         let seed = try Self.shipped(cli, 1)

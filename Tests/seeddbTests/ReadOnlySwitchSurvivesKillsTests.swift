@@ -39,6 +39,9 @@ struct ReadOnlySwitchSurvivesKillsTests {
         /// The app's rows (`probe`) the previous generation holds once the job is done,
         /// `nil` when there is none; the working copy's for a copy.
         var probes: String?
+        /// The version the previous generation is recorded at once the job is done, when
+        /// the scenario says.
+        var previousVersion: String? = nil
         var testDescription: String { name }
     }
 
@@ -58,6 +61,11 @@ struct ReadOnlySwitchSurvivesKillsTests {
                  command: { readOnly($0, 2) }, version: "2", linksTo: seed(2), probes: "1"),
         Scenario(name: "read-only to copied", setUp: { cli in try run(cli, readOnly(cli, 1)) },
                  command: { ["deploy"] + $0.seedFlags(2) }, version: "2", linksTo: nil, probes: nil),
+        // The copy made in the link's place carries the user's table from the previous
+        // generation, which stays recorded as the copy it is.
+        Scenario(name: "copied, read-only, copied again",
+                 setUp: { cli in try run(cli, ["deploy"] + cli.seedFlags(1)); try probe(cli); try run(cli, readOnly(cli, 2)) },
+                 command: { ["deploy"] + $0.seedFlags(2) }, version: "2", linksTo: nil, probes: "1", previousVersion: "1"),
         Scenario(name: "rollback from read-only",
                  setUp: { cli in try run(cli, ["deploy"] + cli.seedFlags(1)); try probe(cli); try run(cli, readOnly(cli, 2)) },
                  command: { ["rollback", "--app", $0.app, "--name", "levels.sqlite"] }, version: "1", linksTo: nil, probes: "1"),
@@ -169,6 +177,9 @@ struct ReadOnlySwitchSurvivesKillsTests {
         if !temporary.isEmpty { problems.append("temporary files left: \(temporary)") }
         let previousOnDisk = listing.contains("levels.sqlite.previous")
         if (entry["previous"] != nil) != previousOnDisk { problems.append("previous recorded \(entry["previous"] != nil), on disk \(previousOnDisk)") }
+        if let expected = scenario.previousVersion, let previous = (entry["previous"] as? [String: Any])?["version"] as? String, previous != expected {
+            problems.append("the previous generation is recorded at \(previous), expected \(expected)")
+        }
         if let expected = scenario.probes {
             // The user's rows: in the previous generation a switch kept, or back in the copy a rollback restored.
             let holder = scenario.linksTo == nil ? cli.workingCopy : cli.appData + "/levels.sqlite.previous"

@@ -250,6 +250,11 @@ extension DeployExecutor {
             throw SeedDBError(.inUse, "cannot replace \(paths.workingCopy): it was written since this run found it unwritten; nothing was changed", underlying: WrittenSinceLooked())
         }
         switch scope {
+        case _ where carry.from == .previousGeneration:
+            // Nothing to carry from the link the install replaces: the previous generation,
+            // which no connection writes, holds what the user wrote before it.
+            try self.carry(into: .staged(try run.staged(for: .carry).path), old: paths.previousGeneration, carry, run)
+            if !run.carried.isEmpty || run.merge != nil { try run.rehashStaged(fs) }
         case .live(let live, let old?):
             try self.carry(into: .live(live), old: old, carry, run)
         case .swap(let old?):
@@ -273,17 +278,20 @@ extension DeployExecutor {
         case .notInTheNewSeed: appTables = .notInTheNewSeed
         }
         let merges = carry.merge == .merge
+        let againstBase = carry.discards == .againstBase
         var base: (path: String?, problem: String?) = (nil, nil)
-        if merges {
+        if merges || againstBase {
             switch carry.base {
             case .recorded: base.path = paths.base
-            case .missing(let problem): base.problem = problem
+            case .previous: base.path = paths.previousBase
+            case .previousRestored(let digest): base.path = try restoredPreviousBase(digest, run)
+            case .missing(let problem): base.problem = merges ? problem : nil
             }
         }
         let discards: CarryRequest.Discards?
         switch carry.discards {
         case .none, .unwritten: discards = nil
-        case .againstBase: discards = .againstBase(paths.base)
+        case .againstBase: discards = base.path.map { .againstBase($0) }
         case .againstDigests(let digests): discards = .againstDigests(digests)
         case .unknown:
             discards = nil
@@ -291,13 +299,14 @@ extension DeployExecutor {
         }
         let request = CarryRequest(
             workingCopy: paths.workingCopy, preservedTables: target.preservedTables, merge: merges ? target.merge : MergePolicies(), appTables: appTables,
-            configuredTables: ConfiguredTables.names(preserved: target.preservedTables, merge: target.merge), base: base.path,
+            configuredTables: ConfiguredTables.names(preserved: target.preservedTables, merge: target.merge), base: merges ? base.path : nil,
             discards: discards, restoredSeedTables: carry.restoredSeedTables)
         // Said once the merge ran (done or refused): a carry refused first (a misspelt
         // table) merged nothing.
         func warnAboutTheBase() {
             guard let problem = base.problem else { return }
-            context.logger.warning("merge base \(paths.base) \(problem): merging without a base (a cell that differs from the new seed is a conflict); once a deploy succeeds, its base is kept for the next upgrade")
+            let named = carry.from == .previousGeneration ? paths.previousBase : paths.base
+            context.logger.warning("merge base \(named) \(problem): merging without a base (a cell that differs from the new seed is a conflict); once a deploy succeeds, its base is kept for the next upgrade")
         }
         do {
             let result = try db.carry(into: carryTarget, from: old, request, logger: context.logger)
@@ -746,11 +755,11 @@ extension DeployExecutor {
         case none
     }
 
-    /// Restores `<name>.previous.base` from `<name>.previous.base.xor.zst` against
-    /// `<name>.previous` (through a flushed temporary file whose digest must be `digest`,
-    /// the recorded one: a file changed since it was observed stops the run), then sets
-    /// the delta aside. Undone by removing the restored file and renaming the delta back.
-    private func restorePreviousBase(_ digest: SHA256Digest, _ run: DeployRun) throws(SeedDBError) {
+    /// The previous generation's base, restored from `<name>.previous.base.xor.zst`
+    /// against `<name>.previous` into a temporary file (removed with the run's clean-up,
+    /// or by its undo) for a carry from the previous generation to merge against; its
+    /// digest must be `digest`, the recorded one. The delta stays as it is.
+    private func restoredPreviousBase(_ digest: SHA256Digest, _ run: DeployRun) throws(SeedDBError) -> String {
         let restored = try fs.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "base")
         let found = try fs.decompressedCopy(of: paths.previousBaseCompressed, against: paths.previousGeneration, at: restored, owner: files.owner) { path in
             run.onFailure("the restored merge base") { () throws(SeedDBError) in try fs.remove(path) }
@@ -759,6 +768,15 @@ extension DeployExecutor {
         guard found == digest else {
             throw SeedDBError(.ioFailure, "cannot restore the merge base of \(paths.workingCopy): \(paths.previousBaseCompressed) restores SHA-256 \(found), the record names \(digest); it changed since the run looked")
         }
+        return restored
+    }
+
+    /// Restores `<name>.previous.base` from `<name>.previous.base.xor.zst` against
+    /// `<name>.previous` (through a flushed temporary file whose digest must be `digest`,
+    /// the recorded one: a file changed since it was observed stops the run), then sets
+    /// the delta aside. Undone by removing the restored file and renaming the delta back.
+    private func restorePreviousBase(_ digest: SHA256Digest, _ run: DeployRun) throws(SeedDBError) {
+        let restored = try restoredPreviousBase(digest, run)
         try fs.renameNoReplace(restored, to: paths.previousBase)
         run.setAside.removeAll { $0 == restored }
         // One undo for both: the restored base goes only once the delta is back, so a

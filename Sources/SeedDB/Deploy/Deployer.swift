@@ -138,13 +138,24 @@ public struct Deployer: Sendable {
     private func rehearseMerge(_ observed: Observed, _ carry: PlannedStep.Carry, _ kind: DeployRequest.Kind, paths: SeedPaths) throws(SeedDBError) {
         let policies = carryPolicies(kind, observed.seed)
         guard policies.default == .fail || policies.tables.values.contains(.fail),
-              let old = observed.workingCopy.contentFile else { return }
+              let old = carry.from == .previousGeneration ? paths.previousGeneration : observed.workingCopy.contentFile else { return }
         let source = SeedSource(path: kind == .rollback ? paths.previousGeneration : observed.seed.source)
-        let (descriptor, scratch) = try FileSystem.createTemporaryFile(in: FileSystem.trimmedTemporaryDirectory(), stem: paths.name.rawValue, permissions: [.ownerReadWrite])
-        defer { for file in [scratch] + SeedPaths.sqliteSidecars(of: scratch) { try? FileSystem.remove(file) } }
+        let temporary = FileSystem.trimmedTemporaryDirectory()
+        let (descriptor, scratch) = try FileSystem.createTemporaryFile(in: temporary, stem: paths.name.rawValue, permissions: [.ownerReadWrite])
+        var scratchBase: String?
+        defer { for file in [scratch] + SeedPaths.sqliteSidecars(of: scratch) + [scratchBase].compactMap(\.self) { try? FileSystem.remove(file) } }
         _ = try FileSystem.writing(descriptor, path: scratch) { () throws(SeedDBError) in try source.copy(to: descriptor, destinationPath: scratch, progress: nil) }
         if kind == .rollback { try GenerationFence.unfence(scratch) }
-        let base = carry.base == .recorded ? paths.base : nil
+        let base: String?
+        switch carry.base {
+        case .recorded: base = paths.base
+        case .previous: base = paths.previousBase
+        case .previousRestored:
+            let restored = try effects.files.temporaryPath(in: temporary, stem: paths.name.rawValue, kind: "base")
+            _ = try effects.files.decompressedCopy(of: paths.previousBaseCompressed, against: paths.previousGeneration, at: restored, owner: nil) { scratchBase = $0 }
+            base = restored
+        case .missing: base = nil
+        }
         var merge = policies
         for table in observed.seed.preservedTables { merge.tables[table] = .off }
         try SQLiteFile.mapping("cannot rehearse the merge into", scratch) {
@@ -646,6 +657,20 @@ public struct Deployer: Sendable {
                 if !matches, lock != nil {
                     let problem = files.compresses ? "does not match the recorded seed" : "cannot be restored without libzstd (libzstd.so.1)"
                     logger.warning("merge base \(paths.previousBaseCompressed) \(problem): the rollback restores no base (the next upgrade merges without one)")
+                }
+            }
+            // The copy that takes the place of a link to a read-only seed (there, or removed
+            // since it was recorded) merges against the previous generation's base (or names
+            // by it the tables whose changes it replaces): hashed, or restored and hashed,
+            // only then.
+            let replacesSeedLink = workingCopy.observed.seedLinkTarget != nil || (entry.seedLink != nil && !workingCopy.observed.holdsDatabase)
+            if let kind, kind != .rollback, !seed.readOnly, replacesSeedLink, previousExists, let recorded = entry.previous?.base,
+               carryPolicies(kind, resolved.seed).mergesAnything || resolved.seed.location == .data {
+                if observation.baseFiles.previousBase {
+                    observation.baseFiles.previousBaseMatchesRecord = try files.sha256(of: paths.previousBase) == recorded
+                } else if observation.baseFiles.previousBaseCompressed, files.compresses {
+                    observation.baseFiles.previousBaseCompressedMatchesRecord =
+                        try files.sha256(ofDelta: paths.previousBaseCompressed, against: paths.previousGeneration) == recorded
                 }
             }
             // Hashed only where a carry could use it, to merge or (a data seed) to name the

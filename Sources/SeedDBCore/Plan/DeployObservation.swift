@@ -153,8 +153,13 @@ package struct DeployObservation: Sendable, Hashable {
         package var previousBaseCompressed: Bool = false
         /// Whether what `<name>.previous.base.xor.zst` restores against `<name>.previous`
         /// has the digest the previous generation's record names for its base: restored and
-        /// hashed only when a rollback could restore it; `nil` when it was not.
+        /// hashed only when a rollback could restore it, or a carry from the previous
+        /// generation merge against it; `nil` when it was not.
         package var previousBaseCompressedMatchesRecord: Bool? = nil
+        /// Whether `<name>.previous.base`'s digest is the one the previous generation's
+        /// record names: hashed only when a carry from the previous generation could use
+        /// it (the copy that takes a read-only seed's link's place); `nil` when it was not.
+        package var previousBaseMatchesRecord: Bool? = nil
         /// Whether `<name>.base`'s bytes are held by another file too: a second name beside
         /// SeedDB's own (the seed file, a hard link) or extents shared by a reflink. A second
         /// name of it as the previous generation's base then costs nothing; otherwise it

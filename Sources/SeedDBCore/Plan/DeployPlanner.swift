@@ -29,8 +29,9 @@ package enum DeployPlanner {
     /// - The merge base is a hard link to the seed file where that is asked for and safe
     ///   (``baseCopy(_:_:)``), a reflink or a copy otherwise.
     /// - A read-only seed is linked, never copied (``linking(_:_:_:)``); a working copy
-    ///   that is such a link is replaced by a copy with nothing carried from it (the app
-    ///   could not write it) and the previous generation kept as it is.
+    ///   that is such a link is replaced by a copy with nothing carried from the link (the
+    ///   app could not write it): what the user wrote before it is carried (and merged)
+    ///   from the previous generation, which is kept as it is.
     ///
     /// - Throws: ``DeployRefusal`` when nothing may be done.
     package static func plan(_ observed: DeployObservation, _ request: DeployRequest) throws(DeployRefusal) -> DeployPlan {
@@ -116,6 +117,11 @@ package enum DeployPlanner {
         let integrity = observed.alreadyChecked.map { $0 >= request.integrity } == true ? .none : request.integrity
 
         let isRollback = request.kind == .rollback
+        // The copy that takes the place of SeedDB's link to a read-only seed (there, or
+        // removed since it was recorded) carries what the user wrote before the link from
+        // the copy the switch kept as the previous generation (which stays).
+        let fromSeedLink = seedLinked || (!replacing && observed.recordedSeedLink != nil)
+        let carriedPrevious = fromSeedLink && !isRollback && observed.previousExists && !previousAlreadyKept ? observed.records.previous : nil
         let generation = strategy == .swap ? observed.nextGeneration : nil
         let replaced = observed.records.current ?? observed.interrupted?.replacingRecord
         let skipsMerge = replacing && !adopted && !seedLinked && !isRollback && observed.untouchedSeed
@@ -130,7 +136,7 @@ package enum DeployPlanner {
             base: isRollback ? .none : baseCopy(observed, request),
             rereads: request.integrity == .full,
             vouched: isRollback ? nil : observed.vouchedDigest, integrity: request.integrity,
-            checksConfiguredTables: (!replacing || seedLinked) && !isRollback && request.namesTables,
+            checksConfiguredTables: (!replacing || seedLinked) && carriedPrevious == nil && !isRollback && request.namesTables,
             knownTables: isRollback ? .these(observed.records.previous?.seedTables, digests: observed.records.previous?.tableDigests)
                 : observed.records.passedCheck.map { .ifPassed($0) } ?? .none,
             restoresPreviousBase: restoresPreviousBase))]
@@ -143,6 +149,7 @@ package enum DeployPlanner {
             snapshot: previousAlreadyKept ? observed.interrupted?.snapshot : nil,
             replacingGeneration: observed.linkedGeneration, adopting: unaccounted, isRollback: isRollback)))
         if replacing && !seedLinked { steps.append(.carry(carry(observed, request, adopted: adopted, replaced: replaced, skipsMerge: skipsMerge))) }
+        if let carriedPrevious { steps.append(.carry(carry(observed, request, previous: carriedPrevious))) }
         var keepPrevious = PlannedStep.KeepPrevious(
             drop: dropsPrevious ? drop(observed, request) : nil,
             setsAsidePreviousBase: (dropsPrevious || keepsPrevious) && !isRollback && previousBaseThere,
@@ -248,6 +255,33 @@ package enum DeployPlanner {
         let restored = observed.interrupted?.previousIsSnapshot == true ? observed.interrupted?.replacingRecord : observed.records.previous
         let restoredSeedTables = request.kind == .rollback && !adopted ? restored?.seedTables : nil
         return PlannedStep.Carry(appTables: appTables, merge: merge, base: base, discards: discards, restoredSeedTables: restoredSeedTables)
+    }
+
+    /// What the copy that takes the place of a link to a read-only seed carries from the
+    /// previous generation (recorded as `previous`): its app tables, and its edits merged
+    /// against its own base (`<name>.previous.base`, or restored from its compressed
+    /// difference) when that base's digest is the recorded one. A previous generation
+    /// SeedDB adopted has no known base: only its app tables come across, and it stays
+    /// whole.
+    private static func carry(_ observed: DeployObservation, _ request: DeployRequest, previous: DeployRecord) -> PlannedStep.Carry {
+        let adopted = previous.version == DeployRecord.adoptedVersion
+        let files = observed.baseFiles
+        let found: PlannedStep.MergeBase? = files.previousBaseMatchesRecord == true ? .previous
+            : files.previousBaseCompressedMatchesRecord == true ? previous.base.map { .previousRestored($0) } : nil
+        let base = found ?? .missing(files.previousBase || files.previousBaseCompressed ? "does not match the recorded seed" : "is missing")
+        let discards: PlannedStep.Discards
+        if !request.replacesEdits || adopted {
+            discards = .none
+        } else if found != nil {
+            discards = .againstBase
+        } else if let digests = previous.tableDigests {
+            discards = .againstDigests(digests)
+        } else {
+            discards = .unknown
+        }
+        return PlannedStep.Carry(
+            from: .previousGeneration, appTables: adopted ? .notInTheNewSeed : previous.seedTables.map { .notInTheOldSeed($0) } ?? .notInTheNewSeed,
+            merge: request.carryMerges && !adopted ? .merge : .off, base: base, discards: discards)
     }
 
     /// How the stage keeps the pristine copy of the new seed, the next merge base: a copy
@@ -386,9 +420,13 @@ package enum DeployPlanner {
             : interrupted.replacing == nil && !interrupted.adopting ? .installed : .replaced
         let oldGeneration = interrupted.replacingGeneration ?? observed.recordedGeneration
         let oldGenerationThere = oldGeneration.map(observed.generationFiles.contains) ?? false
+        // A copy that took the place of SeedDB's link to a read-only seed kept nothing (the
+        // link holds nothing of the user's): the previous generation stays as it was.
+        let replacedSeedLink = !interrupted.isRollback && interrupted.seedLink == nil && observed.recordedSeedLink != nil && oldGeneration == nil
         // The old generation is still there, or already is the previous one; an adopted
         // database is always kept.
-        let keepsPrevious = (interrupted.adopting || (!interrupted.isRollback && request.keepPrevious && interrupted.replacing != nil))
+        let keepsPrevious = !replacedSeedLink
+            && (interrupted.adopting || (!interrupted.isRollback && request.keepPrevious && interrupted.replacing != nil))
             && (oldGenerationThere || observed.previousExists)
         // A rollback drops the previous generation it restored; one that adopted the old
         // content renames it to the previous name after that drop, so with the old

@@ -199,6 +199,8 @@ package enum PlannedStep: Sendable, Hashable {
 
     /// What `carry` carries.
     package struct Carry: Sendable, Hashable {
+        /// The copy carried from.
+        package var from: CarrySource = .oldContent
         /// Which of the old copy's tables are the app's own.
         package var appTables: AppTables
         /// Whether the user's edits of the seed's rows are merged.
@@ -215,13 +217,27 @@ package enum PlannedStep: Sendable, Hashable {
         package var restoredSeedTables: [String]?
 
         /// Creates a carry.
-        package init(appTables: AppTables, merge: CarryMerge, base: MergeBase, discards: Discards = .none, restoredSeedTables: [String]? = nil) {
+        package init(
+            from: CarrySource = .oldContent, appTables: AppTables, merge: CarryMerge, base: MergeBase, discards: Discards = .none,
+            restoredSeedTables: [String]? = nil
+        ) {
+            self.from = from
             self.appTables = appTables
             self.merge = merge
             self.base = base
             self.discards = discards
             self.restoredSeedTables = restoredSeedTables
         }
+    }
+
+    /// The copy a carry reads what the user wrote from.
+    package enum CarrySource: Sendable, Hashable {
+        /// The content at the working-copy path, which the install replaces.
+        case oldContent
+        /// `<name>.previous`: the copy a switch to a read-only seed kept, carried into the
+        /// copy that takes the link's place (nothing is carried from the link itself, which
+        /// the app could not write). It stays the previous generation.
+        case previousGeneration
     }
 
     /// How a carry finds the seed tables the user changed whose changes it replaces (their
@@ -233,8 +249,8 @@ package enum PlannedStep: Sendable, Hashable {
         /// Nothing the user wrote is replaced: the old copy is the seed's own, unwritten
         /// since its deploy.
         case unwritten
-        /// Each such table of the old copy is compared with `<name>.base`'s (its digest was
-        /// observed to be the recorded one).
+        /// Each such table of the old copy is compared with its merge base's (the carry's
+        /// ``Carry/base``, observed to have the recorded digest).
         case againstBase
         /// Each such table of the old copy is hashed and compared with these digests, the
         /// old copy's record's (``DeployRecord/tableDigests``).
@@ -266,6 +282,14 @@ package enum PlannedStep: Sendable, Hashable {
     package enum MergeBase: Sendable, Hashable {
         /// `<name>.base`, whose digest was observed to be the recorded one.
         case recorded
+        /// `<name>.previous.base`, whose digest was observed to be the one the previous
+        /// generation's record names (a carry from ``CarrySource/previousGeneration``).
+        case previous
+        /// Restored from `<name>.previous.base.xor.zst` against `<name>.previous` into a
+        /// temporary file, whose digest must be this one, the previous generation's record's
+        /// (a carry from ``CarrySource/previousGeneration`` on a file system where the base
+        /// is kept compressed). The delta stays as it is.
+        case previousRestored(SHA256Digest)
         /// None: the merge runs without a base, and the reason is said.
         case missing(String)
     }
