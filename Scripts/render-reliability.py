@@ -77,7 +77,7 @@ listings were as before, and the one error line named the manifest, the key id a
 print("""
 What each suite does (see `Tests/seeddbTests/`):
 - **simulator (every state × command × cut)**: the real planner and executor over the
-  in-memory model (`Tests/SeedDBSimulation`): 14 states × 13 commands (deploy, reseed,
+  in-memory model (`Tests/SeedDBSimulation`): 15 states × 13 commands (deploy, reseed,
   rollback, purge; live, merged and read-only variants) × 3 file-system layouts (reflinks; ext4 in
   system mode, the base a hard link to the seed; ext4 in user mode, the previous base
   compressed), a crash before each mutating call, then the rerun and the app's next

@@ -119,10 +119,15 @@ import Testing
 
     @Test func backToACopyCarriesThePreviousGenerationAndKeepsIt() throws {
         var linked = Self.observed(current: "2", workingCopy: .seedLink(Self.seedPath), recordedGeneration: nil, recordedLink: Self.seedPath, previous: true, seed: nil)
-        // No record of the previous generation: nothing known to carry it by.
+        // No record of the previous generation: its app tables come across, nothing else
+        // (no known base), and it stays whole.
         let unrecorded = try DeployPlanner.plan(linked, DeployRequest(kind: .deploy))
-        #expect(unrecorded.names == [.stage, .check, .withdraw, .install, .record, .cleanUp])
+        #expect(unrecorded.names == [.stage, .check, .withdraw, .carry, .install, .record, .cleanUp])
         #expect(unrecorded.strategy == .swap && !unrecorded.keepsPrevious && !unrecorded.dropsPrevious && unrecorded.seedLink == nil)
+        #expect(unrecorded.carriesPreviousGeneration)
+        for case .carry(let carry) in unrecorded.steps {
+            #expect(carry.appTables == .notInTheNewSeed && carry.merge == .off && carry.discards == .none)
+        }
         // The copy the switch kept, recorded with its seed's tables and its base.
         let base = try SHA256Digest(hex: String(repeating: "b", count: 64))
         let previous = DeployRecord(version: try SeedVersion("1"), sha256: nil, size: 1, deployedAt: "2026-01-01T00:00:00Z", base: base, seedTables: ["levels"])
@@ -153,12 +158,16 @@ import Testing
         // Merging off: the app's tables still come across; the edits are named.
         request.merges = false
         #expect(try carry(linked, request)?.merge == .off && carry(linked, request)?.discards == .againstBase)
-        // An adopted copy kept as the previous generation has no known base.
+        // An adopted copy kept as the previous generation has no known base either.
         request.merges = true
         linked.records.previous?.version = DeployRecord.adoptedVersion
-        #expect(try carry(linked, request) == PlannedStep.Carry(
-            from: .previousGeneration, appTables: .notInTheNewSeed, merge: .off, base: .previousRestored(base), discards: .none))
+        let adopted = try #require(try carry(linked, request))
+        #expect(adopted.appTables == .notInTheNewSeed && adopted.merge == .off && adopted.discards == .none)
         linked.records.previous?.version = try SeedVersion("1")
+        // Generations off: the previous generation stays all the same, the link there or removed.
+        var off = request
+        off.keepPrevious = false
+        #expect(try !DeployPlanner.plan(linked, off).dropsPrevious)
         var sameVersion = linked
         sameVersion.recorded = sameVersion.current
         #expect(try DeployPlanner.plan(sameVersion, DeployRequest(kind: .deploy)).action == .replaced, "the switch alone is work")
@@ -168,6 +177,16 @@ import Testing
         var removed = linked
         removed.workingCopy = .absent
         #expect(try carry(removed, request)?.from == .previousGeneration)
+        #expect(try !DeployPlanner.plan(removed, off).dropsPrevious)
+        // A file put in the link's place by hand (no record matches it): adopted, and the
+        // previous generation, which holds what the user wrote before the link, kept as an
+        // adopted copy instead of set aside.
+        var replaced = linked
+        replaced.workingCopy = .file
+        replaced.recorded = nil
+        let adopting = try DeployPlanner.plan(replaced, request)
+        #expect(adopting.adopted && !adopting.carriesPreviousGeneration && adopting.keepsPrevious)
+        for case .keepPrevious(let keep) in adopting.steps { #expect(keep.drop == .keepAsAdopted(stamp: request.stamp)) }
     }
 
     /// A switch back to a copy killed after its link switch is finished as it would have

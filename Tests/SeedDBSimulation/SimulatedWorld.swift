@@ -33,9 +33,13 @@ final class SimulatedWorld: @unchecked Sendable {
         var fenced = false
         /// Whether SQLite replayed another database's `-wal` or `-journal` into it.
         var mixed = false
+        /// Whether some of its commits are frames only its `-wal` holds (an app crashed in
+        /// WAL mode): SQLite replays them when it opens the file beside that `-wal`; the
+        /// file away from it has lost them.
+        var framesInWAL = false
 
         var description: String {
-            "seed \(seed)\(userRows.isEmpty ? "" : " rows \(userRows.sorted())")\(edits.isEmpty ? "" : " edits \(edits.sorted())")\(fenced ? " fenced" : "")\(mixed ? " MIXED" : "")"
+            "seed \(seed)\(userRows.isEmpty ? "" : " rows \(userRows.sorted())")\(edits.isEmpty ? "" : " edits \(edits.sorted())")\(fenced ? " fenced" : "")\(mixed ? " MIXED" : "")\(framesInWAL ? " (commits in its -wal)" : "")"
         }
     }
 
@@ -231,9 +235,15 @@ final class SimulatedWorld: @unchecked Sendable {
     /// The app crashes mid-write in WAL or rollback-journal mode: a `-wal` (or hot
     /// `-journal`) of the working copy's lineage stays beside its file.
     func appCrashesLeavingSidecar(_ path: String, suffix: String) {
-        guard let (_, id, file) = database(at: path), !Self.isShippedSeed(file) else { return }
+        guard let (content, id, file) = database(at: path), !Self.isShippedSeed(file) else { return }
         put(file + suffix, .sidecar(owner: id))
-        if suffix == "-wal" { put(file + "-shm", .sidecar(owner: id)) }
+        if suffix == "-wal" {
+            put(file + "-shm", .sidecar(owner: id))
+            // Its last commits are in the `-wal` only, until SQLite opens it again.
+            var content = content
+            content.framesInWAL = true
+            put(file, .database(content, id: id))
+        }
     }
 
     /// Removes `path` as a user or a cleaner would.
@@ -296,6 +306,8 @@ final class SimulatedWorld: @unchecked Sendable {
                 violations.append("SQLite replayed \(SimulatedWorld.name(of: file))\(suffix) of another database into \(SimulatedWorld.name(of: file))")
             }
         }
+        // Its own `-wal`'s frames are read with it.
+        if case .file(.sidecar(let owner), _, _)? = nodes[file + "-wal"], owner == id { content.framesInWAL = false }
         return content
     }
 
@@ -628,9 +640,15 @@ struct SimulatedDatabase: DeployDatabase {
         guard case .database(_, let id)? = try? world.fileContent(path).0 else { return try body(nil) }
         world.writerLocked = path
         defer { world.writerLocked = nil }
-        // SQLite leaves WAL and rolls a hot journal back: the file's own sidecars go.
+        // SQLite leaves WAL (its frames checkpointed into the file first) and rolls a hot
+        // journal back: the file's own sidecars go.
         for suffix in SeedPaths.sqliteSidecarSuffixes {
             guard case .file(.sidecar(let owner), _, _)? = world.node(path + suffix), owner == id else { continue }
+            if suffix == "-wal", case .database(var content, _) = try world.fileContent(path).0, content.framesInWAL {
+                try world.mutating()
+                content.framesInWAL = false
+                world.put(path, .database(content, id: id))
+            }
             try world.mutating()
             world.userRemoves(path + suffix)
         }
@@ -650,7 +668,9 @@ struct SimulatedDatabase: DeployDatabase {
         world.put(path, .database(content, id: id))
     }
 
-    func carry(into target: CarryTarget, from old: String, _ carry: CarryRequest, logger: Logger) throws(SeedDBError) -> CarryResult {
+    func carry(into target: CarryTarget, from uri: String, _ carry: CarryRequest, logger: Logger) throws(SeedDBError) -> CarryResult {
+        // The executor names the previous generation as SQLite opens it (a `file:` URI).
+        let old = uri.hasPrefix("file:") ? String(uri.dropFirst(5).prefix { $0 != "?" }).removingPercentEncoding ?? uri : uri
         guard case .database(var previous, let id) = try world.fileContent(old).0 else { throw SeedDBError(.ioFailure, "cannot read \(old)") }
         previous = world.opened(previous, id: id, at: old)
         // A merge without a base keeps every cell of the old copy that differs from the new
@@ -723,11 +743,12 @@ struct SimulatedDatabase: DeployDatabase {
     }
 
     func snapshot(_ live: any LiveReplace, of old: String, to path: String) throws(SeedDBError) {
-        guard case .database(let content, _) = try world.fileContent(old).0 else { throw SeedDBError(.ioFailure, "cannot read \(old)") }
+        guard case .database(let content, let oldID) = try world.fileContent(old).0 else { throw SeedDBError(.ioFailure, "cannot read \(old)") }
         try world.mutating()
         let id = world.newLineage()
         world.appears(at: path, id: id)
-        world.put(path, .database(content, id: id))
+        // `VACUUM INTO` reads through SQLite: the old copy's `-wal` frames are in the snapshot.
+        world.put(path, .database(world.opened(content, id: oldID, at: old), id: id))
     }
 
     /// Changes the database at `path` in one mutating call.

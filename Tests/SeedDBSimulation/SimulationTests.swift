@@ -149,9 +149,9 @@ import Testing
     /// alone: what the user wrote was only in the previous generation, which the next
     /// upgrade set aside (seen from outside: a user's table only in a set-aside file).
     /// The copy that takes the link's place carries the previous generation's app tables
-    /// and merges its edits, against that generation's base (kept compressed on ext4 in
-    /// user mode, a second name in system mode, a reflink on XFS); cut anywhere, the next
-    /// start finishes or undoes it and carries them all the same.
+    /// and merges its edits, against that generation's base (the switch keeps it as
+    /// `.previous.base` in every layout); cut anywhere, the next start finishes or undoes
+    /// it and carries them all the same.
     @Test(arguments: layouts.indices)
     func aSwitchBackToACopyCarriesWhatTheUserWroteBeforeTheLink(_ layout: Int) {
         let start = Simulator(linksBaseToSeed: Self.layouts[layout].linksBaseToSeed, reflinks: Self.layouts[layout].reflinks)
@@ -179,8 +179,29 @@ import Testing
         let off = start.copy()
         #expect(off.run(Command(kind: .deploy, version: 3)) == .done(.replaced))
         #expect(off.world.database(at: off.paths.workingCopy)?.content.userRows == row)
+        #expect(off.world.database(at: off.paths.workingCopy)?.content.edits == [])
         #expect(off.run(Command(kind: .reseed, version: 3)) == .done(.reseeded))
         #expect(off.problems() == [], "\(off.log)")
+    }
+
+    /// A previous generation whose base is kept compressed (ext4, user mode: an upgrade
+    /// kept it so), then a read-only link in place of a working copy the user deleted: the
+    /// copy made in the link's place merges against the base its delta restores (into a
+    /// temporary file, removed after), not without one.
+    @Test func aSwitchBackMergesAgainstACompressedPreviousBase() {
+        let sim = Simulator(reflinks: false)
+        sim.run(Command(kind: .deploy, version: 1, merge: true))
+        sim.appWrites(editingTheSeed: true)
+        sim.appWrites()
+        sim.run(Command(kind: .deploy, version: 2, merge: true))
+        #expect(sim.world.node(sim.paths.previousBaseCompressed) != nil)
+        sim.userDeletes(["levels.sqlite", sim.currentGenerationName ?? ""])
+        #expect(sim.run(Command(kind: .deploy, version: 2, readOnly: true)) == .done(.restored))
+        #expect(sim.run(Command(kind: .deploy, version: 3, merge: true)) == .done(.replaced))
+        let copy = sim.world.database(at: sim.paths.workingCopy)?.content
+        #expect(copy?.userRows == [2] && copy?.edits == [1], "\(sim.log)")
+        #expect(sim.problems() == [] && sim.leftovers() == [], "\(sim.log) left \(sim.leftovers())")
+        #expect(sim.world.node(sim.paths.previousBaseCompressed) != nil, "the delta stays with its generation")
     }
 
     /// The settings deleted with the working copy, a read-only deploy, then a copied one
@@ -311,6 +332,8 @@ import Testing
             sim.userDeletes(["levels.sqlite", "levels.sqlite.v1", "settings"]) }),
         ("a crashed app's hot -journal", { sim in
             sim.run(Command(kind: .deploy, version: 1)); sim.appWrites(); sim.appCrashes(wal: false) }),
+        ("a crashed app's -wal holding its last commits", { sim in
+            sim.run(Command(kind: .deploy, version: 1, merge: true)); sim.appWrites(editingTheSeed: true); sim.appWrites(); sim.appCrashes(wal: true) }),
         ("v1 linked read-only", { sim in
             sim.run(Command(kind: .deploy, version: 1, readOnly: true)) }),
         ("v1 linked read-only over a copy the app wrote", { sim in

@@ -319,12 +319,21 @@ final class Simulator {
     /// copy links to the seed, no generation is in use but one a record or a killed run's
     /// marker names as the copy to keep, and the next run undoes the switch and removes it.
     func rowsKept() -> Set<Int> {
-        guard let (_, _, file) = world.database(at: paths.workingCopy), SimulatedWorld.isShippedSeed(file) else { return rowsOnDisk() }
+        guard let kept = databasesKeptBesideALink() else { return rowsOnDisk() }
+        return kept.reduce(into: []) { $0.formUnion($1.userRows) }
+    }
+
+    /// The databases SeedDB keeps while the working copy links to a read-only seed (`nil`
+    /// when it does not): every one in a file that is not temporary, but a generation no
+    /// record or marker names as the copy to keep (a killed switch back's, which the next
+    /// run removes).
+    private func databasesKeptBesideALink() -> [SimulatedWorld.Database]? {
+        guard let (_, _, file) = world.database(at: paths.workingCopy), SimulatedWorld.isShippedSeed(file) else { return nil }
         let named = [entry()?.generation, entry()?.interrupted?.replacingGeneration].compactMap(\.self)
-        return world.names(in: paths.directory).reduce(into: []) { rows, name in
+        return world.names(in: paths.directory).compactMap { name in
             guard !isTemporary(name) || name.hasSuffix(".old.tmp"), paths.generationNumber(of: name) == nil || named.contains(name),
-                  case .file(.database(let content, _), _, _)? = world.node(paths.inDirectory(name)) else { return }
-            rows.formUnion(content.userRows)
+                  case .file(.database(let content, _), _, _)? = world.node(paths.inDirectory(name)) else { return nil }
+            return content
         }
     }
 
@@ -334,10 +343,11 @@ final class Simulator {
     }
 
     /// The edits a later run that merges must still keep: those in the working copy, or,
-    /// once it is a link to a read-only seed, those in a file (the previous generation).
+    /// once it is a link to a read-only seed, those in the files SeedDB keeps beside it
+    /// (the previous generation).
     func editsStillToKeep() -> Set<Int> {
-        guard let (content, _, file) = world.database(at: paths.workingCopy) else { return [] }
-        return SimulatedWorld.isShippedSeed(file) ? editsOnDisk() : content.edits
+        if let kept = databasesKeptBesideALink() { return kept.reduce(into: []) { $0.formUnion($1.edits) } }
+        return world.database(at: paths.workingCopy)?.content.edits ?? []
     }
 
     /// The settings entry, as SeedDB would read it.
@@ -363,6 +373,14 @@ final class Simulator {
         case nil: break
         }
         if let linked, linked.mixed { problems.append("the working copy holds two databases' rows: \(linked)") }
+        // Commits a crashed app left in a `-wal` stay beside their file until SQLite replays them.
+        for name in world.names(in: paths.directory) where !isTemporary(name) {
+            guard case .file(.database(let content, let id), _, _)? = world.node(paths.inDirectory(name)), content.framesInWAL else { continue }
+            guard case .file(.sidecar(let owner), _, _)? = world.node(paths.inDirectory(name) + "-wal"), owner == id else {
+                problems.append("the commits \(name) had in its -wal are in no file")
+                continue
+            }
+        }
         if let linked, linked.fenced { problems.append("the working copy is fenced (read-only)") }
         // The record names what the files hold.
         let entry = entry()

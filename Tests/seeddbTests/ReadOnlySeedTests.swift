@@ -184,6 +184,14 @@ import Testing
         seed = try Self.shipped(cli, 2)
         #expect(try cli.run(["deploy", "--read-only"] + Self.flags(cli, 2, seed)).status == 0)
 
+        // Merging off: the seed's rows come back, and the line names the tables and the
+        // copy that keeps the user's changes.
+        let off = try cli.clone()
+        let replaced = try off.run(["deploy", "--merge", "off"] + Self.flags(off, 2, seed))
+        #expect(replaced.status == 0, "\(replaced.stderr)")
+        #expect(replaced.stdout.contains("merge is off: the user's changes to 1 seed table (levels) were replaced; the old copy is levels.sqlite.previous"), "\(replaced.stdout)")
+        #expect(try off.shell("sqlite3 '\(off.workingCopy)' 'SELECT text FROM notes'").stdout == "mine\n")
+
         let back = try cli.run(["deploy", "--json"] + Self.flags(cli, 2, seed))
         #expect(back.status == 0, "\(back.stderr)")
         #expect(back.stderr.isEmpty, "merged against the previous generation's base, with nothing to warn of: \(back.stderr)")
@@ -199,6 +207,96 @@ import Testing
         #expect(try cli.run(["reseed"] + Self.flags(cli, 2, seed)).status == 0)
         #expect(try rows() == "forest-hd,my-cave,my-level\nmine\n25\n")
         #expect(try cli.shell("sqlite3 '\(cli.appData)/levels.sqlite.previous' 'SELECT text FROM notes'").stdout == "mine\n")
+    }
+
+    /// An app that crashed in WAL mode left its last commits in the copy's `-wal`: the
+    /// switch to the link once removed that `-wal` with the copy's other sidecars, and the
+    /// previous generation lacked them. The switch takes the writer's lock as a swap does:
+    /// the copy leaves WAL first, its frames written into the file.
+    @Test func aCrashedAppsCommitsInTheWALAreInTheCopyTheSwitchKeeps() throws {
+        let cli = CLIHarness()
+        let seed = try Self.shipped(cli, 1)
+        #expect(try cli.run(["deploy"] + Self.flags(cli, 1, seed)).status == 0)
+        let crashed = try cli.shell("""
+            python3 - <<'PY'
+            import sqlite3, os
+            c = sqlite3.connect('\(cli.workingCopy)', isolation_level=None)
+            c.execute('PRAGMA journal_mode=WAL')
+            c.execute('PRAGMA wal_autocheckpoint=0')
+            c.execute('CREATE TABLE notes(text)')
+            c.execute("INSERT INTO notes VALUES ('mine')")
+            os._exit(0)
+            PY
+            """)
+        #expect(crashed.status == 0 && cli.list(cli.appData).contains { $0.hasSuffix("-wal") }, "\(crashed.stderr) \(cli.list(cli.appData))")
+        let toLink = try cli.run(["deploy", "--read-only"] + Self.flags(cli, 1, seed))
+        #expect(toLink.status == 0, "\(toLink.stderr)")
+        #expect(try cli.shell("sqlite3 '\(cli.appData)/levels.sqlite.previous' 'SELECT text FROM notes'").stdout == "mine\n")
+        #expect(cli.list(cli.appData).allSatisfy { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }, "\(cli.list(cli.appData))")
+    }
+
+    /// The switch to the link once ignored an app using the copy: a WAL connection kept
+    /// open lost its commits (before and after the switch) and a transaction under way had
+    /// its commit fail. It now waits as a swap does: for the transaction to end, and for a
+    /// copy in WAL mode to be left alone, until `--wait` runs out (75, nothing changed).
+    @Test func anAppUsingTheCopyHoldsTheSwitchOff() throws {
+        let cli = CLIHarness()
+        let seed = try Self.shipped(cli, 1)
+        #expect(try cli.run(["deploy"] + Self.flags(cli, 1, seed)).status == 0)
+        let wal = try cli.hold("""
+            import sqlite3
+            c = sqlite3.connect('\(cli.workingCopy)', isolation_level=None)
+            c.execute('PRAGMA journal_mode=WAL')
+            c.execute('CREATE TABLE notes(text)')
+            c.execute("INSERT INTO notes VALUES ('mine')")
+            """)
+        let before = cli.bytes(cli.settingsFile)
+        let refused = try cli.run(["deploy", "--read-only", "--wait", "1"] + Self.flags(cli, 1, seed))
+        #expect(refused.status == 75 && refused.stderr.contains("database in use by another process"), "\(refused.status) \(refused.stderr)")
+        #expect(cli.bytes(cli.settingsFile) == before && (try? FileManager.default.destinationOfSymbolicLink(atPath: cli.workingCopy))?.hasPrefix("levels.sqlite.v") == true)
+        wal.release()
+        #expect(try cli.shell("sqlite3 '\(cli.workingCopy)' 'SELECT text FROM notes'").stdout == "mine\n")
+
+        // A transaction under way: the switch waits for its commit, which succeeds.
+        let started = Date()
+        let writer = try cli.shell("""
+            python3 - <<'PY' &
+            import sqlite3, time
+            c = sqlite3.connect('\(cli.workingCopy)', isolation_level=None)
+            c.execute('PRAGMA journal_mode=DELETE')
+            c.execute('BEGIN IMMEDIATE')
+            c.execute("INSERT INTO notes VALUES ('late')")
+            time.sleep(1.5)
+            c.execute('COMMIT')
+            print('committed')
+            PY
+            sleep 0.5; '\(CLIHarness.binary)' deploy --read-only --wait 10 \(Self.flags(cli, 1, seed).joined(separator: " ")); echo "status $?"; wait
+            """)
+        #expect(writer.stdout.contains("committed") && writer.stdout.contains("status 0"), "\(writer.stdout) \(writer.stderr)")
+        #expect(Date().timeIntervalSince(started) >= 1.4)
+        #expect(try cli.shell("sqlite3 '\(cli.appData)/levels.sqlite.previous' 'SELECT group_concat(text) FROM notes'").stdout == "mine,late\n")
+    }
+
+    /// A plain file put where the record names the link (a backup restored with its links
+    /// followed) was taken for the up-to-date link: the next read-only deploy then set
+    /// aside the previous generation, the only copy of what the user wrote before the link.
+    /// No record matches such a file: it is adopted, and the previous generation kept as an
+    /// adopted copy.
+    @Test func aFileInTheLinksPlaceIsAdoptedAndThePreviousGenerationKept() throws {
+        let cli = CLIHarness()
+        let seed = try Self.shipped(cli, 1)
+        #expect(try cli.run(["deploy"] + Self.flags(cli, 1, seed)).status == 0)
+        #expect(try cli.shell("sqlite3 '\(cli.workingCopy)' \"CREATE TABLE notes(text); INSERT INTO notes VALUES ('mine')\"").status == 0)
+        #expect(try cli.run(["deploy", "--read-only"] + Self.flags(cli, 1, seed)).status == 0)
+        #expect(try cli.shell("cp --remove-destination '\(seed)' '\(cli.workingCopy)' && chmod 0644 '\(cli.workingCopy)'").status == 0)
+        let status = try cli.run(["status", "--json"] + Self.flags(cli, 1, seed))
+        #expect(try status.seeds().first?["state"] as? String != "up-to-date", "\(status.stdout)")
+        let relinked = try cli.run(["deploy", "--read-only", "--json"] + Self.flags(cli, 1, seed))
+        #expect(relinked.status == 0, "\(relinked.stderr)")
+        #expect(try relinked.seeds().first?["adopted"] as? Bool == true, "\(relinked.stdout)")
+        let adopted = cli.list(cli.appData).filter { $0.hasPrefix("levels.sqlite.adopted-") }
+        #expect(adopted.count == 1, "\(cli.list(cli.appData))")
+        #expect(try cli.shell("sqlite3 '\(cli.appData)/\(adopted.first ?? "")' 'SELECT text FROM notes'").stdout == "mine\n")
     }
 
     @Test func anExpectedDigestIsCheckedAndRecorded() throws {

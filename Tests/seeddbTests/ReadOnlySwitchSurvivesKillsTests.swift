@@ -177,8 +177,9 @@ struct ReadOnlySwitchSurvivesKillsTests {
         if !temporary.isEmpty { problems.append("temporary files left: \(temporary)") }
         let previousOnDisk = listing.contains("levels.sqlite.previous")
         if (entry["previous"] != nil) != previousOnDisk { problems.append("previous recorded \(entry["previous"] != nil), on disk \(previousOnDisk)") }
-        if let expected = scenario.previousVersion, let previous = (entry["previous"] as? [String: Any])?["version"] as? String, previous != expected {
-            problems.append("the previous generation is recorded at \(previous), expected \(expected)")
+        if let expected = scenario.previousVersion {
+            let previous = (entry["previous"] as? [String: Any])?["version"] as? String
+            if previous != expected { problems.append("the previous generation is recorded at \(previous ?? "nothing"), expected \(expected)") }
         }
         if let expected = scenario.probes {
             // The user's rows: in the previous generation a switch kept, or back in the copy a rollback restored.

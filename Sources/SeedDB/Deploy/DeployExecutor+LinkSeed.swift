@@ -27,14 +27,27 @@ extension DeployExecutor {
         case nil: break
         }
 
-        if !link.alreadyLinked {
-            undoLinkSwitch(from: link.from, run)
-            try fs.replaceWithLink(paths.workingCopy, to: link.target, owner: owner)
-            try fs.syncDirectory(paths.directory)
+        func switchAndKeep() throws(SeedDBError) {
+            if !link.alreadyLinked {
+                undoLinkSwitch(from: link.from, run)
+                try fs.replaceWithLink(paths.workingCopy, to: link.target, owner: owner)
+                try fs.syncDirectory(paths.directory)
+            }
+            run.installed = true
+            if let old { try keepAsPrevious(old, link, run) }
         }
-        run.installed = true
-
-        if let old { try keepAsPrevious(old, link, run) }
+        if let old {
+            // Under the writer's lock on the copy, as a swap takes it: a copy in WAL mode
+            // leaves it first, so the frames in its `-wal` (a crashed app's commits among
+            // them) are in the file before its sidecars go, and nobody commits between the
+            // switch and the fence.
+            let sqlitePath = link.keeps == .file ? paths.workingCopy : old
+            try context.effects.database.underSwapLock(
+                sqlitePath, waiting: "replace \(paths.workingCopy) by a link to the read-only seed", patience: nil, until: deadline, logger: context.logger
+            ) { (_) throws(SeedDBError) in try switchAndKeep() }
+        } else {
+            try switchAndKeep()
+        }
         try recordLink(link, content: content, run)
     }
 

@@ -250,10 +250,12 @@ extension DeployExecutor {
             throw SeedDBError(.inUse, "cannot replace \(paths.workingCopy): it was written since this run found it unwritten; nothing was changed", underlying: WrittenSinceLooked())
         }
         switch scope {
-        case _ where carry.from == .previousGeneration:
-            // Nothing to carry from the link the install replaces: the previous generation,
-            // which no connection writes, holds what the user wrote before it.
-            try self.carry(into: .staged(try run.staged(for: .carry).path), old: paths.previousGeneration, carry, run)
+        case .swap(nil) where carry.from == .previousGeneration:
+            // Nothing to carry from the link the swap replaces: the previous generation holds
+            // what the user wrote before it, fenced and written by nobody, read as it is
+            // (`immutable`: never created, no journal or WAL of its own).
+            let previous = SQLiteFile.uri(paths.previousGeneration, query: "immutable=1")
+            try self.carry(into: .staged(try run.staged(for: .carry).path), old: previous, carry, run)
             if !run.carried.isEmpty || run.merge != nil { try run.rehashStaged(fs) }
         case .live(let live, let old?):
             try self.carry(into: .live(live), old: old, carry, run)

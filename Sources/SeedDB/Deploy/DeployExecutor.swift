@@ -90,7 +90,9 @@ struct DeployExecutor {
             adopted: plan.adopted, conflictsKept: run.merge?.conflicts.map(\.kept) ?? [])
         report.mergeSkipped = plan.skipsMerge && target.merge.mergesAnything
         report.discarded = run.discarded
-        report.keptPrevious = plan.keepsPrevious
+        // (A copy made in a read-only seed's link's place leaves what it carried in the
+        // previous generation, which stays.)
+        report.keptPrevious = plan.keepsPrevious || plan.carriesPreviousGeneration
         report.seedLink = plan.seedLink?.target
         return report
     }

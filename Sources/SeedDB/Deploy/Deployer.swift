@@ -150,9 +150,12 @@ public struct Deployer: Sendable {
         switch carry.base {
         case .recorded: base = paths.base
         case .previous: base = paths.previousBase
-        case .previousRestored:
+        case .previousRestored(let digest):
             let restored = try effects.files.temporaryPath(in: temporary, stem: paths.name.rawValue, kind: "base")
-            _ = try effects.files.decompressedCopy(of: paths.previousBaseCompressed, against: paths.previousGeneration, at: restored, owner: nil) { scratchBase = $0 }
+            let found = try effects.files.decompressedCopy(of: paths.previousBaseCompressed, against: paths.previousGeneration, at: restored, owner: nil) { scratchBase = $0 }
+            guard found == digest else {
+                throw SeedDBError(.ioFailure, "cannot restore the merge base of \(paths.workingCopy): \(paths.previousBaseCompressed) restores SHA-256 \(found), the record names \(digest); it changed since the run looked")
+            }
             base = restored
         case .missing: base = nil
         }
@@ -175,7 +178,8 @@ public struct Deployer: Sendable {
     public func status(_ seed: Seed) throws(SeedDBError) -> SeedStatus {
         let paths = paths(for: seed)
         let observed = try observe(seed, paths: paths)
-        let recorded = observed.entry.record?.version
+        // (None for a database found where the record names a read-only seed's link.)
+        let recorded = observed.observation.recorded
         // What an app opening the path finds: a removed link is a missing working copy
         // (the next deploy puts it back), and so is a read-only seed's link whose seed
         // file is gone.
@@ -615,8 +619,12 @@ public struct Deployer: Sendable {
         let listing = quick
             ? WorkingCopy.Listing(generations: [], sidecarGenerations: [], stagedBases: [], adoptedCopies: [])
             : workingCopy.listing()
+        // A record of a read-only seed's link says nothing of a database found in its place
+        // with no run under way (a file put there by hand, a link to a generation): no
+        // record matches it, and it is adopted like one with no record.
+        let recordMatches = entry.seedLink == nil || entry.interrupted != nil || !workingCopy.exists || workingCopy.observed.seedLinkTarget != nil
         var observation = DeployObservation(
-            recorded: entry.record?.version,
+            recorded: recordMatches ? entry.record?.version : nil,
             recordedGeneration: entry.generation.flatMap(paths.generationNumber(of:)),
             interrupted: interrupted, heldFrom: entry.heldFrom, previousRecorded: entry.previous != nil,
             previousAdopted: entry.previous?.version == DeployRecord.adoptedVersion,
@@ -663,8 +671,7 @@ public struct Deployer: Sendable {
             // since it was recorded) merges against the previous generation's base (or names
             // by it the tables whose changes it replaces): hashed, or restored and hashed,
             // only then.
-            let replacesSeedLink = workingCopy.observed.seedLinkTarget != nil || (entry.seedLink != nil && !workingCopy.observed.holdsDatabase)
-            if let kind, kind != .rollback, !seed.readOnly, replacesSeedLink, previousExists, let recorded = entry.previous?.base,
+            if let kind, kind != .rollback, !seed.readOnly, observation.replacesSeedLink, previousExists, let recorded = entry.previous?.base,
                carryPolicies(kind, resolved.seed).mergesAnything || resolved.seed.location == .data {
                 if observation.baseFiles.previousBase {
                     observation.baseFiles.previousBaseMatchesRecord = try files.sha256(of: paths.previousBase) == recorded

@@ -309,6 +309,13 @@ package struct DeployObservation: Sendable, Hashable {
         }
     }
 
+    /// Whether a copy made now takes the place of SeedDB's link to a read-only seed: the
+    /// link is there, or the record names one and nothing is at the path (removed since).
+    /// What the user wrote before the link is then in the previous generation.
+    package var replacesSeedLink: Bool {
+        workingCopy.seedLinkTarget != nil || (recordedSeedLink != nil && !workingCopyExists)
+    }
+
     /// The generation the working copy's link points at, if it is SeedDB's link.
     package var linkedGeneration: Int? { workingCopy.generationNumber }
 

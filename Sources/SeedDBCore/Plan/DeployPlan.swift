@@ -95,6 +95,13 @@ package struct DeployPlan: Sendable, Hashable {
         return nil
     }
 
+    /// Whether the carry reads the previous generation (the copy made in a read-only seed's
+    /// link's place), which stays.
+    package var carriesPreviousGeneration: Bool {
+        for case .carry(let carry) in steps { return carry.from == .previousGeneration }
+        return false
+    }
+
     /// Whether the merge is skipped: the working copy is the seed's own content, unwritten
     /// since its deploy.
     package var skipsMerge: Bool {

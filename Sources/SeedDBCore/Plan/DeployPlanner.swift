@@ -111,17 +111,17 @@ package enum DeployPlanner {
         let unaccounted = adopted || recorded == DeployRecord.adoptedVersion
         let keepsPrevious = !previousAlreadyKept && replacing && !seedLinked
             && (unaccounted || (request.kind != .rollback && request.keepPrevious && recorded != nil))
-        // Replacing a link to a read-only seed keeps the copy it had replaced.
+        // Replacing a link to a read-only seed (there, or removed since it was recorded)
+        // keeps the copy it had replaced.
         let dropsPrevious = !previousAlreadyKept && observed.previousExists
-            && (keepsPrevious || request.kind == .rollback || (!request.keepPrevious && !seedLinked))
+            && (keepsPrevious || request.kind == .rollback || (!request.keepPrevious && !observed.replacesSeedLink))
         let integrity = observed.alreadyChecked.map { $0 >= request.integrity } == true ? .none : request.integrity
 
         let isRollback = request.kind == .rollback
         // The copy that takes the place of SeedDB's link to a read-only seed (there, or
         // removed since it was recorded) carries what the user wrote before the link from
         // the copy the switch kept as the previous generation (which stays).
-        let fromSeedLink = seedLinked || (!replacing && observed.recordedSeedLink != nil)
-        let carriedPrevious = fromSeedLink && !isRollback && observed.previousExists && !previousAlreadyKept ? observed.records.previous : nil
+        let carriesPrevious = observed.replacesSeedLink && !isRollback && observed.previousExists
         let generation = strategy == .swap ? observed.nextGeneration : nil
         let replaced = observed.records.current ?? observed.interrupted?.replacingRecord
         let skipsMerge = replacing && !adopted && !seedLinked && !isRollback && observed.untouchedSeed
@@ -136,7 +136,7 @@ package enum DeployPlanner {
             base: isRollback ? .none : baseCopy(observed, request),
             rereads: request.integrity == .full,
             vouched: isRollback ? nil : observed.vouchedDigest, integrity: request.integrity,
-            checksConfiguredTables: (!replacing || seedLinked) && carriedPrevious == nil && !isRollback && request.namesTables,
+            checksConfiguredTables: (!replacing || seedLinked) && !carriesPrevious && !isRollback && request.namesTables,
             knownTables: isRollback ? .these(observed.records.previous?.seedTables, digests: observed.records.previous?.tableDigests)
                 : observed.records.passedCheck.map { .ifPassed($0) } ?? .none,
             restoresPreviousBase: restoresPreviousBase))]
@@ -149,7 +149,7 @@ package enum DeployPlanner {
             snapshot: previousAlreadyKept ? observed.interrupted?.snapshot : nil,
             replacingGeneration: observed.linkedGeneration, adopting: unaccounted, isRollback: isRollback)))
         if replacing && !seedLinked { steps.append(.carry(carry(observed, request, adopted: adopted, replaced: replaced, skipsMerge: skipsMerge))) }
-        if let carriedPrevious { steps.append(.carry(carry(observed, request, previous: carriedPrevious))) }
+        if carriesPrevious { steps.append(.carry(carry(observed, request, previous: observed.records.previous))) }
         var keepPrevious = PlannedStep.KeepPrevious(
             drop: dropsPrevious ? drop(observed, request) : nil,
             setsAsidePreviousBase: (dropsPrevious || keepsPrevious) && !isRollback && previousBaseThere,
@@ -258,19 +258,25 @@ package enum DeployPlanner {
     }
 
     /// What the copy that takes the place of a link to a read-only seed carries from the
-    /// previous generation (recorded as `previous`): its app tables, and its edits merged
+    /// previous generation (its record `previous`): its app tables, and its edits merged
     /// against its own base (`<name>.previous.base`, or restored from its compressed
-    /// difference) when that base's digest is the recorded one. A previous generation
-    /// SeedDB adopted has no known base: only its app tables come across, and it stays
-    /// whole.
-    private static func carry(_ observed: DeployObservation, _ request: DeployRequest, previous: DeployRecord) -> PlannedStep.Carry {
-        let adopted = previous.version == DeployRecord.adoptedVersion
+    /// difference) when that base's digest is the recorded one. A previous generation with
+    /// no record, or recorded as adopted, has no known base: only its app tables come
+    /// across (those the new seed lacks), and it stays whole.
+    private static func carry(_ observed: DeployObservation, _ request: DeployRequest, previous: DeployRecord?) -> PlannedStep.Carry {
+        guard let previous, previous.version != DeployRecord.adoptedVersion else {
+            return PlannedStep.Carry(from: .previousGeneration, appTables: .notInTheNewSeed, merge: .off, base: .missing("is not known"))
+        }
         let files = observed.baseFiles
         let found: PlannedStep.MergeBase? = files.previousBaseMatchesRecord == true ? .previous
             : files.previousBaseCompressedMatchesRecord == true ? previous.base.map { .previousRestored($0) } : nil
-        let base = found ?? .missing(files.previousBase || files.previousBaseCompressed ? "does not match the recorded seed" : "is missing")
+        let problem = files.previousBase ? "does not match the recorded seed"
+            : !files.previousBaseCompressed ? "is missing"
+            : files.previousBaseCompressedMatchesRecord == false ? "(kept as its compressed difference) does not match the recorded seed"
+            : "(kept as its compressed difference) cannot be restored without libzstd (libzstd.so.1)"
+        let base = found ?? .missing(problem)
         let discards: PlannedStep.Discards
-        if !request.replacesEdits || adopted {
+        if !request.replacesEdits {
             discards = .none
         } else if found != nil {
             discards = .againstBase
@@ -280,8 +286,8 @@ package enum DeployPlanner {
             discards = .unknown
         }
         return PlannedStep.Carry(
-            from: .previousGeneration, appTables: adopted ? .notInTheNewSeed : previous.seedTables.map { .notInTheOldSeed($0) } ?? .notInTheNewSeed,
-            merge: request.carryMerges && !adopted ? .merge : .off, base: base, discards: discards)
+            from: .previousGeneration, appTables: previous.seedTables.map { .notInTheOldSeed($0) } ?? .notInTheNewSeed,
+            merge: request.carryMerges ? .merge : .off, base: base, discards: discards)
     }
 
     /// How the stage keeps the pristine copy of the new seed, the next merge base: a copy
@@ -346,7 +352,10 @@ package enum DeployPlanner {
     /// when SeedDB cannot account for it (it was adopted, or nothing records it); `nil`
     /// when it may go. A stamp already taken gets a counter (`…Z-2`).
     private static func adoptedCopyStamp(_ observed: DeployObservation, _ request: DeployRequest) -> String? {
-        guard observed.previousAdopted || !observed.previousRecorded else { return nil }
+        // While the record names a read-only seed's link, the previous generation holds what
+        // the user wrote before it: a run that drops it (one adopting a file found in the
+        // link's place) keeps it.
+        guard observed.previousAdopted || !observed.previousRecorded || observed.recordedSeedLink != nil else { return nil }
         var stamp = request.stamp
         var counter = 2
         while observed.adoptedCopies.contains(stamp) {
