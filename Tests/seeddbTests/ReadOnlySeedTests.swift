@@ -299,6 +299,42 @@ import Testing
         #expect(try cli.shell("sqlite3 '\(cli.appData)/\(adopted.first ?? "")' 'SELECT text FROM notes'").stdout == "mine\n")
     }
 
+    /// The same adoption killed after its marker: the run that finishes it recorded the
+    /// file as the link's version (the record the marker replaced), with the seed's digest.
+    /// It records it as adopted, with its own, as the uninterrupted run does.
+    @Test func aKilledAdoptionOfAFileInTheLinksPlaceIsFinishedAsAdopted() throws {
+        let cli = CLIHarness()
+        let seed = try Self.shipped(cli, 1)
+        #expect(try cli.run(["deploy", "--read-only"] + Self.flags(cli, 1, seed)).status == 0)
+        #expect(try cli.shell("cp --remove-destination '\(seed)' '\(cli.workingCopy)' && chmod 0644 '\(cli.workingCopy)'").status == 0)
+        #expect(try cli.shell("sqlite3 '\(cli.workingCopy)' \"CREATE TABLE notes(text); INSERT INTO notes VALUES ('mine')\"").status == 0)
+        let killed = try cli.run(["deploy", "--read-only"] + Self.flags(cli, 1, seed), environment: ["SEEDDB_TEST_KILL_AFTER": "withdraw"])
+        #expect(killed.killedBy != nil && cli.settingsEntry()?["interrupted"] != nil, "\(killed.stderr)")
+        let finished = try cli.run(["deploy", "--read-only"] + Self.flags(cli, 1, seed))
+        #expect(finished.status == 0, "\(finished.stderr)")
+        let previous = cli.settingsEntry()?["previous"] as? [String: Any]
+        #expect(previous?["version"] as? String == "adopted", "\(cli.settingsEntry() ?? [:])")
+        let digest = try cli.shell("sha256sum '\(cli.appData)/levels.sqlite.previous' | cut -d' ' -f1").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(previous?["sha256"] as? String == digest)
+        #expect(try cli.shell("sqlite3 '\(cli.appData)/levels.sqlite.previous' 'SELECT text FROM notes'").stdout == "mine\n")
+    }
+
+    /// A hard link to the seed file at the working-copy path (made by hand): a replace
+    /// fenced the old copy, which was the package's file, and every later copy of the seed
+    /// came out read-only for the app. Refused (73), the seed untouched.
+    @Test func aHardLinkToTheSeedIsNeverWritten() throws {
+        let cli = CLIHarness()
+        let seed = try Self.shipped(cli, 1)
+        let shipped = cli.bytes(seed)
+        try FileManager.default.createDirectory(atPath: cli.appData, withIntermediateDirectories: true)
+        #expect(link(seed, cli.workingCopy) == 0)
+        for arguments in [["deploy", "--read-only"], ["deploy"], ["reseed"]] {
+            let refused = try cli.run(arguments + Self.flags(cli, 1, seed))
+            #expect(refused.status == 73 && refused.stderr.contains("a second name (a hard link) of the seed file"), "\(arguments): \(refused.status) \(refused.stderr)")
+        }
+        #expect(cli.bytes(seed) == shipped)
+    }
+
     @Test func anExpectedDigestIsCheckedAndRecorded() throws {
         let cli = CLIHarness()
         let seed = try Self.shipped(cli, 1)

@@ -585,9 +585,16 @@ public struct Deployer: Sendable {
         if let read { snapshot = read } else { snapshot = quick ? try store.snapshot(only: seed.name) : try store.snapshot() }
         let entry = try snapshot.entry(of: seed.name) ?? SettingsEntry()
         let seedLinks = Self.seedLinks(seed, entry: entry)
-        let workingCopy = quick
+        var workingCopy = quick
             ? try WorkingCopy.inspect(paths, seedLinks: seedLinks, files: files)
             : try WorkingCopy.inspect(paths, recordedGeneration: entry.generation, seedLinks: seedLinks, files: files)
+        // A database there that is a second name of the seed file (a hard link made by hand)
+        // is the package's file: SeedDB never writes it (a replace fences the old copy).
+        if !quick, let content = workingCopy.contentFile, workingCopy.observed.seedLinkTarget == nil,
+           let found = try? files.identity(of: content), let shipped = try? files.identity(of: seed.source),
+           found.device == shipped.device, found.inode == shipped.inode {
+            workingCopy = WorkingCopy(paths: paths, files: files, state: .foreign("a second name (a hard link) of the seed file \(seed.source)"), entries: workingCopy.entries)
+        }
         try requireSameLocation(seed, entry: entry, workingCopy: workingCopy)
         let resolved = try resolve(seed, entry: entry, workingCopyExists: workingCopy.exists, lookingAtSeed: !quick, known: known)
         let checked = entry.checked.flatMap { memo in
@@ -601,9 +608,12 @@ public struct Deployer: Sendable {
             if previousExists, let snapshot = run.snapshot {
                 previousIsSnapshot = try files.sha256(of: paths.previousGeneration) == snapshot
             }
+            // A read-only run that adopted what it found in place of the link the record
+            // named: the record it replaced (the link's) says nothing of that database.
+            let replacedLinkRecord = run.seedLink != nil && run.adopting && entry.seedLink != nil
             var marker = DeployObservation.Interrupted(
                 version: run.version, generation: run.generation.flatMap(paths.generationNumber(of:)),
-                replacing: run.replacing?.version, isRollback: run.isRollback, previousIsSnapshot: previousIsSnapshot,
+                replacing: replacedLinkRecord ? nil : run.replacing?.version, isRollback: run.isRollback, previousIsSnapshot: previousIsSnapshot,
                 replacingGeneration: run.replacingGeneration.flatMap(paths.generationNumber(of:)), adopting: run.adopting)
             marker.replacingRecord = run.replacing
             marker.base = run.base

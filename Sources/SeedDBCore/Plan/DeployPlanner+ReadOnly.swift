@@ -76,7 +76,9 @@ extension DeployPlanner {
             keeps = killedRunsCopy.flatMap { observed.generationFiles.contains($0) ? .generation($0) : nil }
         case .absent, .blocked: keeps = nil
         }
-        let adopted = keeps != nil && recorded == nil
+        // (Finishing a killed run: what its marker says it adopted. Its marker keeps the
+        // record of a link a file was found in place of.)
+        let adopted = keeps != nil && (finishing ? observed.interrupted?.adopting == true : recorded == nil)
         let dropsPrevious = keeps != nil && observed.previousExists
         let replaced = observed.records.current ?? observed.interrupted?.replacingRecord
         // A run killed after its link and after the copy became the previous generation,
