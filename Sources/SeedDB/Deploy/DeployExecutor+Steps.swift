@@ -762,15 +762,10 @@ extension DeployExecutor {
     /// or by its undo) for a carry from the previous generation to merge against; its
     /// digest must be `digest`, the recorded one. The delta stays as it is.
     private func restoredPreviousBase(_ digest: SHA256Digest, _ run: DeployRun) throws(SeedDBError) -> String {
-        let restored = try fs.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "base")
-        let found = try fs.decompressedCopy(of: paths.previousBaseCompressed, against: paths.previousGeneration, at: restored, owner: files.owner) { path in
+        try fs.restoredPreviousBase(of: paths, in: paths.directory, digest: digest, owner: files.owner) { path in
             run.onFailure("the restored merge base") { () throws(SeedDBError) in try fs.remove(path) }
             run.setAside.append(path)
         }
-        guard found == digest else {
-            throw SeedDBError(.ioFailure, "cannot restore the merge base of \(paths.workingCopy): \(paths.previousBaseCompressed) restores SHA-256 \(found), the record names \(digest); it changed since the run looked")
-        }
-        return restored
     }
 
     /// Restores `<name>.previous.base` from `<name>.previous.base.xor.zst` against

@@ -151,12 +151,7 @@ public struct Deployer: Sendable {
         case .recorded: base = paths.base
         case .previous: base = paths.previousBase
         case .previousRestored(let digest):
-            let restored = try effects.files.temporaryPath(in: temporary, stem: paths.name.rawValue, kind: "base")
-            let found = try effects.files.decompressedCopy(of: paths.previousBaseCompressed, against: paths.previousGeneration, at: restored, owner: nil) { scratchBase = $0 }
-            guard found == digest else {
-                throw SeedDBError(.ioFailure, "cannot restore the merge base of \(paths.workingCopy): \(paths.previousBaseCompressed) restores SHA-256 \(found), the record names \(digest); it changed since the run looked")
-            }
-            base = restored
+            base = try effects.files.restoredPreviousBase(of: paths, in: temporary, digest: digest, owner: nil) { scratchBase = $0 }
         case .missing: base = nil
         }
         var merge = policies

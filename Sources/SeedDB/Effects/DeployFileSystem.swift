@@ -91,6 +91,22 @@ protocol DeployFileSystem: Sendable {
 }
 
 extension DeployFileSystem {
+    /// The previous generation's merge base, restored from `<name>.previous.base.xor.zst`
+    /// against `<name>.previous` into a new file in `directory`, which `created` is told of
+    /// as soon as it exists; its digest must be `digest`, the recorded one (a file changed
+    /// since the run looked stops it). The delta stays as it is.
+    /// - Returns: The restored file's path.
+    func restoredPreviousBase(
+        of paths: SeedPaths, in directory: String, digest: SHA256Digest, owner: FileOwner?, created: (String) -> Void
+    ) throws(SeedDBError) -> String {
+        let restored = try temporaryPath(in: directory, stem: paths.name.rawValue, kind: "base")
+        let found = try decompressedCopy(of: paths.previousBaseCompressed, against: paths.previousGeneration, at: restored, owner: owner, created: created)
+        guard found == digest else {
+            throw SeedDBError(.ioFailure, "cannot restore the merge base of \(paths.workingCopy): \(paths.previousBaseCompressed) restores SHA-256 \(found), the record names \(digest); it changed since the run looked")
+        }
+        return restored
+    }
+
     /// The permission bits and owner of the file at `path` itself (a link's own); `nil`
     /// when nothing is there.
     func modeAndOwner(of path: String) throws(SeedDBError) -> (mode: UInt16, owner: FileOwner)? {
