@@ -70,7 +70,7 @@ public struct Seed: Hashable, Sendable {
         }
         self.expectedSHA256 = expectedSHA256
         self.preservedTables = try Self.checked(preservedTables: preservedTables)
-        self.merge = merge ?? .standard(for: location)
+        self.merge = try Self.checked(merge: merge ?? .standard(for: location))
         self.readOnly = readOnly
     }
 
@@ -96,7 +96,7 @@ public struct Seed: Hashable, Sendable {
         self.location = location
         self.name = name
         self.preservedTables = try Self.checked(preservedTables: preservedTables)
-        self.merge = merge ?? .standard(for: location)
+        self.merge = try Self.checked(merge: merge ?? .standard(for: location))
     }
 
     /// The working copy's default name for `source`: its last path component, without a
@@ -117,5 +117,17 @@ public struct Seed: Hashable, Sendable {
             throw SeedDBError(.invalidArgument, "invalid preserved tables: a table is listed twice")
         }
         return preservedTables
+    }
+
+    /// `merge`, with no table given two policies under names SQLite takes for one
+    /// (`words` and `WORDS`): which would apply is not the writer's to guess.
+    private static func checked(merge: MergePolicies) throws(SeedDBError) -> MergePolicies {
+        var seen: [String: String] = [:]
+        for table in merge.tables.keys.sorted() {
+            if let earlier = seen.updateValue(table, forKey: MergeNames.folded(table)) {
+                throw SeedDBError(.invalidArgument, "invalid merge tables: \(NameRules.quoted(earlier)) and \(NameRules.quoted(table)) name one table (SQLite's names ignore case); give it one policy")
+            }
+        }
+        return merge
     }
 }

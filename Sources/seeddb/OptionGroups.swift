@@ -72,6 +72,17 @@ struct CarryOptions: ParsableArguments {
     /// Whether `--merge` or `--merge-table` was given.
     var setsMerge: Bool { merge != nil || !mergeTable.isEmpty }
 
+    /// Refuses one table given two `--merge-table` policies (or one twice), naming both,
+    /// rather than keeping the last silently.
+    func validate() throws {
+        var seen: [String: TableMergePolicy] = [:]
+        for given in mergeTable {
+            if let earlier = seen.updateValue(given, forKey: MergeNames.folded(given.table)) {
+                throw ValidationError("--merge-table given twice for one table (\(NameRules.quoted(earlier.text)) and \(NameRules.quoted(given.text))); give each table once")
+            }
+        }
+    }
+
     /// The merge policies these flags set for a seed in `location` (without `--merge`, the
     /// location's standard default).
     func policies(for location: SeedLocation) -> MergePolicies {
@@ -205,6 +216,8 @@ struct TableMergePolicy {
     var table: String
     /// Its policy.
     var policy: MergePolicy
+    /// The text given, `TABLE=POLICY`.
+    var text: String
 
     /// Parses `TABLE=POLICY` (the last `=` separates them, so a table name may hold one).
     init(parsing text: String) throws(SeedDBError) {
@@ -217,6 +230,7 @@ struct TableMergePolicy {
         }
         table = String(text[..<equals])
         self.policy = policy
+        self.text = text
     }
 }
 

@@ -60,18 +60,35 @@ struct Printer {
                 let merged = report.merge.map { "; merged\($0.withoutBase ? " without a base" : ""): " + Self.merged($0, kept: report.conflictsKept) }
                     ?? (report.mergeSkipped ? "; nothing to merge: the working copy was the seed's own, unwritten" : "")
                 let kept = report.adopted ? "; the database found was kept as the previous generation (seeddb rollback restores it)" : ""
-                return "\(report.name): \(verb) \(versions)\(how)\(merged) (\(report.workingCopy))\(kept)\(Self.discarded(report))\(signed)"
+                return "\(report.name): \(verb) \(versions)\(how)\(merged) (\(report.workingCopy))\(kept)\(Self.discarded(report, dryRun: dryRun))\(signed)"
             }
         }
     }
 
     /// The tables whose changes a run replaced, for its line: `; merge is off: the user's
     /// changes to 2 seed tables (tags, words) were replaced; the old copy is
-    /// levels.sqlite.previous`; nothing when it replaced none.
-    static func discarded(_ report: DeployReport) -> String {
+    /// levels.sqlite.previous`, or, after a merge, `; not merged: …` (tables it could not
+    /// merge, or whose policy is `off`); in a dry run, what would be replaced; nothing when
+    /// it replaced none.
+    static func discarded(_ report: DeployReport, dryRun: Bool = false) -> String {
         guard let tables = report.discarded, !tables.isEmpty else { return "" }
+        let names = tables.map(Self.tableName).joined(separator: ", ")
+        let changes = "the user's changes to \(tables.count) seed table\(tables.count == 1 ? "" : "s") (\(names))"
+        if dryRun {
+            let old = report.keptPrevious ? "the old copy would be \(report.name).previous" : "the old copy would not be kept"
+            return "; merge is off: \(changes) would be replaced; \(old)"
+        }
         let old = report.keptPrevious ? "the old copy is \(report.name).previous" : "the old copy was not kept"
-        return "; merge is off: the user's changes to \(tables.count) seed table\(tables.count == 1 ? "" : "s") (\(tables.joined(separator: ", "))) were replaced; \(old)"
+        let why = report.merge == nil ? "merge is off" : "not merged"
+        return "; \(why): \(changes) were replaced; \(old)"
+    }
+
+    /// A table's name in a line's list: as it is when it is a plain identifier (letters,
+    /// digits, `_`, `$`), in quotes otherwise, so a name with a comma, a parenthesis or a
+    /// newline in it reads as one name on one line.
+    static func tableName(_ name: String) -> String {
+        let plain = !name.isEmpty && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "$" }
+        return plain ? name : NameRules.quoted(name, limit: 80)
     }
 
     /// What a deploy did with signatures, for its line: `; signed by 7B0460144D009C90,

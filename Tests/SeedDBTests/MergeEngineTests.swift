@@ -253,7 +253,7 @@ import Testing
                 CREATE TABLE quiet (a); INSERT INTO quiet VALUES (1);
                 CREATE VIRTUAL TABLE search USING fts5(body); INSERT INTO search VALUES ('hello');
                 """,
-            user: "INSERT INTO plain VALUES (3, 4); INSERT INTO quiet VALUES (2);")
+            user: "INSERT INTO plain VALUES (3, 4); INSERT INTO quiet VALUES (2); INSERT INTO search VALUES ('mine');")
         let result = try fixture.merge(MergePolicies(default: .userWins, tables: ["quiet": .off]))
         #expect(result.unmergedTables == ["plain", "search"])
         #expect(try fixture.rows("SELECT * FROM plain") == [[.integer(1), .integer(2)]])

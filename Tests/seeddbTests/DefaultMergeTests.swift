@@ -242,4 +242,134 @@ import Testing
         #expect(off.stderr.contains("which tables the user changed is not known"), "\(off.stderr)")
         #expect(try off.seeds().first?["discarded"] == nil)
     }
+    // MARK: - Found from outside (twenty-third round)
+
+    /// A text edit that changed the value only after a NUL byte (`'x'` to `'x' || char(0)`)
+    /// read as no edit: GRDB's `String` ends at the NUL. The default merge put the seed's
+    /// value back, and `--merge off` did not name the table.
+    @Test func aTextEditAfterANulByteIsKeptAndNamedWhenReplaced() throws {
+        try makeSeeds()
+        #expect(try cli.run(["deploy"] + flags(1)).status == 0)
+        _ = try sql("UPDATE words SET word = CAST(x'7800' AS TEXT) WHERE id = 2")
+        let upgrade = try cli.run(["deploy", "--json"] + flags(2))
+        #expect(upgrade.status == 0, "\(upgrade.stderr)")
+        #expect(try sql("SELECT hex(word) FROM words WHERE id = 2") == "7800\n", "the user's edit")
+        let off = try cli.run(["reseed", "--json"] + flags(2) + ["--merge", "off"])
+        #expect(try off.seeds().first?["discarded"] as? [String] == ["words"], "\(off.stdout)")
+    }
+
+    /// A full-text table's rows live in its shadow tables, which no digest covered: the
+    /// user's rows in one were replaced and never named, with merging off (against the
+    /// recorded digests or the base) as with a merge, which leaves it to the new seed.
+    @Test func aFullTextTableTheUserWroteIsNamedWhenItsRowsAreReplaced() throws {
+        try makeSeeds { version in """
+            CREATE TABLE words (id INTEGER PRIMARY KEY, word TEXT); INSERT INTO words VALUES (1, 'w\(version)');
+            CREATE VIRTUAL TABLE notes USING fts5(body); INSERT INTO notes VALUES ('seed v\(version)');
+            """
+        }
+        // Merging off, no base: the digests recorded with v1.
+        #expect(try cli.run(["deploy", "--manifest", try manifest(1, #","merge":"off""#)]).status == 0)
+        _ = try sql("INSERT INTO notes VALUES ('mine')")
+        let off = try cli.run(["deploy", "--json", "--manifest", try manifest(2, #","merge":"off""#)])
+        #expect(off.status == 0, "\(off.stderr)")
+        #expect(try off.seeds().first?["discarded"] as? [String] == ["notes"], "\(off.stdout)")
+        #expect(try cli.shell("sqlite3 '\(cli.workingCopy).previous' \"SELECT count(*) FROM notes WHERE notes MATCH 'mine'\"").stdout == "1\n")
+
+        // The default merge, against its base: the table it cannot merge is named.
+        #expect(try cli.run(["reseed", "--manifest", try manifest(2)]).status == 0)
+        _ = try sql("INSERT INTO notes VALUES ('mine again')")
+        let merged = try cli.run(["reseed", "--manifest", try manifest(2)])
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(merged.stdout.hasSuffix("; not merged: the user's changes to 1 seed table (notes) were replaced; the old copy is levels.sqlite.previous\n"), "\(merged.stdout)")
+        #expect(merged.stderr.contains("not merged, the new seed's version stands") && merged.stderr.contains("\"notes\""), "\(merged.stderr)")
+    }
+
+    /// The warning about tables the merge cannot merge came on every upgrade, whether or
+    /// not the user wrote to them, and the JSON never named them. Now it comes when the
+    /// user changed one (against the base), and `"discarded"` names it.
+    @Test func aTableWithoutAPrimaryKeyIsNamedOnlyWhenTheUserChangedIt() throws {
+        try makeSeeds { version in """
+            CREATE TABLE words (id INTEGER PRIMARY KEY, word TEXT); INSERT INTO words VALUES (1, 'w\(version)');
+            CREATE TABLE pairs (a, b); INSERT INTO pairs VALUES (1, \(version));
+            """
+        }
+        #expect(try cli.run(["deploy"] + flags(1)).status == 0)
+        _ = try sql("UPDATE words SET word = 'mine'")
+        let untouched = try cli.run(["deploy", "--json"] + flags(2))
+        #expect(untouched.status == 0, "\(untouched.stderr)")
+        #expect(!untouched.stderr.contains("not merged"), "\(untouched.stderr)")
+        #expect(try untouched.seeds().first?["discarded"] == nil, "\(untouched.stdout)")
+
+        _ = try sql("INSERT INTO pairs VALUES (7, 7)")
+        let written = try cli.run(["reseed", "--json"] + flags(2))
+        #expect(written.status == 0, "\(written.stderr)")
+        #expect(try written.seeds().first?["discarded"] as? [String] == ["pairs"], "\(written.stdout)")
+        #expect(try sql("SELECT word FROM words") == "mine\n")
+    }
+
+    /// A table named with a comma read as two tables on the line.
+    @Test func aTableNameThatIsNotAPlainIdentifierIsQuotedOnTheLine() throws {
+        try makeSeeds { version in "CREATE TABLE [odd, name] (id INTEGER PRIMARY KEY, v TEXT); INSERT INTO [odd, name] VALUES (1, 'v\(version)');" }
+        #expect(try cli.run(["deploy"] + flags(1)).status == 0)
+        _ = try sql("UPDATE [odd, name] SET v = 'mine'")
+        let off = try cli.run(["reseed"] + flags(1) + ["--merge", "off"])
+        #expect(off.stdout.contains("the user's changes to 1 seed table (\"odd, name\") were replaced"), "\(off.stdout)")
+    }
+
+    /// An app that numbers its migrations in `PRAGMA user_version` found its added column
+    /// carried by the merge but the number reset to the seed's: it ran its migration again
+    /// and failed (`duplicate column name`).
+    @Test func anAppsUserVersionFollowsTheColumnsTheMergeCarries() throws {
+        try makeSeeds()
+        #expect(try cli.run(["deploy"] + flags(1)).status == 0)
+        _ = try sql("ALTER TABLE words ADD COLUMN starred INTEGER DEFAULT 0; PRAGMA user_version = 1; UPDATE words SET starred = 1 WHERE id = 2;")
+        let upgrade = try cli.run(["deploy"] + flags(2))
+        #expect(upgrade.status == 0, "\(upgrade.stderr)")
+        #expect(try sql("PRAGMA user_version") == "1\n")
+        #expect(try sql("SELECT id, word, starred FROM words ORDER BY id") == "1|w2|0\n2|x|1\n")
+    }
+
+    @Test func oneTableGivenTwoPoliciesIsRefused() throws {
+        try makeSeeds()
+        let flagsTwice = try cli.run(["deploy"] + flags(1) + ["--merge-table", "words=off", "--merge-table", "WORDS=user-wins"])
+        #expect(flagsTwice.status == 64)
+        #expect(flagsTwice.stderr == "seeddb: error: --merge-table given twice for one table (\"words=off\" and \"WORDS=user-wins\"); give each table once\n")
+        let manifestTwice = try cli.run(["deploy", "--manifest", try manifest(1, #","mergeTables":{"words":"off","WORDS":"user-wins"}"#)])
+        #expect(manifestTwice.status == 78)
+        #expect(manifestTwice.stderr.contains("\"WORDS\" and \"words\" name one table"), "\(manifestTwice.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: cli.root + "/data"), "nothing was written")
+    }
+
+    /// A reseed with `--merge user-wins` of a seed whose own policy is `off` said its base
+    /// "is missing" and would be kept once a deploy succeeds: no base is ever kept for it.
+    @Test func aReseedMergeOfASeedThatKeepsNoBaseSaysSo() throws {
+        try makeSeeds()
+        let cache = flags(1) + ["--location", "cache"]
+        #expect(try cli.run(["deploy"] + cache).status == 0)
+        let cached = cli.root + "/cache/" + cli.app + "/levels.sqlite"
+        #expect(try cli.shell("sqlite3 '\(cached)' \"UPDATE words SET word = 'mine' WHERE id = 2\"").status == 0)
+        let reseed = try cli.run(["reseed"] + cache + ["--merge", "user-wins"])
+        #expect(reseed.status == 0, "\(reseed.stderr)")
+        #expect(reseed.stderr.contains("is not kept for this seed (its own merge policy is off)"), "\(reseed.stderr)")
+        #expect(!reseed.stderr.contains("once a deploy succeeds"), "\(reseed.stderr)")
+    }
+    /// A dry run of a replace with merging off said what it would do, not which tables'
+    /// changes it would replace: the run then named them.
+    @Test func aDryRunNamesTheTablesWhoseChangesItWouldReplace() throws {
+        try makeSeeds()
+        // Against the merge base the default policy keeps.
+        #expect(try cli.run(["deploy"] + flags(1)).status == 0)
+        try editTagsAndWords()
+        let dry = try cli.run(["reseed", "--dry-run"] + flags(1) + ["--merge", "off"])
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(dry.stdout == "levels.sqlite: would be reseeded at 1 by swap (\(cli.workingCopy)); merge is off: the user's changes to 2 seed tables (tags, words) would be replaced; the old copy would be levels.sqlite.previous\n")
+        #expect(try sql("SELECT name FROM tags WHERE id = 2") == "mine\n", "a dry run changes nothing")
+
+        // Against the digests recorded with a seed whose policy is off, in JSON.
+        #expect(try cli.run(["deploy", "--manifest", try manifest(2, #","merge":"off""#)]).status == 0)
+        _ = try sql("UPDATE words SET word = 'again' WHERE id = 2")
+        let json = try cli.run(["reseed", "--dry-run", "--json", "--manifest", try manifest(2, #","merge":"off""#)])
+        #expect(json.status == 0, "\(json.stderr)")
+        #expect(try json.seeds().first?["discarded"] as? [String] == ["words"], "\(json.stdout)")
+    }
 }

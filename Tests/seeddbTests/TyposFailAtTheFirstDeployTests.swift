@@ -39,7 +39,7 @@ import Testing
         let listing = cli.list(cli.appData)
         let result = try cli.run(["deploy", "--merge", "user-wins", "--merge-table", "level=fail"] + cli.seedFlags(2))
         #expect(result.status == 78, "\(result.stderr)")
-        #expect(result.stderr == "seeddb: error: merge table \"level\" is not in the working copy or the new seed; did you mean \"levels\"?; nothing was changed\n")
+        #expect(result.stderr == "seeddb: error: cannot carry the user's data into \(cli.workingCopy): merge table \"level\" is not in the working copy or the new seed; did you mean \"levels\"?; nothing was changed\n")
         #expect(cli.bytes(cli.settingsFile) == settings)
         #expect(cli.list(cli.appData) == listing)
     }

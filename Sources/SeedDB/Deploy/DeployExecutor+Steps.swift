@@ -255,12 +255,12 @@ extension DeployExecutor {
             // what the user wrote before it, fenced and written by nobody, read as it is
             // (`immutable`: never created, no journal or WAL of its own).
             let previous = SQLiteFile.uri(paths.previousGeneration, query: "immutable=1")
-            try self.carry(into: .staged(try run.staged(for: .carry).path), old: previous, carry, run)
+            try self.carry(into: .staged(try run.staged(for: .carry).path), old: previous, carry, keepsBase: plan.keepsMergeBase, run)
             if !run.carried.isEmpty || run.merge != nil { try run.rehashStaged(fs) }
         case .live(let live, let old?):
-            try self.carry(into: .live(live), old: old, carry, run)
+            try self.carry(into: .live(live), old: old, carry, keepsBase: plan.keepsMergeBase, run)
         case .swap(let old?):
-            try self.carry(into: .staged(try run.staged(for: .carry).path), old: old, carry, run)
+            try self.carry(into: .staged(try run.staged(for: .carry).path), old: old, carry, keepsBase: plan.keepsMergeBase, run)
             if !run.carried.isEmpty || run.merge != nil { try run.rehashStaged(fs) }
         default:
             if !target.preservedTables.isEmpty || carry.merge != .off {
@@ -272,8 +272,9 @@ extension DeployExecutor {
     /// The carry into the staged copy: the merge first (against `<name>.base` when the
     /// plan found it matching the record), then the preserved tables and the tables the
     /// app created. A refusal under `fail` still writes the conflicts file, for
-    /// `seeddb conflicts`.
-    private func carry(into carryTarget: CarryTarget, old: String, _ carry: PlannedStep.Carry, _ run: DeployRun) throws(SeedDBError) {
+    /// `seeddb conflicts`. `keepsBase`: whether the run keeps a merge base for the next
+    /// upgrade (the seed's own policy merges), for the warning about a missing one.
+    private func carry(into carryTarget: CarryTarget, old: String, _ carry: PlannedStep.Carry, keepsBase: Bool, _ run: DeployRun) throws(SeedDBError) {
         let appTables: TableCarry.AppTables
         switch carry.appTables {
         case .notInTheOldSeed(let tables): appTables = .notInTheOldSeed(tables)
@@ -297,7 +298,11 @@ extension DeployExecutor {
         case .againstDigests(let digests): discards = .againstDigests(digests)
         case .unknown:
             discards = nil
-            context.logger.warning("merge is off for \(paths.workingCopy): the seed's rows replace the user's changes, and which tables the user changed is not known (no merge base and no table digests were recorded with the old copy)")
+            var why = "no merge base and no table digests were recorded with the old copy"
+            if case .missing(let problem) = carry.base, (try? fs.fileType(at: paths.base)) != nil {
+                why = "the merge base \(paths.base) \(problem), and no table digests were recorded with the old copy"
+            }
+            context.logger.warning("merge is off for \(paths.workingCopy): the seed's rows replace the user's changes, and which tables the user changed is not known (\(why))")
         }
         let request = CarryRequest(
             workingCopy: paths.workingCopy, preservedTables: target.preservedTables, merge: merges ? target.merge : MergePolicies(), appTables: appTables,
@@ -308,7 +313,8 @@ extension DeployExecutor {
         func warnAboutTheBase() {
             guard let problem = base.problem else { return }
             let named = carry.from == .previousGeneration ? paths.previousBase : paths.base
-            context.logger.warning("merge base \(named) \(problem): merging without a base (a cell that differs from the new seed is a conflict); once a deploy succeeds, its base is kept for the next upgrade")
+            let next = keepsBase ? "; once a deploy succeeds, its base is kept for the next upgrade" : ""
+            context.logger.warning("merge base \(named) \(problem): merging without a base (a cell that differs from the new seed is a conflict)\(next)")
         }
         do {
             let result = try db.carry(into: carryTarget, from: old, request, logger: context.logger)
@@ -320,7 +326,14 @@ extension DeployExecutor {
                 warnAboutTheBase()
                 writeConflicts(failure.conflicts)
             }
-            throw error
+            // A refusal of the carry (a misspelt table, a row the new seed's constraints
+            // refuse, a conflict under `fail`) names the working copy: which seed of a
+            // release it is.
+            var refusal = error
+            if [.invalidConfiguration, .invalidSeed, .mergeRefused].contains(error.code), !error.message.contains(paths.workingCopy) {
+                refusal.message = "cannot carry the user's data into \(paths.workingCopy): \(error.message)"
+            }
+            throw refusal
         }
     }
 
@@ -650,9 +663,15 @@ extension DeployExecutor {
             table[paths.name.rawValue] = entry
         }
         try commitRecord(change, run)
+        let hasConflictsFile = (try? fs.fileType(at: paths.conflictsFile)) != nil
+        if target.release != nil, run.merge != nil || (record.removesConflicts && hasConflictsFile) {
+            // One seed of a release: the file goes back as it was if another seed fails.
+            if hasConflictsFile { try setAside(paths.conflictsFile, as: "conflicts", what: "the last merge's conflicts", run) }
+            run.onFailure("this merge's conflicts") { () throws(SeedDBError) in try? fs.remove(paths.conflictsFile) }
+        }
         if let merge = run.merge {
             writeConflicts(merge.conflicts)
-        } else if record.removesConflicts, (try? fs.fileType(at: paths.conflictsFile)) != nil {
+        } else if record.removesConflicts, hasConflictsFile, target.release == nil {
             // The merge whose conflicts the file lists is the one rolled back.
             try? fs.remove(paths.conflictsFile)
         }

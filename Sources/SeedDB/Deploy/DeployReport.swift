@@ -29,10 +29,13 @@ public struct DeployReport: Sendable, Hashable {
     /// them; empty when the merge met none (or none ran).
     public var conflictsKept: [MergeConflict.Kept] = []
     /// The seed tables the user had changed whose changes the run replaced with the
-    /// seed's rows (their merge policy is `off`), in name order: empty when the user had
+    /// seed's rows (their merge policy is `off`, or a merge with a base could not merge
+    /// them: no primary key, a virtual table), in name order: empty when the user had
     /// changed none; `nil` when no table's changes were replaced (every table merges, or
-    /// nothing was there to replace), when the run could not tell which (a warning says
-    /// so), and in a dry run.
+    /// nothing was there to replace), or when the run could not tell which (a warning says
+    /// so). A dry run (``Deployer/plan(_:force:)``) names those whose policy is `off`,
+    /// compared as the run compares them; the tables a merge could not merge are known
+    /// only once it ran.
     public var discarded: [String]? = nil
     /// Whether the run kept the replaced content as the previous generation
     /// (``SeedPaths/previousGeneration``), for ``Deployer/rollback(_:)``.

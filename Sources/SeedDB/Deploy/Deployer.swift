@@ -123,13 +123,52 @@ public struct Deployer: Sendable {
             if kind != .rollback { _ = try SeedSource(path: observed.seed.source).inspect() }
             for case .carry(let carry) in plan.steps where carry.merge == .merge { try rehearseMerge(observed, carry, kind, paths: paths) }
         }
-        let planned = report(observed, plan, kind, paths: paths)
+        var planned = report(observed, plan, kind, paths: paths)
+        if plan.action.copies, !plan.finishesInterrupted {
+            for case .carry(let carry) in plan.steps {
+                planned.discarded = try wouldDiscard(observed, carry, kind, paths: paths)
+                planned.keptPrevious = plan.keepsPrevious
+            }
+        }
         warnOfReplacedRun(observed, plan, paths: paths, dryRun: true)
         if plan.finishesInterrupted {
             // What the run then does depends on what the finish leaves: not planned here.
             logger.warning("\(paths.workingCopy): a run that was interrupted would be finished (or undone) first; this reports that, not what the run does after it")
         }
         return kind == .rollback ? planned : signed(planned, signature, pinned: observed.entry.signature)
+    }
+
+    /// For a dry run: the seed tables whose changes the run's carry would replace with the
+    /// seed's rows (their policy is `off`) that the user changed, compared as the run
+    /// compares them (``TableDigest``), the old copy read only; `[]` for a copy nobody
+    /// wrote; `nil` where the run does not name them (every table merges, or there is
+    /// nothing to compare with: the run warns of that). Tables a merge could not merge are
+    /// known only once it ran, and are not among them.
+    private func wouldDiscard(_ observed: Observed, _ carry: PlannedStep.Carry, _ kind: DeployRequest.Kind, paths: SeedPaths) throws(SeedDBError) -> [String]? {
+        let discards: CarryRequest.Discards
+        switch carry.discards {
+        case .none, .unknown: return nil
+        case .unwritten: return []
+        case .againstDigests(let digests): discards = .againstDigests(digests)
+        case .againstBase:
+            switch carry.base {
+            case .recorded: discards = .againstBase(paths.base)
+            case .previous: discards = .againstBase(paths.previousBase)
+            case .previousRestored, .missing: return nil
+            }
+        }
+        // The previous generation is fenced and written by nobody: read as it is.
+        let old: String
+        if carry.from == .previousGeneration {
+            old = SQLiteFile.uri(paths.previousGeneration, query: "immutable=1")
+        } else if let file = observed.workingCopy.contentFile {
+            old = SQLiteFile.uri(file, query: "mode=ro")
+        } else {
+            return nil
+        }
+        let policies = carry.merge == .merge ? carryPolicies(kind, observed.seed) : MergePolicies()
+        return try TableDigest.discarded(
+            policies: policies, preserved: observed.seed.preservedTables, discards, inCopyAt: old, workingCopy: paths.workingCopy, wait: configuration.wait)
     }
 
     /// For a dry run whose merge could refuse (a `fail` policy): runs the merge on a

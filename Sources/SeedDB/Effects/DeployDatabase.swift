@@ -302,7 +302,15 @@ struct LocalDatabase: DeployDatabase {
             appTables = .carriedByTheMerge(result.carriedTables)
         }
         // Compared before anything is carried: the old copy is read only.
-        let discarded = try carry.discards.map { (discards) throws(SeedDBError) in try TableDigest.discarded(by: carry, discards, in: db) }
+        var discarded = try carry.discards.map { (discards) throws(SeedDBError) in
+            try TableDigest.discarded(policies: carry.merge, preserved: carry.preservedTables, discards, workingCopy: carry.workingCopy, in: db)
+        }
+        // The tables a merge with a base could not merge, whose changes it replaced, are
+        // named with them (an `sqlite_*` table holds no rows of the user's).
+        if let merged, !merged.summary.withoutBase {
+            let replaced = merged.unmergedTables.filter { !MergeNames.folded($0).hasPrefix("sqlite_") }
+            if !replaced.isEmpty { discarded = Set((discarded ?? []) + replaced).sorted() }
+        }
         let carried = try TableCarry.carryUserTables(preserving: carry.preservedTables, appTables: appTables, in: db, logger: logger)
         return CarryResult(carried: carried, merge: merged, discarded: discarded)
     }

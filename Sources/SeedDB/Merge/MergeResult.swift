@@ -13,8 +13,10 @@ public struct MergeResult: Sendable {
     public var carriedTables: [String]
     /// Rows copied with ``carriedTables`` (not counted in ``summary``).
     public var carriedRows: Int
-    /// Tables the user's copy has that could not be merged (no primary key, virtual,
-    /// `sqlite_*`): the new seed's version stands. The merge warned about them once.
+    /// Tables the user changed that could not be merged (no primary key, virtual,
+    /// `sqlite_*`), in name order: the new seed's version stands. Without a base, which
+    /// changed is not known, and every such table is named. The merge warned about them
+    /// once.
     public var unmergedTables: [String]
 
     /// Creates a result.

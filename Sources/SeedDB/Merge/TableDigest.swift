@@ -8,16 +8,51 @@ import SeedDBCore
 /// A table's digest covers its columns (names and declared types, in order) and its rows
 /// in the order a full scan reads them (row id order; primary-key order for a
 /// `WITHOUT ROWID` table), each value with its storage class: two tables with the same
-/// digest hold the same rows. Only ordinary tables are hashed: a virtual table's rows live
-/// in its shadow tables, which are hashed as the ordinary tables they are.
+/// digest hold the same rows (text byte for byte, NUL bytes included:
+/// ``SQLiteText``). A virtual table's rows live in its shadow tables (`search_data`,
+/// `search_idx`, … of a full-text table `search`): its digest is theirs, in name order,
+/// so a user's write to a full-text table counts, and no module is needed to read it.
+/// Other tables (`sqlite_*`, shadow tables on their own) are not hashed.
 enum TableDigest {
-    /// The digest of each ordinary table of `schema`, by name.
+    /// The digest of each ordinary and virtual table of `schema`, by name.
     static func digests(in schema: String, db: Database) throws -> [String: SeedDBCore.SHA256Digest] {
+        let catalog = try MergeCatalog.read(db, schema: schema)
         var digests: [String: SeedDBCore.SHA256Digest] = [:]
-        for table in try MergeCatalog.read(db, schema: schema).tables.values where table.kind == .ordinary {
-            digests[table.name] = try digest(of: table.name, in: schema, db: db)
+        for table in catalog.tables.values {
+            if let digest = try digest(of: table, in: catalog, db: db) { digests[table.name] = digest }
         }
         return digests
+    }
+
+    /// The digest of `table` of `catalog`: an ordinary table's rows, a virtual table's
+    /// shadow tables; `nil` for the other kinds.
+    static func digest(of table: MergeCatalog.Table, in catalog: MergeCatalog, db: Database) throws -> SeedDBCore.SHA256Digest? {
+        switch table.kind {
+        case .ordinary:
+            return try digest(of: table.name, in: catalog.schema, db: db)
+        case .virtual:
+            var hasher = SHA256()
+            for shadow in shadowTables(of: table, in: catalog) {
+                hasher.update(data: Array(shadow.utf8) + [0])
+                hasher.update(data: Array(try digest(of: shadow, in: catalog.schema, db: db).hex.utf8))
+            }
+            return SeedDBCore.SHA256Digest(bytes: hasher.finalize())
+        case .shadow, .system:
+            return nil
+        }
+    }
+
+    /// The shadow tables of virtual table `table`, in name order: those named
+    /// `<table>_…`, each counted for the virtual table with the longest such name (a
+    /// table `search_x`'s `search_x_data` is not `search`'s).
+    static func shadowTables(of table: MergeCatalog.Table, in catalog: MergeCatalog) -> [String] {
+        let virtual = catalog.tables.values.filter { $0.kind == .virtual }.map { MergeNames.folded($0.name) + "_" }
+        let prefix = MergeNames.folded(table.name) + "_"
+        return catalog.tables.values.filter { shadow in
+            let name = MergeNames.folded(shadow.name)
+            guard shadow.kind == .shadow, name.hasPrefix(prefix) else { return false }
+            return !virtual.contains { $0.count > prefix.count && name.hasPrefix($0) }
+        }.map(\.name).sorted()
     }
 
     /// The digest of `table` in `schema`.
@@ -34,6 +69,7 @@ enum TableDigest {
             append(0xC0, Array((column["name"] as String).utf8))
             append(0xC1, Array((column["type"] as String).utf8))
         }
+        let text = try SQLiteText(db)
         let rows = try Row.fetchCursor(db, sql: "SELECT * FROM \(schema.quotedSQLIdentifier).\(table.quotedSQLIdentifier)")
         while let row = try rows.next() {
             buffer.append(0xFF)
@@ -42,7 +78,8 @@ enum TableDigest {
                 case .null: buffer.append(0)
                 case .int64(let value): withUnsafeBytes(of: value.littleEndian) { append(1, $0) }
                 case .double(let value): withUnsafeBytes(of: value.bitPattern.littleEndian) { append(2, $0) }
-                case .string(let value): append(3, value.utf8)
+                case .string(let value):
+                    if let bytes = text.exactBytes(in: row, at: index) { append(3, bytes) } else { append(3, value.utf8) }
                 case .blob(let value): append(4, value)
                 }
             }
@@ -55,28 +92,51 @@ enum TableDigest {
         return SeedDBCore.SHA256Digest(bytes: hasher.finalize())
     }
 
-    /// The seed tables of the old copy (schema `old` on `db`) whose changes `carry`
-    /// replaces (its merge leaves them `off`; the preserved ones are carried) and that the
+    /// ``discarded(policies:preserved:_:workingCopy:in:)`` of the copy at the URI `old`,
+    /// read on a connection of its own (a dry run's), waiting at most `wait` for a lock.
+    static func discarded(
+        policies: MergePolicies, preserved: [String], _ discards: CarryRequest.Discards, inCopyAt old: String, workingCopy: String, wait: Duration
+    ) throws(SeedDBError) -> [String] {
+        try SQLiteFile.mapping("cannot compare the seed tables of", workingCopy) {
+            var configuration = Configuration()
+            configuration.label = "SeedDB.discarded"
+            configuration.busyMode = .timeout(wait.seconds)
+            let queue = try DatabaseQueue(configuration: configuration)
+            defer { try? queue.close() }
+            return try queue.writeWithoutTransaction { db in
+                try db.execute(sql: "ATTACH DATABASE ? AS old", arguments: [old])
+                return try discarded(policies: policies, preserved: preserved, discards, workingCopy: workingCopy, in: db)
+            }
+        }
+    }
+
+    /// The seed tables of the old copy (schema `old` on `db`) whose changes a carry
+    /// replaces (`policies` leave them `off`; the `preserved` ones are carried) and that the
     /// user changed: whose rows or columns differ from the merge base's, or from the
-    /// recorded digests; a table the user dropped counts. In name order.
-    static func discarded(by carry: CarryRequest, _ discards: CarryRequest.Discards, in db: Database) throws(SeedDBError) -> [String] {
-        let preserved = Set(carry.preservedTables.map(MergeNames.folded))
+    /// recorded digests; a table the user dropped counts. In name order. `workingCopy`
+    /// names the old copy in an error.
+    static func discarded(
+        policies: MergePolicies, preserved: [String], _ discards: CarryRequest.Discards, workingCopy: String, in db: Database
+    ) throws(SeedDBError) -> [String] {
+        let preserved = Set(preserved.map(MergeNames.folded))
         func replaced(_ table: String) -> Bool {
-            carry.merge.policy(for: table) == .off && !preserved.contains(MergeNames.folded(table))
+            policies.policy(for: table) == .off && !preserved.contains(MergeNames.folded(table))
         }
         do {
             let user = try MergeCatalog.read(db, schema: "old")
             func userDigest(_ table: String) throws -> SeedDBCore.SHA256Digest? {
-                guard let found = user.table(table), found.kind == .ordinary else { return nil }
-                return try digest(of: found.name, in: "old", db: db)
+                guard let found = user.table(table) else { return nil }
+                return try digest(of: found, in: user, db: db)
             }
             var changed: [String] = []
             switch discards {
             case .againstBase(let path):
                 try db.execute(sql: "ATTACH DATABASE ? AS seeddb_compared", arguments: [SQLiteFile.uri(path, query: "immutable=1")])
                 defer { try? db.execute(sql: "DETACH DATABASE seeddb_compared") }
-                for table in try MergeCatalog.read(db, schema: "seeddb_compared").tables.values where table.kind == .ordinary && replaced(table.name) {
-                    if try userDigest(table.name) != digest(of: table.name, in: "seeddb_compared", db: db) { changed.append(table.name) }
+                let base = try MergeCatalog.read(db, schema: "seeddb_compared")
+                for table in base.tables.values where replaced(table.name) {
+                    guard let pristine = try digest(of: table, in: base, db: db) else { continue }
+                    if try userDigest(table.name) != pristine { changed.append(table.name) }
                 }
             case .againstDigests(let digests):
                 for (table, recorded) in digests where replaced(table) {
@@ -85,7 +145,7 @@ enum TableDigest {
             }
             return changed.sorted()
         } catch {
-            throw SQLiteFile.mapped(error, "cannot compare the seed tables of", carry.workingCopy)
+            throw SQLiteFile.mapped(error, "cannot compare the seed tables of", workingCopy)
         }
     }
 }

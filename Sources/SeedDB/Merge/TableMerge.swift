@@ -60,6 +60,8 @@ struct TableMerge {
     struct JoinedRow {
         /// The merged table's columns.
         var count: Int
+        /// How the rows' text is read whole.
+        var text: SQLiteText? = nil
 
         /// The columns of the joined table, by name.
         var names: [String] {
@@ -69,13 +71,17 @@ struct TableMerge {
         /// The name of `side`'s value of column `index`.
         func value(_ side: MergeSide, _ index: Int) -> String { "\(side.name)_\(index)" }
 
-        /// Reads one row of the joined table (selected as `rowid, *`).
+        /// Reads one row of the joined table (selected as `rowid, *`, a row a cursor is on),
+        /// text whole when ``text`` says how.
         func sides(of row: Row) -> Sides {
             func side(_ side: MergeSide) -> [MergeValue]? {
                 let presence = 1 + side.rawValue
                 guard (row[presence] as Int64?) == 1 else { return nil }
                 let first = 1 + MergeSide.allCases.count + side.rawValue * count
-                return (0..<count).map { MergeValue(row[first + $0] as DatabaseValue) }
+                return (0..<count).map { column in
+                    guard let text else { return MergeValue(row[first + column] as DatabaseValue) }
+                    return MergeValue(row, at: first + column, text: text)
+                }
             }
             return Sides(base: side(.base), user: side(.user), seed: side(.seed))
         }
@@ -269,7 +275,7 @@ struct TableMerge {
 
     private func apply(columns: [Column], keyIndices: [Int]) throws -> Outcome {
         var outcome = Outcome()
-        let joined = JoinedRow(count: columns.count)
+        let joined = JoinedRow(count: columns.count, text: try SQLiteText(db))
         let appColumns = Set(columns.indices.filter { !columns[$0].inSeed })
         let target = MergeSQL.qualified(schemas.target, seed.name)
         // The writes copy values from the temporary table inside SQLite, byte for byte (text

@@ -28,7 +28,8 @@ import SeedDBCore
 /// FTS index kept by triggers follows the merged rows); those that write to a table the
 /// merge writes itself do not (it brings that table's rows). An FTS4/FTS5 table whose
 /// external content table the merge changed is rebuilt. After the merge,
-/// `PRAGMA foreign_key_check` runs on the merged copy.
+/// `PRAGMA foreign_key_check` runs on the merged copy. The header's `user_version` is
+/// merged as one more cell (``mergeUserVersion(db:schemas:)``).
 ///
 /// A merge is deterministic: the same three inputs give the same rows in the same order.
 public struct ThreeWayMerge: Sendable {
@@ -125,7 +126,7 @@ public struct ThreeWayMerge: Sendable {
         let merged = Set(actions.filter { if case .merge = $0.action { true } else { false } }.map { MergeNames.folded($0.name) })
         result.unmergedTables = try actions.filter { $0.action == .seedStands(warn: true) }.map(\.name)
             .filter { !followsMergedTable(seedCatalog.table($0), merged: merged, seed: seedCatalog) }
-            .filter { try userChangedInternalTable($0, db: db, schemas: schemas) }
+            .filter { try userChangedUnmergedTable($0, db: db, user: userCatalog, base: baseCatalog) }
         if !result.unmergedTables.isEmpty {
             let list = result.unmergedTables.map { NameRules.quoted($0) }.joined(separator: ", ")
             logger.warning("merge: not merged, the new seed's version stands (no primary key or not the same one in every copy, virtual or sqlite_* table): \(list); set their merge policy to \"off\" to silence this")
@@ -179,6 +180,7 @@ public struct ThreeWayMerge: Sendable {
             }
             for trigger in silenced { try db.execute(sql: MergeSQL.create(trigger.sql, in: target)) }
             try mergeSequences(of: merged, db: db, schemas: schemas)
+            try mergeUserVersion(db: db, schemas: schemas)
             result.carriedTables.sort { MergeNames.folded($0) < MergeNames.folded($1) }
             try carry.carryObjects(ofTablesCarriedWhole: Set(result.carriedTables.map(MergeNames.folded)), seed: seedCatalog,
                                    appObjects: baseCatalog.map { .notIn(base: $0) } ?? .viewsTheSeedLacks)
@@ -237,15 +239,39 @@ extension ThreeWayMerge {
 }
 
 extension ThreeWayMerge {
-    /// Whether an `sqlite_*` table is worth a warning: `sqlite_sequence` never is (the merge
-    /// keeps the larger counter of each merged table), the others only when the user's copy
-    /// differs from the base (an `ANALYZE` the app ran, say). Any other table is.
-    func userChangedInternalTable(_ name: String, db: Database, schemas: MergeSchemas) throws -> Bool {
+    /// Whether the user changed a table the merge leaves to the new seed (no primary key,
+    /// virtual, `sqlite_*`): worth a warning, and, but for an `sqlite_*` table, naming
+    /// among the tables whose changes were replaced. With a base, an ordinary or virtual
+    /// table counts when its digest differs from the base's (``TableDigest``: a virtual
+    /// table's by its shadow tables); without one, which changed is not known, and each
+    /// counts. `sqlite_sequence` never does (the merge keeps the larger counter of each
+    /// merged table); another `sqlite_*` table only when it differs from the base's.
+    func userChangedUnmergedTable(_ name: String, db: Database, user: MergeCatalog, base: MergeCatalog?) throws -> Bool {
         let folded = MergeNames.folded(name)
-        guard folded.hasPrefix("sqlite_") else { return true }
-        guard folded != "sqlite_sequence", let base = schemas.base else { return false }
-        let user = MergeSQL.qualified(schemas.user, name), pristine = MergeSQL.qualified(base, name)
-        return try MergeSQL.differ(user, pristine, db: db)
+        guard folded.hasPrefix("sqlite_") else {
+            guard let base, let pristine = base.table(name), let table = user.table(name) else { return true }
+            return try TableDigest.digest(of: table, in: user, db: db) != TableDigest.digest(of: pristine, in: base, db: db)
+        }
+        guard folded != "sqlite_sequence", let base else { return false }
+        return try MergeSQL.differ(MergeSQL.qualified(user.schema, name), MergeSQL.qualified(base.schema, name), db: db)
+    }
+
+    /// Merges the header's `user_version`, where an app that numbers its own migrations
+    /// keeps their number (its columns and tables are carried, so the number must follow
+    /// them, or the app runs its migrations again on their results): the user's when the
+    /// user changed it from the base's and the new seed did not; when both changed it (or
+    /// there is no base and the two differ), the user's, unless the default policy is
+    /// `seed-wins`; the new seed's otherwise, and always when the default policy is `off`.
+    func mergeUserVersion(db: Database, schemas: MergeSchemas) throws {
+        func version(_ schema: String) throws -> Int64 {
+            try Int64.fetchOne(db, sql: "PRAGMA \(schema.quotedSQLIdentifier).user_version") ?? 0
+        }
+        let user = try version(schemas.user), seed = try version(schemas.target)
+        let base = try schemas.base.map(version)
+        guard policies.default != .off, user != seed, user != base else { return }
+        let seedChanged = base.map { seed != $0 } ?? true
+        if seedChanged && policies.default == .seedWins { return }
+        try db.execute(sql: "PRAGMA \(schemas.target.quotedSQLIdentifier).user_version = \(user)")
     }
 
     /// Keeps, for each merged `AUTOINCREMENT` table, the larger of the user's and the seed's

@@ -65,6 +65,15 @@ package struct DeployPlan: Sendable, Hashable {
 
     /// Whether the old content becomes the previous generation (or, for a plan that
     /// finishes a killed run, already became it and is recorded as such).
+    /// Whether the run keeps the new seed's pristine copy as the next merge base on any
+    /// file system (the seed merges): not a clone kept only where it is free.
+    package var keepsMergeBase: Bool {
+        steps.contains { step in
+            guard case .stage(let stage) = step else { return false }
+            return stage.base == .copy || stage.base == .linkToSeed
+        }
+    }
+
     package var keepsPrevious: Bool {
         if let link = seedLink { return link.keeps != nil }
         if keepPrevious?.keep != nil { return true }

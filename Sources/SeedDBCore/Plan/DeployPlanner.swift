@@ -232,7 +232,9 @@ package enum DeployPlanner {
         let merge: PlannedStep.CarryMerge = !request.carryMerges || adopted ? .off : skipsMerge ? .skipped : .merge
         let base: PlannedStep.MergeBase
         if !observed.baseFiles.base {
-            base = .missing("is missing")
+            // A seed whose own policy merges nothing keeps none (a reseed's `--merge` asks
+            // for a merge it has no base for).
+            base = .missing(request.merges ? "is missing" : "is not kept for this seed (its own merge policy is off)")
         } else if observed.records.base != nil, observed.baseFiles.baseMatchesRecord == true {
             base = .recorded
         } else {
