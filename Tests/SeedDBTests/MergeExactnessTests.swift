@@ -19,13 +19,26 @@ import Testing
             == [[.integer(1), .text("61")], [.integer(2), .text("6200")], [.integer(3), .text("630041")], [.integer(4), .text("64")]])
     }
 
-    @Test func aSeedChangeAfterANulByteIsTheSeeds() throws {
+    @Test func twoTextsThatAreNotValidUTF8StayApart() throws {
+        let fixture = try MergeFixture(
+            shared: "CREATE TABLE words (id INTEGER PRIMARY KEY, word TEXT); INSERT INTO words VALUES (1, CAST(x'41FF' AS TEXT));",
+            user: "UPDATE words SET word = CAST(x'41FE' AS TEXT) WHERE id = 1;",
+            seed: "INSERT INTO words VALUES (2, 'b');")
+        let result = try fixture.merge(MergePolicies(default: .userWins))
+        #expect(result.summary.updated == 1, "\(result.summary)")
+        #expect(try fixture.rows("SELECT hex(word) FROM words WHERE id = 1") == [[.text("41FE")]])
+        #expect(SQLiteText.string(exactly: [0x41, 0xFF]) != SQLiteText.string(exactly: [0x41, 0xFE]))
+        #expect(SQLiteText.string(exactly: Array("é\u{0}".utf8)) == "é\u{0}")
+    }
+
+    @Test func aSeedChangeAfterANulByteMeetsTheUsersChange() throws {
         let fixture = try MergeFixture(
             shared: "CREATE TABLE words (id INTEGER PRIMARY KEY, word TEXT); INSERT INTO words VALUES (1, 'a');",
-            user: "INSERT INTO words VALUES (2, 'mine');",
+            user: "UPDATE words SET word = 'b' WHERE id = 1;",
             seed: "UPDATE words SET word = CAST(x'6100' AS TEXT) WHERE id = 1;")
-        try fixture.merge(MergePolicies(default: .userWins))
-        #expect(try fixture.rows("SELECT id, hex(word) FROM words ORDER BY id") == [[.integer(1), .text("6100")], [.integer(2), .text("6D696E65")]])
+        let result = try fixture.merge(MergePolicies(default: .seedWins))
+        #expect(result.summary.conflicts == 1, "both changed the cell: \(result.summary)")
+        #expect(try fixture.rows("SELECT hex(word) FROM words") == [[.text("6100")]], "seed-wins keeps the seed's, NUL and all")
     }
 
     @Test func digestsTellTextsApartAfterANulByteAndCoverFullTextTables() throws {
@@ -42,7 +55,11 @@ import Testing
             let after = try TableDigest.digests(in: "main", db: db)
             #expect(after["t"] != before["t"])
             #expect(after["search"] != before["search"])
-            #expect(after["search_more"] == before["search_more"], "search_more's shadow tables are its own")
+            #expect(after["search_more"] == before["search_more"])
+            try db.execute(sql: "INSERT INTO search_more VALUES ('more')")
+            let more = try TableDigest.digests(in: "main", db: db)
+            #expect(more["search_more"] != after["search_more"])
+            #expect(more["search"] == after["search"], "search_more's shadow tables are its own, not search's")
         }
     }
 
@@ -66,27 +83,26 @@ import Testing
         #expect(unmerged == ["plain"], "\(unmerged)")
     }
 
-    /// `(base, user, seed, default policy, with a base, expected)`.
-    static let userVersions: [(Int, Int, Int, MergePolicy, Bool, Int)] = [
-        (0, 1, 0, .userWins, true, 1), // the app's migration
-        (0, 1, 0, .seedWins, true, 1), // the user's alone, whatever the policy
-        (0, 1, 0, .fail, true, 1),
-        (0, 0, 5, .userWins, true, 5), // the seed's alone
-        (0, 1, 5, .userWins, true, 1), // both changed it
-        (0, 1, 5, .fail, true, 1),
-        (0, 1, 5, .seedWins, true, 5),
-        (0, 1, 0, .off, true, 0), // merging off: the seed's header
-        (0, 2, 0, .userWins, false, 2), // no base: the two differ
-        (0, 2, 0, .seedWins, false, 0),
+    /// `(base, user, seed, policies, with a base, expected)`.
+    static let userVersions: [(Int, Int, Int, MergePolicies, Bool, Int)] = [
+        (0, 1, 0, MergePolicies(default: .userWins), true, 1), // the app's migration
+        (0, 1, 0, MergePolicies(default: .seedWins), true, 1), // the user's alone, whatever the policy
+        (0, 0, 5, MergePolicies(default: .userWins), true, 5), // the seed's alone
+        (0, 1, 5, MergePolicies(default: .userWins), true, 5), // both changed it: the larger
+        (0, 7, 5, MergePolicies(default: .seedWins), true, 7),
+        (0, 1, 0, MergePolicies(default: .off), true, 0), // merging nothing: the seed's header
+        (0, 1, 0, MergePolicies(default: .off, tables: ["words": .userWins]), true, 1), // one table merges
+        (1, 1, 2, MergePolicies(default: .userWins), false, 2), // no base, the seed ahead
+        (0, 2, 0, MergePolicies(default: .userWins), false, 2), // no base, the user ahead
     ]
 
     @Test(arguments: userVersions.indices) func theUserVersionIsMergedAsOneMoreCell(_ index: Int) throws {
-        let (base, user, seed, policy, withBase, expected) = Self.userVersions[index]
+        let (base, user, seed, policies, withBase, expected) = Self.userVersions[index]
         let fixture = try MergeFixture(
             shared: "CREATE TABLE words (id INTEGER PRIMARY KEY, word TEXT); INSERT INTO words VALUES (1, 'a'); PRAGMA user_version = \(base);",
             user: "PRAGMA user_version = \(user);",
             seed: "PRAGMA user_version = \(seed);")
-        try fixture.merge(MergePolicies(default: policy, tables: policy == .off ? [:] : ["words": policy]), withBase: withBase)
+        try fixture.merge(policies, withBase: withBase)
         #expect(try fixture.value("PRAGMA user_version") == expected)
     }
 }

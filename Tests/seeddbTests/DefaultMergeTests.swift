@@ -371,5 +371,39 @@ import Testing
         let json = try cli.run(["reseed", "--dry-run", "--json", "--manifest", try manifest(2, #","merge":"off""#)])
         #expect(json.status == 0, "\(json.stderr)")
         #expect(try json.seeds().first?["discarded"] as? [String] == ["words"], "\(json.stdout)")
+
+        // A working copy in WAL mode, closed cleanly (no `-wal`, no `-shm`): the dry run's
+        // reading creates neither beside it (root's `-shm` would lock the app out).
+        _ = try sql("PRAGMA journal_mode = WAL; UPDATE words SET word = 'wal' WHERE id = 2;")
+        let generation = try #require(try FileManager.default.destinationOfSymbolicLink(atPath: cli.workingCopy))
+        let sidecars = ["-wal", "-shm"].map { cli.appData + "/" + generation + $0 }
+        #expect(sidecars.allSatisfy { !FileManager.default.fileExists(atPath: $0) })
+        let wal = try cli.run(["reseed", "--dry-run", "--json", "--manifest", try manifest(2, #","merge":"off""#)])
+        #expect(wal.status == 0, "\(wal.stderr)")
+        #expect(try wal.seeds().first?["discarded"] as? [String] == ["words"], "\(wal.stdout)")
+        #expect(sidecars.allSatisfy { !FileManager.default.fileExists(atPath: $0) }, "\(cli.list(cli.appData))")
+    }
+    /// A full-text index kept from a merged table by its triggers follows the merged rows:
+    /// it was named among the tables whose changes were replaced once virtual tables were
+    /// compared, though the merge keeps those rows and the triggers index them.
+    @Test func anIndexThatFollowsAMergedTableIsNotNamedAsReplaced() throws {
+        try makeSeeds { version in """
+            CREATE TABLE words (id INTEGER PRIMARY KEY, word TEXT);
+            CREATE VIRTUAL TABLE search USING fts5(word, content='words', content_rowid='id');
+            CREATE TRIGGER words_ai AFTER INSERT ON words BEGIN INSERT INTO search(rowid, word) VALUES (new.id, new.word); END;
+            CREATE TRIGGER words_au AFTER UPDATE ON words BEGIN
+              INSERT INTO search(search, rowid, word) VALUES ('delete', old.id, old.word);
+              INSERT INTO search(rowid, word) VALUES (new.id, new.word);
+            END;
+            INSERT INTO words VALUES (1, 'w\(version)'), (2, 'x');
+            """
+        }
+        let extra = #","merge":"off","mergeTables":{"words":"user-wins"}"#
+        #expect(try cli.run(["deploy", "--manifest", try manifest(1, extra)]).status == 0)
+        _ = try sql("UPDATE words SET word = 'mine' WHERE id = 2")
+        let upgrade = try cli.run(["deploy", "--json", "--manifest", try manifest(2, extra)])
+        #expect(upgrade.status == 0, "\(upgrade.stderr)")
+        #expect(try upgrade.seeds().first?["discarded"] as? [String] == [], "\(upgrade.stdout)")
+        #expect(try sql("SELECT rowid FROM search WHERE search MATCH 'mine'") == "2\n", "the index follows the merged row")
     }
 }

@@ -111,6 +111,45 @@ import Testing
         #expect(cli.bytes(cli.root + "/var/lib/\(cli.app)/settings.json") == settings)
     }
 
+    /// A service that deploys its own seed as itself (`ExecStartPre=` under `User=`: system
+    /// mode, no `--owner`) was taken for root deploying for another account: a seed it owns
+    /// and may write was linked, and the app could write the shipped seed through the link.
+    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "needs root and setpriv"))
+    func aServiceDeployingAsItselfIsTheAppsUser() throws {
+        let cli = CLIHarness()
+        let seed = try Self.shipped(cli, 1, mode: "0644")
+        let binary = cli.root + "/seeddb"
+        try FileManager.default.copyItem(atPath: CLIHarness.binary, toPath: binary)
+        let system = cli.root + "/system"
+        let prepared = try cli.shell("chmod 755 '\(cli.root)' '\(cli.root)/share' && chown nobody '\(seed)' && mkdir '\(system)' && chown nobody '\(system)'")
+        try #require(prepared.status == 0, "\(prepared.stderr)")
+        let asService = "setpriv --reuid=65534 --regid=65534 --clear-groups '\(binary)' deploy --read-only --system --root '\(system)' --app \(cli.app) --seed '\(seed)' --version 1"
+        let refused = try cli.shell(asService)
+        #expect(refused.status == 73 && refused.stderr.contains("uid 65534, the app's user"), "\(refused.stderr)")
+        #expect(try cli.shell("find '\(system)' -type l -o -type f").stdout.isEmpty, "nothing was linked or recorded")
+        // Made read-only for its owner (the documented rule: the mode bits decide), it is linked.
+        let linked = try cli.shell("chmod 0444 '\(seed)' && " + asService)
+        #expect(linked.status == 0, "\(linked.stderr)")
+    }
+
+    /// A dry run with a wrong `--sha256` said it would install the seed; the run exits 65.
+    @Test(arguments: [true, false])
+    func aDryRunChecksTheExpectedDigestAsTheRunDoes(readOnly: Bool) throws {
+        let cli = CLIHarness()
+        let seed = try Self.shipped(cli, 1)
+        let flags = (readOnly ? ["--read-only"] : []) + Self.flags(cli, 1, seed)
+        let wrong = flags + ["--sha256", String(repeating: "0", count: 64)]
+        let dry = try cli.run(["deploy", "--dry-run"] + wrong)
+        #expect(dry.status == 65 && dry.stderr.contains("invalid seed \(seed): SHA-256 is "), "\(dry.stderr)")
+        let run = try cli.run(["deploy"] + wrong)
+        #expect(run.status == 65 && run.stderr.hasPrefix(dry.stderr.trimmingCharacters(in: .newlines)), "the same line: \(dry.stderr) / \(run.stderr)")
+        #expect(cli.list(cli.appData).isEmpty && cli.settings() == nil)
+
+        let digest = String(try cli.shell("sha256sum '\(seed)'").stdout.prefix(64))
+        let right = try cli.run(["deploy", "--dry-run"] + flags + ["--sha256", digest])
+        #expect(right.status == 0 && right.stdout.contains("would be installed 1"), "\(right.stdout) \(right.stderr)")
+    }
+
     @Test func aPathThatIsNotPlainIsRefused() throws {
         let cli = CLIHarness()
         let seed = try Self.shipped(cli, 1)

@@ -68,7 +68,7 @@ import Testing
     /// A release refused at its last seed's carry (a misspelt merge table) left the first
     /// seed's merge conflicts file behind (`seeddb conflicts` then reported a merge that
     /// was undone), and its error line did not say which seed it was.
-    @Test func aCarryRefusedAtTheLastSeedLeavesNoConflictsFileAndNamesTheSeed() throws {
+    @Test func aCarryRefusedAtTheLastSeedPutsBackTheConflictsFileAndNamesTheSeed() throws {
         let cli = CLIHarness()
         #expect(try cli.run(["deploy", "--manifest", try Self.release(cli, "r1", version: 1, count: 2)]).status == 0)
         #expect(try cli.shell("sqlite3 '\(cli.appData)/levels.sqlite' \"UPDATE levels SET background = 'mine' WHERE ix = 1\"").status == 0)
@@ -81,12 +81,16 @@ import Testing
         try Data(#"{"app": "\#(cli.app)", "seeds": [{"source": "levels.sqlite", "version": "2"}, {"source": "dict.sqlite", "version": "2", "mergeTables": {"levls": "off"}}]}"#.utf8)
             .write(to: URL(fileURLWithPath: manifest))
         #expect(try cli.shell("sqlite3 '\(cli.appData)/dict.sqlite' \"UPDATE levels SET background = 'mine' WHERE ix = 1\"").status == 0)
+        // The conflicts of an earlier merge, which the undone one must leave as they were.
+        let earlier = Data("[ ]\n".utf8)
+        try earlier.write(to: URL(fileURLWithPath: cli.appData + "/levels.sqlite.conflicts.json"))
         let before = Self.state(cli)
         let result = try cli.run(["deploy", "--manifest", manifest])
         #expect(result.status == 78, "\(result.stderr)")
         #expect(result.stderr.contains("cannot carry the user's data into \(cli.appData)/dict.sqlite: merge table \"levls\" is not in the working copy or the new seed"), "\(result.stderr)")
         #expect(Self.state(cli) == before, "a seed's directory changed")
-        #expect(!FileManager.default.fileExists(atPath: cli.appData + "/levels.sqlite.conflicts.json"))
+        #expect(cli.bytes(cli.appData + "/levels.sqlite.conflicts.json") == earlier)
+        #expect(!cli.list(cli.appData).contains { $0.hasSuffix(".tmp") }, "the set-aside file went back: \(cli.list(cli.appData))")
     }
 
     @Test func aSeedWhoseDigestDiffersFromTheManifestChangesNoSeed() throws {

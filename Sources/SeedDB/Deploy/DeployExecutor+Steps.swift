@@ -299,8 +299,9 @@ extension DeployExecutor {
         case .unknown:
             discards = nil
             var why = "no merge base and no table digests were recorded with the old copy"
-            if case .missing(let problem) = carry.base, (try? fs.fileType(at: paths.base)) != nil {
-                why = "the merge base \(paths.base) \(problem), and no table digests were recorded with the old copy"
+            let named = carry.from == .previousGeneration ? paths.previousBase : paths.base
+            if case .missing(let problem) = carry.base, (try? fs.fileType(at: named)) != nil {
+                why = "the merge base \(named) \(problem), and no table digests were recorded with the old copy"
             }
             context.logger.warning("merge is off for \(paths.workingCopy): the seed's rows replace the user's changes, and which tables the user changed is not known (\(why))")
         }
@@ -664,15 +665,16 @@ extension DeployExecutor {
         }
         try commitRecord(change, run)
         let hasConflictsFile = (try? fs.fileType(at: paths.conflictsFile)) != nil
-        if target.release != nil, run.merge != nil || (record.removesConflicts && hasConflictsFile) {
-            // One seed of a release: the file goes back as it was if another seed fails.
-            if hasConflictsFile { try setAside(paths.conflictsFile, as: "conflicts", what: "the last merge's conflicts", run) }
-            run.onFailure("this merge's conflicts") { () throws(SeedDBError) in try? fs.remove(paths.conflictsFile) }
-        }
         if let merge = run.merge {
+            if target.release != nil {
+                // One seed of a release: the file goes back as it was if another seed fails.
+                if hasConflictsFile { try setAside(paths.conflictsFile, as: "conflicts", what: "the last merge's conflicts", run) }
+                run.onFailure("this merge's conflicts") { () throws(SeedDBError) in try? fs.remove(paths.conflictsFile) }
+            }
             writeConflicts(merge.conflicts)
-        } else if record.removesConflicts, hasConflictsFile, target.release == nil {
-            // The merge whose conflicts the file lists is the one rolled back.
+        } else if record.removesConflicts, hasConflictsFile {
+            // A rollback (never one seed of a release): the merge whose conflicts the file
+            // lists is the one rolled back.
             try? fs.remove(paths.conflictsFile)
         }
     }

@@ -92,7 +92,7 @@ struct DeployExecutor {
         report.discarded = run.discarded
         // (A copy made in a read-only seed's link's place leaves what it carried in the
         // previous generation, which stays.)
-        report.keptPrevious = plan.keepsPrevious || plan.carriesPreviousGeneration
+        report.keptPrevious = plan.leavesReplacedContentAsPrevious
         report.seedLink = plan.seedLink?.target
         return report
     }

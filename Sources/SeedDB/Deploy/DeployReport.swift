@@ -34,8 +34,8 @@ public struct DeployReport: Sendable, Hashable {
     /// changed none; `nil` when no table's changes were replaced (every table merges, or
     /// nothing was there to replace), or when the run could not tell which (a warning says
     /// so). A dry run (``Deployer/plan(_:force:)``) names those whose policy is `off`,
-    /// compared as the run compares them; the tables a merge could not merge are known
-    /// only once it ran.
+    /// compared as the run compares them (but for a base kept compressed, which it does
+    /// not restore); the tables a merge could not merge are known only once it ran.
     public var discarded: [String]? = nil
     /// Whether the run kept the replaced content as the previous generation
     /// (``SeedPaths/previousGeneration``), for ``Deployer/rollback(_:)``.

@@ -14,9 +14,10 @@ extension Deployer {
     /// under the deploy lock), who could write the file through the link (one `stat`,
     /// following links, as the app's connection would). `nil` for a seed that is copied.
     ///
-    /// The app's user is `--owner` when given; otherwise, in system mode, an account that
-    /// is not the seed's owner (services run under their own), and for a user's files the
-    /// user running SeedDB.
+    /// The app's user is `--owner` when given; otherwise, in system mode run by root, an
+    /// account that is not the seed's owner (services run under their own), and otherwise
+    /// the user running SeedDB (a user's own files, or a service deploying its own seed
+    /// as itself, `ExecStartPre=` under `User=`).
     func readOnlySeed(_ seed: Seed, looking: Bool) throws(SeedDBError) -> ReadOnlySeed? {
         guard seed.readOnly else { return nil }
         var observed = ReadOnlySeed(
@@ -31,7 +32,8 @@ extension Deployer {
             return observed
         }
         let files = configuration.files
-        let appUser = files.owner?.uid ?? (files.isSystem ? nil : Syscalls.effectiveUserID)
+        let runner = Syscalls.effectiveUserID
+        let appUser = files.owner?.uid ?? (files.isSystem && runner == 0 ? nil : runner)
         observed.writableBy = ReadOnlySeed.writer(mode: mode, ownerID: owner.uid, appUserID: appUser)
         return observed
     }

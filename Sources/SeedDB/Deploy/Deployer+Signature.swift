@@ -181,6 +181,12 @@ extension DeployTarget {
     /// The error for a copy whose digest is not the expected one: a refusal naming the
     /// signed manifest and its key when the digest is a signed one.
     func digestMismatch(_ actual: SHA256Digest, expected: SHA256Digest) -> SeedDBError {
+        Self.digestMismatch(source: source, signature: signature, manifest: manifest, actual, expected: expected)
+    }
+
+    /// The error for seed `source` whose digest is `actual`, not `expected`; a refusal
+    /// naming the signed `manifest` and its key when a `signature` vouched for `expected`.
+    static func digestMismatch(source: String, signature: SeedSignature?, manifest: String?, _ actual: SHA256Digest, expected: SHA256Digest) -> SeedDBError {
         guard let signature, let manifest else {
             return SeedDBError(.invalidSeed, "invalid seed \(source): SHA-256 is \(actual), expected \(expected)")
         }

@@ -120,14 +120,17 @@ public struct Deployer: Sendable {
         if plan.action.copies {
             try FileSystem.requireWritableDirectory(paths.directory)
             try FileSystem.requireWritableDirectory(paths.settingsDirectory)
-            if kind != .rollback { _ = try SeedSource(path: observed.seed.source).inspect() }
+            if kind != .rollback {
+                _ = try SeedSource(path: observed.seed.source).inspect()
+                if !plan.finishesInterrupted { try requireExpectedDigest(observed, signature: signature) }
+            }
             for case .carry(let carry) in plan.steps where carry.merge == .merge { try rehearseMerge(observed, carry, kind, paths: paths) }
         }
         var planned = report(observed, plan, kind, paths: paths)
         if plan.action.copies, !plan.finishesInterrupted {
             for case .carry(let carry) in plan.steps {
                 planned.discarded = try wouldDiscard(observed, carry, kind, paths: paths)
-                planned.keptPrevious = plan.keepsPrevious
+                planned.keptPrevious = plan.leavesReplacedContentAsPrevious
             }
         }
         warnOfReplacedRun(observed, plan, paths: paths, dryRun: true)
@@ -138,12 +141,32 @@ public struct Deployer: Sendable {
         return kind == .rollback ? planned : signed(planned, signature, pinned: observed.entry.signature)
     }
 
+    /// For a dry run of a seed with an expected digest (`--sha256`, a manifest's
+    /// `"sha256"`): refuses a seed whose content has another, as the run would (65, or a
+    /// signed manifest's refusal). The digest is the one remembered for the seed's
+    /// identity, or the content hashed once (decompressed), as the run's copy hashes it.
+    private func requireExpectedDigest(_ observed: Observed, signature: SeedSignature?) throws(SeedDBError) {
+        guard let expected = observed.seed.expectedSHA256 else { return }
+        let source = observed.seed.source
+        let identity = try effects.files.identity(of: source)
+        let digest: SHA256Digest
+        if let known = observed.sourceDigest, known.identity == identity {
+            digest = known.sha256
+        } else {
+            digest = try SeedSource(path: source).withPlainFile { (path) throws(SeedDBError) in try FileDigest.sha256(ofFileAt: path) }
+        }
+        guard digest != expected else { return }
+        throw DeployTarget.digestMismatch(source: source, signature: signature, manifest: observed.seed.manifest, digest, expected: expected)
+    }
+
     /// For a dry run: the seed tables whose changes the run's carry would replace with the
     /// seed's rows (their policy is `off`) that the user changed, compared as the run
     /// compares them (``TableDigest``), the old copy read only; `[]` for a copy nobody
     /// wrote; `nil` where the run does not name them (every table merges, or there is
-    /// nothing to compare with: the run warns of that). Tables a merge could not merge are
-    /// known only once it ran, and are not among them.
+    /// nothing to compare with: the run warns of that), and for a switch back from a
+    /// read-only link whose previous base is kept compressed (the run restores it first;
+    /// the dry run does not). Tables a merge could not merge are known only once it ran,
+    /// and are not among them.
     private func wouldDiscard(_ observed: Observed, _ carry: PlannedStep.Carry, _ kind: DeployRequest.Kind, paths: SeedPaths) throws(SeedDBError) -> [String]? {
         let discards: CarryRequest.Discards
         switch carry.discards {
@@ -157,18 +180,20 @@ public struct Deployer: Sendable {
             case .previousRestored, .missing: return nil
             }
         }
-        // The previous generation is fenced and written by nobody: read as it is.
-        let old: String
+        // Read without creating anything beside it: the previous generation is fenced and
+        // written by nobody, a working copy with no `-wal` is read as it is.
+        let old: String, access: SQLiteFile.Access
         if carry.from == .previousGeneration {
-            old = SQLiteFile.uri(paths.previousGeneration, query: "immutable=1")
+            (old, access) = (paths.previousGeneration, .immutable)
         } else if let file = observed.workingCopy.contentFile {
-            old = SQLiteFile.uri(file, query: "mode=ro")
+            (old, access) = (file, Self.readOnlyAccess(file))
         } else {
             return nil
         }
         let policies = carry.merge == .merge ? carryPolicies(kind, observed.seed) : MergePolicies()
         return try TableDigest.discarded(
-            policies: policies, preserved: observed.seed.preservedTables, discards, inCopyAt: old, workingCopy: paths.workingCopy, wait: configuration.wait)
+            policies: policies, preserved: observed.seed.preservedTables, discards, inCopyAt: old, access: access,
+            workingCopy: paths.workingCopy, wait: configuration.wait)
     }
 
     /// For a dry run whose merge could refuse (a `fail` policy): runs the merge on a
@@ -199,7 +224,9 @@ public struct Deployer: Sendable {
             let queue = try SQLiteFile.open(scratch, access: .readWrite, label: "SeedDB.rehearse")
             defer { try? queue.close() }
             try queue.writeWithoutTransaction { db in
-                try db.execute(sql: "ATTACH DATABASE ? AS old", arguments: [SQLiteFile.uri(old, query: "mode=ro")])
+                // Nothing is created beside the old copy: `immutable` unless it has a `-wal`.
+                let oldQuery = Self.readOnlyAccess(old) == .immutable ? "immutable=1" : "mode=ro"
+                try db.execute(sql: "ATTACH DATABASE ? AS old", arguments: [SQLiteFile.uri(old, query: oldQuery)])
                 if let base {
                     try db.execute(sql: "ATTACH DATABASE ? AS seeddb_base", arguments: [SQLiteFile.uri(base, query: "immutable=1")])
                 }

@@ -15,11 +15,12 @@ extension MergeValue {
 
     /// The value in column `index` of `row`, a row a cursor is on, with text read whole
     /// (``SQLiteText/exactBytes(in:at:)``): a text with a NUL byte in it keeps what
-    /// follows the NUL, which GRDB's `String` leaves out.
+    /// follows the NUL, which GRDB's `String` leaves out, and two texts that are not valid
+    /// UTF-8 stay apart (``SQLiteText/string(exactly:)``).
     init(_ row: Row, at index: Int, text: SQLiteText) {
         let value = row[index] as DatabaseValue
         if case .string = value.storage, let bytes = text.exactBytes(in: row, at: index) {
-            self = .text(String(decoding: bytes, as: UTF8.self))
+            self = .text(SQLiteText.string(exactly: bytes))
         } else {
             self.init(value)
         }
@@ -50,5 +51,29 @@ struct SQLiteText {
     func exactBytes(in row: Row, at index: Int) -> [UInt8]? {
         guard isUTF8 else { return nil }
         return try? row.withUnsafeData(atIndex: index) { $0.map { [UInt8]($0) } }
+    }
+
+    /// `bytes` as a `String` that no other bytes give: valid UTF-8 as it is, and each byte
+    /// of a sequence that is not valid as a scalar of Unicode's plane 16 private use area,
+    /// U+10FF00 plus the byte. Swift's repair would make every invalid sequence U+FFFD,
+    /// and two different texts one.
+    static func string(exactly bytes: [UInt8]) -> String {
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        var scalars = String.UnicodeScalarView()
+        var iterator = bytes.makeIterator()
+        var parser = Unicode.UTF8.ForwardParser()
+        var position = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded):
+                scalars.append(Unicode.UTF8.decode(encoded))
+                position += encoded.count
+            case .error(let length):
+                for byte in bytes[position..<(position + length)] { scalars.append(Unicode.Scalar(0x10FF00 + UInt32(byte))!) }
+                position += length
+            case .emptyInput:
+                return String(scalars)
+            }
+        }
     }
 }

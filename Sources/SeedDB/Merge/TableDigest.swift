@@ -92,38 +92,48 @@ enum TableDigest {
         return SeedDBCore.SHA256Digest(bytes: hasher.finalize())
     }
 
-    /// ``discarded(policies:preserved:_:workingCopy:in:)`` of the copy at the URI `old`,
-    /// read on a connection of its own (a dry run's), waiting at most `wait` for a lock.
+    /// ``discarded(policies:preserved:_:workingCopy:in:schema:)`` of the copy at `old`,
+    /// read as the main database of a connection of its own (a dry run's) with `access`,
+    /// waiting at most `wait` for a lock: nothing is created beside it, and its text
+    /// encoding is the connection's.
     static func discarded(
-        policies: MergePolicies, preserved: [String], _ discards: CarryRequest.Discards, inCopyAt old: String, workingCopy: String, wait: Duration
+        policies: MergePolicies, preserved: [String], _ discards: CarryRequest.Discards, inCopyAt old: String, access: SQLiteFile.Access,
+        workingCopy: String, wait: Duration
     ) throws(SeedDBError) -> [String] {
         try SQLiteFile.mapping("cannot compare the seed tables of", workingCopy) {
-            var configuration = Configuration()
-            configuration.label = "SeedDB.discarded"
-            configuration.busyMode = .timeout(wait.seconds)
-            let queue = try DatabaseQueue(configuration: configuration)
+            let queue = try SQLiteFile.open(old, access: access, timeout: wait, label: "SeedDB.discarded")
             defer { try? queue.close() }
             return try queue.writeWithoutTransaction { db in
-                try db.execute(sql: "ATTACH DATABASE ? AS old", arguments: [old])
-                return try discarded(policies: policies, preserved: preserved, discards, workingCopy: workingCopy, in: db)
+                try discarded(policies: policies, preserved: preserved, discards, workingCopy: workingCopy, in: db, schema: "main")
             }
         }
     }
 
-    /// The seed tables of the old copy (schema `old` on `db`) whose changes a carry
+    /// The seed tables of the old copy (`schema` on `db`) whose changes a carry
     /// replaces (`policies` leave them `off`; the `preserved` ones are carried) and that the
     /// user changed: whose rows or columns differ from the merge base's, or from the
     /// recorded digests; a table the user dropped counts. In name order. `workingCopy`
     /// names the old copy in an error.
     static func discarded(
-        policies: MergePolicies, preserved: [String], _ discards: CarryRequest.Discards, workingCopy: String, in db: Database
+        policies: MergePolicies, preserved: [String], _ discards: CarryRequest.Discards, workingCopy: String, in db: Database, schema: String = "old"
     ) throws(SeedDBError) -> [String] {
         let preserved = Set(preserved.map(MergeNames.folded))
         func replaced(_ table: String) -> Bool {
             policies.policy(for: table) == .off && !preserved.contains(MergeNames.folded(table))
         }
         do {
-            let user = try MergeCatalog.read(db, schema: "old")
+            let user = try MergeCatalog.read(db, schema: schema)
+            // A full-text index kept from a table that is not replaced (its external content,
+            // or a trigger on it that writes the index) follows that table's merged or
+            // carried rows: its changes are not the user's to lose.
+            func follows(_ name: String) -> Bool {
+                guard let table = user.table(name), table.kind == .virtual, let sql = table.sql else { return false }
+                if let content = MergeSQL.fullTextContentTable(sql), !replaced(content) { return true }
+                let folded = MergeNames.folded(table.name)
+                return user.objects.contains { object in
+                    object.type == "trigger" && !replaced(object.table) && MergeSQL.tablesWritten(byTrigger: object.sql).contains(folded)
+                }
+            }
             func userDigest(_ table: String) throws -> SeedDBCore.SHA256Digest? {
                 guard let found = user.table(table) else { return nil }
                 return try digest(of: found, in: user, db: db)
@@ -134,12 +144,12 @@ enum TableDigest {
                 try db.execute(sql: "ATTACH DATABASE ? AS seeddb_compared", arguments: [SQLiteFile.uri(path, query: "immutable=1")])
                 defer { try? db.execute(sql: "DETACH DATABASE seeddb_compared") }
                 let base = try MergeCatalog.read(db, schema: "seeddb_compared")
-                for table in base.tables.values where replaced(table.name) {
+                for table in base.tables.values where replaced(table.name) && !follows(table.name) {
                     guard let pristine = try digest(of: table, in: base, db: db) else { continue }
                     if try userDigest(table.name) != pristine { changed.append(table.name) }
                 }
             case .againstDigests(let digests):
-                for (table, recorded) in digests where replaced(table) {
+                for (table, recorded) in digests where replaced(table) && !follows(table) {
                     if try userDigest(table) != recorded { changed.append(table) }
                 }
             }

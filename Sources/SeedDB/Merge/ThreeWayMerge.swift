@@ -258,20 +258,21 @@ extension ThreeWayMerge {
 
     /// Merges the header's `user_version`, where an app that numbers its own migrations
     /// keeps their number (its columns and tables are carried, so the number must follow
-    /// them, or the app runs its migrations again on their results): the user's when the
-    /// user changed it from the base's and the new seed did not; when both changed it (or
-    /// there is no base and the two differ), the user's, unless the default policy is
-    /// `seed-wins`; the new seed's otherwise, and always when the default policy is `off`.
+    /// them, or the app runs its migrations again on their results): the new seed's when
+    /// the user left it as the base had it, the user's when only the user changed it, and
+    /// the larger of the two when both changed it or there is no base (a migration number
+    /// only grows, and each side holds the schema of its own number). When the policies
+    /// merge nothing, the new seed's.
     func mergeUserVersion(db: Database, schemas: MergeSchemas) throws {
+        guard policies.mergesAnything else { return }
         func version(_ schema: String) throws -> Int64 {
             try Int64.fetchOne(db, sql: "PRAGMA \(schema.quotedSQLIdentifier).user_version") ?? 0
         }
         let user = try version(schemas.user), seed = try version(schemas.target)
         let base = try schemas.base.map(version)
-        guard policies.default != .off, user != seed, user != base else { return }
-        let seedChanged = base.map { seed != $0 } ?? true
-        if seedChanged && policies.default == .seedWins { return }
-        try db.execute(sql: "PRAGMA \(schemas.target.quotedSQLIdentifier).user_version = \(user)")
+        guard user != seed, user != base else { return }
+        let merged = seed == base ? user : max(user, seed)
+        if merged != seed { try db.execute(sql: "PRAGMA \(schemas.target.quotedSQLIdentifier).user_version = \(merged)") }
     }
 
     /// Keeps, for each merged `AUTOINCREMENT` table, the larger of the user's and the seed's

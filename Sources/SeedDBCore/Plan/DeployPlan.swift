@@ -63,8 +63,6 @@ package struct DeployPlan: Sendable, Hashable {
         return nil
     }
 
-    /// Whether the old content becomes the previous generation (or, for a plan that
-    /// finishes a killed run, already became it and is recorded as such).
     /// Whether the run keeps the new seed's pristine copy as the next merge base on any
     /// file system (the seed merges): not a clone kept only where it is free.
     package var keepsMergeBase: Bool {
@@ -74,6 +72,8 @@ package struct DeployPlan: Sendable, Hashable {
         }
     }
 
+    /// Whether the old content becomes the previous generation (or, for a plan that
+    /// finishes a killed run, already became it and is recorded as such).
     package var keepsPrevious: Bool {
         if let link = seedLink { return link.keeps != nil }
         if keepPrevious?.keep != nil { return true }
@@ -110,6 +110,11 @@ package struct DeployPlan: Sendable, Hashable {
         for case .carry(let carry) in steps { return carry.from == .previousGeneration }
         return false
     }
+
+    /// Whether the replaced content is in the previous generation once the run is done
+    /// (``DeployReport/keptPrevious``): kept by this run, or the previous generation a
+    /// switch back from a read-only link carries from.
+    package var leavesReplacedContentAsPrevious: Bool { keepsPrevious || carriesPreviousGeneration }
 
     /// Whether the merge is skipped: the working copy is the seed's own content, unwritten
     /// since its deploy.
