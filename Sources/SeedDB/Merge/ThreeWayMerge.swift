@@ -29,7 +29,7 @@ import SeedDBCore
 /// merge writes itself do not (it brings that table's rows). An FTS4/FTS5 table whose
 /// external content table the merge changed is rebuilt. After the merge,
 /// `PRAGMA foreign_key_check` runs on the merged copy. The header's `user_version` is
-/// merged as one more cell (``mergeUserVersion(db:schemas:)``).
+/// merged as one more cell (docs/merge.md).
 ///
 /// A merge is deterministic: the same three inputs give the same rows in the same order.
 public struct ThreeWayMerge: Sendable {
