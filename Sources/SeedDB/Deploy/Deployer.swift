@@ -148,13 +148,7 @@ public struct Deployer: Sendable {
     private func requireExpectedDigest(_ observed: Observed, signature: SeedSignature?) throws(SeedDBError) {
         guard let expected = observed.seed.expectedSHA256 else { return }
         let source = observed.seed.source
-        let identity = try effects.files.identity(of: source)
-        let digest: SHA256Digest
-        if let known = observed.sourceDigest, known.identity == identity {
-            digest = known.sha256
-        } else {
-            digest = try SeedSource(path: source).withPlainFile { (path) throws(SeedDBError) in try FileDigest.sha256(ofFileAt: path) }
-        }
+        let digest = try contentDigest(of: source, identity: try effects.files.identity(of: source), known: observed.sourceDigest)
         guard digest != expected else { return }
         throw DeployTarget.digestMismatch(source: source, signature: signature, manifest: observed.seed.manifest, digest, expected: expected)
     }
@@ -911,16 +905,18 @@ public struct Deployer: Sendable {
             resolved.version = try SeedVersion(cached.sha256.hex)
             return ResolvedSeed(seed: resolved, source: cached, isNewDigest: false)
         }
-        let digest: SHA256Digest
-        if let known, known.identity == identity {
-            digest = known.sha256
-        } else {
-            // The content's digest: the same for a seed shipped plain, `.zst` or `.gz`.
-            digest = try SeedSource(path: seed.source).withPlainFile { (path) throws(SeedDBError) in try FileDigest.sha256(ofFileAt: path) }
-        }
+        let digest = try contentDigest(of: seed.source, identity: identity, known: known)
         resolved.version = try SeedVersion(digest.hex)
         resolved.expectedSHA256 = resolved.expectedSHA256 ?? digest
         return ResolvedSeed(seed: resolved, source: SourceDigest(identity: identity, sha256: digest), isNewDigest: true)
+    }
+
+    /// The digest of the content of seed file `source`, found with `identity`: `known`'s
+    /// when it names that identity, else the content hashed (decompressed: the same digest
+    /// for a seed shipped plain, `.zst` or `.gz`).
+    private func contentDigest(of source: String, identity: FileIdentity, known: SourceDigest?) throws(SeedDBError) -> SHA256Digest {
+        if let known, known.identity == identity { return known.sha256 }
+        return try SeedSource(path: source).withPlainFile { (path) throws(SeedDBError) in try FileDigest.sha256(ofFileAt: path) }
     }
 
     /// The report of a plan that was not executed (nothing to do, held, or a dry run).

@@ -56,6 +56,20 @@ struct MergeCatalog {
 
     func table(_ name: String) -> Table? { tables[MergeNames.folded(name)] }
 
+    /// Whether `table` is a full-text index that follows tables `kept` says are kept (merged
+    /// or carried): FTS4/FTS5 over the external content of one (rebuilt after the merge),
+    /// or a virtual table a trigger of this catalog on one writes to. Its rows are then
+    /// derived from theirs, not the user's to lose: a merge does not report it as unmerged,
+    /// and a replace does not name it among the tables whose changes it replaced.
+    func followsKeptTable(_ table: Table, kept: (String) -> Bool) -> Bool {
+        guard table.kind == .virtual, let sql = table.sql else { return false }
+        if let content = MergeSQL.fullTextContentTable(sql), kept(content) { return true }
+        let name = MergeNames.folded(table.name)
+        return objects.contains { object in
+            object.type == "trigger" && kept(object.table) && MergeSQL.tablesWritten(byTrigger: object.sql).contains(name)
+        }
+    }
+
     /// The names of the tables of `schema` on `db`, in creation order (`sqlite_*` left
     /// out): what a deploy records as its seed's tables.
     static func tableNames(in schema: String, db: Database) throws -> [String] {

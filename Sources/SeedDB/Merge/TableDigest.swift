@@ -123,16 +123,10 @@ enum TableDigest {
         }
         do {
             let user = try MergeCatalog.read(db, schema: schema)
-            // A full-text index kept from a table that is not replaced (its external content,
-            // or a trigger on it that writes the index) follows that table's merged or
-            // carried rows: its changes are not the user's to lose.
+            // A full-text index kept from a table that is not replaced follows that table's
+            // merged or carried rows: its changes are not the user's to lose.
             func follows(_ name: String) -> Bool {
-                guard let table = user.table(name), table.kind == .virtual, let sql = table.sql else { return false }
-                if let content = MergeSQL.fullTextContentTable(sql), !replaced(content) { return true }
-                let folded = MergeNames.folded(table.name)
-                return user.objects.contains { object in
-                    object.type == "trigger" && !replaced(object.table) && MergeSQL.tablesWritten(byTrigger: object.sql).contains(folded)
-                }
+                user.table(name).map { user.followsKeptTable($0) { !replaced($0) } } ?? false
             }
             func userDigest(_ table: String) throws -> SeedDBCore.SHA256Digest? {
                 guard let found = user.table(table) else { return nil }

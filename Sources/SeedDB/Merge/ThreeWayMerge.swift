@@ -125,7 +125,10 @@ public struct ThreeWayMerge: Sendable {
         result.summary.withoutBase = base == nil
         let merged = Set(actions.filter { if case .merge = $0.action { true } else { false } }.map { MergeNames.folded($0.name) })
         result.unmergedTables = try actions.filter { $0.action == .seedStands(warn: true) }.map(\.name)
-            .filter { !followsMergedTable(seedCatalog.table($0), merged: merged, seed: seedCatalog) }
+            .filter { name in
+                guard let table = seedCatalog.table(name) else { return true }
+                return !seedCatalog.followsKeptTable(table) { merged.contains(MergeNames.folded($0)) }
+            }
             .filter { try userChangedUnmergedTable($0, db: db, user: userCatalog, base: baseCatalog) }
         if !result.unmergedTables.isEmpty {
             let list = result.unmergedTables.map { NameRules.quoted($0) }.joined(separator: ", ")
@@ -224,19 +227,6 @@ public struct ThreeWayMerge: Sendable {
     }
 }
 
-extension ThreeWayMerge {
-    /// Whether `table` is a full-text index that follows merged tables: FTS4/FTS5 over the
-    /// external content of a merged table (rebuilt after the merge), or a virtual table a
-    /// trigger on a merged table writes to. Such a table is not reported as unmerged.
-    func followsMergedTable(_ table: MergeCatalog.Table?, merged: Set<String>, seed: MergeCatalog) -> Bool {
-        guard let table, table.kind == .virtual, let sql = table.sql else { return false }
-        if let content = MergeSQL.fullTextContentTable(sql), merged.contains(MergeNames.folded(content)) { return true }
-        let name = MergeNames.folded(table.name)
-        return seed.objects.contains { object in
-            object.type == "trigger" && merged.contains(MergeNames.folded(object.table)) && MergeSQL.tablesWritten(byTrigger: object.sql).contains(name)
-        }
-    }
-}
 
 extension ThreeWayMerge {
     /// Whether the user changed a table the merge leaves to the new seed (no primary key,
