@@ -42,9 +42,11 @@ public struct Seed: Hashable, Sendable {
     ///   - merge: How the user's edits to the seed's rows are merged into a new seed;
     ///     `nil` (the default) for ``MergePolicies/standard(for:)`` of `location`.
     ///   - readOnly: Deploy the seed as a symbolic link to `source`, with no copy
-    ///     (``readOnly``).
+    ///     (``readOnly``); it then takes no `preservedTables` and no `merge`.
     /// - Throws: ``SeedDBError`` (`invalidArgument`) when `source` is empty or the default
-    ///   name taken from it is not a valid ``SeedName``.
+    ///   name taken from it is not a valid ``SeedName``, and for a read-only seed given
+    ///   preserved tables or a merge policy: a link has no copy to carry them into, and
+    ///   taking them silently would let the caller believe they applied.
     public init(
         app: AppIdentifier,
         source: String,
@@ -58,6 +60,9 @@ public struct Seed: Hashable, Sendable {
     ) throws(SeedDBError) {
         guard !source.isEmpty else {
             throw SeedDBError(.invalidArgument, "invalid seed path: it is empty")
+        }
+        if readOnly, !preservedTables.isEmpty || merge != nil {
+            throw SeedDBError(.invalidArgument, "a read-only seed is a link to the seed file, not a copy: it has no rows of the user's to preserve or merge; drop its preserved tables and merge policy, or deploy a copy")
         }
         self.app = app
         self.source = source

@@ -93,7 +93,7 @@ private func seedFromFlags(
         // resolved against whatever directory the command ran in.
         app: app, source: readOnly ? source : absolute(source), version: version, location: workingCopy.location ?? .data,
         name: workingCopy.name, expectedSHA256: sha256, preservedTables: carry?.preserve ?? [],
-        merge: carry?.policies(for: workingCopy.location ?? .data), readOnly: readOnly)
+        merge: readOnly ? nil : carry?.policies(for: workingCopy.location ?? .data), readOnly: readOnly)
 }
 
 /// How `deploy` and `reseed` describe the seeds: a manifest, or every flag of one seed.
@@ -111,6 +111,11 @@ struct SeedOptions: SeedSelection {
     var readOnly = false
 
     func validate() throws {
+        // A link to the seed has no copy to carry tables into or merge; taking the flags
+        // silently would let the user believe they applied.
+        if readOnly, let (flag, _) = carry.given.first(where: \.1) {
+            throw ValidationError("--read-only deploys a link to the seed file, not a copy: \(flag) has nothing to apply to; drop one of them")
+        }
         // `--merge` beside `--manifest` is a reseed's (`Deploy` refuses it).
         try validate(flags: file.given + workingCopy.given + [("--sha256", sha256 != nil), ("--read-only", readOnly)] + carry.given.filter { $0.0 != "--merge" })
     }

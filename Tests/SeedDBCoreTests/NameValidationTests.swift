@@ -83,4 +83,13 @@ import Testing
             try Seed(app: AppIdentifier("app"), source: "/usr/share/app/.hidden", version: SeedVersion("1"))
         }
     }
+
+    /// A read-only seed is a link: preserved tables or a merge policy would apply to
+    /// nothing, and are refused rather than taken silently.
+    @Test func aReadOnlySeedDescriptionTakesNoCarry() throws {
+        let app = try AppIdentifier("com.example.levels")
+        #expect(throws: SeedDBError.self) { try Seed(app: app, source: "/usr/share/levels.sqlite", version: SeedVersion("1"), preservedTables: ["progress"], readOnly: true) }
+        #expect(throws: SeedDBError.self) { try Seed(app: app, source: "/usr/share/levels.sqlite", version: SeedVersion("1"), merge: MergePolicies(default: .off), readOnly: true) }
+        #expect(try Seed(app: app, source: "/usr/share/levels.sqlite", version: SeedVersion("1"), readOnly: true).readOnly)
+    }
 }

@@ -87,6 +87,38 @@ import Testing
         #expect(cli.state() == before, "\(label): the refused run changed something")
     }
 
+    /// The copy's options beside `--read-only` were taken and ignored: a user asking to
+    /// preserve a table of a link believed it kept.
+    @Test(arguments: [["--preserve", "progress"], ["--merge", "off"], ["--merge-table", "levels=seed-wins"]])
+    func theCopysOptionsAreRefusedBesideReadOnly(_ option: [String]) throws {
+        let cli = CLIHarness()
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+        let seed = try Self.shipped(cli, 2)
+        let before = cli.state()
+        for command in ["deploy", "reseed"] {
+            let result = try cli.run([command, "--read-only"] + Self.flags(cli, 2, seed) + option)
+            #expect(result.status == 64, "\(command) \(option): \(result.stderr)")
+            #expect(result.stderr.contains("--read-only deploys a link to the seed file, not a copy: \(option[0]) has nothing to apply to; drop one of them"), "\(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count <= 2, "\(result.stderr)")
+        }
+        #expect(cli.state() == before, "a refused run changed something")
+    }
+
+    /// The same in a manifest (78; the library's ``Seed`` refuses them too).
+    @Test(arguments: [#""preserve": ["progress"]"#, #""merge": "off""#, #""mergeTables": {"levels": "user-wins"}"#])
+    func aReadOnlyManifestSeedTakesNoCarry(_ member: String) throws {
+        let cli = CLIHarness()
+        _ = try Self.shipped(cli, 1)
+        let manifest = cli.root + "/share/seeds.json"
+        try Data(#"{"app": "\#(cli.app)", "seeds": [{"source": "levels.sqlite", "version": "1", "readOnly": true, \#(member)}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: manifest))
+        let before = cli.state()
+        let result = try cli.run(["deploy", "--manifest", manifest])
+        #expect(result.status == 78, "\(member): \(result.stderr)")
+        #expect(result.stderr.contains("a read-only seed is a link to the seed file, not a copy"), "\(result.stderr)")
+        #expect(cli.state() == before)
+    }
+
     @Test(.enabled(if: getuid() == 0, "chown needs root"))
     func inSystemModeTheOwnerIsTheAppsUser() throws {
         let cli = CLIHarness()

@@ -157,7 +157,10 @@ public struct Manifest: Sendable, Hashable {
         let path = source.hasPrefix("/") ? source : folder + "/" + source
         do {
             let seedLocation = seedLocation ?? .data
-            let policies = MergePolicies(default: merge ?? MergePolicies.standard(for: seedLocation).default, tables: mergeTables)
+            // No `merge` key and no `mergeTables`: the location's standard policies (none
+            // for a read-only seed, which refuses any).
+            let policies = merge == nil && mergeTables.isEmpty ? nil
+                : MergePolicies(default: merge ?? MergePolicies.standard(for: seedLocation).default, tables: mergeTables)
             return try Seed(app: app, source: path, version: version, location: seedLocation, name: name, expectedSHA256: sha256, preservedTables: tables,
                             merge: policies, readOnly: readOnly)
         } catch {
