@@ -89,7 +89,7 @@ final class Simulator {
     func seed(_ command: Command) -> Seed {
         try! Seed(
             app: app, source: Self.seedPath(command.version), version: try! SeedVersion("\(command.version)"),
-            merge: command.merge || command.mergeOffOnce ? MergePolicies(default: .userWins) : MergePolicies(), readOnly: command.readOnly)
+            merge: command.readOnly ? nil : command.merge || command.mergeOffOnce ? MergePolicies(default: .userWins) : MergePolicies(), readOnly: command.readOnly)
     }
 
     func deployer(_ command: Command) -> Deployer {
