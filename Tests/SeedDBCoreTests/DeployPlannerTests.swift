@@ -352,6 +352,29 @@ import Testing
         #expect(renamed.keepsPrevious && !renamed.dropsPrevious, "the adopted database, now the previous generation, is kept")
     }
 
+    /// A swap over a regular file (a database put in place, adopted): killed before its
+    /// switch, its new generation is disposable only while the marker's file is the one
+    /// in place; killed after, the finish keeps the held file that is the marker's as the
+    /// previous generation, and any other held copy as an adopted copy.
+    @Test func aKilledSwapOverARegularFileIsFinishedFromItsMarkersFile() throws {
+        var replace = DeployObservation.Interrupted(version: Self.version("1"), generation: 1, replacing: nil, adopting: true)
+        let unproved = Self.observed(recorded: nil, current: "1", workingCopy: .file, recordedGeneration: nil, generations: [1], interrupted: replace)
+        #expect(unproved.disposableGenerations == [], "another file in place: the generation may have been linked")
+        replace.replacedFileInPlace = true
+        let inPlace = Self.observed(recorded: nil, current: "1", workingCopy: .file, recordedGeneration: nil, generations: [1], interrupted: replace)
+        #expect(inPlace.disposableGenerations == [1])
+
+        replace.replacedFileInPlace = false
+        replace.heldReplacedFile = "/data/.levels.sqlite.seeddb-x.old.tmp"
+        var switched = Self.observed(recorded: nil, current: "1", workingCopy: .generation(1), recordedGeneration: nil, generations: [1], interrupted: replace)
+        switched.heldCopies = ["/data/.levels.sqlite.seeddb-x.old.tmp", "/data/.levels.sqlite.seeddb-y.old.tmp"]
+        let finishing = try DeployPlanner.plan(switched, DeployRequest(kind: .deploy, stamp: "20261128T000000Z"))
+        #expect(finishing.finishesInterrupted && finishing.adopted && finishing.keepsPrevious)
+        let keep = finishing.steps.compactMap { if case .keepPrevious(let keep) = $0 { keep } else { nil } }.first
+        #expect(keep?.finishesHeldFile == "/data/.levels.sqlite.seeddb-x.old.tmp" && keep?.keep == .oldContent)
+        #expect(finishing.keepsHeldCopies == [PlannedStep.HeldCopy(path: "/data/.levels.sqlite.seeddb-y.old.tmp", stamp: "20261128T000000Z")])
+    }
+
     /// The app's migrations are a step of their own (a kill point, a progress phase),
     /// after the copy and before the check; only a library caller with a migrator has it.
     @Test func migrationsAreAStepOfTheirOwn() throws {

@@ -95,6 +95,40 @@ import Testing
         #expect(sim.world.names(in: sim.paths.directory).contains { $0.hasPrefix("levels.sqlite.adopted-") })
     }
 
+    /// A swap over a database put at the working-copy path, cut after its switch, left the
+    /// file only under its hidden second name for good (nothing made it the previous
+    /// generation, a rollback had nothing to restore); cut before, it left its new
+    /// generation beside the file (nothing proved it never linked). Now every cut is
+    /// finished with the file as the previous generation, recorded as adopted, and
+    /// nothing is left; a read-only switch's held file is kept as an adopted copy.
+    @Test func aSwapOverADatabasePutInPlaceCutAnywhereKeepsItAsThePreviousGeneration() {
+        let start = Simulator()
+        start.userPutsDatabase(version: 1)
+        start.appWrites(editingTheSeed: true)
+        start.appWrites()
+        for command in [Command(kind: .deploy, version: 1), Command(kind: .deploy, version: 2, readOnly: true)] {
+            let calls = start.calls(command)
+            #expect(calls > 4)
+            for crash in 0..<calls {
+                let sim = start.copy()
+                #expect(sim.run(command, crash: crash) == .crashed)
+                let rerun = sim.run(command)
+                let label = "\(command), crash before call \(crash): \(sim.log.suffix(3))"
+                #expect(rerun == .done(.replaced) || rerun == .done(.unchanged), "\(label): \(rerun)")
+                #expect(sim.problems() == [] && sim.leftovers() == [], "\(label) left \(sim.leftovers())")
+                let names = sim.world.names(in: sim.paths.directory)
+                #expect(!names.contains { $0.hasSuffix(".old.tmp") }, "\(label): \(names)")
+                if command.readOnly { continue }
+                #expect(sim.entry()?.previous?.version == DeployRecord.adoptedVersion, "\(label): \(sim.entry() as Any)")
+                if case .file(.database(let previous, _), _, _)? = sim.world.node(sim.paths.previousGeneration) {
+                    #expect(previous.edits == [1], "\(label): the previous generation is \(previous)")
+                } else {
+                    Issue.record("\(label): no previous generation: \(names)")
+                }
+            }
+        }
+    }
+
     /// A switch from a copy to a read-only link cut between its link and its record was
     /// finished only by the same read-only command: the app's start with a copied seed
     /// refused the link as not SeedDB's, and the record named the copy the link replaced.
@@ -334,6 +368,8 @@ import Testing
             sim.run(Command(kind: .deploy, version: 1)); sim.appWrites(); sim.appCrashes(wal: false) }),
         ("a crashed app's -wal holding its last commits", { sim in
             sim.run(Command(kind: .deploy, version: 1, merge: true)); sim.appWrites(editingTheSeed: true); sim.appWrites(); sim.appCrashes(wal: true) }),
+        ("a database put where the working copy goes, written", { sim in
+            sim.userPutsDatabase(version: 1); sim.appWrites(editingTheSeed: true); sim.appWrites() }),
         ("v1 linked read-only", { sim in
             sim.run(Command(kind: .deploy, version: 1, readOnly: true)) }),
         ("v1 linked read-only over a copy the app wrote", { sim in
@@ -591,7 +627,11 @@ import Testing
                     + (reflinks == false ? [["levels.sqlite.previous.base.xor.zst"]] : [])
                 sim.userDeletes(deletable[Int(random.next() % UInt64(deletable.count))])
             case 36..<37: sim.userDamagesSettings()
-            case 37..<42: shipped = min(3, shipped + 1)
+            case 37..<38:
+                // A backup restored where the working copy was removed: a database of the
+                // user's in place, with no record.
+                if sim.world.node(sim.paths.workingCopy) == nil { sim.userPutsDatabase(version: shipped) }
+            case 38..<42: shipped = min(3, shipped + 1)
             default:
                 let kinds: [Command.Kind] = [.deploy, .deploy, .deploy, .deploy, .deploy, .reseed, .reseed, .rollback, .rollback, .purge]
                 let kind = kinds[Int(random.next() % 10)]

@@ -244,6 +244,14 @@ final class Simulator {
         return written
     }
 
+    /// A database of seed `version` put at the working-copy path as a regular file, with
+    /// no record (an install made before generations, or a database of the user's own):
+    /// SeedDB adopts it.
+    func userPutsDatabase(version: Int) {
+        world.putSeed(paths.workingCopy, version: "\(version)")
+        log.append("user puts a v\(version) database at the working copy's path")
+    }
+
     /// The app crashes mid-write, leaving a `-wal` (and `-shm`) or a hot `-journal`.
     func appCrashes(wal: Bool) {
         world.appCrashesLeavingSidecar(paths.workingCopy, suffix: wal ? "-wal" : "-journal")

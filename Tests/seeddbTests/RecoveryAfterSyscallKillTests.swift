@@ -117,6 +117,47 @@ struct RecoveryAfterSyscallKillTests {
         #expect(SyscallKillMatrix.total(tallies).killed > 0, "no kill took effect: \(tallies)")
     }
 
+    /// A database put at the working-copy path (an install made before generations, or a
+    /// file of the user's) is adopted by a swap. Killed at any call and run again: a kill
+    /// after the switch left its content under a hidden second name (`.…old.tmp`) for
+    /// good, one before left the run's new generation beside it (nothing proved it was
+    /// never linked). Now the first is kept as an adopted copy and the second removed: the
+    /// user's rows are in the working copy, the adopted content in `.previous` or an
+    /// adopted copy, and nothing hidden or stray is left.
+    @Test func aDatabasePutInPlaceIsAdoptedWhereverTheSwapIsKilled() throws {
+        let template = CLIHarness()
+        let put = try template.shell("mkdir -p '\(template.appData)' && cp '\(CLIHarness.seeds)/v1/levels.sqlite' '\(template.workingCopy)' && chmod 0644 '\(template.workingCopy)'")
+        #expect(put.status == 0, "\(put.stderr)")
+        try Self.write(template, probe: 1)
+        let tallies = try SyscallKillMatrix.killAtEveryCall(of: { ["deploy"] + $0.seedFlags(1) }, from: template, label: "adopting a database put in place") { cli, rerun in
+            var problems: [String] = []
+            if rerun.status != 0 { problems.append("the rerun exited \(rerun.status): \(rerun.stderr)") }
+            let entry = cli.settingsEntry() ?? [:]
+            if entry["version"] as? String != "1" { problems.append("recorded \(entry["version"] ?? "nothing"), expected 1") }
+            if entry["interrupted"] != nil { problems.append("the record still says a run is under way") }
+            let generation = entry["generation"] as? String
+            let link = try? FileManager.default.destinationOfSymbolicLink(atPath: cli.workingCopy)
+            if link == nil || link != generation { problems.append("the link points at \(link ?? "nothing"), the record names \(generation ?? "nothing")") }
+            let listing = cli.list(cli.appData)
+            let strays = listing.filter { $0.hasPrefix("levels.sqlite.v") && $0 != generation }
+            if !strays.isEmpty { problems.append("generation files left: \(strays)") }
+            let hidden = listing.filter { $0.hasPrefix(".") }
+            if !hidden.isEmpty { problems.append("hidden files left: \(hidden)") }
+            let probes = (try? cli.shell("sqlite3 -readonly '\(cli.workingCopy)' 'SELECT group_concat(id) FROM probe'").stdout) ?? ""
+            if probes.trimmingCharacters(in: .whitespacesAndNewlines) != "1" { problems.append("the app's rows are \(probes), expected 1") }
+            // The adopted content, the user's edit of a seeded row with it: kept whole.
+            let keepers = listing.filter { $0 == "levels.sqlite.previous" || $0.hasPrefix("levels.sqlite.adopted-") }
+            let edited = keepers.filter { name in
+                ((try? cli.shell("sqlite3 -readonly '\(cli.appData)/\(name)' 'SELECT background FROM levels WHERE ix = 1'").stdout) ?? "").hasPrefix("edited by the user")
+            }
+            if edited.isEmpty { problems.append("the adopted database's edit is in no kept file: \(listing)") }
+            return problems
+        }
+        let total = SyscallKillMatrix.total(tallies)
+        #expect(total.killed > 0, "no kill took effect: \(tallies)")
+        ReliabilityLog.record(suite: "syscall kills (adopting a database put in place)", trials: total.trials, crashes: total.killed, dataLost: total.failures)
+    }
+
     /// The demo seed version whose rows the database at `path` holds, by its number of
     /// levels (opened read-only, so nothing is created beside it).
     static func seedVersion(_ cli: CLIHarness, of path: String) -> String? {

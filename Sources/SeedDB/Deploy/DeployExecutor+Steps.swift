@@ -232,7 +232,8 @@ extension DeployExecutor {
             version: target.version, generation: run.generation, replacing: withdraw.replacing,
             base: base, seedTables: run.seedTables, isRollback: withdraw.isRollback, snapshot: withdraw.snapshot,
             replacingGeneration: withdraw.replacingGeneration.map(paths.generationName), adopting: withdraw.adopting,
-            release: target.release, tableDigests: run.tableDigests, seedLink: withdraw.seedLink)
+            // (Not read, nothing is proved: the run's new generation then stays if it is killed.)
+            replacingFile: withdraw.replacesFile ? try? fs.identity(of: paths.workingCopy) : nil, release: target.release, tableDigests: run.tableDigests, seedLink: withdraw.seedLink)
     }
 
     /// `carry`: under the writer's lock, carries the user's tables from the old copy into
@@ -499,6 +500,13 @@ extension DeployExecutor {
             run.oldContent = old
             run.setAside += SeedPaths.sqliteSidecars(of: old)
             if keep.keep == nil { try retire(old, run) }
+        }
+        if let held = keep.finishesHeldFile {
+            // SQLite named its sidecars after the working-copy path, which is a link now.
+            _ = try db.fence(held)
+            run.oldContent = held
+            run.setAside += SeedPaths.sqliteSidecars(of: paths.workingCopy)
+            if keep.keep == nil { try retire(held, run) }
         }
         guard let kept = keep.keep else { return }
         let content: String

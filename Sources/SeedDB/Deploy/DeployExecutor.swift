@@ -82,6 +82,7 @@ struct DeployExecutor {
         run.forgetUndo()
         var leftovers: [String] = []
         for case .cleanUp(let disposable) in plan.steps { leftovers = disposable }
+        context.keepHeldCopies(plan.keepsHeldCopies, of: target.paths)
         cleanUp(leftovers, run)
         context.reached(.cleanUp)
         var report = DeployReport(
@@ -211,6 +212,21 @@ struct DeployContext {
     /// Tells the configured observer that `step` completed.
     func reached(_ step: DeployStep) {
         configuration.stepObserver?(step)
+    }
+
+    /// Keeps each held copy a killed run left as the adopted copy the plan names
+    /// (``DeployPlan/keepsHeldCopies``), saying so. Failures are logged, never thrown:
+    /// the held copy stays, and the next run keeps it.
+    func keepHeldCopies(_ held: [PlannedStep.HeldCopy], of paths: SeedPaths) {
+        for copy in held {
+            let adopted = paths.adoptedCopy(copy.stamp)
+            do {
+                try effects.files.renameNoReplace(copy.path, to: adopted)
+                logger.warning("\(copy.path) held the database a killed run replaced at \(paths.workingCopy); it is kept as \(adopted) (`seeddb purge --adopted` removes it)")
+            } catch {
+                logger.warning("could not keep \(copy.path) as \(adopted): \(error.message)")
+            }
+        }
     }
 }
 

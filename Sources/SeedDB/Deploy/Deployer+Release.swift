@@ -146,7 +146,7 @@ extension Deployer {
             }
             guard plan.action.copies, plan.names.contains(where: { $0 != .cleanUp && $0 != .repairOwnership }) else {
                 try rememberSignature(first.signature, entry: observed.entry, plan: plan, paths: first.paths)
-                removeLeftovers(observed)
+                removeLeftovers(observed, plan, paths: first.paths)
                 try repairOwnershipWithoutCopy(plan, observed, paths: first.paths)
                 release.unchanged[first.seed.name] = signed(report(observed, plan, release.kind, paths: first.paths), first.signature, pinned: first.quick.entry.signature)
                 return try prepareEach(work.dropFirst(), release, body)
@@ -307,8 +307,7 @@ extension Deployer {
     private func executor(_ work: Work, _ observed: Observed, _ plan: DeployPlan, _ kind: DeployRequest.Kind, lock: any DeployLock, deadline: ContinuousClock.Instant) throws(SeedDBError) -> DeployExecutor {
         var target = try target(observed, plan, kind, paths: work.paths)
         (target.signature, target.manifest) = (work.signature, work.seed.manifest)
-        let context = DeployContext(configuration: configuration, logger: logger, records: records(at: work.paths), effects: effects)
-        return DeployExecutor(context: context, target: target, lock: lock, deadline: deadline)
+        return DeployExecutor(context: context(at: work.paths), target: target, lock: lock, deadline: deadline)
     }
 
     /// Every seed of a failed release as it was: what the quick look answered, or the

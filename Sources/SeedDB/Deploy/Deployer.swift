@@ -62,6 +62,11 @@ public struct Deployer: Sendable {
         effects.records(paths, logger, configuration.files)
     }
 
+    /// What a run on the working copy at `paths` works with.
+    func context(at paths: SeedPaths) -> DeployContext {
+        DeployContext(configuration: configuration, logger: logger, records: records(at: paths), effects: effects)
+    }
+
     /// Deploys `seed` if it is not installed, its version changed, or its working copy is
     /// gone; otherwise returns at once with ``DeployAction/unchanged``.
     ///
@@ -388,10 +393,11 @@ public struct Deployer: Sendable {
         guard quick.problem == nil, let plan = try? DeployPlanner.plan(quick.observation, request(.deploy, quick.seed)), !plan.action.copies,
               !plan.finishesInterrupted
         else { return nil }
-        // From the quick look's read of the directory: a killed run's temporary files, or
-        // the sidecars of a gone generation, are work for a locked run.
+        // From the quick look's read of the directory: a killed run's temporary files (its
+        // held copy of a regular file among them), or the sidecars of a gone generation,
+        // are work for a locked run.
         let listing = quick.workingCopy.listing()
-        guard !listing.temporaries, Set(listing.sidecarGenerations).isSubset(of: listing.generations) else { return nil }
+        guard !listing.temporaries, listing.heldCopies.isEmpty, Set(listing.sidecarGenerations).isSubset(of: listing.generations) else { return nil }
         // A read-only seed's link is the working copy: with its seed file gone it opens
         // nothing, and the run that looks at the seed says so (one `stat`, for such a seed only).
         if let seed = quick.workingCopy.seedLinkTarget, (try? effects.files.identity(of: seed)) == nil { return nil }
@@ -529,7 +535,7 @@ public struct Deployer: Sendable {
             // Work to run: a copy, or a killed run to undo (`reinstate`, which copies nothing).
             guard plan.names.contains(where: { $0 != .cleanUp && $0 != .repairOwnership }) else {
                 if kind == .deploy { try rememberSignature(signature, entry: observed.entry, plan: plan, paths: paths) }
-                removeLeftovers(observed)
+                removeLeftovers(observed, plan, paths: paths)
                 try repairOwnershipWithoutCopy(plan, observed, paths: paths)
                 let done = finished ?? report(observed, plan, kind, paths: paths)
                 if plan.finishesInterrupted {
@@ -540,8 +546,7 @@ public struct Deployer: Sendable {
             warnOfReplacedRun(observed, plan, paths: paths, dryRun: false)
             var target = try target(observed, plan, kind, paths: paths)
             (target.signature, target.manifest) = (signature, seed.manifest)
-            let context = DeployContext(configuration: configuration, logger: logger, records: records(at: paths), effects: effects)
-            let executor = DeployExecutor(context: context, target: target, lock: lock, deadline: deadline)
+            let executor = DeployExecutor(context: context(at: paths), target: target, lock: lock, deadline: deadline)
             let done: DeployReport
             do {
                 done = try executor.run(plan)
@@ -574,9 +579,11 @@ public struct Deployer: Sendable {
         logger.warning("\(paths.workingCopy): a run that was interrupted (installing \(killed.version)\(recorded)) \(dryRun ? "would be" : "is") replaced by this one")
     }
 
-    /// Removes what the observation proved disposable, in a run that has nothing to copy
-    /// (a run that copies removes them in its `clean-up` step).
-    func removeLeftovers(_ observed: Observed) {
+    /// Removes what the observation proved disposable and keeps a killed run's held
+    /// copies as adopted copies, as `plan` says, in a run that has nothing to copy (a run
+    /// that copies does both in its `clean-up` step).
+    func removeLeftovers(_ observed: Observed, _ plan: DeployPlan, paths: SeedPaths) {
+        context(at: paths).keepHeldCopies(plan.keepsHeldCopies, of: paths)
         for leftover in observed.observation.leftovers {
             do {
                 try effects.files.remove(leftover)
@@ -670,6 +677,10 @@ public struct Deployer: Sendable {
                 version: run.version, generation: run.generation.flatMap(paths.generationNumber(of:)),
                 replacing: replacedLinkRecord ? nil : run.replacing?.version, isRollback: run.isRollback, previousIsSnapshot: previousIsSnapshot,
                 replacingGeneration: run.replacingGeneration.flatMap(paths.generationNumber(of:)), adopting: run.adopting)
+            marker.replacedAFile = run.replacingFile != nil
+            if let replaced = run.replacingFile, workingCopy.observed == .file, let found = try? files.identity(of: paths.workingCopy) {
+                marker.replacedFileInPlace = found.device == replaced.device && found.inode == replaced.inode
+            }
             marker.replacingRecord = run.replacing
             marker.base = run.base
             marker.seedTables = run.seedTables
@@ -686,8 +697,14 @@ public struct Deployer: Sendable {
             : workingCopy.listing()
         // A record of a read-only seed's link says nothing of a database found in its place
         // with no run under way (a file put there by hand, a link to a generation): no
-        // record matches it, and it is adopted like one with no record.
-        let recordMatches = entry.seedLink == nil || entry.interrupted != nil || !workingCopy.exists || workingCopy.observed.seedLinkTarget != nil
+        // record matches it, and it is adopted like one with no record. Nor does a record
+        // of a generation file that is still there say anything of a regular file in the
+        // link's place (a database put there by hand): that generation holds what the
+        // record describes (and what the user wrote into it).
+        let recordsAnotherFile = workingCopy.observed == .file && entry.interrupted == nil
+            && (try? entry.generation.map { try files.fileType(at: paths.inDirectory($0)) == .regular }) == true
+        let recordMatches = (entry.seedLink == nil || entry.interrupted != nil || !workingCopy.exists || workingCopy.observed.seedLinkTarget != nil)
+            && !recordsAnotherFile
         var observation = DeployObservation(
             recorded: recordMatches ? entry.record?.version : nil,
             recordedGeneration: entry.generation.flatMap(paths.generationNumber(of:)),
@@ -757,6 +774,13 @@ public struct Deployer: Sendable {
                 observation.baseFiles.baseMatchesRecord = matches
             }
             observation.leftovers = workingCopy.leftovers(disposable: observation.disposableGenerations, in: listing)
+            observation.heldCopies = listing.heldCopies
+            if let replaced = entry.interrupted?.replacingFile {
+                observation.interrupted?.heldReplacedFile = listing.heldCopies.first { held in
+                    guard let found = try? files.identity(of: held) else { return false }
+                    return found.device == replaced.device && found.inode == replaced.inode
+                }
+            }
             if configuration.linksBaseToSeed { observation.seedFile = seedFile(resolved.seed.source, beside: paths) }
         }
         return Observed(

@@ -135,6 +135,11 @@ extension SettingsEntry.InterruptedRun {
         }
         if let old = run.replacingGeneration, old == nil { throw ShapeError(field: "interrupted.replacingGeneration") }
         if let adopting = run.adopting, adopting == nil { throw ShapeError(field: "interrupted.adopting") }
+        var replacingFile: FileIdentity?
+        if let value = run.replacingFile {
+            guard let identity = value?.identity else { throw ShapeError(field: "interrupted.replacingFile") }
+            replacingFile = identity
+        }
         if let release = run.release, release == nil { throw ShapeError(field: "interrupted.release") }
         // A link straight to a seed names an absolute path, and a run makes a link or a generation, not both.
         if let seedLink = run.seedLink, seedLink?.hasPrefix("/") != true || (run.generation ?? nil) != nil {
@@ -143,7 +148,7 @@ extension SettingsEntry.InterruptedRun {
         self.init(
             version: version, generation: run.generation ?? nil, replacing: replacing, base: base, seedTables: run.seedTables ?? nil,
             isRollback: isRollback, snapshot: snapshot, replacingGeneration: run.replacingGeneration ?? nil,
-            adopting: (run.adopting ?? nil) ?? false, release: run.release ?? nil,
+            adopting: (run.adopting ?? nil) ?? false, replacingFile: replacingFile, release: run.release ?? nil,
             tableDigests: try SettingsEntry.tableDigests(run.tableDigests, at: "interrupted."), seedLink: run.seedLink ?? nil)
     }
 }
@@ -361,6 +366,7 @@ private struct InterruptedMembers: ObjectMembers {
     var snapshot: SHA256Digest??
     var replacingGeneration: String??
     var adopting: Bool??
+    var replacingFile: IdentityMembers??
     var release: [SettingsEntry.ReleaseSeed]??
     var tableDigests: [String: SHA256Digest]??
     var seedLink: String??
@@ -377,6 +383,7 @@ private struct InterruptedMembers: ObjectMembers {
         case "snapshot": snapshot = try parser.readDigest(depth: depth)
         case "replacingGeneration": replacingGeneration = try parser.readString(depth: depth)
         case "adopting": adopting = try parser.readBool(depth: depth)
+        case "replacingFile": replacingFile = try IdentityMembers.read(&parser, depth: depth)
         case "release": release = try readRelease(&parser, depth: depth)
         case "tableDigests": tableDigests = try readTableDigests(&parser, depth: depth)
         default: return false

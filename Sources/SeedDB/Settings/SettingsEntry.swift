@@ -83,6 +83,10 @@ public struct SettingsEntry: Sendable, Hashable {
         public var replacingGeneration: String? = nil
         /// Whether the old content is a database SeedDB adopted (no record matched it).
         public var adopting = false
+        /// The identity of the regular file at the working-copy path the run replaces (an
+        /// install made before generations, or an adopted database): while that very file
+        /// is still there, the run never switched, and its ``generation`` was never linked.
+        public var replacingFile: FileIdentity? = nil
         /// When the run is one seed of a release (a manifest's seeds deployed as one, see
         /// `Deployer.deploy(release:force:)`): every seed the release installs, this one
         /// included, with the version it installs. Each seed's marker names them all, and
@@ -159,6 +163,7 @@ public struct SettingsEntry: Sendable, Hashable {
             if let snapshot = interrupted.snapshot { run["snapshot"] = .string(snapshot.hex) }
             if let old = interrupted.replacingGeneration { run["replacingGeneration"] = .string(old) }
             if interrupted.adopting { run["adopting"] = .bool(true) }
+            if let file = interrupted.replacingFile { run["replacingFile"] = .object(Self.members(of: file)) }
             if let seedLink = interrupted.seedLink { run["seedLink"] = .string(seedLink) }
             if let seedTables = interrupted.seedTables { run["seedTables"] = .array(seedTables.map(JSONValue.string)) }
             if let digests = interrupted.tableDigests { run["tableDigests"] = Self.jsonValue(of: digests) }

@@ -170,6 +170,9 @@ struct WorkingCopy {
         /// The temporary files of SeedDB's naming a killed run left (with their journals)
         /// that may go: all but a second name that is a working copy's only one.
         var removableTemporaries: [String] = []
+        /// The temporary files that are a killed run's second name of a regular-file
+        /// working copy, now the only name of its content (``DeployObservation/heldCopies``).
+        var heldCopies: [String] = []
 
         /// Whether temporary files of SeedDB's naming are there to remove.
         var temporaries: Bool { !removableTemporaries.isEmpty }
@@ -207,7 +210,8 @@ struct WorkingCopy {
             in: paths.directory, listing: names, stems: [paths.name.rawValue, paths.conflictsFileName])
         return Listing(
             names: names, generations: generations.sorted(), sidecarGenerations: sidecars.sorted(), stagedBases: stagedBases.sorted(),
-            adoptedCopies: adoptedCopies.sorted(), removableTemporaries: temporaries.filter { !holdsOnlyCopy($0) })
+            adoptedCopies: adoptedCopies.sorted(), removableTemporaries: temporaries.filter { !holdsOnlyCopy($0) },
+            heldCopies: temporaries.filter(holdsOnlyCopy))
     }
 
     /// What SeedDB may remove beside the working copy, from `listing` (one read of the
@@ -224,7 +228,7 @@ struct WorkingCopy {
     }
 
     /// Whether `path` is a killed run's second name of a working copy that was a regular
-    /// file (`.old.tmp`) and is now its only name: kept, never removed.
+    /// file (`.old.tmp`) and is now its only name: never removed, kept as an adopted copy.
     private func holdsOnlyCopy(_ path: String) -> Bool {
         guard path.hasByteSuffix(".old.tmp") else { return false }
         guard state == .file, let held = try? files.identity(of: path),

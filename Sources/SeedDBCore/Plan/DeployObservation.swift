@@ -99,6 +99,18 @@ package struct DeployObservation: Sendable, Hashable {
         package var snapshot: SHA256Digest? = nil
         /// A read-only deploy's: the seed file it was linking the working copy to.
         package var seedLink: String? = nil
+        /// Whether the regular file the run was replacing (its marker names its identity)
+        /// is the file at the working-copy path now: the run's switch, which puts the link
+        /// in that file's place, never happened, and its new generation was never linked.
+        package var replacedFileInPlace = false
+        /// Whether the old content was a regular file at the working-copy path (the
+        /// marker names its identity), not a generation file: the recorded generation,
+        /// if any, is not the run's old content.
+        package var replacedAFile = false
+        /// The held copy (``DeployObservation/heldCopies``) that is the very regular file
+        /// the run was replacing (its marker names its identity): the run switched and was
+        /// killed before that file became the previous generation; its finish makes it so.
+        package var heldReplacedFile: String? = nil
 
         /// Creates the marker.
         package init(
@@ -208,6 +220,12 @@ package struct DeployObservation: Sendable, Hashable {
     /// files, and the generation files (with their sidecars) ``disposableGenerations``
     /// names.
     package var leftovers: [String] = []
+    /// A killed run's second names (`.<name>.seeddb-….old.tmp`) of a working copy that
+    /// was a regular file, which no longer name the file at the working-copy path: the
+    /// run switched the link and was killed before the old content took its name, so each
+    /// is the only name of that content. Never removed: kept as adopted copies
+    /// (``DeployPlan/keepsHeldCopies``).
+    package var heldCopies: [String] = []
     /// What differs between the working copy's content file and the owner and mode asked
     /// for (`mode 0664 -> 0640, owner 0:0 -> 65534:65534`); `nil` when nothing does or
     /// nothing is asked.
@@ -353,8 +371,9 @@ package struct DeployObservation: Sendable, Hashable {
     /// carrying ``SeedPaths/largestGeneration``), so a
     /// file numbered above the link's target that the link does not name is a killed
     /// run's staged generation; so is the generation an interrupted run names that the
-    /// link does not point at, or that a link to a read-only seed stands in place of. With
-    /// no link of SeedDB's, nothing else is provably disposable. A `-wal`, `-shm` or `-journal` whose database is gone can only ever be
+    /// link does not point at, that a link to a read-only seed stands in place of, or
+    /// whose switch never replaced the regular file that is still at the working-copy
+    /// path. With no link of SeedDB's, nothing else is provably disposable. A `-wal`, `-shm` or `-journal` whose database is gone can only ever be
     /// replayed into a wrong file: it always is.
     package var disposableGenerations: [Int] {
         let stranded = Set(sidecarGenerations).subtracting(generationFiles).subtracting([linkedGeneration].compactMap { $0 })
@@ -363,6 +382,11 @@ package struct DeployObservation: Sendable, Hashable {
             staged = generationFiles.filter { number in
                 number != linked && number != recordedGeneration && (number > linked || number == interrupted?.generation)
             }
+        } else if workingCopy == .file, interrupted?.replacedFileInPlace == true, let generation = interrupted?.generation,
+                  generation != recordedGeneration, generationFiles.contains(generation) {
+            // The regular file a killed swap was replacing is still in place: the link that
+            // would have replaced it never named the run's new generation.
+            staged = [generation]
         } else if workingCopy.seedLinkTarget != nil, let generation = interrupted?.generation, generation != recordedGeneration,
                   generation != interrupted?.replacingGeneration, generationFiles.contains(generation) {
             // SeedDB's link to a read-only seed: the new generation of a swap that would have

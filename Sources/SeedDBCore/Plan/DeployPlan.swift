@@ -18,6 +18,10 @@ package struct DeployPlan: Sendable, Hashable {
     /// or undoes one killed before (``DeployStep/reinstate``): the caller then observes
     /// again and plans what was asked.
     package var finishesInterrupted: Bool = false
+    /// The held copies a killed run left (``DeployObservation/heldCopies``), each kept
+    /// as `<name>.adopted-<stamp>` once the run succeeded (or by a run with nothing else
+    /// to do): named, reported by `status`, never removed but by `purge`.
+    package var keepsHeldCopies: [PlannedStep.HeldCopy] = []
     /// The branch a swap that finds the old copy busy takes (``PlannedStep/OnBusy/goLive``):
     /// the same run, live. Stored as an array so a plan can hold a plan.
     private var busyBranch: [DeployPlan] = []

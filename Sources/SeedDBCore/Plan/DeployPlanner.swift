@@ -51,7 +51,37 @@ package enum DeployPlanner {
             let at = plan.names.firstIndex(of: .cleanUp) ?? plan.steps.count
             plan.steps.insert(.repairOwnership(drift: drift), at: at)
         }
+        plan.keepsHeldCopies = heldCopies(observed, request, besides: plan)
         return plan
+    }
+
+    /// Each held copy a killed run left (``DeployObservation/heldCopies``, the only name
+    /// of the content it replaced) that `plan` does not finish as the previous generation,
+    /// with the stamp of the adopted copy it becomes: the
+    /// run's own, with a counter (`…Z-2`) past the stamps already taken on disk and by the
+    /// previous generation `plan` keeps as an adopted copy.
+    private static func heldCopies(_ observed: DeployObservation, _ request: DeployRequest, besides plan: DeployPlan) -> [PlannedStep.HeldCopy] {
+        var taken = Set(observed.adoptedCopies)
+        var finished: Set<String> = []
+        for step in plan.steps {
+            switch step {
+            case .keepPrevious(let keep):
+                if case .keepAsAdopted(let stamp)? = keep.drop { taken.insert(stamp) }
+                if let held = keep.finishesHeldFile { finished.insert(held) }
+            case .linkSeed(let link): if case .keepAsAdopted(let stamp)? = link.drop { taken.insert(stamp) }
+            default: break
+            }
+        }
+        return observed.heldCopies.sorted().filter { !finished.contains($0) }.map { path in
+            var stamp = request.stamp
+            var counter = 2
+            while taken.contains(stamp) {
+                stamp = "\(request.stamp)-\(counter)"
+                counter += 1
+            }
+            taken.insert(stamp)
+            return PlannedStep.HeldCopy(path: path, stamp: stamp)
+        }
     }
 
     /// The plan, the ownership repair left out.
@@ -95,11 +125,18 @@ package enum DeployPlanner {
         guard action.copies else { return observed.linkMissing ? relinking(observed) : .nothing }
 
         let replacing = observed.workingCopyExists
+        // A rollback that keeps the copy it replaces (one it adopts, or one recorded as
+        // adopted) keeps it in place of the previous generation it restores. Live, that
+        // keep comes before the commit (its snapshot is taken inside the live replace), and
+        // a kill in between left the restored content in temporary files only, which the
+        // next run, finding no previous generation, took for restored. It swaps, and waits
+        // for a copy in use.
+        let keepsInPlaceOfRestored = request.kind == .rollback && replacing && (adopted || recorded == DeployRecord.adoptedVersion)
         let strategy: DeployStrategy
         switch request.strategy {
         // Nothing to be in use: nothing there, or only the generation file whose link was
         // removed (a live replace would leave the link missing).
-        case _ where !replacing || observed.linkMissing || seedLinked: strategy = .swap
+        case _ where !replacing || observed.linkMissing || seedLinked || keepsInPlaceOfRestored: strategy = .swap
         case .auto: strategy = observed.usage.inUse ? .live : .swap
         case .swap, .live: strategy = request.strategy
         }
@@ -144,10 +181,12 @@ package enum DeployPlanner {
         if integrity != .none { steps.append(.check(PlannedStep.Check(level: integrity, passed: observed.records.passedCheck, listsSeedTables: !isRollback))) }
         // After the migrations: the tables as the app will find them.
         if request.recordsTableDigests && !isRollback { steps.append(.fingerprint(remembered: observed.records.passedCheck)) }
-        steps.append(.withdraw(PlannedStep.Withdraw(
+        var withdraw = PlannedStep.Withdraw(
             replacing: replaced, base: isRollback ? .restored(observed.records.previous?.base) : .staged,
             snapshot: previousAlreadyKept ? observed.interrupted?.snapshot : nil,
-            replacingGeneration: observed.linkedGeneration, adopting: unaccounted, isRollback: isRollback)))
+            replacingGeneration: observed.linkedGeneration, adopting: unaccounted, isRollback: isRollback)
+        withdraw.replacesFile = observed.workingCopy == .file && strategy == .swap
+        steps.append(.withdraw(withdraw))
         if replacing && !seedLinked { steps.append(.carry(carry(observed, request, adopted: adopted, replaced: replaced, skipsMerge: skipsMerge))) }
         if carriesPrevious { steps.append(.carry(carry(observed, request, previous: observed.records.previous))) }
         var keepPrevious = PlannedStep.KeepPrevious(
@@ -164,7 +203,7 @@ package enum DeployPlanner {
             let fromGeneration = if case .generation = from { true } else { false }
             steps.append(.install(.swap(PlannedStep.Swap(
                 generation: generation ?? observed.nextGeneration, from: from, retire: !keepsPrevious && fromGeneration,
-                onBusy: request.strategy == .auto && replacing && !observed.linkMissing && !seedLinked ? .goLive : .wait))))
+                onBusy: request.strategy == .auto && replacing && !observed.linkMissing && !seedLinked && !keepsInPlaceOfRestored ? .goLive : .wait))))
             if keepsPrevious || dropsPrevious { steps.append(.keepPrevious(keepPrevious)) }
         default:
             // A previous generation a live run only drops (a rollback's, with generations
@@ -429,8 +468,13 @@ package enum DeployPlanner {
     private static func finishing(_ observed: DeployObservation, _ interrupted: DeployObservation.Interrupted, _ request: DeployRequest) -> DeployPlan {
         let action: DeployAction = interrupted.isRollback ? .rolledBack
             : interrupted.replacing == nil && !interrupted.adopting ? .installed : .replaced
-        let oldGeneration = interrupted.replacingGeneration ?? observed.recordedGeneration
+        // (A run that replaced a regular file replaced no generation, whatever the record names.)
+        let oldGeneration = interrupted.replacingGeneration ?? (interrupted.replacedAFile ? nil : observed.recordedGeneration)
         let oldGenerationThere = oldGeneration.map(observed.generationFiles.contains) ?? false
+        // A regular file the run replaced is held under its second name (the run never got
+        // to rename it): the old content, as a generation file would be.
+        let heldFile = oldGenerationThere ? nil : interrupted.heldReplacedFile
+        let oldContentThere = oldGenerationThere || heldFile != nil
         // A copy that took the place of SeedDB's link to a read-only seed kept nothing (the
         // link holds nothing of the user's): the previous generation stays as it was.
         let replacedSeedLink = !interrupted.isRollback && interrupted.seedLink == nil && observed.recordedSeedLink != nil && oldGeneration == nil
@@ -438,17 +482,17 @@ package enum DeployPlanner {
         // database is always kept.
         let keepsPrevious = !replacedSeedLink
             && (interrupted.adopting || (!interrupted.isRollback && request.keepPrevious && interrupted.replacing != nil))
-            && (oldGenerationThere || observed.previousExists)
+            && (oldContentThere || observed.previousExists)
         // A rollback drops the previous generation it restored; one that adopted the old
         // content renames it to the previous name after that drop, so with the old
         // generation gone the file there is the adopted one. A replace that already
         // moved the old generation to the previous name must keep that file.
         let dropsPrevious = observed.previousExists && (interrupted.isRollback
             ? (!interrupted.adopting || oldGenerationThere)
-            : (oldGenerationThere && (keepsPrevious || !request.keepPrevious)))
+            : (oldContentThere && (keepsPrevious || !request.keepPrevious)))
         // A link removed by hand is put back to the generation the run installed.
         var steps: [PlannedStep] = observed.noLink ? interrupted.generation.map { [.relink(generation: $0)] } ?? [] : []
-        if oldGenerationThere || dropsPrevious {
+        if oldContentThere || dropsPrevious {
             var keep = PlannedStep.KeepPrevious(
                 // What the killed run was decides, not what this run was asked: a replace's
                 // dropped previous generation SeedDB cannot account for is kept.
@@ -456,7 +500,8 @@ package enum DeployPlanner {
                     : adoptedCopyStamp(observed, request).map { .keepAsAdopted(stamp: $0) } ?? .setAside,
                 setsAsidePreviousBase: (dropsPrevious || keepsPrevious) && !interrupted.isRollback && observed.baseFiles.previousBase,
                 finishesOldGeneration: oldGenerationThere ? oldGeneration : nil,
-                keep: keepsPrevious && oldGenerationThere ? .oldContent : nil)
+                keep: keepsPrevious && oldContentThere ? .oldContent : nil)
+            keep.finishesHeldFile = heldFile
             keep.setsAsideCompressedPreviousBase = (dropsPrevious || keepsPrevious) && observed.baseFiles.previousBaseCompressed
             // An adopted database has no known base: none is kept as its own.
             keepBaseAsPrevious(&keep, observed, keeps: keepsPrevious && !interrupted.adopting, fromTheOldFile: true)

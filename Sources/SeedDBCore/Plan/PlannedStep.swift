@@ -173,6 +173,10 @@ package enum PlannedStep: Sendable, Hashable {
         package var isRollback: Bool
         /// A read-only deploy's: the seed file it links the working copy to.
         package var seedLink: String?
+        /// Whether the old content is the regular file at the working-copy path, whose
+        /// identity the marker then names: while that very file is there, the run never
+        /// switched (``DeployObservation/Interrupted/replacedFileInPlace``).
+        package var replacesFile = false
 
         /// Creates a marker.
         package init(
@@ -367,6 +371,10 @@ package enum PlannedStep: Sendable, Hashable {
         /// Finishing a swap killed after its switch: the old generation file (fenced, and
         /// set aside unless it is kept).
         package var finishesOldGeneration: Int?
+        /// Finishing a swap of a regular file killed after its switch: the file's held
+        /// copy (``DeployObservation/Interrupted/heldReplacedFile``), fenced, and set aside
+        /// unless it is kept.
+        package var finishesHeldFile: String? = nil
         /// What becomes the previous generation; `nil` when nothing does.
         package var keep: Keep?
 
@@ -377,6 +385,21 @@ package enum PlannedStep: Sendable, Hashable {
             self.linksBaseAsPrevious = linksBaseAsPrevious
             self.finishesOldGeneration = finishesOldGeneration
             self.keep = keep
+        }
+    }
+
+    /// A killed run's held copy of a regular-file working copy (its full path) and the
+    /// stamp of the adopted copy it becomes (``DeployPlan/keepsHeldCopies``).
+    package struct HeldCopy: Sendable, Hashable {
+        /// The held copy's path (`.<name>.seeddb-….old.tmp`).
+        package var path: String
+        /// Its adopted copy's stamp: `<name>.adopted-<stamp>`.
+        package var stamp: String
+
+        /// Creates a held copy's decision.
+        package init(path: String, stamp: String) {
+            self.path = path
+            self.stamp = stamp
         }
     }
 
