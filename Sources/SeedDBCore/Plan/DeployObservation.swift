@@ -160,6 +160,11 @@ package struct DeployObservation: Sendable, Hashable {
         /// could use it (hashed, unless the file keeps the identity recorded with its
         /// digest); `nil` when it was not.
         package var baseMatchesRecord: Bool?
+        /// Whether `<name>.base` is the new base a killed live replace's marker names
+        /// (hashed when it does not match the record): only its record step, after the
+        /// commit, puts that base in place, so the copy holds the content the run
+        /// committed, merged against it.
+        package var baseIsInterruptedLiveBase: Bool? = nil
         /// Whether `<name>.previous.base.xor.zst` (the previous generation's base, compressed)
         /// is a regular file.
         package var previousBaseCompressed: Bool = false

@@ -276,6 +276,11 @@ package enum DeployPlanner {
             base = .missing(request.merges ? "is missing" : "is not kept for this seed (its own merge policy is off)")
         } else if observed.records.base != nil, observed.baseFiles.baseMatchesRecord == true {
             base = .recorded
+        } else if observed.baseFiles.baseIsInterruptedLiveBase == true {
+            // A live replace killed after its commit, in its record step: the copy holds the
+            // new seed's content merged, the base in place is that seed's; merged again
+            // against it, the content stays as the run committed it.
+            base = .recorded
         } else {
             base = .missing("does not match the recorded seed")
         }
