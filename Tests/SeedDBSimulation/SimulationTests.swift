@@ -95,6 +95,36 @@ import Testing
         #expect(sim.world.names(in: sim.paths.directory).contains { $0.hasPrefix("levels.sqlite.adopted-") })
     }
 
+    /// `reseed --merge off` cut after its switch and run again finished the cut run (its old
+    /// copy, the user's edits in it, kept as the previous generation) and then reseeded once
+    /// more, which replaced that previous generation by the clean copy: the user's edits
+    /// were in no file. The rerun of a reseed that finishes a cut reseed of the same version
+    /// did what was asked.
+    @Test func aReseedWithMergingOffCutAnywhereAndRunAgainKeepsTheEditsInThePreviousGeneration() {
+        let start = Simulator()
+        start.run(Command(kind: .deploy, version: 1, merge: true))
+        start.appWrites(editingTheSeed: true)
+        let reseed = Command(kind: .reseed, version: 1, mergeOffOnce: true)
+        for crash in 0..<start.calls(reseed) {
+            let sim = start.copy()
+            #expect(sim.run(reseed, crash: crash) == .crashed)
+            // Cut after its record (cleaning up), the reseed was done: the rerun is another.
+            let recorded = sim.entry()?.interrupted == nil && sim.entry()?.record != nil
+                && sim.world.names(in: sim.paths.directory).contains("levels.sqlite.previous")
+            #expect(sim.run(reseed) == .done(.reseeded), "crash before call \(crash): \(sim.log.suffix(3))")
+            if recorded {
+                #expect(sim.problems() == [], "crash before call \(crash): \(sim.log.suffix(3))")
+                continue
+            }
+            if case .file(.database(let previous, _), _, _)? = sim.world.node(sim.paths.previousGeneration) {
+                #expect(previous.edits == [1], "crash before call \(crash): the previous generation is \(previous)")
+            } else {
+                Issue.record("crash before call \(crash): no previous generation")
+            }
+            #expect(sim.problems() == [] && sim.leftovers() == [], "crash before call \(crash): \(sim.log.suffix(3))")
+        }
+    }
+
     /// A swap over a database put at the working-copy path, cut after its switch, left the
     /// file only under its hidden second name for good (nothing made it the previous
     /// generation, a rollback had nothing to restore); cut before, it left its new

@@ -117,6 +117,30 @@ struct RecoveryAfterSyscallKillTests {
         #expect(SyscallKillMatrix.total(tallies).killed > 0, "no kill took effect: \(tallies)")
     }
 
+    /// `reseed --merge off` killed after its switch and run again finished the killed
+    /// reseed and then reseeded once more, replacing the previous generation it had just
+    /// kept, the only copy of the user's edit: it was in no file. Now the rerun is done
+    /// once it finished the killed reseed, and the edit is in `<name>.previous`.
+    @Test func aReseedWithMergingOffKilledAnywhereKeepsTheEditInThePreviousGeneration() throws {
+        let template = CLIHarness()
+        try Self.deploy(template, 1)
+        try Self.write(template, probe: 1)
+        let tallies = try SyscallKillMatrix.killAtEveryCall(
+            of: { ["reseed"] + $0.seedFlags(1) + Self.off }, from: template, label: "reseed, merging off", syscalls: ["rename", "fsync"]
+        ) { cli, rerun in
+            var problems: [String] = []
+            if rerun.status != 0 { problems.append("the rerun exited \(rerun.status): \(rerun.stderr)") }
+            let kept = (try? cli.shell("sqlite3 -readonly '\(cli.appData)/levels.sqlite.previous' 'SELECT background FROM levels WHERE ix = 1'").stdout) ?? ""
+            // Killed after its record (cleaning up), the reseed was done and the rerun is
+            // another, which says nothing of an interrupted run; every other rerun says it.
+            if rerun.stderr.contains("interrupted"), !kept.hasPrefix("edited by the user") {
+                problems.append("the user's edit is not in the previous generation: \(kept.isEmpty ? "no previous generation" : kept)")
+            }
+            return problems
+        }
+        #expect(SyscallKillMatrix.total(tallies).killed > 0, "no kill took effect: \(tallies)")
+    }
+
     /// A merging live upgrade killed in its record step, after its commit and after the
     /// new seed's base took `<name>.base`, was redone merging without a base: a seeded row
     /// the user deleted came back (a merge without a base cannot tell a deletion from the

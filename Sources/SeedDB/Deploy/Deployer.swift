@@ -560,8 +560,17 @@ public struct Deployer: Sendable {
             // Undone (`reinstate` said so): what was asked is planned and reported next.
             if plan.undoesInterrupted { continue }
             logger.warning("\(paths.workingCopy): finished a run that was interrupted (\(done.action.rawValue) \(done.to))")
-            // A rollback that finished a killed rollback did what was asked.
+            // A rollback that finished a killed rollback did what was asked; so did a reseed
+            // that finished a killed reseed of the version asked (a replace of the recorded
+            // version by itself). Reseeding again would replace the copy it just kept as the
+            // previous generation, the only one of what the user wrote with merging off.
             if kind == .rollback && done.action == .rolledBack { return done }
+            if kind == .reseed, let killed = observed.entry.interrupted, !killed.isRollback,
+               killed.version == observed.seed.version, killed.replacing?.version == observed.seed.version {
+                var reseeded = done
+                reseeded.action = .reseeded
+                return reseeded
+            }
             finished = done
         }
         // Reached only when the copy was written under the run again and again.
