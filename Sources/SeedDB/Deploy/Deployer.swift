@@ -562,11 +562,13 @@ public struct Deployer: Sendable {
             logger.warning("\(paths.workingCopy): finished a run that was interrupted (\(done.action.rawValue) \(done.to))")
             // A rollback that finished a killed rollback did what was asked; so did a reseed
             // that finished a killed reseed of the version asked (a replace of the recorded
-            // version by itself). Reseeding again would replace the copy it just kept as the
-            // previous generation, the only one of what the user wrote with merging off.
+            // version by itself, a copy for a copy, a link to this seed for a read-only one).
+            // Reseeding again would replace the copy it just kept as the previous
+            // generation, the only one of what the user wrote with merging off.
             if kind == .rollback && done.action == .rolledBack { return done }
             if kind == .reseed, let killed = observed.entry.interrupted, !killed.isRollback,
-               killed.version == observed.seed.version, killed.replacing?.version == observed.seed.version {
+               killed.version == observed.seed.version, killed.replacing?.version == observed.seed.version,
+               killed.seedLink == (observed.seed.readOnly ? observed.seed.source : nil) {
                 var reseeded = done
                 reseeded.action = .reseeded
                 return reseeded

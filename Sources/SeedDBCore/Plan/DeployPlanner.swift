@@ -73,12 +73,7 @@ package enum DeployPlanner {
             }
         }
         return observed.heldCopies.sorted().filter { !finished.contains($0) }.map { path in
-            var stamp = request.stamp
-            var counter = 2
-            while taken.contains(stamp) {
-                stamp = "\(request.stamp)-\(counter)"
-                counter += 1
-            }
+            let stamp = freeStamp(request, besides: taken)
             taken.insert(stamp)
             return PlannedStep.HeldCopy(path: path, stamp: stamp)
         }
@@ -402,9 +397,14 @@ package enum DeployPlanner {
         // the user wrote before it: a run that drops it (one adopting a file found in the
         // link's place) keeps it.
         guard observed.previousAdopted || !observed.previousRecorded || observed.recordedSeedLink != nil else { return nil }
+        return freeStamp(request, besides: Set(observed.adoptedCopies))
+    }
+
+    /// The run's stamp for an adopted copy, with a counter (`…Z-2`) past those `taken`.
+    private static func freeStamp(_ request: DeployRequest, besides taken: Set<String>) -> String {
         var stamp = request.stamp
         var counter = 2
-        while observed.adoptedCopies.contains(stamp) {
+        while taken.contains(stamp) {
             stamp = "\(request.stamp)-\(counter)"
             counter += 1
         }
