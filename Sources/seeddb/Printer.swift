@@ -203,6 +203,7 @@ struct Printer {
             if let version = status.interruptedVersion { pairs.append(("interrupted", version.rawValue)) }
             if !status.leftovers.isEmpty { pairs.append(("leftovers", status.leftovers)) }
             if !status.adoptedCopies.isEmpty { pairs.append(("adoptedCopies", status.adoptedCopies)) }
+            if !status.unaccountedGenerations.isEmpty { pairs.append(("unaccountedGenerations", status.unaccountedGenerations)) }
             if let signature = status.signature { pairs.append(("signature", Self.signature(signature))) }
             if let pinned = status.pinnedKeyID { pairs.append(("pinnedKeyId", pinned)) }
             if let refusal = status.refusal { pairs.append(("refusal", SeedFailure(seed: status.name, error: refusal).message)) }
@@ -229,6 +230,7 @@ struct Printer {
         if let pinned = status.pinnedKeyID { lines.append("  pinned key:       \(pinned) (a deploy takes only what it or a trusted key signed)") }
         lines += status.leftovers.map { "  left by a killed run (the next deploy removes it): \($0)" }
         lines += status.adoptedCopies.map { "  adopted copy (kept; seeddb purge --adopted removes it): \($0)" }
+        lines += status.unaccountedGenerations.map { "  generation nothing names (kept: it may hold what the user wrote; seeddb purge removes it): \($0)" }
         return lines
     }
 

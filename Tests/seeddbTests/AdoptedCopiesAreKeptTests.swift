@@ -78,4 +78,26 @@ import Testing
             #expect(bytes == Data("the user's \(name)".utf8), "purge removed or changed the user's \(name)")
         }
     }
+
+    /// A database put where the link was, while the recorded generation is still there, is
+    /// adopted (it was taken for the recorded content, and a killed replace's finish then
+    /// rotated the generation away); that generation, which nothing names any more and may
+    /// hold what the user wrote, is kept and listed by `status` (`"unaccountedGenerations"`).
+    @Test func aFileInTheLinksPlaceIsAdoptedAndTheGenerationItHidKeptAndListed() throws {
+        let cli = CLIHarness()
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+        let mine = try cli.shell("""
+            sqlite3 '\(cli.workingCopy)' "CREATE TABLE probe(id INTEGER PRIMARY KEY); INSERT INTO probe VALUES (7)" \
+            && rm '\(cli.workingCopy)' && cp '\(CLIHarness.seeds)/v1/levels.sqlite' '\(cli.workingCopy)' && chmod 0644 '\(cli.workingCopy)'
+            """)
+        #expect(mine.status == 0, "\(mine.stderr)")
+        let deploy = try cli.run(["deploy"] + cli.seedFlags(1))
+        #expect(deploy.status == 0 && deploy.stdout.contains("the database found was kept as the previous generation"), "\(deploy.stdout)\(deploy.stderr)")
+        #expect(try cli.shell("sqlite3 -readonly '\(cli.appData)/levels.sqlite.v1' 'SELECT id FROM probe'").stdout == "7\n", "the generation the file hid is kept")
+        let status = try cli.run(["status", "--json"] + cli.seedFlags(1))
+        let listed = try status.seeds().first?["unaccountedGenerations"] as? [String]
+        #expect(listed == [cli.appData + "/levels.sqlite.v1"], "\(status.stdout)")
+        let text = try cli.run(["status"] + cli.seedFlags(1))
+        #expect(text.stdout.contains("generation nothing names (kept: it may hold what the user wrote; seeddb purge removes it): \(cli.appData)/levels.sqlite.v1"), "\(text.stdout)")
+    }
 }

@@ -83,6 +83,10 @@ public struct SeedStatus: Sendable {
     /// databases SeedDB found with no record that matched them, kept instead of being
     /// rotated away; only `purge` removes them.
     public var adoptedCopies: [String] = []
+    /// Generation files beside the working copy that nothing names (no link, no record,
+    /// no killed run's marker) and that may hold what the user wrote (a link the user
+    /// replaced by another file once named one): never removed but by `purge`.
+    public var unaccountedGenerations: [String] = []
     /// The key id and serial of the signed manifest the recorded version came from;
     /// `nil` when nothing is recorded or it was not signed.
     public var signature: SeedSignature? = nil

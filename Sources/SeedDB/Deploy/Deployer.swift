@@ -256,6 +256,7 @@ public struct Deployer: Sendable {
             blocked: { if case .foreign(let what) = observed.workingCopy.state { return what } else { return nil } }(),
             leftovers: observed.observation.leftovers,
             adoptedCopies: observed.observation.adoptedCopies.map(paths.adoptedCopy),
+            unaccountedGenerations: observed.observation.unaccountedGenerations.map { paths.inDirectory(paths.generationName($0)) },
             signature: observed.entry.record == nil ? nil : observed.entry.signature,
             pinnedKeyID: observed.entry.signature?.keyID,
             // The seed's digest matters only to a deploy that copies it.
