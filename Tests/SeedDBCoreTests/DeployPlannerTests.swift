@@ -373,6 +373,15 @@ import Testing
         let keep = finishing.steps.compactMap { if case .keepPrevious(let keep) = $0 { keep } else { nil } }.first
         #expect(keep?.finishesHeldFile == "/data/.levels.sqlite.seeddb-x.old.tmp" && keep?.keep == .oldContent)
         #expect(finishing.keepsHeldCopies == [PlannedStep.HeldCopy(path: "/data/.levels.sqlite.seeddb-y.old.tmp", stamp: "20261128T000000Z")])
+
+        // The same over a file put where a read-only seed's link was (the entry still
+        // names the link): the held file is kept, never retired (it once was).
+        var overLink = switched
+        overLink.recordedSeedLink = "/usr/share/levels/levels.sqlite"
+        overLink.interrupted?.replacedAFile = true
+        let finishingOverLink = try DeployPlanner.plan(overLink, DeployRequest(kind: .deploy, stamp: "20261128T000000Z"))
+        let keptOverLink = finishingOverLink.steps.compactMap { if case .keepPrevious(let keep) = $0 { keep } else { nil } }.first
+        #expect(keptOverLink?.finishesHeldFile == "/data/.levels.sqlite.seeddb-x.old.tmp" && keptOverLink?.keep == .oldContent, "\(finishingOverLink.steps)")
     }
 
     /// The app's migrations are a step of their own (a kill point, a progress phase),

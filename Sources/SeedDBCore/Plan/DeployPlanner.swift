@@ -482,7 +482,9 @@ package enum DeployPlanner {
         let oldContentThere = oldGenerationThere || heldFile != nil
         // A copy that took the place of SeedDB's link to a read-only seed kept nothing (the
         // link holds nothing of the user's): the previous generation stays as it was.
+        // (Not a regular file found in the link's place: that one is adopted, and kept.)
         let replacedSeedLink = !interrupted.isRollback && interrupted.seedLink == nil && observed.recordedSeedLink != nil && oldGeneration == nil
+            && !interrupted.replacedAFile
         // The old generation is still there, or already is the previous one; an adopted
         // database is always kept.
         let keepsPrevious = !replacedSeedLink
