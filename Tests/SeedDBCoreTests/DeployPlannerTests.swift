@@ -382,6 +382,55 @@ import Testing
         let finishingOverLink = try DeployPlanner.plan(overLink, DeployRequest(kind: .deploy, stamp: "20261128T000000Z"))
         let keptOverLink = finishingOverLink.steps.compactMap { if case .keepPrevious(let keep) = $0 { keep } else { nil } }.first
         #expect(keptOverLink?.finishesHeldFile == "/data/.levels.sqlite.seeddb-x.old.tmp" && keptOverLink?.keep == .oldContent, "\(finishingOverLink.steps)")
+
+        // A rollback that adopted the file, killed after its switch: the previous
+        // generation it restored is set aside (its content is the new generation's, and
+        // the undo needs it) before the held file takes its name; it once was renamed over.
+        var rollback = DeployObservation.Interrupted(version: Self.version("1"), generation: 2, replacing: nil, isRollback: true, adopting: true)
+        rollback.heldReplacedFile = "/data/.levels.sqlite.seeddb-x.old.tmp"
+        rollback.replacedAFile = true
+        var rolledBack = Self.observed(recorded: nil, current: "1", workingCopy: .generation(2), recordedGeneration: nil, generations: [2], previous: true, interrupted: rollback)
+        rolledBack.heldCopies = ["/data/.levels.sqlite.seeddb-x.old.tmp"]
+        let finishingRollback = try DeployPlanner.plan(rolledBack, DeployRequest(kind: .rollback))
+        let keptByRollback = finishingRollback.steps.compactMap { if case .keepPrevious(let keep) = $0 { keep } else { nil } }.first
+        #expect(keptByRollback?.drop == .setAside && keptByRollback?.finishesHeldFile == "/data/.levels.sqlite.seeddb-x.old.tmp"
+            && keptByRollback?.keep == .oldContent, "\(finishingRollback.steps)")
+        #expect(finishingRollback.action == .rolledBack && finishingRollback.finishesWhatWasAsked)
+    }
+
+    /// A run that finishes a killed run of what it was asked (a reseed of the version
+    /// asked, a deploy of it, a rollback) is that run: the plan says so, and a reseed's
+    /// finish reports `reseeded`. A single seed's run and a release (`--manifest`) both
+    /// stop there: a reseed once more would replace the previous generation the finish
+    /// just kept, with merging off the only copy of what the user wrote. Any other finish
+    /// is followed by what was asked.
+    @Test func aFinishIsTheRunAskedOnlyWhenTheKilledRunWasThatRun() throws {
+        func plan(_ kind: DeployRequest.Kind, killed: DeployObservation.Interrupted, current: String = "2", readOnly: Bool = false) throws -> DeployPlan {
+            var observed = Self.observed(recorded: "1", current: current, workingCopy: .generation(2), recordedGeneration: 1, generations: [1, 2], interrupted: killed)
+            if readOnly { observed.readOnlySeed = ReadOnlySeed(path: "/usr/share/levels/levels.sqlite") }
+            return try DeployPlanner.plan(observed, DeployRequest(kind: kind))
+        }
+        let reseed = DeployObservation.Interrupted(version: Self.version("2"), generation: 2, replacing: Self.version("2"))
+        let upgrade = DeployObservation.Interrupted(version: Self.version("2"), generation: 2, replacing: Self.version("1"))
+        let rollback = DeployObservation.Interrupted(version: Self.version("1"), generation: 2, replacing: Self.version("2"), isRollback: true)
+
+        let reseedFinished = try plan(.reseed, killed: reseed)
+        #expect(reseedFinished.finishesInterrupted && reseedFinished.finishesWhatWasAsked && reseedFinished.action == .reseeded)
+        #expect(try plan(.deploy, killed: reseed).finishesWhatWasAsked)
+        #expect(try plan(.deploy, killed: upgrade).finishesWhatWasAsked)
+        #expect(try plan(.rollback, killed: rollback).finishesWhatWasAsked)
+
+        // Another run than the one asked: finished, then what was asked.
+        let upgradeFinished = try plan(.reseed, killed: upgrade)
+        #expect(upgradeFinished.finishesInterrupted && !upgradeFinished.finishesWhatWasAsked && upgradeFinished.action == .replaced)
+        #expect(try !plan(.reseed, killed: reseed, current: "3").finishesWhatWasAsked)
+        #expect(try !plan(.deploy, killed: upgrade, current: "3").finishesWhatWasAsked)
+        #expect(try !plan(.deploy, killed: rollback).finishesWhatWasAsked)
+        #expect(try !plan(.reseed, killed: rollback).finishesWhatWasAsked)
+        // A killed copy's reseed is not a read-only reseed's: that one links next.
+        #expect(try !plan(.reseed, killed: reseed, readOnly: true).finishesWhatWasAsked)
+        // Nothing killed: nothing finished.
+        #expect(try !DeployPlanner.plan(Self.observed(), DeployRequest(kind: .deploy)).finishesWhatWasAsked)
     }
 
     /// The app's migrations are a step of their own (a kill point, a progress phase),
@@ -834,6 +883,10 @@ import Testing
         let stagedNoLink = Self.observed(recorded: nil, workingCopy: .absent, recordedGeneration: nil, generations: [1],
                                          interrupted: .init(version: Self.version("1"), generation: 1, replacing: nil))
         #expect(stagedNoLink.disposableGenerations == [])
+        // Kept, but named by the killed run's marker (its next run finishes it): not
+        // reported as a generation nothing names.
+        #expect(stagedNoLink.unaccountedGenerations == [])
+        #expect(noLink.unaccountedGenerations == [1, 2])
         #expect(stagedNoLink.interruptedAfterSwitch)
         let blocked = Self.observed(workingCopy: .blocked("a directory"), generations: [1, 2])
         #expect(blocked.disposableGenerations == [])

@@ -203,6 +203,40 @@ import Testing
         for case .record(let record) in plan.steps { #expect(record.previous == .unchanged) }
     }
 
+    /// A switch of a regular file at the working-copy path (a database put there) to the
+    /// link: its marker names the file it replaces. Killed once the link took the file's
+    /// place, the finish makes the file's held name the previous generation, as the run
+    /// would have, never the record's generation; it once kept it as an adopted copy,
+    /// which no rollback restores. Already renamed, it is recorded as the previous one.
+    @Test func aKilledSwitchOfAFileFinishesFromTheFileItsMarkerNames() throws {
+        let switchFile = try DeployPlanner.plan(Self.observed(recorded: nil, current: "2", workingCopy: .file, recordedGeneration: nil), DeployRequest(kind: .deploy))
+        #expect(switchFile.seedLink?.keeps == .file && switchFile.withdraw?.replacesFile == true)
+        #expect(try DeployPlanner.plan(Self.observed(current: "2"), DeployRequest(kind: .deploy)).withdraw?.replacesFile == false)
+
+        let held = "/data/.levels.sqlite.seeddb-x.old.tmp"
+        var marker = DeployObservation.Interrupted(version: DeployPlannerTests.version("2"), generation: nil, replacing: nil, adopting: true)
+        marker.seedLink = Self.seedPath
+        marker.replacedAFile = true
+        marker.heldReplacedFile = held
+        // The record names a generation still there (a file put in its link's place).
+        var killed = Self.observed(recorded: nil, current: "2", workingCopy: .seedLink(Self.seedPath), recordedGeneration: 1, previous: true)
+        killed.generationFiles = [1]
+        killed.interrupted = marker
+        killed.heldCopies = [held]
+        let request = DeployRequest(kind: .deploy, stamp: "20261128T000000Z")
+        let finishing = try DeployPlanner.plan(killed, request)
+        let link = try #require(finishing.seedLink)
+        #expect(finishing.finishesInterrupted && finishing.adopted && link.keeps == .held(held) && link.finishesKilledRun)
+        #expect(link.drop != nil && link.previous == .adopted, "\(link)")
+        #expect(finishing.keepsHeldCopies.isEmpty, "the held file is the previous generation, not an adopted copy")
+
+        // Killed after the rename: the previous generation on disk is the file.
+        killed.interrupted?.heldReplacedFile = nil
+        killed.heldCopies = []
+        let renamed = try #require(try DeployPlanner.plan(killed, request).seedLink)
+        #expect(renamed.keeps == nil && renamed.previous == .adopted, "\(renamed)")
+    }
+
     @Test(arguments: [
         ("/usr/share/levels/levels.sqlite", nil as String?),
         ("levels.sqlite", "it is not an absolute path"),

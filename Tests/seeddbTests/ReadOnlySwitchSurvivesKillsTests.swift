@@ -66,6 +66,16 @@ struct ReadOnlySwitchSurvivesKillsTests {
         Scenario(name: "copied, read-only, copied again",
                  setUp: { cli in try run(cli, ["deploy"] + cli.seedFlags(1)); try probe(cli); try run(cli, readOnly(cli, 2)) },
                  command: { ["deploy"] + $0.seedFlags(2) }, version: "2", linksTo: nil, probes: "1", previousVersion: "1"),
+        // A database put at the working-copy path (an install made before generations):
+        // the switch holds it under a second name, then makes it the previous generation.
+        // Killed in between, it once became an adopted copy instead, which no rollback restores.
+        Scenario(name: "a database put in place, to read-only",
+                 setUp: { cli in
+                     let put = try cli.shell("mkdir -p '\(cli.appData)' && cp '\(CLIHarness.seeds)/v1/levels.sqlite' '\(cli.workingCopy)' && chmod 0644 '\(cli.workingCopy)'")
+                     #expect(put.status == 0, "\(put.stderr)")
+                     try probe(cli)
+                 },
+                 command: { readOnly($0, 2) }, version: "2", linksTo: seed(2), probes: "1"),
         Scenario(name: "rollback from read-only",
                  setUp: { cli in try run(cli, ["deploy"] + cli.seedFlags(1)); try probe(cli); try run(cli, readOnly(cli, 2)) },
                  command: { ["rollback", "--app", $0.app, "--name", "levels.sqlite"] }, version: "1", linksTo: nil, probes: "1"),

@@ -23,6 +23,7 @@ extension DeployExecutor {
         var old: String?
         switch link.keeps {
         case .file: old = try holdOldFile(run)
+        case .held(let held): old = held
         case .generation(let number): old = paths.inDirectory(paths.generationName(number))
         case nil: break
         }
@@ -89,7 +90,9 @@ extension DeployExecutor {
     /// generation it replaces is set aside (or kept as an adopted copy).
     private func keepAsPrevious(_ old: String, _ link: SeedLink, _ run: DeployRun) throws(SeedDBError) {
         let paths = target.paths, fs = context.effects.files
-        try fence(old, sidecarsOf: link.keeps == .file ? paths.workingCopy : old, run)
+        // A regular file's sidecars are named after the working-copy path it had.
+        let sidecarsOf = if case .generation = link.keeps { old } else { paths.workingCopy }
+        try fence(old, sidecarsOf: sidecarsOf, run)
         try dropPrevious(link.drop, run)
         // The merge base follows its copy: `<name>.base` becomes `<name>.previous.base`.
         try setAsidePreviousBases(plain: link.setsAsidePreviousBase, compressed: link.setsAsideCompressedPreviousBase, run)

@@ -124,8 +124,9 @@ extension Deployer {
     }
 
     /// Takes the deploy lock of the first seed of `work`, finishes an interrupted run of
-    /// it that installed something else (another version, a rollback; this release's own
-    /// killed install is finished as the seed's part of the release), prepares it, and
+    /// it that installed something else (another version, a rollback; a killed run of
+    /// what the release asks, such as this release killed before it recorded, is finished
+    /// as the seed's part of the release: ``DeployPlan/finishesWhatWasAsked``), prepares it, and
     /// recurses: `body` runs with every lock held and every seed prepared. A failure
     /// anywhere undoes every run, completed ones included, newest first (a live install
     /// that committed is kept), then puts the settings back.
@@ -137,10 +138,13 @@ extension Deployer {
             try requirePinned(first.signature, entry: observed.entry, seed: first.seed)
             var plan = try decide(observed, release.kind, paths: first.paths)
             if plan.finishesInterrupted, plan.names.contains(where: { $0 != .cleanUp && $0 != .repairOwnership }),
-               plan.undoesInterrupted || plan.action.copies && !finishesWithRelease(observed, release.kind) {
+               plan.undoesInterrupted || plan.action.copies && !plan.finishesWhatWasAsked {
                 // A killed run of this seed that installed something else is finished first;
                 // one killed before it installed anything, undone.
-                _ = try executor(first, observed, plan, release.kind, lock: lock, deadline: deadline).run(plan)
+                let done = try executor(first, observed, plan, release.kind, lock: lock, deadline: deadline).run(plan)
+                if !plan.undoesInterrupted {
+                    logger.warning("\(first.paths.workingCopy): finished a run that was interrupted (\(done.action.rawValue) \(done.to))")
+                }
                 observed = try observe(first.seed, paths: first.paths, lock: lock, known: first.quick.sourceDigest, planning: release.kind)
                 plan = try decide(observed, release.kind, paths: first.paths)
             }
@@ -170,18 +174,6 @@ extension Deployer {
                 throw error
             }
         }
-    }
-
-    /// Whether the interrupted run `observed` found is finished as this seed's part of the
-    /// release, recorded with the other seeds, rather than on its own before it: a deploy
-    /// (not a rollback) killed after its switch that installed the version this release
-    /// installs, such as this release killed before it recorded.
-    private func finishesWithRelease(_ observed: Observed, _ kind: DeployRequest.Kind) -> Bool {
-        guard kind == .deploy, let interrupted = observed.entry.interrupted else { return false }
-        // (A read-only deploy's link finished as a copied seed's part, or the other way, would
-        // record what the release does not ask for.)
-        return !interrupted.isRollback && interrupted.version == observed.seed.version
-            && interrupted.seedLink == (observed.seed.readOnly ? observed.seed.source : nil)
     }
 
     /// With every seed prepared, and more than one to install: writes every seed's

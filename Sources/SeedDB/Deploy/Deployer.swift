@@ -139,7 +139,9 @@ public struct Deployer: Sendable {
             }
         }
         warnOfReplacedRun(observed, plan, paths: paths, dryRun: true)
-        if plan.finishesInterrupted {
+        if plan.finishesWhatWasAsked {
+            logger.warning("\(paths.workingCopy): a run that was interrupted would be finished; it is the run asked for, and nothing more would be done")
+        } else if plan.finishesInterrupted {
             // What the run then does depends on what the finish leaves: not planned here.
             logger.warning("\(paths.workingCopy): a run that was interrupted would be finished (or undone) first; this reports that, not what the run does after it")
         }
@@ -561,19 +563,7 @@ public struct Deployer: Sendable {
             // Undone (`reinstate` said so): what was asked is planned and reported next.
             if plan.undoesInterrupted { continue }
             logger.warning("\(paths.workingCopy): finished a run that was interrupted (\(done.action.rawValue) \(done.to))")
-            // A rollback that finished a killed rollback did what was asked; so did a reseed
-            // that finished a killed reseed of the version asked (a replace of the recorded
-            // version by itself, a copy for a copy, a link to this seed for a read-only one).
-            // Reseeding again would replace the copy it just kept as the previous
-            // generation, the only one of what the user wrote with merging off.
-            if kind == .rollback && done.action == .rolledBack { return done }
-            if kind == .reseed, let killed = observed.entry.interrupted, !killed.isRollback,
-               killed.version == observed.seed.version, killed.replacing?.version == observed.seed.version,
-               killed.seedLink == (observed.seed.readOnly ? observed.seed.source : nil) {
-                var reseeded = done
-                reseeded.action = .reseeded
-                return reseeded
-            }
+            if plan.finishesWhatWasAsked { return done }
             finished = done
         }
         // Reached only when the copy was written under the run again and again.
@@ -666,7 +656,7 @@ public struct Deployer: Sendable {
         // is the package's file: SeedDB never writes it (a replace fences the old copy).
         if !quick, let content = workingCopy.contentFile, workingCopy.observed.seedLinkTarget == nil,
            let found = try? files.identity(of: content), let shipped = try? files.identity(of: seed.source),
-           found.device == shipped.device, found.inode == shipped.inode {
+           found.sameFile(as: shipped) {
             workingCopy = WorkingCopy(paths: paths, files: files, state: .foreign("a second name (a hard link) of the seed file \(seed.source)"), entries: workingCopy.entries)
         }
         try requireSameLocation(seed, entry: entry, workingCopy: workingCopy)
@@ -691,7 +681,7 @@ public struct Deployer: Sendable {
                 replacingGeneration: run.replacingGeneration.flatMap(paths.generationNumber(of:)), adopting: run.adopting)
             marker.replacedAFile = run.replacingFile != nil
             if let replaced = run.replacingFile, workingCopy.observed == .file, let found = try? files.identity(of: paths.workingCopy) {
-                marker.replacedFileInPlace = found.device == replaced.device && found.inode == replaced.inode
+                marker.replacedFileInPlace = found.sameFile(as: replaced)
             }
             marker.replacingRecord = run.replacing
             marker.base = run.base
@@ -793,7 +783,7 @@ public struct Deployer: Sendable {
             if let replaced = entry.interrupted?.replacingFile {
                 observation.interrupted?.heldReplacedFile = listing.heldCopies.first { held in
                     guard let found = try? files.identity(of: held) else { return false }
-                    return found.device == replaced.device && found.inode == replaced.inode
+                    return found.sameFile(as: replaced)
                 }
             }
             if configuration.linksBaseToSeed { observation.seedFile = seedFile(resolved.seed.source, beside: paths) }
@@ -839,7 +829,7 @@ public struct Deployer: Sendable {
         let files = effects.files
         let sharing = try files.sharing(of: paths.base)
         var others = sharing.names - 1
-        if previousBase, try files.identity(of: paths.previousBase).inode == files.identity(of: paths.base).inode { others -= 1 }
+        if previousBase, try files.identity(of: paths.previousBase).sameFile(as: files.identity(of: paths.base)) { others -= 1 }
         return sharing.sharedExtents || others > 0
     }
 

@@ -29,7 +29,13 @@ public struct FileIdentity: Sendable, Hashable {
     /// device, inode, size and modification time (not the change time, which a new hard
     /// link, a rename or a `chmod` moves).
     public func sameContent(as other: FileIdentity) -> Bool {
-        device == other.device && inode == other.inode && size == other.size && modifiedNanoseconds == other.modifiedNanoseconds
+        sameFile(as: other) && size == other.size && modifiedNanoseconds == other.modifiedNanoseconds
+    }
+
+    /// Whether `other` names the same file, whatever it holds now: device and inode (a
+    /// second name of it, or the file renamed).
+    public func sameFile(as other: FileIdentity) -> Bool {
+        device == other.device && inode == other.inode
     }
 
     /// The identity a `stat` reports.

@@ -234,6 +234,6 @@ struct WorkingCopy {
         guard state == .file, let held = try? files.identity(of: path),
               let current = try? files.identity(of: paths.workingCopy)
         else { return true }
-        return held.device != current.device || held.inode != current.inode
+        return !held.sameFile(as: current)
     }
 }

@@ -421,12 +421,12 @@ package struct DeployObservation: Sendable, Hashable {
         return (1...).first { !taken.contains($0) }!
     }
 
-    /// Generation files nothing names and that may hold what the user wrote: never
-    /// removed, reported.
+    /// Generation files nothing names (the link, the record, a killed run's marker, which
+    /// the next run finishes) and that may hold what the user wrote: never removed,
+    /// reported.
     package var unaccountedGenerations: [Int] {
-        let disposable = Set(disposableGenerations)
-        return generationFiles.filter { number in
-            number != linkedGeneration && number != recordedGeneration && !disposable.contains(number)
-        }
+        let named = Set([linkedGeneration, recordedGeneration, interrupted?.generation, interrupted?.replacingGeneration].compactMap { $0 })
+            .union(disposableGenerations)
+        return generationFiles.filter { !named.contains($0) }
     }
 }

@@ -18,6 +18,14 @@ package struct DeployPlan: Sendable, Hashable {
     /// or undoes one killed before (``DeployStep/reinstate``): the caller then observes
     /// again and plans what was asked.
     package var finishesInterrupted: Bool = false
+    /// Whether the killed run the plan finishes (``finishesInterrupted``, not undone) is
+    /// the run asked for: a rollback's, a reseed's of the version asked (its action is
+    /// then ``DeployAction/reseeded``), a deploy's of the version asked; a copy's for a
+    /// copied seed, a link's to this seed for a read-only one. The finish is then the
+    /// whole run, for a single seed as for a release: reseeding once more would replace
+    /// the previous generation the finish just kept, with merging off the only copy of
+    /// what the user wrote. Otherwise the caller observes again and plans what was asked.
+    package var finishesWhatWasAsked: Bool = false
     /// The held copies a killed run left (``DeployObservation/heldCopies``), each kept
     /// as `<name>.adopted-<stamp>` once the run succeeded (or by a run with nothing else
     /// to do): named, reported by `status`, never removed but by `purge`.

@@ -66,26 +66,36 @@ extension DeployPlanner {
     private static func linkPlan(_ observed: DeployObservation, _ request: DeployRequest, to seed: String, action: DeployAction, finishing: Bool = false) -> DeployPlan {
         let recorded = observed.effectiveRecorded
         let linked = observed.workingCopy.seedLinkTarget == seed
-        // A run killed after its switch: the generation its marker (or the record) names is the copy.
-        let killedRunsCopy = observed.interrupted?.seedLink == seed ? observed.interrupted?.replacingGeneration ?? observed.recordedGeneration : observed.recordedGeneration
+        // A run killed after its switch: the generation its marker (or the record) names is
+        // the copy; a regular file it replaced (its marker names it) replaced no generation,
+        // whatever the record names, and is held under a second name, or already the
+        // previous generation.
+        let killed = observed.interrupted?.seedLink == seed ? observed.interrupted : nil
+        let killedRunsCopy = killed.map { $0.replacingGeneration ?? ($0.replacedAFile ? nil : observed.recordedGeneration) } ?? observed.recordedGeneration
         let keeps: SeedLink.KeptCopy?
         switch observed.workingCopy {
         case .generation(let number): keeps = .generation(number)
         case .file: keeps = .file
         case .seedLink:
-            keeps = killedRunsCopy.flatMap { observed.generationFiles.contains($0) ? .generation($0) : nil }
+            if let held = killed?.heldReplacedFile {
+                keeps = .held(held)
+            } else {
+                keeps = killedRunsCopy.flatMap { observed.generationFiles.contains($0) ? .generation($0) : nil }
+            }
         case .absent, .blocked: keeps = nil
         }
-        // (Finishing a killed run: what its marker says it adopted. Its marker keeps the
-        // record of a link a file was found in place of.)
-        let adopted = keeps != nil && (finishing ? observed.interrupted?.adopting == true : recorded == nil)
         let dropsPrevious = keeps != nil && observed.previousExists
         let replaced = observed.records.current ?? observed.interrupted?.replacingRecord
         // A run killed after its link and after the copy became the previous generation,
         // before its record: the record still names the copy's generation, which is gone,
         // and the previous generation on disk is that copy. Only the record is left.
-        let copyAlreadyKept = linked && keeps == nil && observed.recordedSeedLink == nil && observed.previousExists
-            && killedRunsCopy.map { !observed.generationFiles.contains($0) } == true
+        // (Or the regular file it replaced, gone from its held name: renamed to the previous one.)
+        let copyAlreadyKept = linked && keeps == nil && observed.previousExists
+            && (finishing && killed?.replacedAFile == true
+                || observed.recordedSeedLink == nil && killedRunsCopy.map { !observed.generationFiles.contains($0) } == true)
+        // (Finishing a killed run: what its marker says it adopted. Its marker keeps the
+        // record of a link a file was found in place of.)
+        let adopted = (keeps != nil || copyAlreadyKept) && (finishing ? observed.interrupted?.adopting == true : recorded == nil)
         let movesBase = keeps != nil && observed.baseFiles.base
         let recordsPrevious = keeps != nil || copyAlreadyKept
         var link = SeedLink(
@@ -101,7 +111,11 @@ extension DeployPlanner {
         // the record true whenever it is cut: no marker either.
         if (keeps != nil || (!linked && observed.recordedSeedLink != seed)) && !finishing {
             let kept = if case .generation(let number) = keeps { number } else { Int?.none }
-            steps.insert(.withdraw(PlannedStep.Withdraw(replacing: replaced, base: .staged, replacingGeneration: kept, adopting: adopted, seedLink: seed)), at: 0)
+            var withdraw = PlannedStep.Withdraw(replacing: replaced, base: .staged, replacingGeneration: kept, adopting: adopted, seedLink: seed)
+            // Its marker names the file it replaces: killed once the link took the file's
+            // place, the run's finish finds it under its held name.
+            withdraw.replacesFile = keeps == .file
+            steps.insert(.withdraw(withdraw), at: 0)
         }
         var plan = DeployPlan(action: action, strategy: nil, steps: steps)
         plan.adopted = adopted

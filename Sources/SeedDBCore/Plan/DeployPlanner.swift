@@ -52,7 +52,22 @@ package enum DeployPlanner {
             plan.steps.insert(.repairOwnership(drift: drift), at: at)
         }
         plan.keepsHeldCopies = heldCopies(observed, request, besides: plan)
+        if finishesWhatWasAsked(observed, request, plan) {
+            plan.finishesWhatWasAsked = true
+            if request.kind == .reseed { plan.action = .reseeded }
+        }
         return plan
+    }
+
+    /// Whether `plan` finishes a killed run that is the run `request` asks for
+    /// (``DeployPlan/finishesWhatWasAsked``).
+    private static func finishesWhatWasAsked(_ observed: DeployObservation, _ request: DeployRequest, _ plan: DeployPlan) -> Bool {
+        guard plan.finishesInterrupted, !plan.undoesInterrupted else { return false }
+        if request.kind == .rollback { return plan.action == .rolledBack }
+        guard let killed = observed.interrupted, !killed.isRollback, killed.version == observed.current,
+              killed.seedLink == observed.readOnlySeed?.path else { return false }
+        // A reseed replaces the recorded version by itself.
+        return request.kind == .deploy || killed.replacing == observed.current
     }
 
     /// Each held copy a killed run left (``DeployObservation/heldCopies``, the only name
@@ -68,7 +83,9 @@ package enum DeployPlanner {
             case .keepPrevious(let keep):
                 if case .keepAsAdopted(let stamp)? = keep.drop { taken.insert(stamp) }
                 if let held = keep.finishesHeldFile { finished.insert(held) }
-            case .linkSeed(let link): if case .keepAsAdopted(let stamp)? = link.drop { taken.insert(stamp) }
+            case .linkSeed(let link):
+                if case .keepAsAdopted(let stamp)? = link.drop { taken.insert(stamp) }
+                if case .held(let held)? = link.keeps { finished.insert(held) }
             default: break
             }
         }
@@ -492,10 +509,11 @@ package enum DeployPlanner {
             && (oldContentThere || observed.previousExists)
         // A rollback drops the previous generation it restored; one that adopted the old
         // content renames it to the previous name after that drop, so with the old
-        // generation gone the file there is the adopted one. A replace that already
-        // moved the old generation to the previous name must keep that file.
+        // content gone (its generation file, or the held file it replaced) the file there
+        // is the adopted one. A replace that already moved the old generation to the
+        // previous name must keep that file.
         let dropsPrevious = observed.previousExists && (interrupted.isRollback
-            ? (!interrupted.adopting || oldGenerationThere)
+            ? (!interrupted.adopting || oldContentThere)
             : (oldContentThere && (keepsPrevious || !request.keepPrevious)))
         // A link removed by hand is put back to the generation the run installed.
         var steps: [PlannedStep] = observed.noLink ? interrupted.generation.map { [.relink(generation: $0)] } ?? [] : []

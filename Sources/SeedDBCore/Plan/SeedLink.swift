@@ -11,6 +11,10 @@ package struct SeedLink: Sendable, Hashable {
         /// The regular file at the working-copy path (an install made before
         /// generations, or a database put there).
         case file
+        /// That regular file under the second name a killed run's switch held it by (the
+        /// link took its place, ``DeployObservation/Interrupted/heldReplacedFile``): the
+        /// finish makes it the previous generation, as the run would have.
+        case held(String)
     }
 
     /// The seed file the link names: an absolute path.
