@@ -429,6 +429,23 @@ import Testing
         #expect(try !plan(.reseed, killed: rollback).finishesWhatWasAsked)
         // A killed copy's reseed is not a read-only reseed's: that one links next.
         #expect(try !plan(.reseed, killed: reseed, readOnly: true).finishesWhatWasAsked)
+        // A reseed replaces the working copy by the seed: so did a killed install or
+        // adoption of the version asked.
+        let adoption = DeployObservation.Interrupted(version: Self.version("2"), generation: 2, replacing: nil, adopting: true)
+        let adoptionFinished = try plan(.reseed, killed: adoption)
+        #expect(adoptionFinished.finishesWhatWasAsked && adoptionFinished.action == .reseeded)
+
+        // A killed read-only link's finish records the seed unread: what was asked, only
+        // while the seed can be linked (the pass after it refuses one gone since).
+        var link = DeployObservation.Interrupted(version: Self.version("2"), generation: nil, replacing: Self.version("1"))
+        link.seedLink = "/usr/share/levels/levels.sqlite"
+        var linked = Self.observed(recorded: "1", current: "2", workingCopy: .seedLink(link.seedLink!), recordedGeneration: 1, generations: [1], interrupted: link)
+        linked.readOnlySeed = ReadOnlySeed(path: link.seedLink!)
+        let linkFinished = try DeployPlanner.plan(linked, DeployRequest(kind: .deploy))
+        #expect(linkFinished.finishesInterrupted && linkFinished.finishesWhatWasAsked)
+        linked.readOnlySeed?.missing = true
+        let seedGone = try DeployPlanner.plan(linked, DeployRequest(kind: .deploy))
+        #expect(seedGone.finishesInterrupted && !seedGone.finishesWhatWasAsked)
         // Nothing killed: nothing finished.
         #expect(try !DeployPlanner.plan(Self.observed(), DeployRequest(kind: .deploy)).finishesWhatWasAsked)
     }

@@ -230,8 +230,13 @@ import Testing
         #expect(link.drop != nil && link.previous == .adopted, "\(link)")
         #expect(finishing.keepsHeldCopies.isEmpty, "the held file is the previous generation, not an adopted copy")
 
-        // Killed after the rename: the previous generation on disk is the file.
+        // A held name that is not the file (its identity does not match): the previous
+        // generation on disk is not taken for it; the held name is kept as an adopted copy.
         killed.interrupted?.heldReplacedFile = nil
+        let unmatched = try DeployPlanner.plan(killed, request)
+        #expect(unmatched.seedLink?.keeps == nil && unmatched.seedLink?.previous == .unchanged && unmatched.keepsHeldCopies.map(\.path) == [held])
+
+        // Killed after the rename: the previous generation on disk is the file.
         killed.heldCopies = []
         let renamed = try #require(try DeployPlanner.plan(killed, request).seedLink)
         #expect(renamed.keeps == nil && renamed.previous == .adopted, "\(renamed)")

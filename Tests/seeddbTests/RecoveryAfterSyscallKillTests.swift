@@ -121,25 +121,30 @@ struct RecoveryAfterSyscallKillTests {
     /// reseed and then reseeded once more, replacing the previous generation it had just
     /// kept, the only copy of the user's edit: it was in no file. Now the rerun is done
     /// once it finished the killed reseed, and the edit is in `<name>.previous`; so is a
-    /// release's (`reseed --manifest`), which once still reseeded twice.
+    /// release's (`reseed --manifest`, two seeds), which once still reseeded twice.
     @Test(arguments: [false, true])
     func aReseedWithMergingOffKilledAnywhereKeepsTheEditInThePreviousGeneration(withManifest: Bool) throws {
         let template = CLIHarness()
-        try Self.deploy(template, 1)
-        try Self.write(template, probe: 1)
-        let manifest = #"{"app":"\#(template.app)","seeds":[{"source":"\#(CLIHarness.seeds)/v1/levels.sqlite","name":"levels.sqlite","version":"1"}]}"#
+        let source = "\(CLIHarness.seeds)/v1/levels.sqlite"
+        let manifest = #"{"app":"\#(template.app)","seeds":["#
+            + #"{"source":"\#(source)","name":"levels.sqlite","version":"1"},{"source":"\#(source)","name":"words.sqlite","version":"1"}]}"#
         try manifest.write(toFile: template.root + "/seeds.json", atomically: false, encoding: .utf8)
         let seed: @Sendable (CLIHarness) -> [String] = { withManifest ? ["--manifest", $0.root + "/seeds.json"] : $0.seedFlags(1) }
+        let installed = try template.run(["deploy"] + seed(template))
+        #expect(installed.status == 0, "setting up: \(installed.stderr)")
+        try Self.write(template, probe: 1)
         // The trials whose kill came before the reseed's record: a marker, or no previous
         // generation yet. (Killed after its record, while cleaning up, the reseed was done
         // and the rerun is another, which replaces the previous generation as asked.)
-        final class Unrecorded { var roots: Set<String> = [] }
+        final class Unrecorded { var roots: Set<String> = []; var marked = 0 }
         let unrecorded = Unrecorded()
         let tallies = try SyscallKillMatrix.killAtEveryCall(
             of: { ["reseed"] + seed($0) + Self.off }, from: template, label: "reseed\(withManifest ? " --manifest" : ""), merging off",
             syscalls: ["rename", "fsync"],
             rerun: { cli in
-                if cli.settingsEntry()?["interrupted"] != nil || !FileManager.default.fileExists(atPath: cli.appData + "/levels.sqlite.previous") {
+                let marked = cli.settingsEntry()?["interrupted"] != nil
+                if marked { unrecorded.marked += 1 }
+                if marked || !FileManager.default.fileExists(atPath: cli.appData + "/levels.sqlite.previous") {
                     unrecorded.roots.insert(cli.root)
                 }
                 return ["reseed"] + seed(cli) + Self.off
@@ -154,6 +159,7 @@ struct RecoveryAfterSyscallKillTests {
             return problems
         }
         #expect(SyscallKillMatrix.total(tallies).killed > 0, "no kill took effect: \(tallies)")
+        #expect(unrecorded.marked > 0, "no kill came between the marker and the record")
     }
 
     /// A merging live upgrade killed in its record step, after its commit and after the

@@ -75,7 +75,8 @@ extension DeployExecutor {
     }
 
     /// The seed a killed run's link names, as its finish records it: never read (the
-    /// package may have removed or replaced it since; what runs next looks at it), its
+    /// package may have removed or replaced it since; the pass after the finish, or the
+    /// next run, looks at it), its
     /// digest the one known for its identity, if any, its size the file's (0 when nothing
     /// is there). The finish never fails on it: every run after a kill finishes it first.
     private func linkedContent(_ link: SeedLink, _ run: DeployRun) -> (digest: SHA256Digest?, size: Int64) {

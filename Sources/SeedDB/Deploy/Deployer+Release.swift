@@ -73,9 +73,7 @@ extension Deployer {
                 try recordAll(release)
                 for entry in release.prepared {
                     let done = entry.executor.finish(entry.plan, entry.run)
-                    if entry.plan.finishesInterrupted {
-                        logger.warning("\(entry.work.paths.workingCopy): finished a run that was interrupted (\(done.action.rawValue) \(done.to))")
-                    }
+                    if entry.plan.finishesInterrupted { warnOfFinishedRun(done, at: entry.work.paths) }
                     answered[entry.index] = try finished(done, entry.work, kind)
                 }
             }
@@ -142,9 +140,7 @@ extension Deployer {
                 // A killed run of this seed that installed something else is finished first;
                 // one killed before it installed anything, undone.
                 let done = try executor(first, observed, plan, release.kind, lock: lock, deadline: deadline).run(plan)
-                if !plan.undoesInterrupted {
-                    logger.warning("\(first.paths.workingCopy): finished a run that was interrupted (\(done.action.rawValue) \(done.to))")
-                }
+                if !plan.undoesInterrupted { warnOfFinishedRun(done, at: first.paths) }
                 observed = try observe(first.seed, paths: first.paths, lock: lock, known: first.quick.sourceDigest, planning: release.kind)
                 plan = try decide(observed, release.kind, paths: first.paths)
             }

@@ -103,7 +103,7 @@ public struct Deployer: Sendable {
     /// write (the working copy's directory and the settings file), so a dry run fails
     /// with the same error a real run would. After a killed run, it reports (with a
     /// warning) how the run would finish or undo that one first: what it does next
-    /// depends on what that leaves.
+    /// depends on what that leaves (nothing, when the killed run was the run asked).
     public func plan(_ seed: Seed, force: Bool = false) throws(SeedDBError) -> DeployReport {
         try dryRun(seed, force ? .reseed : .deploy)
     }
@@ -541,9 +541,7 @@ public struct Deployer: Sendable {
                 removeLeftovers(observed, plan, paths: paths)
                 try repairOwnershipWithoutCopy(plan, observed, paths: paths)
                 let done = finished ?? report(observed, plan, kind, paths: paths)
-                if plan.finishesInterrupted {
-                    logger.warning("\(paths.workingCopy): finished a run that was interrupted (\(done.action.rawValue) \(done.to))")
-                }
+                if plan.finishesInterrupted { warnOfFinishedRun(done, at: paths) }
                 return done
             }
             warnOfReplacedRun(observed, plan, paths: paths, dryRun: false)
@@ -562,7 +560,7 @@ public struct Deployer: Sendable {
             guard plan.finishesInterrupted else { return done }
             // Undone (`reinstate` said so): what was asked is planned and reported next.
             if plan.undoesInterrupted { continue }
-            logger.warning("\(paths.workingCopy): finished a run that was interrupted (\(done.action.rawValue) \(done.to))")
+            warnOfFinishedRun(done, at: paths)
             if plan.finishesWhatWasAsked { return done }
             finished = done
         }
@@ -571,6 +569,11 @@ public struct Deployer: Sendable {
             throw SeedDBError(.inUse, "cannot replace \(paths.workingCopy): it was written while the run staged, more than once; run again")
         }
         return finished
+    }
+
+    /// Warns that a run finished a killed one, as `done` reports it.
+    func warnOfFinishedRun(_ done: DeployReport, at paths: SeedPaths) {
+        logger.warning("\(paths.workingCopy): finished a run that was interrupted (\(done.action.rawValue) \(done.to))")
     }
 
     /// Warns that `plan` takes the place of a killed run it does not finish (its marker

@@ -16,7 +16,8 @@ package struct DeployPlan: Sendable, Hashable {
     /// Whether the plan finishes a run that was interrupted after it switched the link
     /// (the new content is in place, only keeping the old one and the record are left),
     /// or undoes one killed before (``DeployStep/reinstate``): the caller then observes
-    /// again and plans what was asked.
+    /// again and plans what was asked, unless the finish was that
+    /// (``finishesWhatWasAsked``).
     package var finishesInterrupted: Bool = false
     /// Whether the killed run the plan finishes (``finishesInterrupted``, not undone) is
     /// the run asked for: a rollback's, a reseed's of the version asked (its action is
@@ -87,7 +88,13 @@ package struct DeployPlan: Sendable, Hashable {
     /// Whether the old content becomes the previous generation (or, for a plan that
     /// finishes a killed run, already became it and is recorded as such).
     package var keepsPrevious: Bool {
-        if let link = seedLink { return link.keeps != nil }
+        if let link = seedLink {
+            // (Or already kept by a killed run the link's step finishes: recorded so.)
+            switch link.previous {
+            case .record, .adopted: return true
+            case .unchanged, .none: return false
+            }
+        }
         if keepPrevious?.keep != nil { return true }
         guard finishesInterrupted else { return false }
         for case .record(let record) in steps {

@@ -32,9 +32,7 @@ extension DeployPlanner {
            observed.interrupted == nil, observed.recordedGeneration == nil {
             return .nothing
         }
-        if seed.compressed { throw .readOnlyNeedsCopy(seed.path) }
-        if let reason = seed.unstable { throw .readOnlySeedUnstable(seed.path, reason) }
-        if let writer = seed.writableBy { throw .readOnlySeedWritable(seed.path, writer) }
+        if let refusal = seed.refusal { throw refusal }
 
         let action: DeployAction
         switch request.kind {
@@ -51,7 +49,8 @@ extension DeployPlanner {
     /// marker names the seed, ``DeployObservation/interruptedLinkInPlace``): the copy it
     /// replaced becomes the previous generation, if it is not already, and the record
     /// names the link. Whatever this run was asked, what the killed run did is finished
-    /// first; the caller observes again and plans what was asked.
+    /// first; the caller observes again and plans what was asked, unless the killed run
+    /// was that (``DeployPlan/finishesWhatWasAsked``).
     static func finishingLink(_ observed: DeployObservation, _ interrupted: DeployObservation.Interrupted, _ request: DeployRequest, to seed: String) -> DeployPlan {
         let action: DeployAction = interrupted.replacing == nil && !interrupted.adopting ? .installed : .replaced
         var plan = linkPlan(observed, request, to: seed, action: action, finishing: true)
@@ -89,9 +88,10 @@ extension DeployPlanner {
         // A run killed after its link and after the copy became the previous generation,
         // before its record: the record still names the copy's generation, which is gone,
         // and the previous generation on disk is that copy. Only the record is left.
-        // (Or the regular file it replaced, gone from its held name: renamed to the previous one.)
+        // (Or the regular file it replaced, gone from its held name, and no held name left
+        // that could be it: renamed to the previous one.)
         let copyAlreadyKept = linked && keeps == nil && observed.previousExists
-            && (finishing && killed?.replacedAFile == true
+            && (finishing && killed?.replacedAFile == true && observed.heldCopies.isEmpty
                 || observed.recordedSeedLink == nil && killedRunsCopy.map { !observed.generationFiles.contains($0) } == true)
         // (Finishing a killed run: what its marker says it adopted. Its marker keeps the
         // record of a link a file was found in place of.)

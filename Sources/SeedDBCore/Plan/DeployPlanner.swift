@@ -8,7 +8,8 @@ package enum DeployPlanner {
     /// - A run interrupted after it switched the link is finished first (keep the old
     ///   content, record; with no link of SeedDB's at the path, it may have switched: the
     ///   link is put back to its generation first); so is a read-only deploy whose link
-    ///   to the seed is in place. The caller observes again and plans what was asked. A
+    ///   to the seed is in place. The caller observes again and plans what was asked,
+    ///   unless the killed run was the run asked (``DeployPlan/finishesWhatWasAsked``). A
     ///   swap or a read-only deploy interrupted before, met by a run that copies nothing,
     ///   is undone first (its record put back, ``DeployStep/reinstate``), and the caller
     ///   plans again.
@@ -66,8 +67,12 @@ package enum DeployPlanner {
         if request.kind == .rollback { return plan.action == .rolledBack }
         guard let killed = observed.interrupted, !killed.isRollback, killed.version == observed.current,
               killed.seedLink == observed.readOnlySeed?.path else { return false }
-        // A reseed replaces the recorded version by itself.
-        return request.kind == .deploy || killed.replacing == observed.current
+        // A link's finish records the seed unread: what was asked also needs a seed it may
+        // link (one gone since, or compressed, is refused by the pass after the finish).
+        if killed.seedLink != nil, observed.readOnlySeed?.refusal != nil { return false }
+        // A reseed replaces the working copy by the seed: so did a killed reseed (the
+        // recorded version by itself), install or adoption of the version asked.
+        return request.kind == .deploy || killed.replacing == nil || killed.replacing == observed.current
     }
 
     /// Each held copy a killed run left (``DeployObservation/heldCopies``, the only name

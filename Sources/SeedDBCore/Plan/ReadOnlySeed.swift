@@ -18,6 +18,15 @@ package struct ReadOnlySeed: Sendable, Hashable {
     /// Whether nothing is at the seed's path (looked at): a link to it opens nothing.
     package var missing: Bool
 
+    /// Why the seed cannot be linked, as ``DeployPlanner`` refuses it; `nil` when it can.
+    package var refusal: DeployRefusal? {
+        if missing { return .readOnlySeedMissing(path) }
+        if compressed { return .readOnlyNeedsCopy(path) }
+        if let unstable { return .readOnlySeedUnstable(path, unstable) }
+        if let writableBy { return .readOnlySeedWritable(path, writableBy) }
+        return nil
+    }
+
     /// Creates the observation of a read-only seed.
     package init(path: String, compressed: Bool = false, unstable: String? = nil, writableBy: String? = nil, missing: Bool = false) {
         self.path = path

@@ -43,7 +43,8 @@ package struct SeedLink: Sendable, Hashable {
     package var base: SHA256Digest?
     /// Whether this finishes a killed run whose link is in place: the seed is recorded
     /// unread (the package may have removed or replaced it since), so what runs next can
-    /// replace or roll back the link, instead of every run failing on it.
+    /// replace or roll back the link, instead of every run failing on it; the pass after
+    /// the finish (or the next run) looks at it.
     package var finishesKilledRun = false
 
     /// Creates the step's decisions.
