@@ -162,6 +162,34 @@ struct RecoveryAfterSyscallKillTests {
         #expect(unrecorded.marked > 0, "no kill came between the marker and the record")
     }
 
+    /// A dry run after a reseed killed between its switch and its record says the finish
+    /// is the whole run, and changes nothing; the rerun then reports `reseeded` once.
+    @Test func aDryRunAfterAKilledReseedSaysItsFinishIsTheWholeRun() throws {
+        let template = CLIHarness()
+        try Self.deploy(template, 1)
+        try Self.write(template, probe: 1)
+        var switched = 0
+        for when in 1...16 {
+            let cli = try template.clone()
+            let (killed, _) = try SyscallKillMatrix.traced(cli, ["reseed"] + cli.seedFlags(1) + Self.off, kill: ("rename", when))
+            let entry = cli.settingsEntry() ?? [:]
+            guard killed.killedBy == SIGKILL, entry["interrupted"] != nil,
+                  let link = try? FileManager.default.destinationOfSymbolicLink(atPath: cli.workingCopy),
+                  link != entry["generation"] as? String else { continue }
+            switched += 1
+            let before = try cli.shell("cd '\(cli.root)' && find data config -exec stat -c '%n %s %Y' {} + | sort && cat config/*/settings.json").stdout
+            let dry = try cli.run(["reseed", "--dry-run"] + cli.seedFlags(1) + Self.off)
+            #expect(dry.status == 0, "\(dry.stderr)")
+            #expect(dry.stderr.contains("a run that was interrupted would be finished; it is the run asked for, and nothing more would be done"), "\(dry.stderr)")
+            #expect(dry.stdout.contains("would be reseeded"), "\(dry.stdout)")
+            let after = try cli.shell("cd '\(cli.root)' && find data config -exec stat -c '%n %s %Y' {} + | sort && cat config/*/settings.json").stdout
+            #expect(after == before, "the dry run changed something")
+            let rerun = try cli.run(["reseed", "--json"] + cli.seedFlags(1) + Self.off)
+            #expect(try rerun.seeds().first?["action"] as? String == "reseeded", "\(rerun.stdout)")
+        }
+        #expect(switched > 0, "no kill came between the switch and the record")
+    }
+
     /// A merging live upgrade killed in its record step, after its commit and after the
     /// new seed's base took `<name>.base`, was redone merging without a base: a seeded row
     /// the user deleted came back (a merge without a base cannot tell a deletion from the

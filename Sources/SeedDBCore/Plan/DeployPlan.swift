@@ -20,9 +20,11 @@ package struct DeployPlan: Sendable, Hashable {
     /// (``finishesWhatWasAsked``).
     package var finishesInterrupted: Bool = false
     /// Whether the killed run the plan finishes (``finishesInterrupted``, not undone) is
-    /// the run asked for: a rollback's, a reseed's of the version asked (its action is
-    /// then ``DeployAction/reseeded``), a deploy's of the version asked; a copy's for a
-    /// copied seed, a link's to this seed for a read-only one. The finish is then the
+    /// the run asked for: a rollback's, a reseed's of the version asked, or an install
+    /// or adoption of it (its action is then ``DeployAction/reseeded``), a deploy's of the
+    /// version asked; a copy's for a copied seed, a link's to this seed for a read-only
+    /// one, while that seed can be linked (the pass after the finish refuses one gone
+    /// since, as the link's finish records it unread). The finish is then the
     /// whole run, for a single seed as for a release: reseeding once more would replace
     /// the previous generation the finish just kept, with merging off the only copy of
     /// what the user wrote. Otherwise the caller observes again and plans what was asked.
