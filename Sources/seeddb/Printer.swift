@@ -216,7 +216,7 @@ struct Printer {
     /// One seed's `status` in words, a line per fact.
     private static func lines(of status: SeedStatus) -> [String] {
         let hold = status.state == .held ? status.heldFrom.map { " (rolled back from \(short($0)); a new version or seeddb reseed ends the hold)" } ?? "" : ""
-        let unrecorded = status.interruptedVersion.map { " (a run installing \(short($0)) was interrupted: the next run, whichever command, finishes or undoes it)" }
+        let unrecorded = status.interruptedVersion.map { " (a run installing \(short($0)) was interrupted: the next deploy, reseed or rollback finishes or undoes it)" }
             ?? " (a database with no record: a deploy keeps it as the previous generation)"
         let found = status.exists ? (status.recordedVersion == nil ? unrecorded : "") : " (does not exist)"
         var lines = [

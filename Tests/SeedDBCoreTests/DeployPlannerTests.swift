@@ -255,6 +255,22 @@ import Testing
         #expect(try !DeployPlanner.plan(observed, DeployRequest(kind: .deploy)).names.contains(.reinstate))
     }
 
+    /// A rollback with nothing to roll back, after a swap killed before its switch (a
+    /// reseed, no previous generation yet): the killed run is undone first, as any run
+    /// that copies nothing undoes it; the caller then plans the rollback again, which is
+    /// refused. It once refused at once and left the marker: `status` said
+    /// `not-installed` for a working copy in place.
+    @Test func aRollbackWithNothingToRollBackUndoesARunKilledBeforeItsSwitch() throws {
+        let replaced = DeployRecord(version: Self.version("2"), sha256: nil, size: 1, deployedAt: "")
+        var reseed = DeployObservation.Interrupted(version: Self.version("2"), generation: 3, replacing: Self.version("2"))
+        reseed.replacingRecord = replaced
+        let killed = Self.observed(recorded: nil, current: "2", workingCopy: .generation(2), recordedGeneration: 2, generations: [2, 3], interrupted: reseed)
+        let plan = try DeployPlanner.plan(killed, DeployRequest(kind: .rollback))
+        #expect(plan.names == [.reinstate, .cleanUp] && plan.undoesInterrupted && !plan.finishesWhatWasAsked, "\(plan.steps)")
+        // Undone, nothing to roll back: refused.
+        #expect(throws: DeployRefusal.nothingToRollBack) { try DeployPlanner.plan(Self.observed(recorded: "2", current: "2", workingCopy: .generation(2), recordedGeneration: 2), DeployRequest(kind: .rollback)) }
+    }
+
     @Test func aLiveReplaceNamesNoGeneration() throws {
         let plan = try DeployPlanner.plan(Self.observed(), DeployRequest(kind: .deploy, strategy: .live))
         #expect(plan.strategy == .live && plan.generation == nil)

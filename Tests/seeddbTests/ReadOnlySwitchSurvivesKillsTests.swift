@@ -149,7 +149,7 @@ struct ReadOnlySwitchSurvivesKillsTests {
             let status = try cli.run(["status", "--json", "--app", cli.app, "--seed", seed, "--version", "2"])
             #expect(try status.seeds().first?["interrupted"] as? String == "2", "rename #\(when): \(status.stdout)")
             let text = try cli.run(["status", "--app", cli.app, "--seed", seed, "--version", "2"]).stdout
-            #expect(text.contains("(a run installing 2 was interrupted: the next run, whichever command, finishes or undoes it)"), "rename #\(when): \(text)")
+            #expect(text.contains("(a run installing 2 was interrupted: the next deploy, reseed or rollback finishes or undoes it)"), "rename #\(when): \(text)")
             try FileManager.default.removeItem(atPath: seed)
             #expect(FileManager.default.createFile(atPath: seed, contents: Data(), attributes: [.posixPermissions: 0o444]))
             // A copy of the spoiled seed fails, after the finish, and says so.

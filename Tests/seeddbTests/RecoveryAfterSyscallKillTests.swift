@@ -190,6 +190,40 @@ struct RecoveryAfterSyscallKillTests {
         #expect(switched > 0, "no kill came between the switch and the record")
     }
 
+    /// A reseed killed before its switch, with no previous generation yet, then a
+    /// `rollback`: nothing to roll back (66), but the killed run is undone first, as any
+    /// run that copies nothing undoes it. The rollback once left its marker, and `status`
+    /// said `not-installed` with the working copy in place. Its dry run fails the same
+    /// way and changes nothing.
+    @Test func aRollbackWithNothingToRollBackUndoesAReseedKilledBeforeItsSwitch() throws {
+        let template = CLIHarness()
+        try Self.deploy(template, 1)
+        try Self.write(template, probe: 1)
+        var before = 0
+        for when in 1...16 {
+            let cli = try template.clone()
+            let (killed, _) = try SyscallKillMatrix.traced(cli, ["reseed"] + cli.seedFlags(1) + Self.off, kill: ("rename", when))
+            guard killed.killedBy == SIGKILL, let marker = cli.settingsEntry()?["interrupted"] as? [String: Any],
+                  let link = try? FileManager.default.destinationOfSymbolicLink(atPath: cli.workingCopy),
+                  link == marker["replacingGeneration"] as? String else { continue }
+            before += 1
+            let rollback = ["rollback", "--app", cli.app, "--name", "levels.sqlite"]
+            let listing = cli.list(cli.appData)
+            let dry = try cli.run(rollback + ["--dry-run"])
+            #expect(dry.status == 66 && dry.stderr.contains("would be undone first"), "\(dry.status): \(dry.stderr)")
+            #expect(cli.list(cli.appData) == listing && cli.settingsEntry()?["interrupted"] != nil, "the dry run changed something")
+            let refused = try cli.run(rollback)
+            #expect(refused.status == 66 && refused.stderr.contains("no previous generation"), "\(refused.status): \(refused.stderr)")
+            let entry = cli.settingsEntry() ?? [:]
+            #expect(entry["interrupted"] == nil && entry["version"] as? String == "1" && entry["generation"] as? String == link, "\(entry)")
+            let status = try cli.run(["status", "--json"] + cli.seedFlags(1))
+            #expect(try status.seeds().first?["state"] as? String != "not-installed", "\(status.stdout)")
+            let probes = try cli.shell("sqlite3 -readonly '\(cli.workingCopy)' 'SELECT group_concat(id) FROM probe'").stdout
+            #expect(probes == "1\n")
+        }
+        #expect(before > 0, "no kill came between the marker and the switch")
+    }
+
     /// A merging live upgrade killed in its record step, after its commit and after the
     /// new seed's base took `<name>.base`, was redone merging without a base: a seeded row
     /// the user deleted came back (a merge without a base cannot tell a deletion from the

@@ -101,7 +101,7 @@ public struct SeedStatus: Sendable {
     /// (``Seed/readOnly``); `nil` for a copy.
     public var seedLink: String? = nil
     /// The version a run under way, or killed, was installing (its `"interrupted"`
-    /// marker): the next run, whichever command, finishes or undoes it. `nil` when none is.
+    /// marker): the next deploy, reseed or rollback finishes or undoes it. `nil` when none is.
     public var interruptedVersion: SeedVersion? = nil
 }
 

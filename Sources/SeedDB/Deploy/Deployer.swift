@@ -122,6 +122,12 @@ public struct Deployer: Sendable {
             logger.warning("\(problem.warning(in: paths.settingsFile))")
         }
         let plan = try decide(observed, kind, paths: paths)
+        if kind == .rollback, plan.undoesInterrupted {
+            // A rollback undoes a killed run only when it has nothing to roll back: the run
+            // undoes it, then fails so.
+            logger.warning("\(paths.workingCopy): a run that was interrupted before it installed anything would be undone first")
+            throw failure(refusing: .nothingToRollBack, observed, paths: paths)
+        }
         if plan.action.copies {
             try FileSystem.requireWritableDirectory(paths.directory)
             try FileSystem.requireWritableDirectory(paths.settingsDirectory)
@@ -353,22 +359,27 @@ public struct Deployer: Sendable {
         do {
             return try DeployPlanner.plan(observed.observation, request(kind, observed.seed))
         } catch {
-            switch error {
-            case .blocked(let what):
-                throw WorkingCopy.blocked(paths.workingCopy, what: what)
-            case .nothingToRollBack:
-                let adopted = observed.observation.adoptedCopies.map(paths.adoptedCopy)
-                let hint = adopted.isEmpty ? "" : "; adopted \(adopted.count == 1 ? "copy" : "copies") kept: \(adopted.joined(separator: ", ")) (to restore one, stop the app and copy it over the working copy; seeddb purge --adopted removes them)"
-                throw SeedDBError(.seedUnavailable, "no previous generation of \(paths.workingCopy) to roll back to\(hint)")
-            case .readOnlyNeedsCopy(let path):
-                throw SeedDBError(.invalidConfiguration, "\(Self.readOnlyPrefix(paths)): \(path) is compressed and needs a copy to be opened; ship it uncompressed, or deploy it without read-only; nothing was changed")
-            case .readOnlySeedUnstable(let path, let why):
-                throw SeedDBError(.cannotCreate, "\(Self.readOnlyPrefix(paths)): \(NameRules.quoted(path, limit: 200)) is not an absolute, stable path (\(why)); give the seed's absolute path; nothing was changed")
-            case .readOnlySeedMissing(let path):
-                throw SeedDBError(.seedUnavailable, "\(Self.readOnlyPrefix(paths)): seed not found: \(path) (its link would open nothing); install the seed, or deploy another; nothing was changed")
-            case .readOnlySeedWritable(let path, let who):
-                throw SeedDBError(.cannotCreate, "\(Self.readOnlyPrefix(paths)): \(path) is writable by \(who), and the app could change the shipped seed through the link; make it read-only to the app's user (chmod a-w, or no group or other write bit on a seed the app's user does not own); nothing was changed")
-            }
+            throw failure(refusing: error, observed, paths: paths)
+        }
+    }
+
+    /// The error a run fails with when the planner refuses it with `refusal`.
+    func failure(refusing refusal: DeployRefusal, _ observed: Observed, paths: SeedPaths) -> SeedDBError {
+        switch refusal {
+        case .blocked(let what):
+            return WorkingCopy.blocked(paths.workingCopy, what: what)
+        case .nothingToRollBack:
+            let adopted = observed.observation.adoptedCopies.map(paths.adoptedCopy)
+            let hint = adopted.isEmpty ? "" : "; adopted \(adopted.count == 1 ? "copy" : "copies") kept: \(adopted.joined(separator: ", ")) (to restore one, stop the app and copy it over the working copy; seeddb purge --adopted removes them)"
+            return SeedDBError(.seedUnavailable, "no previous generation of \(paths.workingCopy) to roll back to\(hint)")
+        case .readOnlyNeedsCopy(let path):
+            return SeedDBError(.invalidConfiguration, "\(Self.readOnlyPrefix(paths)): \(path) is compressed and needs a copy to be opened; ship it uncompressed, or deploy it without read-only; nothing was changed")
+        case .readOnlySeedUnstable(let path, let why):
+            return SeedDBError(.cannotCreate, "\(Self.readOnlyPrefix(paths)): \(NameRules.quoted(path, limit: 200)) is not an absolute, stable path (\(why)); give the seed's absolute path; nothing was changed")
+        case .readOnlySeedMissing(let path):
+            return SeedDBError(.seedUnavailable, "\(Self.readOnlyPrefix(paths)): seed not found: \(path) (its link would open nothing); install the seed, or deploy another; nothing was changed")
+        case .readOnlySeedWritable(let path, let who):
+            return SeedDBError(.cannotCreate, "\(Self.readOnlyPrefix(paths)): \(path) is writable by \(who), and the app could change the shipped seed through the link; make it read-only to the app's user (chmod a-w, or no group or other write bit on a seed the app's user does not own); nothing was changed")
         }
     }
 

@@ -36,14 +36,22 @@ package enum DeployPlanner {
     ///
     /// - Throws: ``DeployRefusal`` when nothing may be done.
     package static func plan(_ observed: DeployObservation, _ request: DeployRequest) throws(DeployRefusal) -> DeployPlan {
-        var plan = try decide(observed, request)
         // A swap (or a read-only deploy) killed before its switch that this run would leave in place (it copies
-        // nothing: up to date, held, a link put back) is undone first, and the caller
-        // observes again and plans what was asked. (A killed live replace may have
-        // committed: what the working copy holds is not known, and its marker stays until
-        // a run that copies; NOTES.md.)
-        if observed.records.current == nil, let interrupted = observed.interrupted, interrupted.generation != nil || interrupted.seedLink != nil,
-           let replaced = interrupted.replacingRecord, plan.withdraw == nil, !plan.finishesInterrupted, plan.seedLink == nil {
+        // nothing: up to date, held, a link put back; or a rollback with nothing to roll
+        // back) is undone first, and the caller observes again and plans what was asked.
+        // (A killed live replace may have committed: what the working copy holds is not
+        // known, and its marker stays until a run that copies; NOTES.md.)
+        var undoable: DeployRecord?
+        if observed.records.current == nil, let interrupted = observed.interrupted, interrupted.generation != nil || interrupted.seedLink != nil {
+            undoable = interrupted.replacingRecord
+        }
+        var plan: DeployPlan
+        do {
+            plan = try decide(observed, request)
+        } catch .nothingToRollBack where undoable != nil {
+            plan = undoing(observed, undoable!)
+        }
+        if let replaced = undoable, plan.withdraw == nil, !plan.finishesInterrupted, plan.seedLink == nil {
             plan = undoing(observed, replaced)
         }
         // The content a run keeps (all but a new generation's) keeps a drifted owner or
