@@ -165,18 +165,10 @@ struct RecoveryAfterSyscallKillTests {
     /// A dry run after a reseed killed between its switch and its record says the finish
     /// is the whole run, and changes nothing; the rerun then reports `reseeded` once.
     @Test func aDryRunAfterAKilledReseedSaysItsFinishIsTheWholeRun() throws {
-        let template = CLIHarness()
-        try Self.deploy(template, 1)
-        try Self.write(template, probe: 1)
-        var switched = 0
-        for when in 1...16 {
-            let cli = try template.clone()
-            let (killed, _) = try SyscallKillMatrix.traced(cli, ["reseed"] + cli.seedFlags(1) + Self.off, kill: ("rename", when))
-            let entry = cli.settingsEntry() ?? [:]
-            guard killed.killedBy == SIGKILL, entry["interrupted"] != nil,
-                  let link = try? FileManager.default.destinationOfSymbolicLink(atPath: cli.workingCopy),
-                  link != entry["generation"] as? String else { continue }
-            switched += 1
+        // Switched: the link no longer names the generation the record named.
+        let switched = try Self.killedReseeds { link, marker, entry in link != entry["generation"] as? String }
+        #expect(!switched.isEmpty, "no kill came between the switch and the record")
+        for cli in switched {
             let before = try cli.shell("cd '\(cli.root)' && find data config -exec stat -c '%n %s %Y' {} + | sort && cat config/*/settings.json").stdout
             let dry = try cli.run(["reseed", "--dry-run"] + cli.seedFlags(1) + Self.off)
             #expect(dry.status == 0, "\(dry.stderr)")
@@ -187,7 +179,26 @@ struct RecoveryAfterSyscallKillTests {
             let rerun = try cli.run(["reseed", "--json"] + cli.seedFlags(1) + Self.off)
             #expect(try rerun.seeds().first?["action"] as? String == "reseeded", "\(rerun.stdout)")
         }
-        #expect(switched > 0, "no kill came between the switch and the record")
+    }
+
+    /// Clones of a working copy at 1 with the user's row and edit, each with
+    /// `reseed --merge off` killed at one of its first 16 renames, that were left with a
+    /// marker and a link for which `matches` holds (the link's target, the marker, the entry).
+    static func killedReseeds(_ matches: (String, [String: Any], [String: Any]) -> Bool) throws -> [CLIHarness] {
+        let template = CLIHarness()
+        try deploy(template, 1)
+        try write(template, probe: 1)
+        var found: [CLIHarness] = []
+        for when in 1...16 {
+            let cli = try template.clone()
+            let (killed, _) = try SyscallKillMatrix.traced(cli, ["reseed"] + cli.seedFlags(1) + off, kill: ("rename", when))
+            let entry = cli.settingsEntry() ?? [:]
+            guard killed.killedBy == SIGKILL, let marker = entry["interrupted"] as? [String: Any],
+                  let link = try? FileManager.default.destinationOfSymbolicLink(atPath: cli.workingCopy),
+                  matches(link, marker, entry) else { continue }
+            found.append(cli)
+        }
+        return found
     }
 
     /// A reseed killed before its switch, with no previous generation yet, then a
@@ -196,17 +207,11 @@ struct RecoveryAfterSyscallKillTests {
     /// said `not-installed` with the working copy in place. Its dry run fails the same
     /// way and changes nothing.
     @Test func aRollbackWithNothingToRollBackUndoesAReseedKilledBeforeItsSwitch() throws {
-        let template = CLIHarness()
-        try Self.deploy(template, 1)
-        try Self.write(template, probe: 1)
-        var before = 0
-        for when in 1...16 {
-            let cli = try template.clone()
-            let (killed, _) = try SyscallKillMatrix.traced(cli, ["reseed"] + cli.seedFlags(1) + Self.off, kill: ("rename", when))
-            guard killed.killedBy == SIGKILL, let marker = cli.settingsEntry()?["interrupted"] as? [String: Any],
-                  let link = try? FileManager.default.destinationOfSymbolicLink(atPath: cli.workingCopy),
-                  link == marker["replacingGeneration"] as? String else { continue }
-            before += 1
+        // Not switched: the link still names the generation the marker replaces.
+        let unswitched = try Self.killedReseeds { link, marker, _ in link == marker["replacingGeneration"] as? String }
+        #expect(!unswitched.isEmpty, "no kill came between the marker and the switch")
+        for cli in unswitched {
+            let link = try FileManager.default.destinationOfSymbolicLink(atPath: cli.workingCopy)
             let rollback = ["rollback", "--app", cli.app, "--name", "levels.sqlite"]
             let listing = cli.list(cli.appData)
             let dry = try cli.run(rollback + ["--dry-run"])
@@ -221,7 +226,6 @@ struct RecoveryAfterSyscallKillTests {
             let probes = try cli.shell("sqlite3 -readonly '\(cli.workingCopy)' 'SELECT group_concat(id) FROM probe'").stdout
             #expect(probes == "1\n")
         }
-        #expect(before > 0, "no kill came between the marker and the switch")
     }
 
     /// A merging live upgrade killed in its record step, after its commit and after the
