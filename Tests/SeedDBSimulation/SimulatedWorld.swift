@@ -816,6 +816,12 @@ struct SimulatedRecords: DeployRecordStore {
         if let bytes = backup.bytes { world.put(path, .bytes(bytes)) } else { world.userRemoves(path) }
     }
 
+    /// The simulated settings file is written whole: no temporary file is ever left.
+    func removeStaleTemporaryFiles(timeout: Duration) throws(SeedDBError) -> [String] {
+        try world.reading()
+        return []
+    }
+
     func removeIfEmpty() throws(SeedDBError) -> [String] {
         let snapshot = try snapshot()
         guard try bytes() != nil, snapshot.entries.isEmpty, snapshot.problem == nil, snapshot.appValues.isEmpty else { return [] }

@@ -228,6 +228,29 @@ struct RecoveryAfterSyscallKillTests {
         }
     }
 
+    /// A reseed killed while it wrote the settings (its temporary settings file written,
+    /// not yet renamed), then the app's start (`deploy`, nothing to copy): the start
+    /// removes the staged files and the temporary settings file too. It once left the
+    /// latter until a run that wrote the settings.
+    @Test func theAppsStartRemovesATemporarySettingsFileAKilledRunLeft() throws {
+        let template = CLIHarness()
+        try Self.deploy(template, 1)
+        try Self.write(template, probe: 1)
+        var leftTemporary = 0
+        for (name, when) in (1...12).flatMap({ [("fsync", $0), ("rename", $0)] }) {
+            let cli = try template.clone()
+            let (killed, _) = try SyscallKillMatrix.traced(cli, ["reseed"] + cli.seedFlags(1) + Self.off, kill: (name, when))
+            let settingsDirectory = cli.root + "/config/" + cli.app
+            guard killed.killedBy == SIGKILL, cli.list(settingsDirectory).contains(where: { $0.hasPrefix(".settings.json.seeddb-") }) else { continue }
+            leftTemporary += 1
+            let start = try cli.run(["deploy"] + cli.seedFlags(1))
+            #expect(start.status == 0, "\(name) #\(when): \(start.stderr)")
+            let hidden = cli.list(settingsDirectory).filter { $0.hasPrefix(".") } + cli.list(cli.appData).filter { $0.hasPrefix(".") }
+            #expect(hidden.isEmpty, "\(name) #\(when): left \(hidden)")
+        }
+        #expect(leftTemporary > 0, "no kill left a temporary settings file")
+    }
+
     /// A merging live upgrade killed in its record step, after its commit and after the
     /// new seed's base took `<name>.base`, was redone merging without a base: a seeded row
     /// the user deleted came back (a merge without a base cannot tell a deletion from the

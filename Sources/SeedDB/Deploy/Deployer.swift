@@ -597,9 +597,15 @@ public struct Deployer: Sendable {
 
     /// Removes what the observation proved disposable and keeps a killed run's held
     /// copies as adopted copies, as `plan` says, in a run that has nothing to copy (a run
-    /// that copies does both in its `clean-up` step).
+    /// that copies does both in its `clean-up` step); and the temporary files a killed
+    /// write of the settings left (a run that writes the settings removes those first).
     func removeLeftovers(_ observed: Observed, _ plan: DeployPlan, paths: SeedPaths) {
         context(at: paths).keepHeldCopies(plan.keepsHeldCopies, of: paths)
+        do {
+            _ = try records(at: paths).removeStaleTemporaryFiles(timeout: configuration.wait)
+        } catch {
+            logger.warning("could not remove the temporary files beside \(paths.settingsFile): \(error.message)")
+        }
         for leftover in observed.observation.leftovers {
             do {
                 try effects.files.remove(leftover)

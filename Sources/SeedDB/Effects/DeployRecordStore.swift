@@ -20,6 +20,9 @@ protocol DeployRecordStore: Sendable {
     /// Removes the store's file (and its lock file) when it holds nothing, neither an
     /// entry of SeedDB's nor an app's value, and is not damaged; the paths removed.
     func removeIfEmpty() throws(SeedDBError) -> [String]
+    /// Removes the temporary files a killed write left beside the store's file, under
+    /// its write lock (taken only when there are some); the paths removed.
+    func removeStaleTemporaryFiles(timeout: Duration) throws(SeedDBError) -> [String]
 }
 
 extension SettingsStore: DeployRecordStore {

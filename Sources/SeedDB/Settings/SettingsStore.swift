@@ -117,6 +117,19 @@ public struct SettingsStore: Sendable {
         try FileSystem.writeAtomically(current.bytes(with: table.entries), to: file, permissions: FilePermissions(rawValue: CInterop.Mode(policy.settingsMode)), owner: policy.owner)
     }
 
+    /// Removes the temporary files a killed write left beside the settings file, under
+    /// the write lock, which is taken only when there are some; the paths removed.
+    public func removeStaleTemporaryFiles(timeout: Duration) throws(SeedDBError) -> [String] {
+        let file = try file()
+        let (directory, stem) = (FileSystem.directory(of: file), FileSystem.fileName(of: file))
+        guard try FileSystem.fileType(at: directory) != nil, !(try FileSystem.staleTemporaryFiles(in: directory, stem: stem)).isEmpty else { return [] }
+        let lock = try FileLock.acquire(lockPath, kind: .exclusive, timeout: timeout, owner: policy.owner)
+        defer { lock.close() }
+        let stale = try FileSystem.staleTemporaryFiles(in: directory, stem: stem)
+        for path in stale { try FileSystem.remove(path) }
+        return stale
+    }
+
     /// The settings file as it is now, byte for byte, so a failed run can put it back.
     struct Backup: Sendable {
         /// The file's bytes; `nil` when there was no file.
