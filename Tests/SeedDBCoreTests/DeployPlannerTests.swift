@@ -271,6 +271,28 @@ import Testing
         #expect(throws: DeployRefusal.nothingToRollBack) { try DeployPlanner.plan(Self.observed(recorded: "2", current: "2", workingCopy: .generation(2), recordedGeneration: 2), DeployRequest(kind: .rollback)) }
     }
 
+    /// The same for a killed run that withdrew no record: an adoption of a database found
+    /// with none (a swap, or a switch to a read-only seed's link), or a first install.
+    /// Only the marker goes (`reinstate(nil)`): the rollback once refused with it still there.
+    @Test(arguments: [DeployObservation.WorkingCopy.file, .absent])
+    func aRollbackWithNothingToRollBackUndoesAKilledAdoptionOrInstall(_ workingCopy: DeployObservation.WorkingCopy) throws {
+        let adopting = workingCopy == .file
+        var swap = DeployObservation.Interrupted(version: Self.version("2"), generation: 1, replacing: nil, adopting: adopting)
+        // (An install's generation file not in place yet: one in place with no link is
+        // taken for switched, the link then removed, and finished.)
+        var observed = Self.observed(recorded: nil, current: "2", workingCopy: workingCopy, recordedGeneration: nil, generations: adopting ? [1] : [], interrupted: swap)
+        var plan = try DeployPlanner.plan(observed, DeployRequest(kind: .rollback))
+        #expect(plan.steps.first == .reinstate(nil) && plan.names == [.reinstate, .cleanUp] && plan.undoesInterrupted, "\(plan.steps)")
+        swap.generation = nil
+        swap.seedLink = "/usr/share/levels/levels.sqlite"
+        observed.interrupted = swap
+        observed.generationFiles = []
+        plan = try DeployPlanner.plan(observed, DeployRequest(kind: .rollback))
+        #expect(plan.steps.first == .reinstate(nil) && plan.undoesInterrupted, "\(plan.steps)")
+        // A deploy finishes or replaces such a run: it copies (or links) anyway.
+        #expect(try !DeployPlanner.plan(observed, DeployRequest(kind: .deploy)).undoesInterrupted)
+    }
+
     @Test func aLiveReplaceNamesNoGeneration() throws {
         let plan = try DeployPlanner.plan(Self.observed(), DeployRequest(kind: .deploy, strategy: .live))
         #expect(plan.strategy == .live && plan.generation == nil)

@@ -128,6 +128,36 @@ struct ReadOnlySwitchSurvivesKillsTests {
         ReliabilityLog.record(suite: "syscall kills (copied to read-only, then the app's copied start)", trials: total.trials, crashes: total.killed, dataLost: total.failures)
     }
 
+    /// A database put at the working-copy path, its switch to a read-only link killed
+    /// anywhere, then `rollback`: the killed switch is finished and rolled back (the
+    /// database is the working copy again) or, killed before its link, undone and the
+    /// rollback refused (66, nothing to roll back). Either way no marker is left: the
+    /// rollback once refused with the killed run's marker still in the record.
+    @Test func aKilledSwitchOfAPutDatabaseIsFinishedOrUndoneByARollback() throws {
+        let template = CLIHarness()
+        let put = try template.shell("mkdir -p '\(template.appData)' && cp '\(CLIHarness.seeds)/v1/levels.sqlite' '\(template.workingCopy)' && chmod 0644 '\(template.workingCopy)'")
+        #expect(put.status == 0, "\(put.stderr)")
+        try Self.probe(template)
+        let tallies = try SyscallKillMatrix.killAtEveryCall(
+            of: { Self.readOnly($0, 2) }, from: template, label: "a database put in place, to read-only, then rollback",
+            rerun: { ["rollback", "--app", $0.app, "--name", "levels.sqlite"] }
+        ) { cli, rerun in
+            var problems: [String] = []
+            if rerun.status != 0 && rerun.status != 66 { problems.append("the rollback exited \(rerun.status): \(rerun.stderr)") }
+            let entry = cli.settingsEntry() ?? [:]
+            if entry["interrupted"] != nil { problems.append("the record still says a run is under way (rollback exited \(rerun.status): \(rerun.stderr))") }
+            if (try? FileManager.default.destinationOfSymbolicLink(atPath: cli.workingCopy)) == Self.seed(2) { problems.append("the working copy is still the link to the seed") }
+            let rows = ((try? cli.shell("sqlite3 -readonly '\(cli.workingCopy)' 'SELECT group_concat(id) FROM probe' 2>&1").stdout) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            if rows != "1" { problems.append("the user's rows in the working copy are \(rows.isEmpty ? "gone" : rows)") }
+            let temporary = cli.list(cli.appData).filter { $0.hasPrefix(".") } + cli.list(cli.root + "/config/" + cli.app).filter { $0.hasPrefix(".") }
+            if !temporary.isEmpty { problems.append("temporary files left: \(temporary)") }
+            return problems
+        }
+        let total = SyscallKillMatrix.total(tallies)
+        #expect(total.killed > 0, "no kill took effect: \(tallies)")
+        ReliabilityLog.record(suite: "syscall kills (a database put in place, to read-only, then rollback)", trials: total.trials, crashes: total.killed, dataLost: total.failures)
+    }
+
     /// A switch killed once its link was in place, its seed then spoiled by the package (an
     /// empty file): every run still finishes it first (the seed is not read), a run that
     /// then fails says what it finished, and a rollback brings the user's copy back.

@@ -198,9 +198,10 @@ extension DeployExecutor {
 
     /// `reinstate`: puts `record` back in the place of the marker of a run killed before it
     /// switched the link (the record that run withdrew): the working copy still holds that
-    /// record's content. A marker that is no longer the one observed (another run wrote
+    /// record's content, or, with no record (an install, an adoption), what was there
+    /// before the run. A marker that is no longer the one observed (another run wrote
     /// since) stops the run. Undone by restoring the settings' bytes.
-    func reinstate(_ record: DeployRecord, _ run: DeployRun) throws(SeedDBError) {
+    func reinstate(_ record: DeployRecord?, _ run: DeployRun) throws(SeedDBError) {
         let store = context.records
         try store.update(timeout: deadline.timeLeft) { table in
             guard var entry = table[paths.name.rawValue], entry.record == nil, let marker = entry.interrupted,
@@ -210,13 +211,15 @@ extension DeployExecutor {
             }
             entry.record = record
             entry.interrupted = nil
-            table[paths.name.rawValue] = entry
+            // An entry the killed run made for its marker alone goes with it.
+            table[paths.name.rawValue] = entry == SettingsEntry() ? nil : entry
         }
         // Registered once written: a refusal above wrote nothing to put back.
         run.onFailure("the reinstated record") { [backup = target.settingsBackup] () throws(SeedDBError) in
             try store.restore(backup, timeout: context.configuration.wait)
         }
-        context.logger.warning("\(paths.workingCopy): undid a run that was interrupted before it installed anything (version \(record.version) is recorded again)")
+        let recorded = record.map { "version \($0.version) is recorded again" } ?? "nothing was recorded before it"
+        context.logger.warning("\(paths.workingCopy): undid a run that was interrupted before it installed anything (\(recorded))")
     }
 
     /// The `"interrupted"` marker the `withdraw` step `withdraw` writes once `run` is

@@ -465,7 +465,17 @@ public struct Deployer: Sendable {
             return .answered(signed(report(quick, plan, kind, paths: paths), signature, pinned: quick.entry.signature))
         }
         if case .foreign(let what) = quick.workingCopy.state { throw WorkingCopy.blocked(paths.workingCopy, what: what) }
-        if kind == .rollback { _ = try decide(try observe(seed, paths: paths), kind, paths: paths) }
+        if kind == .rollback {
+            // Refused before the lock when there is nothing to roll back (a rollback then
+            // creates nothing), once the settings file's own debris is gone (under its lock).
+            let observed = try observe(seed, paths: paths)
+            do {
+                _ = try DeployPlanner.plan(observed.observation, request(kind, observed.seed))
+            } catch {
+                if error == .nothingToRollBack { removeStaleSettingsFiles(paths) }
+                throw failure(refusing: error, observed, paths: paths)
+            }
+        }
         return .work(Work(seed: seed, signature: signature, paths: paths, quick: quick))
     }
 
@@ -545,7 +555,15 @@ public struct Deployer: Sendable {
             let observed = try observe(seed, paths: paths, lock: lock, known: hashed, planning: kind)
             if kind != .rollback { try requirePinned(signature, entry: observed.entry, seed: seed) }
             if finished == nil { warnOfUnfinishedRelease(observed, paths: paths) }
-            let plan = try decide(observed, kind, paths: paths)
+            let plan: DeployPlan
+            do {
+                plan = try DeployPlanner.plan(observed.observation, request(kind, observed.seed))
+            } catch {
+                // A rollback with nothing to roll back copies nothing: it removes what
+                // killed runs left, as any such run does, then fails.
+                if error == .nothingToRollBack { removeLeftovers(observed, .nothing, paths: paths) }
+                throw failure(refusing: error, observed, paths: paths)
+            }
             // Work to run: a copy, or a killed run to undo (`reinstate`, which copies nothing).
             guard plan.names.contains(where: { $0 != .cleanUp && $0 != .repairOwnership }) else {
                 if kind == .deploy { try rememberSignature(signature, entry: observed.entry, plan: plan, paths: paths) }
@@ -601,17 +619,23 @@ public struct Deployer: Sendable {
     /// write of the settings left (a run that writes the settings removes those first).
     func removeLeftovers(_ observed: Observed, _ plan: DeployPlan, paths: SeedPaths) {
         context(at: paths).keepHeldCopies(plan.keepsHeldCopies, of: paths)
-        do {
-            _ = try records(at: paths).removeStaleTemporaryFiles(timeout: configuration.wait)
-        } catch {
-            logger.warning("could not remove the temporary files beside \(paths.settingsFile): \(error.message)")
-        }
+        removeStaleSettingsFiles(paths)
         for leftover in observed.observation.leftovers {
             do {
                 try effects.files.remove(leftover)
             } catch {
                 logger.warning("could not remove \(leftover): \(error.message)")
             }
+        }
+    }
+
+    /// Removes the temporary files a killed write of the settings left, under the
+    /// settings' write lock; a failure is only warned of.
+    private func removeStaleSettingsFiles(_ paths: SeedPaths) {
+        do {
+            _ = try records(at: paths).removeStaleTemporaryFiles(timeout: configuration.wait)
+        } catch {
+            logger.warning("could not remove the temporary files beside \(paths.settingsFile): \(error.message)")
         }
     }
 

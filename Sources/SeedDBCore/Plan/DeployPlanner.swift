@@ -41,18 +41,19 @@ package enum DeployPlanner {
         // back) is undone first, and the caller observes again and plans what was asked.
         // (A killed live replace may have committed: what the working copy holds is not
         // known, and its marker stays until a run that copies; NOTES.md.)
-        var undoable: DeployRecord?
+        // (The record it withdrew is put back; an install or an adoption withdrew none.)
+        var undoable: DeployObservation.Interrupted?
         if observed.records.current == nil, let interrupted = observed.interrupted, interrupted.generation != nil || interrupted.seedLink != nil {
-            undoable = interrupted.replacingRecord
+            undoable = interrupted
         }
         var plan: DeployPlan
         do {
             plan = try decide(observed, request)
         } catch .nothingToRollBack where undoable != nil {
-            plan = undoing(observed, undoable!)
+            plan = undoing(observed, undoable!.replacingRecord)
         }
-        if let replaced = undoable, plan.withdraw == nil, !plan.finishesInterrupted, plan.seedLink == nil {
-            plan = undoing(observed, replaced)
+        if let killed = undoable, plan.withdraw == nil, !plan.finishesInterrupted, plan.seedLink == nil {
+            plan = undoing(observed, killed.replacingRecord)
         }
         // The content a run keeps (all but a new generation's) keeps a drifted owner or
         // mode: repaired after the record. A new generation is made with the ones asked for.
@@ -465,7 +466,7 @@ package enum DeployPlanner {
 
     /// The plan that undoes a run killed before it switched the link: the record it
     /// withdrew is put back, the generation it staged removed.
-    private static func undoing(_ observed: DeployObservation, _ replaced: DeployRecord) -> DeployPlan {
+    private static func undoing(_ observed: DeployObservation, _ replaced: DeployRecord?) -> DeployPlan {
         var plan = DeployPlan(action: .unchanged, strategy: nil, steps: [.reinstate(replaced), .cleanUp(leftovers: observed.leftovers)])
         plan.finishesInterrupted = true
         return plan

@@ -26,8 +26,9 @@ package enum PlannedStep: Sendable, Hashable {
     /// Put back the working copy's link to generation file number `generation`.
     case relink(generation: Int)
     /// Put back `record`, the one a killed run's marker says it replaced, in the marker's
-    /// place: the run never switched the link.
-    case reinstate(DeployRecord)
+    /// place: the run never switched the link. `nil`: the run withdrew no record (an
+    /// install, or an adoption of a database found with none); only the marker goes.
+    case reinstate(DeployRecord?)
     /// A read-only seed: a link straight to the seed file, the copy it replaces kept.
     case linkSeed(SeedLink)
     /// Record the new version.
