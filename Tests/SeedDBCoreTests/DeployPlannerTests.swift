@@ -455,6 +455,11 @@ import Testing
         let reseedFinished = try plan(.reseed, killed: reseed)
         #expect(reseedFinished.finishesInterrupted && reseedFinished.finishesWhatWasAsked && reseedFinished.action == .reseeded)
         #expect(try plan(.deploy, killed: reseed).finishesWhatWasAsked)
+        // A finish says what the killed run was: a reseed by its marker, whoever finishes it.
+        var markedReseed = reseed
+        markedReseed.isReseed = true
+        #expect(try plan(.deploy, killed: reseed).action == .replaced)
+        #expect(try plan(.deploy, killed: markedReseed).action == .reseeded)
         #expect(try plan(.deploy, killed: upgrade).finishesWhatWasAsked)
         #expect(try plan(.rollback, killed: rollback).finishesWhatWasAsked)
 

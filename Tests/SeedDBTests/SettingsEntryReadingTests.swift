@@ -66,6 +66,8 @@ import Testing
             if chance() { run.snapshot = try digest() }
             if chance() { run.replacingGeneration = text() }
             run.adopting = chance()
+            // A reseed is never a rollback.
+            run.isReseed = !run.isRollback && chance()
             if chance() { run.release = try (0..<next() % 3).map { _ in SettingsEntry.ReleaseSeed(name: text(), version: try version()) } }
             if chance() { run.tableDigests = try tableDigests() }
             // A read-only deploy's marker names a seed, never a generation.

@@ -201,6 +201,21 @@ struct RecoveryAfterSyscallKillTests {
         return found
     }
 
+    /// A reseed killed between its switch and its record, met by the app's `deploy`: the
+    /// finish says what the killed run was, `reseeded`, and the deploy then has nothing
+    /// to do. It said `replaced`: the marker did not say the run was a reseed.
+    @Test func theAppsDeploySaysAKilledReseedItFinishedWasAReseed() throws {
+        let switched = try Self.killedReseeds { link, marker, entry in link != entry["generation"] as? String }
+        #expect(!switched.isEmpty, "no kill came between the switch and the record")
+        for cli in switched {
+            #expect(((cli.settingsEntry()?["interrupted"] as? [String: Any])?["reseed"] as? Bool) == true)
+            let deploy = try cli.run(["deploy", "--json"] + cli.seedFlags(1) + Self.off)
+            #expect(deploy.status == 0, "\(deploy.stderr)")
+            #expect(deploy.stderr.contains("finished a run that was interrupted (reseeded 1)"), "\(deploy.stderr)")
+            #expect(try deploy.seeds().first?["action"] as? String == "reseeded", "\(deploy.stdout)")
+        }
+    }
+
     /// A reseed killed before its switch, with no previous generation yet, then a
     /// `rollback`: nothing to roll back (66), but the killed run is undone first, as any
     /// run that copies nothing undoes it. The rollback once left its marker, and `status`

@@ -231,12 +231,14 @@ extension DeployExecutor {
         case .staged: base = run.pristine?.digest
         case .restored(let digest): base = digest
         }
-        return SettingsEntry.InterruptedRun(
+        var marker = SettingsEntry.InterruptedRun(
             version: target.version, generation: run.generation, replacing: withdraw.replacing,
             base: base, seedTables: run.seedTables, isRollback: withdraw.isRollback, snapshot: withdraw.snapshot,
             replacingGeneration: withdraw.replacingGeneration.map(paths.generationName), adopting: withdraw.adopting,
             // (Not read, nothing is proved: the run's new generation then stays if it is killed.)
             replacingFile: withdraw.replacesFile ? try? fs.identity(of: paths.workingCopy) : nil, release: target.release, tableDigests: run.tableDigests, seedLink: withdraw.seedLink)
+        marker.isReseed = withdraw.isReseed
+        return marker
     }
 
     /// `carry`: under the writer's lock, carries the user's tables from the old copy into

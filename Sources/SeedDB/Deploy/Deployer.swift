@@ -724,6 +724,7 @@ public struct Deployer: Sendable {
                 replacing: replacedLinkRecord ? nil : run.replacing?.version, isRollback: run.isRollback, previousIsSnapshot: previousIsSnapshot,
                 replacingGeneration: run.replacingGeneration.flatMap(paths.generationNumber(of:)), adopting: run.adopting)
             marker.replacedAFile = run.replacingFile != nil
+            marker.isReseed = run.isReseed
             if let replaced = run.replacingFile, workingCopy.observed == .file, let found = try? files.identity(of: paths.workingCopy) {
                 marker.replacedFileInPlace = found.sameFile(as: replaced)
             }

@@ -135,6 +135,7 @@ extension SettingsEntry.InterruptedRun {
         }
         if let old = run.replacingGeneration, old == nil { throw ShapeError(field: "interrupted.replacingGeneration") }
         if let adopting = run.adopting, adopting == nil { throw ShapeError(field: "interrupted.adopting") }
+        if let reseed = run.reseed, reseed == nil || (reseed == true && isRollback) { throw ShapeError(field: "interrupted.reseed") }
         var replacingFile: FileIdentity?
         if let value = run.replacingFile {
             guard let identity = value?.identity else { throw ShapeError(field: "interrupted.replacingFile") }
@@ -150,6 +151,7 @@ extension SettingsEntry.InterruptedRun {
             isRollback: isRollback, snapshot: snapshot, replacingGeneration: run.replacingGeneration ?? nil,
             adopting: (run.adopting ?? nil) ?? false, replacingFile: replacingFile, release: run.release ?? nil,
             tableDigests: try SettingsEntry.tableDigests(run.tableDigests, at: "interrupted."), seedLink: run.seedLink ?? nil)
+        isReseed = (run.reseed ?? nil) ?? false
     }
 }
 
@@ -366,6 +368,7 @@ private struct InterruptedMembers: ObjectMembers {
     var snapshot: SHA256Digest??
     var replacingGeneration: String??
     var adopting: Bool??
+    var reseed: Bool??
     var replacingFile: IdentityMembers??
     var release: [SettingsEntry.ReleaseSeed]??
     var tableDigests: [String: SHA256Digest]??
@@ -383,6 +386,7 @@ private struct InterruptedMembers: ObjectMembers {
         case "snapshot": snapshot = try parser.readDigest(depth: depth)
         case "replacingGeneration": replacingGeneration = try parser.readString(depth: depth)
         case "adopting": adopting = try parser.readBool(depth: depth)
+        case "reseed": reseed = try parser.readBool(depth: depth)
         case "replacingFile": replacingFile = try IdentityMembers.read(&parser, depth: depth)
         case "release": release = try readRelease(&parser, depth: depth)
         case "tableDigests": tableDigests = try readTableDigests(&parser, depth: depth)

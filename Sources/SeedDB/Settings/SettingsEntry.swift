@@ -73,6 +73,9 @@ public struct SettingsEntry: Sendable, Hashable {
         public var seedTables: [String]?
         /// Whether the run is a rollback.
         public var isRollback: Bool
+        /// Whether the run is a reseed (`"reseed": true`), so a run that finishes it says
+        /// `reseeded`; absent in markers written before it was.
+        public var isReseed = false
         /// For a live replace: the digest of the snapshot of the old content it makes the
         /// previous generation, written down before the snapshot takes that name, so the
         /// next run knows the previous generation holds ``replacing``'s content.
@@ -163,6 +166,7 @@ public struct SettingsEntry: Sendable, Hashable {
             if let snapshot = interrupted.snapshot { run["snapshot"] = .string(snapshot.hex) }
             if let old = interrupted.replacingGeneration { run["replacingGeneration"] = .string(old) }
             if interrupted.adopting { run["adopting"] = .bool(true) }
+            if interrupted.isReseed { run["reseed"] = .bool(true) }
             if let file = interrupted.replacingFile { run["replacingFile"] = .object(Self.members(of: file)) }
             if let seedLink = interrupted.seedLink { run["seedLink"] = .string(seedLink) }
             if let seedTables = interrupted.seedTables { run["seedTables"] = .array(seedTables.map(JSONValue.string)) }

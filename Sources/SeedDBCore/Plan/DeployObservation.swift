@@ -75,6 +75,8 @@ package struct DeployObservation: Sendable, Hashable {
         package var replacing: SeedVersion?
         /// Whether the run was a rollback.
         package var isRollback: Bool
+        /// Whether the run was a reseed.
+        package var isReseed = false
         /// Whether a live replace had already made its snapshot of the old content the
         /// previous generation: the file at the previous generation's name is that
         /// snapshot (its digest matches the one the run wrote down before the rename), so
@@ -111,6 +113,14 @@ package struct DeployObservation: Sendable, Hashable {
         /// the run was replacing (its marker names its identity): the run switched and was
         /// killed before that file became the previous generation; its finish makes it so.
         package var heldReplacedFile: String? = nil
+
+        /// What the run was doing, as a run that finishes it reports it (as the run itself
+        /// would have): a rollback, a reseed, an install (nothing was there), or a replace.
+        package var action: DeployAction {
+            if isRollback { return .rolledBack }
+            if isReseed { return .reseeded }
+            return replacing == nil && !adopting ? .installed : .replaced
+        }
 
         /// Creates the marker.
         package init(

@@ -52,8 +52,7 @@ extension DeployPlanner {
     /// first; the caller observes again and plans what was asked, unless the killed run
     /// was that (``DeployPlan/finishesWhatWasAsked``).
     static func finishingLink(_ observed: DeployObservation, _ interrupted: DeployObservation.Interrupted, _ request: DeployRequest, to seed: String) -> DeployPlan {
-        let action: DeployAction = interrupted.replacing == nil && !interrupted.adopting ? .installed : .replaced
-        var plan = linkPlan(observed, request, to: seed, action: action, finishing: true)
+        var plan = linkPlan(observed, request, to: seed, action: interrupted.action, finishing: true)
         plan.finishesInterrupted = true
         return plan
     }
@@ -115,6 +114,7 @@ extension DeployPlanner {
             // Its marker names the file it replaces: killed once the link took the file's
             // place, the run's finish finds it under its held name.
             withdraw.replacesFile = keeps == .file
+            withdraw.isReseed = request.kind == .reseed
             steps.insert(.withdraw(withdraw), at: 0)
         }
         var plan = DeployPlan(action: action, strategy: nil, steps: steps)

@@ -212,6 +212,7 @@ package enum DeployPlanner {
             snapshot: previousAlreadyKept ? observed.interrupted?.snapshot : nil,
             replacingGeneration: observed.linkedGeneration, adopting: unaccounted, isRollback: isRollback)
         withdraw.replacesFile = observed.workingCopy == .file && strategy == .swap
+        withdraw.isReseed = request.kind == .reseed
         steps.append(.withdraw(withdraw))
         if replacing && !seedLinked { steps.append(.carry(carry(observed, request, adopted: adopted, replaced: replaced, skipsMerge: skipsMerge))) }
         if carriesPrevious { steps.append(.carry(carry(observed, request, previous: observed.records.previous))) }
@@ -502,8 +503,7 @@ package enum DeployPlanner {
     /// aside by a rollback or with generations off (a rollback also sets aside the previous
     /// generation it restored), then the record is written.
     private static func finishing(_ observed: DeployObservation, _ interrupted: DeployObservation.Interrupted, _ request: DeployRequest) -> DeployPlan {
-        let action: DeployAction = interrupted.isRollback ? .rolledBack
-            : interrupted.replacing == nil && !interrupted.adopting ? .installed : .replaced
+        let action = interrupted.action
         // (A run that replaced a regular file replaced no generation, whatever the record names.)
         let oldGeneration = interrupted.replacingGeneration ?? (interrupted.replacedAFile ? nil : observed.recordedGeneration)
         let oldGenerationThere = oldGeneration.map(observed.generationFiles.contains) ?? false

@@ -172,6 +172,8 @@ package enum PlannedStep: Sendable, Hashable {
         package var adopting: Bool
         /// Whether the run is a rollback.
         package var isRollback: Bool
+        /// Whether the run is a reseed (a finish of it then says so).
+        package var isReseed = false
         /// A read-only deploy's: the seed file it links the working copy to.
         package var seedLink: String?
         /// Whether the old content is the regular file at the working-copy path, whose
