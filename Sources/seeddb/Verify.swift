@@ -12,8 +12,9 @@ extension SeedDBCommand {
             --verbose, or in --json as lists). When keys are trusted (--trusted-key, or \
             /etc/seeddb/keys/<app> with --system) or the record pins one, also checks the \
             manifest's signature and the seed's SHA-256 against it: what a deploy would \
-            refuse is a warning, "refusal" in --json, and exit 65. Exits 65 when a seed or working copy is \
-            damaged, 66 when a working copy recorded as deployed is missing. A working copy \
+            refuse is a warning, "refusal" in --json, and exit 65. A read-only seed the app's user \
+            could write (or replace through a directory on its path) is refused so too, with exit 73. \
+            Exits 65 when a seed or working copy is damaged, 66 when a working copy recorded as deployed is missing. A working copy \
             never deployed (nothing recorded) is reported as "not deployed" and is not a \
             failure. Changes nothing.
 

@@ -254,12 +254,29 @@ import Testing
     }
 
     @Test func whoCouldWrite() {
-        #expect(ReadOnlySeed.writer(mode: 0o444, ownerID: 1000, appUserID: 1000) == nil)
+        // The app's user owns it: it may `chmod u+w` it, whatever its mode (root's bits decide).
+        #expect(ReadOnlySeed.writer(mode: 0o444, ownerID: 1000, appUserID: 1000)?.contains("who may make it writable") == true)
+        #expect(ReadOnlySeed.writer(mode: 0o444, ownerID: 0, appUserID: 0) == nil, "root's file, read-only by intent")
+        #expect(ReadOnlySeed.writer(mode: 0o644, ownerID: 0, appUserID: 0)?.hasPrefix("its owner") == true)
         #expect(ReadOnlySeed.writer(mode: 0o644, ownerID: 0, appUserID: 1000) == nil, "root's file, the app another user")
         #expect(ReadOnlySeed.writer(mode: 0o644, ownerID: 0, appUserID: nil) == nil, "system mode: root's file")
         #expect(ReadOnlySeed.writer(mode: 0o644, ownerID: 1000, appUserID: 1000)?.hasPrefix("its owner") == true)
         #expect(ReadOnlySeed.writer(mode: 0o664, ownerID: 0, appUserID: 1000)?.hasPrefix("its group") == true)
         #expect(ReadOnlySeed.writer(mode: 0o446, ownerID: 0, appUserID: nil)?.hasPrefix("everyone") == true)
     }
-}
 
+    /// Who could put another file at the seed's path, through a directory on it.
+    @Test func whoCouldReplace() {
+        #expect(ReadOnlySeed.directoryWriter("/usr/share", mode: 0o755, ownerID: 0, entryOwnerID: 0, appUserID: 1000) == nil)
+        #expect(ReadOnlySeed.directoryWriter("/usr/share", mode: 0o755, ownerID: 0, entryOwnerID: 0, appUserID: 0) == nil, "root's directories, a root app")
+        #expect(ReadOnlySeed.directoryWriter("/opt/app", mode: 0o555, ownerID: 1000, entryOwnerID: 0, appUserID: 1000)?.hasPrefix("the app's user, uid 1000") == true)
+        #expect(ReadOnlySeed.directoryWriter("/opt/app", mode: 0o775, ownerID: 0, entryOwnerID: 0, appUserID: nil)?.hasPrefix("its directory's group") == true)
+        #expect(ReadOnlySeed.directoryWriter("/opt/app", mode: 0o777, ownerID: 0, entryOwnerID: 0, appUserID: 1000)?.hasPrefix("everyone") == true)
+        // Sticky (`/tmp`): only an entry's owner may rename it.
+        #expect(ReadOnlySeed.directoryWriter("/tmp", mode: 0o1777, ownerID: 0, entryOwnerID: 0, appUserID: 1000) == nil)
+        #expect(ReadOnlySeed.directoryWriter("/tmp", mode: 0o1777, ownerID: 0, entryOwnerID: 0, appUserID: 0) == nil)
+        #expect(ReadOnlySeed.directoryWriter("/tmp", mode: 0o1777, ownerID: 0, entryOwnerID: 1000, appUserID: 1000)?.hasPrefix("everyone") == true)
+        #expect(ReadOnlySeed.directories(on: "/usr/share/app/words.sqlite").map { "\($0.directory)>\($0.entry)" }
+            == ["/>/usr", "/usr>/usr/share", "/usr/share>/usr/share/app", "/usr/share/app>/usr/share/app/words.sqlite"])
+    }
+}

@@ -333,8 +333,9 @@ version differs), missing (recorded, but the working copy is gone), held
 (rolled back: deploy leaves it at the version it restored until the app ships
 another version, or reseed). A version deployed from a signed manifest shows
 its key id and serial, and the key it pins. A manifest a deploy would refuse
-for its signature is reported with a warning (and "refusal" in --json); the
-exit status stays 0. Changes nothing.
+for its signature, or a read-only seed the app's user could write, is reported
+with a warning (and "refusal" in --json); the exit status stays 0. Changes
+nothing.
 
 Example:
   seeddb status --manifest Seeds/v2/seeds.json --json
@@ -373,10 +374,12 @@ Prints one line per seed with the first problem found (all of them with
 --verbose, or in --json as lists). When keys are trusted (--trusted-key, or
 /etc/seeddb/keys/<app> with --system) or the record pins one, also checks the
 manifest's signature and the seed's SHA-256 against it: what a deploy would
-refuse is a warning, "refusal" in --json, and exit 65. Exits 65 when a seed or
-working copy is damaged, 66 when a working copy recorded as deployed is
-missing. A working copy never deployed (nothing recorded) is reported as "not
-deployed" and is not a failure. Changes nothing.
+refuse is a warning, "refusal" in --json, and exit 65. A read-only seed the
+app's user could write (or replace through a directory on its path) is refused
+so too, with exit 73. Exits 65 when a seed or working copy is damaged, 66 when
+a working copy recorded as deployed is missing. A working copy never deployed
+(nothing recorded) is reported as "not deployed" and is not a failure. Changes
+nothing.
 
 Example:
   seeddb verify --manifest Seeds/v2/seeds.json

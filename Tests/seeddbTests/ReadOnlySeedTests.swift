@@ -83,7 +83,7 @@ import Testing
         let result = try cli.run(["deploy", "--read-only"] + Self.flags(cli, 2, seed))
         #expect(result.status == status, "\(label): \(result.stderr)")
         #expect(result.stderr.contains("nothing was changed"), "\(result.stderr)")
-        if status == 73 { #expect(result.stderr.contains("(chmod a-w, or no group or other write bit on a seed the app's user does not own)"), "\(result.stderr)") }
+        if status == 73 { #expect(result.stderr.contains("make it read-only to the app's user (not its own file, no group or other write bit, in directories it cannot write)"), "\(result.stderr)") }
         #expect(cli.state() == before, "\(label): the refused run changed something")
     }
 
@@ -141,6 +141,57 @@ import Testing
         let refused = try cli.run(["deploy", "--read-only"] + system + Self.flags(cli, 2, seed))
         #expect(refused.status == 73 && refused.stderr.contains("the app's user"), "\(refused.stderr)")
         #expect(cli.bytes(cli.root + "/var/lib/\(cli.app)/settings.json") == settings)
+        // Without a write bit too: its owner may set one (`chmod u+w`) and write it.
+        #expect(try cli.shell("chmod 0444 '\(seed)'").status == 0)
+        let stillRefused = try cli.run(["deploy", "--read-only"] + system + Self.flags(cli, 2, seed))
+        #expect(stillRefused.status == 73 && stillRefused.stderr.contains("uid 65534, the app's user, who may make it writable (mode 0444)"), "\(stillRefused.stderr)")
+        #expect(cli.bytes(cli.root + "/var/lib/\(cli.app)/settings.json") == settings)
+    }
+
+    /// A seed the app's user could replace through a directory on its path (one it owns,
+    /// or one its group or everyone may write) is refused as a seed it could write is:
+    /// the app's user renames its own file into the path and writes the "shipped" seed.
+    @Test(.enabled(if: getuid() == 0, "chown needs root"))
+    func aSeedTheAppsUserCouldReplaceThroughItsDirectoryIsRefused() throws {
+        let cli = CLIHarness()
+        let seed = try Self.shipped(cli, 1)
+        let system = ["--system", "--root", cli.root, "--owner", "nobody"]
+        for (label, prepare, who) in [
+            ("owned by the app's user", "chown nobody '\(cli.root)/share'", "the app's user, uid 65534, through its directory \(cli.root)/share, which it owns"),
+            ("writable by its group", "chown root '\(cli.root)/share' && chmod 0775 '\(cli.root)/share'", "its directory's group, through \(cli.root)/share (mode 0775)"),
+        ] {
+            #expect(try cli.shell(prepare).status == 0)
+            let before = cli.state()
+            let refused = try cli.run(["deploy", "--read-only"] + system + Self.flags(cli, 1, seed))
+            #expect(refused.status == 73 && refused.stderr.contains("is writable by \(who)"), "\(label): \(refused.stderr)")
+            #expect(cli.state() == before, "\(label): the refused run changed something")
+        }
+        // A sticky directory everyone may write (`/tmp`) whose entry is root's is fine.
+        #expect(try cli.shell("chmod 1777 '\(cli.root)/share'").status == 0)
+        let linked = try cli.run(["deploy", "--read-only"] + system + Self.flags(cli, 1, seed))
+        #expect(linked.status == 0, "\(linked.stderr)")
+    }
+
+    /// A seed made writable after its link was made (the package renamed in a file of
+    /// mode 0666): the app's start refuses (73) instead of saying `unchanged`, the link
+    /// stays, and `status` (exit 0) and `verify` (exit 73) report it.
+    @Test func aSeedMadeWritableSinceItsLinkIsRefusedAndReported() throws {
+        let cli = CLIHarness()
+        let seed = try Self.shipped(cli, 1)
+        #expect(try cli.run(["deploy", "--read-only"] + Self.flags(cli, 1, seed)).status == 0)
+        _ = try Self.shipped(cli, 1, mode: "0666")
+        let before = cli.state()
+        let start = try cli.run(["deploy", "--read-only"] + Self.flags(cli, 1, seed))
+        #expect(start.status == 73 && start.stderr.contains("\(seed) is writable by everyone (mode 0666)"), "\(start.status): \(start.stderr)")
+        #expect(cli.state() == before && (try? FileManager.default.destinationOfSymbolicLink(atPath: cli.workingCopy)) == seed)
+        let status = try cli.run(["status", "--json"] + Self.flags(cli, 1, seed))
+        #expect(status.status == 0)
+        #expect((try status.seeds().first?["refusal"] as? String)?.contains("writable by everyone") == true, "\(status.stdout)")
+        let verify = try cli.run(["verify"] + Self.flags(cli, 1, seed))
+        #expect(verify.status == 73 && verify.stderr.contains("writable by everyone"), "\(verify.status): \(verify.stderr)")
+        // Read-only again: up to date.
+        #expect(try cli.shell("chmod 0444 '\(seed)'").status == 0)
+        #expect(try cli.run(["deploy", "--read-only"] + Self.flags(cli, 1, seed)).status == 0)
     }
 
     /// A service that deploys its own seed as itself (`ExecStartPre=` under `User=`: system
@@ -159,8 +210,11 @@ import Testing
         let refused = try cli.shell(asService)
         #expect(refused.status == 73 && refused.stderr.contains("uid 65534, the app's user"), "\(refused.stderr)")
         #expect(try cli.shell("find '\(system)' -type l -o -type f").stdout.isEmpty, "nothing was linked or recorded")
-        // Made read-only for its owner (the documented rule: the mode bits decide), it is linked.
-        let linked = try cli.shell("chmod 0444 '\(seed)' && " + asService)
+        // Made read-only for its owner, still refused: the owner may make it writable again.
+        let stillRefused = try cli.shell("chmod 0444 '\(seed)' && " + asService)
+        #expect(stillRefused.status == 73 && stillRefused.stderr.contains("who may make it writable"), "\(stillRefused.stderr)")
+        // Root's, as a package installs it, it is linked.
+        let linked = try cli.shell("chown root '\(seed)' && " + asService)
         #expect(linked.status == 0, "\(linked.stderr)")
     }
 

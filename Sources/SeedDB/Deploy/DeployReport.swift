@@ -94,8 +94,9 @@ public struct SeedStatus: Sendable {
     /// signed (see ``SeedSignature``); `nil` when none is pinned.
     public var pinnedKeyID: String? = nil
     /// What a deploy would refuse for the seed's signature, as the error it would fail
-    /// with (``Deployer/checkSignature(_:digest:)``); `nil` when it would not. The seed's
-    /// digest is compared only when a deploy would copy it.
+    /// with (``Deployer/checkSignature(_:digest:)``), or a read-only seed the app's user
+    /// could write (73); `nil` when it would not. The seed's digest is compared only when
+    /// a deploy would copy it.
     public var refusal: SeedDBError? = nil
     /// The seed file the working copy is a link to, when it is a read-only seed's
     /// (``Seed/readOnly``); `nil` for a copy.
@@ -155,7 +156,8 @@ public struct VerifyReport: Sendable {
     /// ``DeployConfiguration/trustedKeys``); `nil` otherwise.
     public var signature: SeedSignature? = nil
     /// What a deploy would refuse for the seed's signature, its digest included (see
-    /// ``Deployer/checkSignature(_:digest:)``); `nil` when it would not.
+    /// ``Deployer/checkSignature(_:digest:)``), or a read-only seed the app's user could
+    /// write (73); `nil` when it would not.
     public var refusal: SeedDBError? = nil
 
     /// The first failure, as the error a command exits with: what a deploy would refuse

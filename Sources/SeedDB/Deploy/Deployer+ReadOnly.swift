@@ -12,7 +12,8 @@ extension Deployer {
     /// What the planner needs to know of a read-only seed: its path, whether it is
     /// compressed, whether the path is absolute and stable and, when `looking` (a run
     /// under the deploy lock), who could write the file through the link (one `stat`,
-    /// following links, as the app's connection would). `nil` for a seed that is copied.
+    /// following links, as the app's connection would) or put another file at its path
+    /// (two for each directory on it). `nil` for a seed that is copied.
     ///
     /// The app's user is `--owner` when given; otherwise, in system mode run by root, an
     /// account that is not the seed's owner (services run under their own), and otherwise
@@ -31,11 +32,32 @@ extension Deployer {
             observed.missing = type == nil || type == .symbolicLink
             return observed
         }
+        let appUser = appUserID
+        observed.writableBy = ReadOnlySeed.writer(mode: mode, ownerID: owner.uid, appUserID: appUser)
+        // Or could put another file at its path: each directory on it (followed, as the
+        // app's open follows them), with its entry's owner.
+        for (directory, entry) in ReadOnlySeed.directories(on: seed.source) where observed.writableBy == nil {
+            guard let (mode, owner) = try? effects.files.modeAndOwner(of: directory, followingLinks: true),
+                  let (_, entryOwner) = try? effects.files.modeAndOwner(of: entry, followingLinks: false) else { continue }
+            observed.writableBy = ReadOnlySeed.directoryWriter(directory, mode: mode, ownerID: owner.uid, entryOwnerID: entryOwner.uid, appUserID: appUser)
+        }
+        return observed
+    }
+
+    /// The account a read-only seed must be read-only to (``readOnlySeed(_:looking:)``):
+    /// `nil` when it is not known (system mode run by root without `--owner`).
+    var appUserID: UInt32? {
         let files = configuration.files
         let runner = Syscalls.effectiveUserID
-        let appUser = files.owner?.uid ?? (files.isSystem && runner == 0 ? nil : runner)
-        observed.writableBy = ReadOnlySeed.writer(mode: mode, ownerID: owner.uid, appUserID: appUser)
-        return observed
+        return files.owner?.uid ?? (files.isSystem && runner == 0 ? nil : runner)
+    }
+
+    /// Whether the app's user could write the read-only seed at `path` (one `stat`, as
+    /// the startup check makes for such a seed), or nothing is there: work for a run that
+    /// looks at it whole, and refuses.
+    func seedLinkNeedsALook(_ path: String) -> Bool {
+        guard let (mode, owner) = try? effects.files.modeAndOwner(of: path, followingLinks: true) else { return true }
+        return ReadOnlySeed.writer(mode: mode, ownerID: owner.uid, appUserID: appUserID) != nil
     }
 
     /// How a refused read-only deploy's line starts.

@@ -268,7 +268,8 @@ public struct Deployer: Sendable {
             signature: observed.entry.record == nil ? nil : observed.entry.signature,
             pinnedKeyID: observed.entry.signature?.keyID,
             // The seed's digest matters only to a deploy that copies it.
-            refusal: signatureCheck(seed, digest: state != .upToDate && state != .held).refusal)
+            refusal: signatureCheck(seed, digest: state != .upToDate && state != .held).refusal
+                ?? writableSeedRefusal(seed, linkedTo: observed.workingCopy.seedLinkTarget, paths: paths))
         status.seedLink = observed.workingCopy.seedLinkTarget
         status.interruptedVersion = observed.entry.interrupted?.version
         return status
@@ -314,7 +315,9 @@ public struct Deployer: Sendable {
         let (seedCheck, digest) = try source.withPlainFile { (path) throws(SeedDBError) in
             (SQLiteFile.integrity(of: path, access: .immutable, full: true), try FileDigest.sha256(ofFileAt: path))
         }
-        var report = VerifyReport(name: seed.name, source: seed.source, workingCopyPath: paths.workingCopy, seed: seedCheck, workingCopy: copyCheck, signature: signature, refusal: refusal)
+        var report = VerifyReport(
+            name: seed.name, source: seed.source, workingCopyPath: paths.workingCopy, seed: seedCheck, workingCopy: copyCheck, signature: signature,
+            refusal: refusal ?? writableSeedRefusal(seed, linkedTo: workingCopy.seedLinkTarget, paths: paths))
         if let expected = seed.expectedSHA256, expected != digest {
             report.seed = IntegrityResult.damaged(["SHA-256 is \(digest), expected \(expected)"])
         }
@@ -379,8 +382,24 @@ public struct Deployer: Sendable {
         case .readOnlySeedMissing(let path):
             return SeedDBError(.seedUnavailable, "\(Self.readOnlyPrefix(paths)): seed not found: \(path) (its link would open nothing); install the seed, or deploy another; nothing was changed")
         case .readOnlySeedWritable(let path, let who):
-            return SeedDBError(.cannotCreate, "\(Self.readOnlyPrefix(paths)): \(path) is writable by \(who), and the app could change the shipped seed through the link; make it read-only to the app's user (chmod a-w, or no group or other write bit on a seed the app's user does not own); nothing was changed")
+            return Self.writableSeed(path, by: who, paths: paths)
         }
+    }
+
+    /// The error of a read-only seed at `path` that `who` could write (or put another file
+    /// in the place of): a deploy's refusal, and what `status` and `verify` report.
+    static func writableSeed(_ path: String, by who: String, paths: SeedPaths) -> SeedDBError {
+        SeedDBError(.cannotCreate, "\(readOnlyPrefix(paths)): \(path) is writable by \(who), and the app could change the shipped seed through the link; make it read-only to the app's user (not its own file, no group or other write bit, in directories it cannot write); nothing was changed")
+    }
+
+    /// What a deploy would refuse because `seed`, read-only or the seed its working copy
+    /// links to (`linkedTo`), is writable by the app's user (``readOnlySeed(_:looking:)``);
+    /// `nil` for a copied seed, and when it would not.
+    func writableSeedRefusal(_ seed: Seed, linkedTo: String?, paths: SeedPaths) -> SeedDBError? {
+        var linked = seed
+        linked.readOnly = seed.readOnly || linkedTo == seed.source
+        guard case .readOnlySeedWritable(let path, let who)? = (try? readOnlySeed(linked, looking: true))??.refusal else { return nil }
+        return Self.writableSeed(path, by: who, paths: paths)
     }
 
     /// The report of a ``deploy(_:)`` of `seed` that has nothing to do, found the way the
@@ -413,8 +432,9 @@ public struct Deployer: Sendable {
         let listing = quick.workingCopy.listing()
         guard !listing.temporaries, listing.heldCopies.isEmpty, Set(listing.sidecarGenerations).isSubset(of: listing.generations) else { return nil }
         // A read-only seed's link is the working copy: with its seed file gone it opens
-        // nothing, and the run that looks at the seed says so (one `stat`, for such a seed only).
-        if let seed = quick.workingCopy.seedLinkTarget, (try? effects.files.identity(of: seed)) == nil { return nil }
+        // nothing, and a seed the app's user could write since is no longer read-only; the
+        // run that looks at the seed says so (one `stat`, for such a seed only).
+        if let seed = quick.workingCopy.seedLinkTarget, seedLinkNeedsALook(seed) { return nil }
         return plan
     }
 

@@ -51,16 +51,52 @@ package struct ReadOnlySeed: Sendable, Hashable {
 
     /// Who could write a file of `mode` owned by `ownerID` through a link, when the app
     /// runs as `appUserID` (`nil`: an account that is not the file's owner, as in system
-    /// mode without `--owner`, where the app's own account is not known). The file's owner
-    /// when it is the app's user and the owner's write bit is set; anyone in its group
-    /// when the group's write bit is; everyone when the others' write bit is. `nil` when
-    /// none of these holds. The bits decide, for root too: SQLite opens the link
-    /// read-only, and a root-owned file without write bits is read-only by intent.
+    /// mode without `--owner`, where the app's own account is not known). Everyone when
+    /// the others' write bit is set; anyone in its group when the group's is; its owner
+    /// when that is the app's user, who may set a write bit it lacks (`chmod u+w`). `nil`
+    /// when none of these holds. For root the bits decide: root writes any file whatever
+    /// its mode, SQLite opens the link read-only, and a root-owned file without write
+    /// bits is read-only by intent.
     package static func writer(mode: UInt16, ownerID: UInt32, appUserID: UInt32?) -> String? {
         if mode & 0o002 != 0 { return "everyone (mode \(octal(mode)))" }
         if mode & 0o020 != 0 { return "its group (mode \(octal(mode)))" }
-        if mode & 0o200 != 0, appUserID == ownerID { return "its owner, uid \(ownerID), the app's user (mode \(octal(mode)))" }
+        guard appUserID == ownerID else { return nil }
+        if mode & 0o200 != 0 { return "its owner, uid \(ownerID), the app's user (mode \(octal(mode)))" }
+        if ownerID != 0 { return "its owner, uid \(ownerID), the app's user, who may make it writable (mode \(octal(mode)))" }
         return nil
+    }
+
+    /// Who could put another file at the seed's path through `directory`, one of the
+    /// directories on that path, of `mode` and owned by `ownerID`, whose entry on the path
+    /// is owned by `entryOwnerID`, when the app runs as `appUserID` (as in
+    /// ``writer(mode:ownerID:appUserID:)``). Everyone or the directory's group when its
+    /// mode lets them write it, unless it is sticky (`/tmp`: only an entry's owner may
+    /// rename or remove it) and the entry is not the app's user's (root's are root's
+    /// anyway); the app's user when it
+    /// owns the directory (it may make it writable). Root's own directories are not
+    /// counted against a root app: every directory is root's to write.
+    package static func directoryWriter(_ directory: String, mode: UInt16, ownerID: UInt32, entryOwnerID: UInt32, appUserID: UInt32?) -> String? {
+        let sticky = mode & 0o1000 != 0
+        if !sticky || (entryOwnerID == appUserID && entryOwnerID != 0) {
+            if mode & 0o002 != 0 { return "everyone, through its directory \(directory) (mode \(octal(mode)))" }
+            if mode & 0o020 != 0 { return "its directory's group, through \(directory) (mode \(octal(mode)))" }
+        }
+        if appUserID == ownerID, ownerID != 0 { return "the app's user, uid \(ownerID), through its directory \(directory), which it owns" }
+        return nil
+    }
+
+    /// The directories on an absolute `path` from `/` to the one that holds its last
+    /// component, each with the path of its entry on `path`.
+    package static func directories(on path: String) -> [(directory: String, entry: String)] {
+        let components = path.split(separator: "/")
+        var found: [(directory: String, entry: String)] = []
+        var directory = "/"
+        for component in components {
+            let entry = directory == "/" ? "/" + component : directory + "/" + component
+            found.append((directory, entry))
+            directory = entry
+        }
+        return found
     }
 
     /// `mode`'s permission bits as `0644`.
