@@ -99,6 +99,12 @@ package enum NameRules {
         text.utf8.contains { $0 < 0x20 || $0 == 0x7F }
     }
 
+    /// A path for a line: as it is, or, when it holds a control character (a newline
+    /// would split the line), ``quoted(_:limit:)``.
+    package static func shown(path: String) -> String {
+        hasControlCharacter(path) ? quoted(path, limit: 300) : path
+    }
+
     /// `text` in quotes with every scalar that is not printable ASCII (and `"` and `\`)
     /// written as its code (`"e\u{301}.sqlite"` against `"\u{E9}.sqlite"`): two names
     /// that only look alike, told apart in a message.

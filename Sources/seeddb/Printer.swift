@@ -52,7 +52,7 @@ struct Printer {
                 case (_, let from?): versions = "\(Self.short(from)) -> \(to)"
                 }
                 let how = report.strategy.map { " by \($0.rawValue)" }
-                    ?? report.seedLink.map { " as a read-only link to \($0)" } ?? ""
+                    ?? report.seedLink.map { " as a read-only link to \(NameRules.shown(path: $0))" } ?? ""
                 let signed = Self.signed(report)
                 if report.action == .held, let held = report.heldFrom {
                     return "\(report.name): held at \(to): rolled back from \(Self.short(held)) (\(report.workingCopy))\(signed)"
@@ -225,7 +225,7 @@ struct Printer {
             "  recorded version: \(status.recordedVersion.map(short) ?? "none")",
             "  working copy:     \(status.workingCopy)\(status.blocked.map { " (blocked: it is \($0); deploys refuse to touch it)" } ?? found)",
         ]
-        if let link = status.seedLink { lines.append("  read-only link to: \(link)") }
+        if let link = status.seedLink { lines.append("  read-only link to: \(NameRules.shown(path: link))") }
         if let signature = status.signature { lines.append("  signature:        key id \(signature.keyID), serial \(signature.serial)") }
         if let pinned = status.pinnedKeyID { lines.append("  pinned key:       \(pinned) (a deploy takes only what it or a trusted key signed)") }
         lines += status.leftovers.map { "  left by a killed run (the next deploy removes it): \($0)" }

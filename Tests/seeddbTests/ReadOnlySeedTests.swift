@@ -172,6 +172,23 @@ import Testing
         #expect(linked.status == 0, "\(linked.stderr)")
     }
 
+    /// A seed path with a newline and a quote in it (a directory may be named so): the
+    /// lines that name it stay one line each, the path quoted and escaped.
+    @Test func aSeedPathWithAControlCharacterIsQuotedInEveryLine() throws {
+        let cli = CLIHarness()
+        let folder = cli.root + "/sh\"ip\nx"
+        let seed = folder + "/levels.sqlite"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: "\(CLIHarness.seeds)/v1/levels.sqlite", toPath: seed)
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: seed)
+        let shown = #""\#(cli.root)/sh\"ip\nx/levels.sqlite""#
+        let linked = try cli.run(["deploy", "--read-only"] + Self.flags(cli, 1, seed))
+        #expect(linked.status == 0 && linked.stdout.contains("as a read-only link to \(shown) (") && linked.stdout.split(separator: "\n").count == 1, "\(linked.stdout)")
+        try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: seed)
+        let refused = try cli.run(["deploy", "--read-only"] + Self.flags(cli, 1, seed))
+        #expect(refused.status == 73 && refused.stderr.contains("\(shown) is writable by everyone") && refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
+    }
+
     /// A seed made writable after its link was made (the package renamed in a file of
     /// mode 0666): the app's start refuses (73) instead of saying `unchanged`, the link
     /// stays, and `status` (exit 0) and `verify` (exit 73) report it.

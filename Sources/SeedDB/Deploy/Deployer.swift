@@ -376,11 +376,11 @@ public struct Deployer: Sendable {
             let hint = adopted.isEmpty ? "" : "; adopted \(adopted.count == 1 ? "copy" : "copies") kept: \(adopted.joined(separator: ", ")) (to restore one, stop the app and copy it over the working copy; seeddb purge --adopted removes them)"
             return SeedDBError(.seedUnavailable, "no previous generation of \(paths.workingCopy) to roll back to\(hint)")
         case .readOnlyNeedsCopy(let path):
-            return SeedDBError(.invalidConfiguration, "\(Self.readOnlyPrefix(paths)): \(path) is compressed and needs a copy to be opened; ship it uncompressed, or deploy it without read-only; nothing was changed")
+            return SeedDBError(.invalidConfiguration, "\(Self.readOnlyPrefix(paths)): \(NameRules.shown(path: path)) is compressed and needs a copy to be opened; ship it uncompressed, or deploy it without read-only; nothing was changed")
         case .readOnlySeedUnstable(let path, let why):
             return SeedDBError(.cannotCreate, "\(Self.readOnlyPrefix(paths)): \(NameRules.quoted(path, limit: 200)) is not an absolute, stable path (\(why)); give the seed's absolute path; nothing was changed")
         case .readOnlySeedMissing(let path):
-            return SeedDBError(.seedUnavailable, "\(Self.readOnlyPrefix(paths)): seed not found: \(path) (its link would open nothing); install the seed, or deploy another; nothing was changed")
+            return SeedDBError(.seedUnavailable, "\(Self.readOnlyPrefix(paths)): seed not found: \(NameRules.shown(path: path)) (its link would open nothing); install the seed, or deploy another; nothing was changed")
         case .readOnlySeedWritable(let path, let who):
             return Self.writableSeed(path, by: who, paths: paths)
         }
@@ -389,7 +389,7 @@ public struct Deployer: Sendable {
     /// The error of a read-only seed at `path` that `who` could write (or put another file
     /// in the place of): a deploy's refusal, and what `status` and `verify` report.
     static func writableSeed(_ path: String, by who: String, paths: SeedPaths) -> SeedDBError {
-        SeedDBError(.cannotCreate, "\(readOnlyPrefix(paths)): \(path) is writable by \(who), and the app could change the shipped seed through the link; make it read-only to the app's user (not its own file, no group or other write bit, in directories it cannot write); nothing was changed")
+        SeedDBError(.cannotCreate, "\(readOnlyPrefix(paths)): \(NameRules.shown(path: path)) is writable by \(who), and the app could change the shipped seed through the link; make it read-only to the app's user (not its own file, no group or other write bit, in directories it cannot write); nothing was changed")
     }
 
     /// What a deploy would refuse because `seed`, read-only or the seed its working copy
