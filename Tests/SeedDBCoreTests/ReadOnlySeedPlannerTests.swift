@@ -49,15 +49,29 @@ import Testing
         let linked = DeployObservation.WorkingCopy.seedLink(Self.seedPath)
         let upToDate = Self.observed(recorded: "2", workingCopy: linked, recordedGeneration: nil, recordedLink: Self.seedPath)
         #expect(try DeployPlanner.plan(upToDate, DeployRequest(kind: .deploy)) == .nothing)
+        // Up to date, the seed file made writable since: refused. A directory on its path
+        // refuses a new link only, as the startup check reads the file alone.
+        var writable = upToDate
+        writable.readOnlySeed?.writableBy = "everyone (mode 0666)"
+        #expect(throws: DeployRefusal.readOnlySeedWritable(Self.seedPath, "everyone (mode 0666)")) { try DeployPlanner.plan(writable, DeployRequest(kind: .deploy)) }
+        var gone = upToDate
+        gone.readOnlySeed?.missing = true
+        #expect(throws: DeployRefusal.readOnlySeedMissing(Self.seedPath)) { try DeployPlanner.plan(gone, DeployRequest(kind: .deploy)) }
+        var replaceable = upToDate
+        replaceable.readOnlySeed?.replaceableBy = "everyone, through its directory /usr/share (mode 0777)"
+        #expect(try DeployPlanner.plan(replaceable, DeployRequest(kind: .deploy)) == .nothing)
+        var upgrade = Self.observed(workingCopy: linked, recordedGeneration: nil, recordedLink: Self.seedPath)
+        upgrade.readOnlySeed = replaceable.readOnlySeed
+        #expect(throws: DeployRefusal.readOnlySeedWritable(Self.seedPath, "everyone, through its directory /usr/share (mode 0777)")) { try DeployPlanner.plan(upgrade, DeployRequest(kind: .deploy)) }
         // A rename by the package manager: a new version, the link already in place.
-        let upgrade = try DeployPlanner.plan(Self.observed(workingCopy: linked, recordedGeneration: nil, recordedLink: Self.seedPath), DeployRequest(kind: .deploy))
-        #expect(upgrade.action == .replaced && upgrade.seedLink?.alreadyLinked == true && upgrade.seedLink?.keeps == nil)
+        let renamed = try DeployPlanner.plan(Self.observed(workingCopy: linked, recordedGeneration: nil, recordedLink: Self.seedPath), DeployRequest(kind: .deploy))
+        #expect(renamed.action == .replaced && renamed.seedLink?.alreadyLinked == true && renamed.seedLink?.keeps == nil)
         // Only the record changes, in one write: no marker first.
-        #expect(upgrade.names == [.linkSeed, .cleanUp])
+        #expect(renamed.names == [.linkSeed, .cleanUp])
         // A removed link the record names, put back: cut anywhere, the record stays true.
         let restore = try DeployPlanner.plan(Self.observed(recorded: "2", workingCopy: .absent, recordedGeneration: nil, recordedLink: Self.seedPath), DeployRequest(kind: .deploy))
         #expect(restore.action == .restored && restore.names == [.linkSeed, .cleanUp], "\(restore.steps)")
-        #expect(upgrade.seedLink?.from == .seedLink(Self.seedPath))
+        #expect(renamed.seedLink?.from == .seedLink(Self.seedPath))
         // A run killed after its link, before its record: the recorded generation is the copy to keep.
         var killed = Self.observed(recorded: "1", workingCopy: linked, recordedGeneration: 1)
         killed.generationFiles = [1]
@@ -275,7 +289,8 @@ import Testing
         // Sticky (`/tmp`): only an entry's owner may rename it.
         #expect(ReadOnlySeed.directoryWriter("/tmp", mode: 0o1777, ownerID: 0, entryOwnerID: 0, appUserID: 1000) == nil)
         #expect(ReadOnlySeed.directoryWriter("/tmp", mode: 0o1777, ownerID: 0, entryOwnerID: 0, appUserID: 0) == nil)
-        #expect(ReadOnlySeed.directoryWriter("/tmp", mode: 0o1777, ownerID: 0, entryOwnerID: 1000, appUserID: 1000)?.hasPrefix("everyone") == true)
+        #expect(ReadOnlySeed.directoryWriter("/tmp", mode: 0o1777, ownerID: 0, entryOwnerID: 1000, appUserID: 1000) == "the app's user, uid 1000, through its own entry in /tmp (mode 1777)")
+        #expect(ReadOnlySeed.directoryWriter("/srv\nx", mode: 0o777, ownerID: 0, entryOwnerID: 0, appUserID: 1000) == #"everyone, through its directory "/srv\nx" (mode 0777)"#)
         #expect(ReadOnlySeed.directories(on: "/usr/share/app/words.sqlite").map { "\($0.directory)>\($0.entry)" }
             == ["/>/usr", "/usr>/usr/share", "/usr/share>/usr/share/app", "/usr/share/app>/usr/share/app/words.sqlite"])
     }

@@ -489,6 +489,7 @@ struct SimulatedFileSystem: DeployFileSystem {
     }
 
     func nonRootOwner(of path: String) -> FileOwner? { nil }
+    func resolvingLinks(_ path: String) -> String { path }
 
     func keepCopy(of source: String, digest: SeedDBCore.SHA256Digest, at path: String, evenByCopy: Bool, owner: FileOwner?, created: (String) -> Void) throws(SeedDBError) -> Bool {
         try world.mutating()

@@ -6,7 +6,8 @@ import Testing
 /// place by a package is what the next deploy records and new connections read. Every
 /// refusal changes nothing; switching between copied and read-only keeps the old copy as
 /// the previous generation.
-@Suite struct ReadOnlySeedTests {
+@Suite(.enabled(if: getuid() == 0, "a read-only seed the app's user owns is refused: the seeds these tests make are root's only when they run as root"))
+struct ReadOnlySeedTests {
     /// A harness with demo seed `version` at `<root>/share/levels.sqlite`, mode 0444.
     static func shipped(_ cli: CLIHarness, _ version: Int, mode: String = "0444") throws -> String {
         let path = cli.root + "/share/levels.sqlite"
@@ -166,6 +167,11 @@ import Testing
             #expect(refused.status == 73 && refused.stderr.contains("is writable by \(who)"), "\(label): \(refused.stderr)")
             #expect(cli.state() == before, "\(label): the refused run changed something")
         }
+        // Through a symbolic link: the directories that hold its target count too.
+        let evil = try cli.shell("mkdir '\(cli.root)/evil' && cp '\(seed)' '\(cli.root)/evil/' && chown nobody '\(cli.root)/evil' && ln -s evil '\(cli.root)/via'")
+        try #require(evil.status == 0, "\(evil.stderr)")
+        let throughLink = try cli.run(["deploy", "--read-only"] + system + Self.flags(cli, 1, cli.root + "/via/levels.sqlite"))
+        #expect(throughLink.status == 73 && throughLink.stderr.contains("uid 65534, through its directory"), "\(throughLink.stderr)")
         // A sticky directory everyone may write (`/tmp`) whose entry is root's is fine.
         #expect(try cli.shell("chmod 1777 '\(cli.root)/share'").status == 0)
         let linked = try cli.run(["deploy", "--read-only"] + system + Self.flags(cli, 1, seed))

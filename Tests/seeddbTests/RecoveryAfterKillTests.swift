@@ -152,6 +152,21 @@ import Testing
         #expect(cli.settingsEntry()?["interrupted"] == nil && cli.temporaryFiles.isEmpty)
     }
 
+    /// A first install killed after its stage (its staged files left, no marker yet),
+    /// then `rollback`: nothing to roll back (66), and the killed run's files are removed
+    /// under the lock, as a run with nothing to copy removes them. They were left: the
+    /// rollback refused before taking the lock.
+    @Test func aRollbackWithNothingToRollBackRemovesAKilledRunsFiles() throws {
+        let flags = try markedSeeds(["A"], megabytes: 1)
+        let killed = try cli.run(["deploy"] + flags("A"), environment: ["SEEDDB_TEST_KILL_AFTER": "stage"])
+        #expect(killed.killedBy == SIGKILL)
+        #expect(!cli.temporaryFiles.isEmpty, "the killed run left nothing to remove")
+        let rollback = try cli.run(["rollback", "--app", cli.app, "--name", "levels.sqlite"])
+        #expect(rollback.status == 66 && rollback.stderr.contains("no previous generation"), "\(rollback.status): \(rollback.stderr)")
+        #expect(cli.temporaryFiles.isEmpty, "\(cli.temporaryFiles)")
+        #expect(!FileManager.default.fileExists(atPath: cli.workingCopy) && cli.settingsEntry() == nil)
+    }
+
     /// Seeds of `megabytes` each, one per marker (`"A"` → `a.sqlite`, marked and versioned
     /// `A`), and the flags that deploy the one a marker names, with `extra`.
     private func markedSeeds(_ markers: [String], megabytes: Int, extra: [String] = []) throws -> (String) -> [String] {

@@ -13,7 +13,8 @@ extension Deployer {
     /// compressed, whether the path is absolute and stable and, when `looking` (a run
     /// under the deploy lock), who could write the file through the link (one `stat`,
     /// following links, as the app's connection would) or put another file at its path
-    /// (two for each directory on it). `nil` for a seed that is copied.
+    /// (two for each directory on it, and on it with its links resolved). `nil` for a
+    /// seed that is copied.
     ///
     /// The app's user is `--owner` when given; otherwise, in system mode run by root, an
     /// account that is not the seed's owner (services run under their own), and otherwise
@@ -34,12 +35,15 @@ extension Deployer {
         }
         let appUser = appUserID
         observed.writableBy = ReadOnlySeed.writer(mode: mode, ownerID: owner.uid, appUserID: appUser)
-        // Or could put another file at its path: each directory on it (followed, as the
-        // app's open follows them), with its entry's owner.
-        for (directory, entry) in ReadOnlySeed.directories(on: seed.source) where observed.writableBy == nil {
+        // Or could put another file at its path: each directory on it, as written (followed,
+        // as the app's open follows them) and with every link on it resolved (the
+        // directories that hold a link's target), with its entry's owner.
+        let resolved = effects.files.resolvingLinks(seed.source)
+        let walked = ReadOnlySeed.directories(on: seed.source) + (resolved == seed.source ? [] : ReadOnlySeed.directories(on: resolved))
+        for (directory, entry) in walked where observed.replaceableBy == nil {
             guard let (mode, owner) = try? effects.files.modeAndOwner(of: directory, followingLinks: true),
                   let (_, entryOwner) = try? effects.files.modeAndOwner(of: entry, followingLinks: false) else { continue }
-            observed.writableBy = ReadOnlySeed.directoryWriter(directory, mode: mode, ownerID: owner.uid, entryOwnerID: entryOwner.uid, appUserID: appUser)
+            observed.replaceableBy = ReadOnlySeed.directoryWriter(directory, mode: mode, ownerID: owner.uid, entryOwnerID: entryOwner.uid, appUserID: appUser)
         }
         return observed
     }

@@ -393,13 +393,17 @@ public struct Deployer: Sendable {
     }
 
     /// What a deploy would refuse because `seed`, read-only or the seed its working copy
-    /// links to (`linkedTo`), is writable by the app's user (``readOnlySeed(_:looking:)``);
-    /// `nil` for a copied seed, and when it would not.
+    /// links to (`linkedTo`), is writable by the app's user (``readOnlySeed(_:looking:)``):
+    /// the seed file, for a link already in place (as the startup check reads it); the
+    /// file or a directory on its path, for a link to be made. `nil` for a copied seed,
+    /// and when it would not.
     func writableSeedRefusal(_ seed: Seed, linkedTo: String?, paths: SeedPaths) -> SeedDBError? {
         var linked = seed
         linked.readOnly = seed.readOnly || linkedTo == seed.source
-        guard case .readOnlySeedWritable(let path, let who)? = (try? readOnlySeed(linked, looking: true))??.refusal else { return nil }
-        return Self.writableSeed(path, by: who, paths: paths)
+        guard let observed = (try? readOnlySeed(linked, looking: true)) ?? nil,
+              let who = linkedTo == seed.source ? observed.writableBy : observed.writableBy ?? observed.replaceableBy
+        else { return nil }
+        return Self.writableSeed(seed.source, by: who, paths: paths)
     }
 
     /// The report of a ``deploy(_:)`` of `seed` that has nothing to do, found the way the
@@ -492,8 +496,13 @@ public struct Deployer: Sendable {
             do {
                 _ = try DeployPlanner.plan(observed.observation, request(kind, observed.seed))
             } catch {
-                if error == .nothingToRollBack { removeStaleSettingsFiles(paths) }
-                throw failure(refusing: error, observed, paths: paths)
+                // What a killed run left in the working copy's directory is removed under
+                // the lock: the locked run refuses the same, after removing it.
+                let leftovers = error == .nothingToRollBack && !observed.observation.leftovers.isEmpty
+                guard leftovers else {
+                    if error == .nothingToRollBack { removeStaleSettingsFiles(paths) }
+                    throw failure(refusing: error, observed, paths: paths)
+                }
             }
         }
         return .work(Work(seed: seed, signature: signature, paths: paths, quick: quick))

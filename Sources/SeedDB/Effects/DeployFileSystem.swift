@@ -88,6 +88,8 @@ protocol DeployFileSystem: Sendable {
     func removeIfEmpty(_ directory: String) throws(SeedDBError) -> Bool
     /// The owner of `path` when it is not root's (an install made with `--owner`).
     func nonRootOwner(of path: String) -> FileOwner?
+    /// `path` with every symbolic link on it resolved, as far as it resolves.
+    func resolvingLinks(_ path: String) -> String
 }
 
 extension DeployFileSystem {
@@ -170,6 +172,7 @@ struct LocalFileSystem: DeployFileSystem {
     func requireWritableDirectory(_ directory: String, owner: FileOwner?) throws(SeedDBError) { try FileSystem.requireWritableDirectory(directory, owner: owner) }
     func removeIfEmpty(_ directory: String) throws(SeedDBError) -> Bool { FileSystem.removeIfEmpty(directory) }
     func nonRootOwner(of path: String) -> FileOwner? { FileSystem.nonRootOwner(of: path) }
+    func resolvingLinks(_ path: String) -> String { FileSystem.resolvingLinks(path) }
     func linkCopy(of source: String, identity: FileIdentity, at path: String, created: (String) -> Void) throws(SeedDBError) -> Bool {
         do throws(Errno) {
             try Syscalls.link(source, path)

@@ -210,8 +210,8 @@ package enum DeployRefusal: Error, Sendable, Hashable {
     case readOnlyNeedsCopy(String)
     /// A read-only seed whose path is not absolute and stable: the path, and why.
     case readOnlySeedUnstable(String, String)
-    /// A read-only seed the app's user could write through the link: the path, and who
-    /// could.
+    /// A read-only seed the app's user could write through the link, or replace through a
+    /// directory on its path: the path, and who could (and how).
     case readOnlySeedWritable(String, String)
     /// A read-only seed whose file is not there (a package removed it): the path. Its link,
     /// even one recorded at this version, opens nothing.

@@ -5,8 +5,9 @@ extension DeployPlanner {
     /// - Up to date: the working copy is the link to this seed, the record names it and
     ///   the version (a `deploy` only; a `reseed` records again). A rollback's hold holds.
     /// - Refused, before anything else is planned: a compressed seed (it needs a copy), a
-    ///   path that is not absolute and stable; and, even when its link is recorded at this
-    ///   version, a seed whose file is not there or that the app's user could write.
+    ///   path that is not absolute and stable, a seed the app's user could replace through
+    ///   a directory on its path; and, even when its link is recorded at this version, a
+    ///   seed whose file is not there or that the app's user could write.
     /// - A copy at the working-copy path (SeedDB's generation, a regular file, or the
     ///   generation the record still names after a killed run switched the link) becomes
     ///   the previous generation, whatever `keepPrevious` says: the app cannot write
@@ -27,13 +28,16 @@ extension DeployPlanner {
         if request.kind == .deploy, observed.heldFrom == observed.current, recorded != nil, observed.workingCopyExists {
             return .held
         }
-        // Up to date too: a seed gone, or one the app's user could write since its link
-        // was made (the link stays; the line says what to fix).
-        if let refusal = seed.refusal { throw refusal }
+        // Up to date too: a seed file gone, or one the app's user could write since its
+        // link was made (the link stays; the line says what to fix). The file alone, as the
+        // startup check reads it: a directory on its path refuses a new link only.
+        if seed.missing { throw .readOnlySeedMissing(seed.path) }
+        if let writer = seed.writableBy { throw .readOnlySeedWritable(seed.path, writer) }
         if request.kind == .deploy, linked, observed.recordedSeedLink == seed.path, recorded == observed.current,
            observed.interrupted == nil, observed.recordedGeneration == nil {
             return .nothing
         }
+        if let refusal = seed.refusal { throw refusal }
 
         let action: DeployAction
         switch request.kind {

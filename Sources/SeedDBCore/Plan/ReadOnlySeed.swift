@@ -1,6 +1,7 @@
 /// What a run observed of a seed deployed read-only (``Seed/readOnly``): the path the
 /// working copy's link names and what decides whether it may name it. Pure: the facts
-/// are gathered by the caller (one `stat` of the seed), the rules are here, so
+/// are gathered by the caller (`stat`s of the seed and of the directories on its path),
+/// the rules are here, so
 /// ``DeployPlanner`` can refuse with no I/O and a test can read why.
 package struct ReadOnlySeed: Sendable, Hashable {
     /// The seed's path as the app gives it: the target of the working copy's link. Not
@@ -15,6 +16,12 @@ package struct ReadOnlySeed: Sendable, Hashable {
     /// ``writer(mode:ownerID:appUserID:)``); `nil` when nobody the app runs as could, or
     /// when it was not looked at (the startup check, which plans no link).
     package var writableBy: String?
+    /// Who could put another file at the seed's path through a directory on it (see
+    /// ``directoryWriter(_:mode:ownerID:entryOwnerID:appUserID:)``); `nil` when nobody
+    /// the app runs as could, or when it was not looked at. Refuses a new link; a link
+    /// already recorded at this version is kept up to date on ``writableBy`` alone, the
+    /// one fact the startup check also reads.
+    package var replaceableBy: String?
     /// Whether nothing is at the seed's path (looked at): a link to it opens nothing.
     package var missing: Bool
 
@@ -23,16 +30,17 @@ package struct ReadOnlySeed: Sendable, Hashable {
         if missing { return .readOnlySeedMissing(path) }
         if compressed { return .readOnlyNeedsCopy(path) }
         if let unstable { return .readOnlySeedUnstable(path, unstable) }
-        if let writableBy { return .readOnlySeedWritable(path, writableBy) }
+        if let who = writableBy ?? replaceableBy { return .readOnlySeedWritable(path, who) }
         return nil
     }
 
     /// Creates the observation of a read-only seed.
-    package init(path: String, compressed: Bool = false, unstable: String? = nil, writableBy: String? = nil, missing: Bool = false) {
+    package init(path: String, compressed: Bool = false, unstable: String? = nil, writableBy: String? = nil, replaceableBy: String? = nil, missing: Bool = false) {
         self.path = path
         self.compressed = compressed
         self.unstable = unstable
         self.writableBy = writableBy
+        self.replaceableBy = replaceableBy
         self.missing = missing
     }
 
@@ -76,12 +84,17 @@ package struct ReadOnlySeed: Sendable, Hashable {
     /// owns the directory (it may make it writable). Root's own directories are not
     /// counted against a root app: every directory is root's to write.
     package static func directoryWriter(_ directory: String, mode: UInt16, ownerID: UInt32, entryOwnerID: UInt32, appUserID: UInt32?) -> String? {
-        let sticky = mode & 0o1000 != 0
-        if !sticky || (entryOwnerID == appUserID && entryOwnerID != 0) {
-            if mode & 0o002 != 0 { return "everyone, through its directory \(directory) (mode \(octal(mode)))" }
-            if mode & 0o020 != 0 { return "its directory's group, through \(directory) (mode \(octal(mode)))" }
+        let shown = NameRules.shown(path: directory)
+        if mode & 0o1000 != 0 {
+            // Sticky: only the entry's owner (or the directory's) may rename or remove it.
+            if entryOwnerID == appUserID, entryOwnerID != 0, mode & 0o022 != 0 {
+                return "the app's user, uid \(entryOwnerID), through its own entry in \(shown) (mode \(octal(mode)))"
+            }
+        } else {
+            if mode & 0o002 != 0 { return "everyone, through its directory \(shown) (mode \(octal(mode)))" }
+            if mode & 0o020 != 0 { return "its directory's group, through \(shown) (mode \(octal(mode)))" }
         }
-        if appUserID == ownerID, ownerID != 0 { return "the app's user, uid \(ownerID), through its directory \(directory), which it owns" }
+        if appUserID == ownerID, ownerID != 0 { return "the app's user, uid \(ownerID), through its directory \(shown), which it owns" }
         return nil
     }
 
