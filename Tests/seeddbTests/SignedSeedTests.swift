@@ -311,6 +311,37 @@ import Testing
         #expect(Self.fields(cli.settingsEntry()?["signature"]) == Self.fields(["keyId": key.id, "serial": 2]))
     }
 
+    /// A deploy of serial 2 killed once it switched the working copy, then a replay of the
+    /// older signed serial 1: the killed run is finished and records its own signature
+    /// (serial 2), and the replay is refused as a downgrade. It was finished recording
+    /// the replay's serial 1, and then replaced 2 by 1 with no `--allow-downgrade`.
+    @Test(.enabled(if: DurabilityOrderTests.strace != nil, "strace is missing: .ci/run installs it"))
+    func aReplayAfterAKilledNewerReleaseIsRefused() throws {
+        let key = try keygen("release")
+        let template = cli
+        let v2 = try deployedV1(key: key)
+        let v1 = template.root + "/release-1/seeds.json"
+        var switched = 0
+        for when in 1...12 {
+            let trial = try template.clone()
+            let (killed, _) = try SyscallKillMatrix.traced(trial, ["deploy", "--manifest", v2, "--trusted-key", key.publicKey], kill: ("rename", when))
+            guard killed.killedBy == SIGKILL else { continue }
+            let heldV2 = try trial.levelCount() == 24
+            if heldV2 { switched += 1 }
+            let replay = try trial.run(["deploy", "--manifest", v1, "--trusted-key", key.publicKey])
+            let entry = trial.settingsEntry() ?? [:]
+            if heldV2 {
+                #expect(replay.status == 65 && replay.stderr.contains("lower"), "rename #\(when): \(replay.status) \(replay.stderr)")
+                #expect(try trial.levelCount() == 24, "rename #\(when): the replay replaced the newer release")
+                #expect(entry["version"] as? String == "2" && (entry["signature"] as? [String: Any])?["serial"] as? Int == 2, "rename #\(when): \(entry)")
+            } else {
+                #expect(replay.status == 0 && entry["version"] as? String == "1", "rename #\(when): \(replay.status) \(replay.stderr)")
+            }
+            #expect(entry["interrupted"] == nil, "rename #\(when): \(entry)")
+        }
+        #expect(switched > 0, "no kill came after the switch")
+    }
+
     @Test func anExpiredManifestIsRefused() throws {
         let key = try keygen("release")
         _ = try deployedV1(key: key)

@@ -131,7 +131,7 @@ extension DeployExecutor {
             entry.base = link.base
             entry.baseIdentity = nil // not looked at by this run: hashed before a merge uses it
             if let previous { entry.previous = previous }
-            entry.signature = target.signature
+            entry.signature = recorded(link.signature)
             // The seed's identity and digest, when known; an older one would name another file.
             entry.source = run.sourceDigest
             entry.location = target.location

@@ -196,6 +196,14 @@ extension DeployExecutor {
         }
     }
 
+    /// The signature a record pins, as `signature` says.
+    func recorded(_ signature: PlannedStep.RecordedSignature) -> SeedSignature? {
+        switch signature {
+        case .fromManifest: target.signature
+        case .this(let kept): kept
+        }
+    }
+
     /// `reinstate`: puts `record` back in the place of the marker of a run killed before it
     /// switched the link (the record that run withdrew): the working copy still holds that
     /// record's content, or, with no record (an install, an adoption), what was there
@@ -238,6 +246,7 @@ extension DeployExecutor {
             // (Not read, nothing is proved: the run's new generation then stays if it is killed.)
             replacingFile: withdraw.replacesFile ? try? fs.identity(of: paths.workingCopy) : nil, release: target.release, tableDigests: run.tableDigests, seedLink: withdraw.seedLink)
         marker.isReseed = withdraw.isReseed
+        marker.runSignature = target.signature.map { .signed($0) } ?? .unsigned
         return marker
     }
 
@@ -651,11 +660,7 @@ extension DeployExecutor {
         case .staged: (seedTables, tableDigests) = (run.seedTables, run.tableDigests)
         case .these(let tables, let digests): (seedTables, tableDigests) = (tables, digests)
         }
-        let signature: SeedSignature?
-        switch record.signature {
-        case .fromManifest: signature = target.signature
-        case .this(let kept): signature = kept
-        }
+        let signature = recorded(record.signature)
         let pristine = record.recordsPristineIdentity ? pristineIdentity(run) : nil
         var recorded = DeployRecord(version: target.version, sha256: content.digest, size: content.size, deployedAt: context.now(), seedTables: seedTables)
         recorded.tableDigests = tableDigests

@@ -142,6 +142,8 @@ extension Deployer {
                 let done = try executor(first, observed, plan, release.kind, lock: lock, deadline: deadline).run(plan)
                 if !plan.undoesInterrupted { warnOfFinishedRun(done, at: first.paths) }
                 observed = try observe(first.seed, paths: first.paths, lock: lock, known: first.quick.sourceDigest, planning: release.kind)
+                // The finish recorded the killed run's signature: a newer serial pins.
+                try requirePinned(first.signature, entry: observed.entry, seed: first.seed)
                 plan = try decide(observed, release.kind, paths: first.paths)
             }
             guard plan.action.copies, plan.names.contains(where: { $0 != .cleanUp && $0 != .repairOwnership }) else {

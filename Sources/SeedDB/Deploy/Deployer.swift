@@ -754,6 +754,11 @@ public struct Deployer: Sendable {
                 replacingGeneration: run.replacingGeneration.flatMap(paths.generationNumber(of:)), adopting: run.adopting)
             marker.replacedAFile = run.replacingFile != nil
             marker.isReseed = run.isReseed
+            switch run.runSignature {
+            case .unknown: break
+            case .unsigned: marker.signature = .this(nil)
+            case .signed(let signature): marker.signature = .this(signature)
+            }
             if let replaced = run.replacingFile, workingCopy.observed == .file, let found = try? files.identity(of: paths.workingCopy) {
                 marker.replacedFileInPlace = found.sameFile(as: replaced)
             }

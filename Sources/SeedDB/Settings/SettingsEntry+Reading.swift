@@ -152,6 +152,12 @@ extension SettingsEntry.InterruptedRun {
             adopting: (run.adopting ?? nil) ?? false, replacingFile: replacingFile, release: run.release ?? nil,
             tableDigests: try SettingsEntry.tableDigests(run.tableDigests, at: "interrupted."), seedLink: run.seedLink ?? nil)
         isReseed = (run.reseed ?? nil) ?? false
+        if let unsigned = run.unsigned, unsigned != true || run.signature != nil { throw ShapeError(field: "interrupted.unsigned") }
+        if let signature = try SignatureMembers.signature(run.signature, at: "interrupted.") {
+            runSignature = .signed(signature)
+        } else if run.unsigned != nil {
+            runSignature = .unsigned
+        }
     }
 }
 
@@ -273,9 +279,16 @@ private struct RecordMembers: ObjectMembers {
     }
 
     /// `"signature": {"keyId": "<hex>", "serial": N, "publicKey": "<base64>"}`, if there.
-    /// A public key must be a minisign key with that key id.
     func signature(at prefix: String) throws(SettingsEntry.ShapeError) -> SeedSignature? {
-        guard let value = signature else { return nil }
+        try SignatureMembers.signature(signature, at: prefix)
+    }
+}
+
+extension SignatureMembers {
+    /// The signature `member` holds, `nil` when absent. A public key must be a minisign
+    /// key with that key id.
+    static func signature(_ member: SignatureMembers??, at prefix: String) throws(SettingsEntry.ShapeError) -> SeedSignature? {
+        guard let value = member else { return nil }
         guard let fields = value, let keyID = fields.keyID ?? nil, let serial = fields.serial ?? nil
         else { throw SettingsEntry.ShapeError(field: prefix + "signature") }
         var signature = SeedSignature(keyID: keyID, serial: serial)
@@ -369,6 +382,8 @@ private struct InterruptedMembers: ObjectMembers {
     var replacingGeneration: String??
     var adopting: Bool??
     var reseed: Bool??
+    var signature: SignatureMembers??
+    var unsigned: Bool??
     var replacingFile: IdentityMembers??
     var release: [SettingsEntry.ReleaseSeed]??
     var tableDigests: [String: SHA256Digest]??
@@ -387,6 +402,8 @@ private struct InterruptedMembers: ObjectMembers {
         case "replacingGeneration": replacingGeneration = try parser.readString(depth: depth)
         case "adopting": adopting = try parser.readBool(depth: depth)
         case "reseed": reseed = try parser.readBool(depth: depth)
+        case "signature": signature = try SignatureMembers.read(&parser, depth: depth)
+        case "unsigned": unsigned = try parser.readBool(depth: depth)
         case "replacingFile": replacingFile = try IdentityMembers.read(&parser, depth: depth)
         case "release": release = try readRelease(&parser, depth: depth)
         case "tableDigests": tableDigests = try readTableDigests(&parser, depth: depth)

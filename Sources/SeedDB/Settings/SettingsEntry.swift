@@ -76,6 +76,10 @@ public struct SettingsEntry: Sendable, Hashable {
         /// Whether the run is a reseed (`"reseed": true`), so a run that finishes it says
         /// `reseeded`; absent in markers written before it was.
         public var isReseed = false
+        /// The signature the run records (`"signature"`, or `"unsigned": true`), so the run
+        /// that finishes it records that one, not its own: a killed run's newer serial
+        /// pins, and an older release met next is refused as a downgrade.
+        public var runSignature: RunSignature = .unknown
         /// For a live replace: the digest of the snapshot of the old content it makes the
         /// previous generation, written down before the snapshot takes that name, so the
         /// next run knows the previous generation holds ``replacing``'s content.
@@ -102,6 +106,17 @@ public struct SettingsEntry: Sendable, Hashable {
         /// working copy to, so every run recognises that link as SeedDB's and finishes the
         /// run once the link is in place, or undoes it before. `nil` for a copy.
         public var seedLink: String? = nil
+    }
+
+    /// The signature an ``InterruptedRun`` records once finished.
+    public enum RunSignature: Sendable, Hashable {
+        /// Not written down (a marker written before markers carried it): the finishing
+        /// run records its own.
+        case unknown
+        /// The run's manifest was not signed.
+        case unsigned
+        /// The run's manifest was signed so.
+        case signed(SeedSignature)
     }
 
     /// One seed of a release, as an ``InterruptedRun`` names it: `{"name", "version"}`.
@@ -167,6 +182,11 @@ public struct SettingsEntry: Sendable, Hashable {
             if let old = interrupted.replacingGeneration { run["replacingGeneration"] = .string(old) }
             if interrupted.adopting { run["adopting"] = .bool(true) }
             if interrupted.isReseed { run["reseed"] = .bool(true) }
+            switch interrupted.runSignature {
+            case .unknown: break
+            case .unsigned: run["unsigned"] = .bool(true)
+            case .signed(let signature): run["signature"] = Self.jsonValue(of: signature)
+            }
             if let file = interrupted.replacingFile { run["replacingFile"] = .object(Self.members(of: file)) }
             if let seedLink = interrupted.seedLink { run["seedLink"] = .string(seedLink) }
             if let seedTables = interrupted.seedTables { run["seedTables"] = .array(seedTables.map(JSONValue.string)) }

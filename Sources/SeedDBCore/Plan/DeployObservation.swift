@@ -77,6 +77,9 @@ package struct DeployObservation: Sendable, Hashable {
         package var isRollback: Bool
         /// Whether the run was a reseed.
         package var isReseed = false
+        /// The signature the run records (``PlannedStep/RecordedSignature/fromManifest``:
+        /// not written down, the finishing run's own).
+        package var signature: PlannedStep.RecordedSignature = .fromManifest
         /// Whether a live replace had already made its snapshot of the old content the
         /// previous generation: the file at the previous generation's name is that
         /// snapshot (its digest matches the one the run wrote down before the rename), so

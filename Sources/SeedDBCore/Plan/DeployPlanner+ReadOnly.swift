@@ -110,6 +110,7 @@ extension DeployPlanner {
             base: recordsPrevious ? nil : observed.records.base)
         link.setsAsideCompressedPreviousBase = movesBase && observed.baseFiles.previousBaseCompressed
         link.finishesKilledRun = finishing
+        if finishing, let killed = observed.interrupted { link.signature = killed.signature }
         var steps: [PlannedStep] = [.linkSeed(link), .cleanUp(leftovers: observed.leftovers)]
         // The link alone, where the record already names it (a removed link put back), leaves
         // the record true whenever it is cut: no marker either.

@@ -460,7 +460,7 @@ package enum DeployPlanner {
             content: interrupted.generation.map { .generation($0) } ?? .workingCopy(observed.oldContent), base: base,
             previous: previousRecord(observed, adopted: adopted, replaced: replaced, keeps: keeps, drops: drops || interrupted.isRollback),
             heldFrom: interrupted.isRollback ? replaced?.version ?? observed.heldFrom : nil,
-            signature: interrupted.isRollback ? .this(observed.records.previous?.signature ?? observed.records.signature) : .fromManifest,
+            signature: interrupted.isRollback ? .this(observed.records.previous?.signature ?? observed.records.signature) : interrupted.signature,
             generation: interrupted.generation, seedTables: .these(interrupted.seedTables, digests: interrupted.tableDigests),
             removesConflicts: interrupted.isRollback)
     }

@@ -46,6 +46,8 @@ package struct SeedLink: Sendable, Hashable {
     /// replace or roll back the link, instead of every run failing on it; the pass after
     /// the finish (or the next run) looks at it.
     package var finishesKilledRun = false
+    /// The signature the record pins: the run's own, or a killed run's it finishes.
+    package var signature: PlannedStep.RecordedSignature = .fromManifest
 
     /// Creates the step's decisions.
     package init(
