@@ -10,7 +10,8 @@ import Synchronization
 /// exit 130 (SIGINT) or 143 (SIGTERM). After it, the handler only notes the signal: the
 /// library checks ``DeployConfiguration/isInterrupted`` between the steps of a plan, and an
 /// interrupted run undoes what it did and fails with `interrupted`, printed as the same
-/// line with the same status. Past the install, the run finishes recording first.
+/// line with the same status. Past the install, the run finishes recording first, then
+/// says it was interrupted too late to stop (``warnIfNotedTooLate()``) and exits 0.
 ///
 /// A signal the parent set to be ignored (`seeddb … &` from a non-interactive shell,
 /// `nohup`) stays ignored, as POSIX asks of programs that catch it.
@@ -43,6 +44,16 @@ enum Interruption {
     /// something, just before they call the library.
     static func stopAtTheNextStep() {
         deferred.store(true, ordering: .sequentiallyConsistent)
+    }
+
+    /// Says a signal noted once the command could no longer stop (the new content
+    /// installed, the run finishing its record), after a command that ran to its end: a
+    /// run that said nothing would look as if it ignored the signal. The exit status stays
+    /// 0: what the run did is done and recorded.
+    static func warnIfNotedTooLate() {
+        guard let signal else { return }
+        let name = signal == SIGTERM ? "SIGTERM" : "SIGINT"
+        Terminal.logger.warning("interrupted (\(name)) once the run could no longer stop: it finished, and what it did is recorded")
     }
 
     /// The signal received, if any.

@@ -56,6 +56,7 @@ struct SeedDBCommand: ParsableCommand {
             try UsageError.checkRepeatedOptions(arguments)
             var command = try parseAsRoot(arguments)
             try command.run()
+            Interruption.warnIfNotedTooLate()
         } catch {
             exit(reporting: error, arguments: arguments)
         }

@@ -68,6 +68,7 @@ import Testing
             run.adopting = chance()
             // A reseed is never a rollback.
             run.isReseed = !run.isRollback && chance()
+            run.runSignature = [.unknown, .unsigned, .signed(signature())][next() % 3]
             if chance() { run.release = try (0..<next() % 3).map { _ in SettingsEntry.ReleaseSeed(name: text(), version: try version()) } }
             if chance() { run.tableDigests = try tableDigests() }
             // A read-only deploy's marker names a seed, never a generation.

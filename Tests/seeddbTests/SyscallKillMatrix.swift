@@ -17,16 +17,16 @@ enum SyscallKillMatrix {
     ]
 
     /// Runs `seeddb arguments` in `cli` under strace, which traces the calls of
-    /// ``syscalls``; with `kill`, the `when`-th call of that system call kills the
-    /// process. Returns the result and the trace's lines.
-    static func traced(_ cli: CLIHarness, _ arguments: [String], kill: (name: String, when: Int)? = nil) throws -> (CLIHarness.Result, [String]) {
+    /// ``syscalls``; with `kill`, the `when`-th call of that system call sends the process
+    /// `signal` (`KILL` by default). Returns the result and the trace's lines.
+    static func traced(_ cli: CLIHarness, _ arguments: [String], kill: (name: String, when: Int)? = nil, signal: String = "KILL") throws -> (CLIHarness.Result, [String]) {
         let output = cli.root + "/trace-\(UUID().uuidString).txt"
         let quoted = arguments.map { "'\($0)'" }.joined(separator: " ")
         let names = syscalls.flatMap(\.variants).joined(separator: ",")
         var options = "-f -qq -o '\(output)' -e trace=\(names)"
         if let kill {
             let variants = syscalls.first { $0.name == kill.name }!.variants.joined(separator: ",")
-            options += " -e inject=\(variants):signal=KILL:when=\(kill.when)"
+            options += " -e inject=\(variants):signal=\(signal):when=\(kill.when)"
         }
         let result = try cli.shell("exec \(DurabilityOrderTests.strace!) \(options) '\(CLIHarness.binary)' \(quoted)")
         let lines = String(decoding: cli.bytes(output) ?? Data(), as: UTF8.self).split(separator: "\n").map(String.init)
