@@ -330,7 +330,7 @@ struct Printer {
             if dryRun { json["dryRun"] = true }
             if let failure {
                 json["error"] = [("seed", failure.seed?.rawValue), ("code", Int(ExitStatus.code(for: failure.error.code))),
-                                 ("message", failure.error.message)] as [(String, Any?)]
+                                 ("message", failure.message)] as [(String, Any?)]
             }
             let order = ["dryRun", "settings", "output", "version", "sha256", "size", "compression", "keyId", "publicKey", "secretKey", "encrypted", "signature", "serial", "seeds", "error"]
             Terminal.printOut(JSONText.object(json.sorted { (order.firstIndex(of: $0.key) ?? 99) < (order.firstIndex(of: $1.key) ?? 99) }.map { ($0.key, $0.value) }))

@@ -295,6 +295,10 @@ import Testing
         let v1 = cli.root + "/release-1/seeds.json"
         let refused = try expectRefused(["deploy", "--manifest", v1, "--trusted-key", key.publicKey], mentioning: [v1, key.id, "serial 1", "serial 2", "--allow-downgrade"], tampering: "a replayed older manifest (lower serial), deploy")
         #expect(refused.stderr.contains("lower"))
+        // The JSON error's message is the line, the flag that would allow it included.
+        let json = try cli.run(["deploy", "--json", "--manifest", v1, "--trusted-key", key.publicKey])
+        let message = (try json.json()["error"] as? [String: Any])?["message"] as? String
+        #expect(message?.hasSuffix("; pass --allow-downgrade to deploy it anyway") == true && refused.stderr.contains(message ?? "-"), "\(json.stdout)")
         try expectRefused(["reseed", "--manifest", v1, "--trusted-key", key.publicKey], mentioning: [v1, "serial 1"], tampering: "a replayed older manifest (lower serial), reseed")
 
         // --allow-downgrade deploys it and records serial 1.
