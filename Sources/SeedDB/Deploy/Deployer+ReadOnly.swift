@@ -38,8 +38,9 @@ extension Deployer {
         // Or could put another file at its path: each directory on it, as written (followed,
         // as the app's open follows them) and with every link on it resolved (the
         // directories that hold a link's target), with its entry's owner.
-        let resolved = effects.files.resolvingLinks(seed.source)
-        let walked = ReadOnlySeed.directories(on: seed.source) + (resolved == seed.source ? [] : ReadOnlySeed.directories(on: resolved))
+        let written = ReadOnlySeed.directories(on: seed.source)
+        let resolved = ReadOnlySeed.directories(on: effects.files.resolvingLinks(seed.source))
+        let walked = written + resolved.filter { step in !written.contains { $0.entry == step.entry } }
         for (directory, entry) in walked where observed.replaceableBy == nil {
             guard let (mode, owner) = try? effects.files.modeAndOwner(of: directory, followingLinks: true),
                   let (_, entryOwner) = try? effects.files.modeAndOwner(of: entry, followingLinks: false) else { continue }

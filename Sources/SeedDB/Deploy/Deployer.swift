@@ -495,14 +495,12 @@ public struct Deployer: Sendable {
             let observed = try observe(seed, paths: paths)
             do {
                 _ = try DeployPlanner.plan(observed.observation, request(kind, observed.seed))
-            } catch {
+            } catch .nothingToRollBack where !observed.observation.leftovers.isEmpty {
                 // What a killed run left in the working copy's directory is removed under
                 // the lock: the locked run refuses the same, after removing it.
-                let leftovers = error == .nothingToRollBack && !observed.observation.leftovers.isEmpty
-                guard leftovers else {
-                    if error == .nothingToRollBack { removeStaleSettingsFiles(paths) }
-                    throw failure(refusing: error, observed, paths: paths)
-                }
+            } catch {
+                if error == .nothingToRollBack { removeStaleSettingsFiles(paths) }
+                throw failure(refusing: error, observed, paths: paths)
             }
         }
         return .work(Work(seed: seed, signature: signature, paths: paths, quick: quick))

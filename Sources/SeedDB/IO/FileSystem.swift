@@ -183,13 +183,15 @@ enum FileSystem {
         }.map { joined(directory, $0) }
     }
 
-    /// Removes the temporary files a crashed run left for `stem` in `directory`.
+    /// Removes the temporary files a crashed run left for `stem` in `directory`; the
+    /// paths removed.
     ///
     /// Only call this while holding the lock that serialises writers of `stem`.
-    static func removeStaleTemporaryFiles(in directory: String, stem: String) throws(SeedDBError) {
-        for path in try staleTemporaryFiles(in: directory, stem: stem) {
-            try remove(path)
-        }
+    @discardableResult
+    static func removeStaleTemporaryFiles(in directory: String, stem: String) throws(SeedDBError) -> [String] {
+        let stale = try staleTemporaryFiles(in: directory, stem: stem)
+        for path in stale { try remove(path) }
+        return stale
     }
 
     /// Removes the entry at `path` (a symbolic link itself, never its target); nothing

@@ -125,9 +125,7 @@ public struct SettingsStore: Sendable {
         guard try FileSystem.fileType(at: directory) != nil, !(try FileSystem.staleTemporaryFiles(in: directory, stem: stem)).isEmpty else { return [] }
         let lock = try FileLock.acquire(lockPath, kind: .exclusive, timeout: timeout, owner: policy.owner)
         defer { lock.close() }
-        let stale = try FileSystem.staleTemporaryFiles(in: directory, stem: stem)
-        for path in stale { try FileSystem.remove(path) }
-        return stale
+        return try FileSystem.removeStaleTemporaryFiles(in: directory, stem: stem)
     }
 
     /// The settings file as it is now, byte for byte, so a failed run can put it back.

@@ -80,9 +80,9 @@ package struct ReadOnlySeed: Sendable, Hashable {
     /// ``writer(mode:ownerID:appUserID:)``). Everyone or the directory's group when its
     /// mode lets them write it, unless it is sticky (`/tmp`: only an entry's owner may
     /// rename or remove it) and the entry is not the app's user's (root's are root's
-    /// anyway); the app's user when it
-    /// owns the directory (it may make it writable). Root's own directories are not
-    /// counted against a root app: every directory is root's to write.
+    /// anyway); the app's user when it owns the directory (it may make it writable).
+    /// Root's own directories are not counted against a root app: every directory is
+    /// root's to write.
     package static func directoryWriter(_ directory: String, mode: UInt16, ownerID: UInt32, entryOwnerID: UInt32, appUserID: UInt32?) -> String? {
         let shown = NameRules.shown(path: directory)
         if mode & 0o1000 != 0 {
