@@ -20,9 +20,11 @@ struct Printer {
     /// `deploy`, `reseed`, `rollback` (and their dry runs).
     func deployReports(_ reports: [DeployReport], dryRun: Bool, failure: SeedFailure? = nil) {
         emit(json: ["seeds": reports.map { report in
+            // A seed of a release that failed before installing it holds no version.
+            let notInstalled = report.action == .unchanged && report.from == nil
             var pairs: [(String, Any?)] = [
                 ("name", report.name.rawValue), ("action", report.action.rawValue),
-                ("from", report.from?.rawValue), ("to", report.to.rawValue), ("workingCopy", report.workingCopy)]
+                ("from", report.from?.rawValue), ("to", notInstalled ? nil : report.to.rawValue), ("workingCopy", report.workingCopy)]
             if let strategy = report.strategy { pairs.append(("strategy", strategy.rawValue)) }
             if let link = report.seedLink { pairs += [("readOnly", true), ("seedLink", link)] }
             if report.adopted { pairs.append(("adopted", true)) }

@@ -181,6 +181,8 @@ import Testing
         let seeds = try json.seeds()
         #expect(seeds.map { $0["name"] as? String } == ["levels.sqlite"])
         #expect(seeds.first?["action"] as? String == "unchanged")
+        // Nothing installed: it holds no version (the release's would be "1").
+        #expect(seeds.first?["from"] is NSNull && seeds.first?["to"] is NSNull, "\(json.stdout)")
         let error = try #require(object["error"] as? [String: Any])
         #expect(error["seed"] as? String == "b.sqlite")
         #expect(error["code"] as? Int == 66)

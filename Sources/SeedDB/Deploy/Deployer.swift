@@ -802,7 +802,10 @@ public struct Deployer: Sendable {
         observation.readOnlySeed = try readOnlySeed(seed, looking: !quick)
         if !quick {
             observation.ownershipDrift = try OwnershipRepair.drift(of: workingCopy.contentFile, policy: configuration.files, files: files)
-            if entry.record != nil, entry.interrupted == nil, let pristine = entry.pristine, let content = workingCopy.contentFile {
+            // A killed run's marker withdrew the record but kept its identity: a run killed
+            // before it switched left that very file, unwritten or not, in place.
+            let recorded = entry.interrupted.map { $0.replacing != nil } ?? (entry.record != nil)
+            if recorded, let pristine = entry.pristine, let content = workingCopy.contentFile {
                 observation.untouchedSeed = try files.isUnwritten(content, since: pristine)
             }
             let base = try files.fileType(at: paths.base) == .regular
