@@ -104,10 +104,18 @@ struct Printer {
 
     func maintenanceReports(_ reports: [MaintenanceReport], dryRun: Bool = false, failure: SeedFailure? = nil) {
         emit(json: ["seeds": reports.map { report in
-            [("name", report.name.rawValue), ("action", report.action.rawValue), ("lastRun", report.lastRun),
-             ("workingCopy", report.workingCopy)] as [(String, Any?)]
+            var pairs: [(String, Any?)] = [
+                ("name", report.name.rawValue), ("action", report.action.rawValue), ("lastRun", report.lastRun), ("workingCopy", report.workingCopy)]
+            if let link = report.seedLink { pairs += [("readOnly", true), ("seedLink", link)] }
+            return pairs
         }], dryRun: dryRun, failure: failure) {
-            reports.map { "\($0.name): \(dryRun ? "would be " : "")\($0.action.rawValue) (last run \($0.lastRun ?? "never"), \($0.workingCopy))" }
+            reports.map { report in
+                let verb = "\(dryRun ? "would be " : "")\(report.action.rawValue)"
+                if let link = report.seedLink {
+                    return "\(report.name): \(verb) (a read-only link to \(NameRules.shown(path: link)): nothing to maintain, \(report.workingCopy))"
+                }
+                return "\(report.name): \(verb) (last run \(report.lastRun ?? "never"), \(report.workingCopy))"
+            }
         }
     }
 

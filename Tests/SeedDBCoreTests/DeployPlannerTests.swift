@@ -623,6 +623,33 @@ import Testing
         #expect(try carry(adopted)?.appTables == .notInTheNewSeed)
     }
 
+    /// A merge without its base is given the table digests recorded with the old copy,
+    /// which tell the tables the user left alone (they take the new seed's rows); a merge
+    /// with its base, and an adopted database's, are not.
+    @Test func aMergeWithoutItsBaseIsGivenTheRecordedTableDigests() throws {
+        func carry(_ observed: DeployObservation) throws -> PlannedStep.Carry? {
+            var merging = DeployRequest(kind: .deploy)
+            merging.merges = true
+            for case .carry(let carry) in try DeployPlanner.plan(observed, merging).steps { return carry }
+            return nil
+        }
+        let digest = SHA256Digest(bytes: Array(repeating: UInt8(1), count: 32))
+        let digests = ["levels": SHA256Digest(bytes: Array(repeating: UInt8(2), count: 32))]
+        var observed = Self.observed()
+        observed.records.current = DeployRecord(version: Self.version("1"), sha256: digest, size: 1, deployedAt: "", seedTables: ["levels"])
+        observed.records.current?.tableDigests = digests
+        #expect(try carry(observed)?.unchangedIfDigests == digests)
+        observed.baseFiles.base = true
+        observed.records.base = digest
+        observed.baseFiles.baseMatchesRecord = false
+        #expect(try carry(observed)?.unchangedIfDigests == digests, "a base that does not match is no base")
+        observed.baseFiles.baseMatchesRecord = true
+        #expect(try carry(observed)?.unchangedIfDigests == nil)
+        var adopted = Self.observed(recorded: nil, workingCopy: .file, recordedGeneration: nil)
+        adopted.records.current = nil
+        #expect(try carry(adopted)?.unchangedIfDigests == nil)
+    }
+
     /// Issue 30, item 1: a carry that replaces the user's changes to some table names the
     /// tables: against the base when it matches its record, else against the replaced
     /// record's table digests, else not knowing; not for a copy nobody wrote (nothing

@@ -108,12 +108,17 @@ import Testing
     @Test func aCopyNobodyWroteTakesThePlainReplaceAndOneWriteMakesItMerge() throws {
         try makeSeeds()
         #expect(try cli.run(["deploy"] + flags(1)).status == 0)
+        // A dry run says it too: it plans as the run does.
+        let planned = try cli.run(["deploy", "--dry-run", "--json"] + flags(2))
+        #expect(try planned.seeds().first?["mergeSkipped"] as? Bool == true, "\(planned.stdout)")
         let untouched = try cli.run(["deploy", "--json"] + flags(2))
         let entry = try #require(try untouched.seeds().first)
         #expect(entry["mergeSkipped"] as? Bool == true, "\(untouched.stdout)")
         #expect(entry["merge"] == nil)
 
         _ = try sql("UPDATE words SET word = 'w' WHERE id = 2")
+        let plannedWritten = try cli.run(["reseed", "--dry-run", "--json"] + flags(2))
+        #expect(try plannedWritten.seeds().first?["mergeSkipped"] == nil, "\(plannedWritten.stdout)")
         let written = try cli.run(["reseed", "--json"] + flags(2))
         #expect(try written.seeds().first?["merge"] != nil, "one write makes it merge: \(written.stdout)")
 

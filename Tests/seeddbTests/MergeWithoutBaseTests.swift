@@ -47,6 +47,27 @@ import Testing
         #expect(human.contains(#"background: base (absent), user "my cave", seed "cave-hd"; kept the user's"#), "\(human)")
     }
 
+    /// Without a base, a table the user never changed (its digest is still the one
+    /// recorded with v1) takes v2's rows: its cells that differ from v2 are v1's, not the
+    /// user's. The table the user did change merges without a base as before.
+    @Test func aTableTheUserLeftAloneTakesTheNewSeedsRowsWithoutABase() throws {
+        let (v1, v2) = (cli.root + "/v1/s.sqlite", cli.root + "/v2/s.sqlite")
+        #expect(try cli.shell("""
+            mkdir -p '\(cli.root)/v1' '\(cli.root)/v2' && sqlite3 '\(v1)' "CREATE TABLE words(id INTEGER PRIMARY KEY, w); CREATE TABLE tags(id INTEGER PRIMARY KEY, t);
+            INSERT INTO words VALUES (1, 'a'), (2, 'b'); INSERT INTO tags VALUES (1, 'x'), (2, 'y')" && cp '\(v1)' '\(v2)' &&
+            sqlite3 '\(v2)' "UPDATE words SET w = 'B2' WHERE id = 2; UPDATE tags SET t = 'x2' WHERE id = 1; INSERT INTO tags VALUES (3, 'z')"
+            """).status == 0)
+        let workingCopy = cli.appData + "/s.sqlite"
+        #expect(try cli.run(["deploy", "--merge", "off", "--app", cli.app, "--seed", v1, "--version", "1"]).status == 0)
+        #expect(try cli.shell("sqlite3 '\(workingCopy)' \"UPDATE words SET w = 'mine' WHERE id = 1\"").status == 0)
+        let result = try cli.run(["deploy", "--json", "--app", cli.app, "--seed", v2, "--version", "2"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let merge = try #require(try result.seeds().first?["merge"] as? [String: Any], "\(result.stdout)")
+        #expect(merge["withoutBase"] as? Bool == true)
+        let rows = try cli.shell("sqlite3 '\(workingCopy)' \"SELECT group_concat(t, ',') FROM (SELECT t FROM tags ORDER BY id); SELECT group_concat(w, ',') FROM (SELECT w FROM words ORDER BY id)\"")
+        #expect(rows.stdout == "x2,y,z\nmine,b\n", "tags was never written: v2's rows; words keeps the user's cells (no base tells v1's 'b' from an edit)")
+    }
+
     @Test func seedWinsTakesTheSeedsCellsButKeepsTheUsersRows() throws {
         try deployV1WithoutMergingAndEdit()
         let result = try cli.run(["deploy", "--json", "--merge", "seed-wins"] + cli.seedFlags(2))

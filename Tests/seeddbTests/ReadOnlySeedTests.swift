@@ -106,7 +106,7 @@ struct ReadOnlySeedTests {
     }
 
     /// The same in a manifest (78; the library's ``Seed`` refuses them too).
-    @Test(arguments: [#""preserve": ["progress"]"#, #""merge": "off""#, #""mergeTables": {"levels": "user-wins"}"#])
+    @Test(arguments: [#""preserve": ["progress"]"#, #""merge": "off""#, #""mergeTables": {"levels": "user-wins"}"#, #""preserve": []"#, #""mergeTables": {}"#])
     func aReadOnlyManifestSeedTakesNoCarry(_ member: String) throws {
         let cli = CLIHarness()
         _ = try Self.shipped(cli, 1)
@@ -518,6 +518,45 @@ struct ReadOnlySeedTests {
         #expect(other.state() == before)
     }
 
+    /// One of SeedDB's own files beside the working copy (its merge base, which the
+    /// next switch renames away) is refused as a seed path that is not stable; a
+    /// directory as a seed is not a regular file (66), whatever its mode.
+    @Test func aSeedThatIsSeedDBsOwnFileOrADirectoryIsRefused() throws {
+        let cli = CLIHarness()
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+        let base = cli.workingCopy + ".base"
+        #expect(try cli.shell("chmod 0444 '\(base)'").status == 0)
+        let before = cli.state()
+        let own = try cli.run(["deploy", "--read-only", "--name", "levels.sqlite"] + Self.flags(cli, 2, base))
+        #expect(own.status == 73, "\(own.stderr)")
+        #expect(own.stderr.contains("is one of SeedDB's own files of \(cli.workingCopy)"), "\(own.stderr)")
+        #expect(cli.state() == before, "a refused run changed something")
+        for mode in ["0755", "0555"] {
+            let directory = cli.root + "/dir-\(mode)"
+            #expect(try cli.shell("mkdir -p '\(directory)' && chmod \(mode) '\(directory)'").status == 0)
+            let result = try cli.run(["deploy", "--read-only", "--name", "d.sqlite"] + Self.flags(cli, 1, directory))
+            #expect(result.status == 66, "\(mode): \(result.stderr)")
+            #expect(result.stderr.contains("not a regular file"), "\(mode): \(result.stderr)")
+        }
+    }
+
+    /// `status` and `verify` say what a deploy of a read-only seed not linked yet would
+    /// refuse, the compressed seed among it (78), as they say a writable one (73).
+    @Test func statusAndVerifyForeseeEveryRefusalOfTheLink() throws {
+        let cli = CLIHarness()
+        let seed = try Self.shipped(cli, 1)
+        #expect(try cli.shell("zstd -q '\(seed)' -o '\(seed).zst'").status == 0)
+        let manifest = cli.root + "/share/seeds.json"
+        try Data(#"{"app": "\#(cli.app)", "seeds": [{"source": "levels.sqlite.zst", "name": "levels.sqlite", "version": "1", "readOnly": true}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: manifest))
+        let status = try cli.run(["status", "--json", "--manifest", manifest])
+        #expect(status.status == 0, "\(status.stderr)")
+        #expect((try status.seeds().first?["refusal"] as? String)?.contains("is compressed and needs a copy") == true, "\(status.stdout)")
+        let verify = try cli.run(["verify", "--manifest", manifest])
+        #expect(verify.status == 78, "\(verify.stderr)")
+        #expect(try cli.run(["deploy", "--manifest", manifest]).status == 78)
+    }
+
     @Test func maintainLeavesTheSeedAlone() throws {
         let cli = CLIHarness()
         let seed = try Self.shipped(cli, 1)
@@ -526,6 +565,9 @@ struct ReadOnlySeedTests {
         let maintain = try cli.run(["maintain", "--json", "--app", cli.app, "--name", "levels.sqlite", "--policy", "vacuum", "--every", "0"])
         #expect(maintain.status == 0, "\(maintain.stderr)")
         #expect(try maintain.seeds().first?["action"] as? String == "skipped", "\(maintain.stdout)")
+        #expect(try maintain.seeds().first?["seedLink"] as? String == seed, "\(maintain.stdout)")
+        let line = try cli.run(["maintain", "--app", cli.app, "--name", "levels.sqlite", "--every", "0"])
+        #expect(line.stdout == "levels.sqlite: skipped (a read-only link to \(seed): nothing to maintain, \(cli.workingCopy))\n", "\(line.stdout)")
         #expect(cli.bytes(seed) == before)
     }
 

@@ -323,7 +323,8 @@ extension DeployExecutor {
         let request = CarryRequest(
             workingCopy: paths.workingCopy, preservedTables: target.preservedTables, merge: merges ? target.merge : MergePolicies(), appTables: appTables,
             configuredTables: ConfiguredTables.names(preserved: target.preservedTables, merge: target.merge), base: merges ? base.path : nil,
-            discards: discards, restoredSeedTables: carry.restoredSeedTables)
+            discards: discards, restoredSeedTables: carry.restoredSeedTables,
+            unchangedIfDigests: merges && base.path == nil ? carry.unchangedIfDigests : nil)
         // Said once the merge ran (done or refused): a carry refused first (a misspelt
         // table) merged nothing.
         func warnAboutTheBase() {

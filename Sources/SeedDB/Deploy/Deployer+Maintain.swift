@@ -18,7 +18,8 @@ public struct MaintenanceReport: Sendable, Hashable {
         case vacuumed
         /// `PRAGMA optimize` ran.
         case optimized
-        /// The last run is recent enough.
+        /// The last run is recent enough, or the working copy is a link to a read-only seed
+        /// (``MaintenanceReport/seedLink``).
         case skipped
     }
 
@@ -30,6 +31,9 @@ public struct MaintenanceReport: Sendable, Hashable {
     public var lastRun: String?
     /// The working copy's path.
     public var workingCopy: String
+    /// For a read-only seed: the seed file the working copy is a link to, which is the
+    /// package's and never maintained; `nil` for a copy.
+    public var seedLink: String? = nil
 }
 
 extension Deployer {
@@ -68,7 +72,7 @@ extension Deployer {
         if workingCopy.seedLinkTarget != nil {
             // The seed file is the package's: nothing of SeedDB's to vacuum or optimize.
             let entry = try settings(at: paths).snapshot(only: seed.name).entry(of: seed.name)
-            return MaintenanceReport(name: seed.name, action: .skipped, lastRun: entry?.maintainedAt, workingCopy: paths.workingCopy)
+            return MaintenanceReport(name: seed.name, action: .skipped, lastRun: entry?.maintainedAt, workingCopy: paths.workingCopy, seedLink: workingCopy.seedLinkTarget)
         }
         let due = { (entry: SettingsEntry) -> Bool in
             guard every > .zero, let last = entry.maintainedAt.flatMap({ try? Date($0, strategy: .iso8601) }) else { return true }

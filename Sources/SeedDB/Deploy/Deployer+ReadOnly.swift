@@ -26,6 +26,15 @@ extension Deployer {
             path: seed.source, compressed: SeedCompression(path: seed.source) != .none,
             unstable: ReadOnlySeed.unstableReason(seed.source))
         guard looking, !observed.compressed, observed.unstable == nil else { return observed }
+        // One of SeedDB's own files of this working copy (a generation, `.base`,
+        // `.previous`): the run itself renames or removes it.
+        let paths = paths(for: seed)
+        let resolved = effects.files.resolvingLinks(seed.source)
+        let (folder, file) = (FileSystem.directory(of: resolved), String(resolved.split(separator: "/").last ?? ""))
+        if folder == effects.files.resolvingLinks(paths.directory), file == paths.name.rawValue || file.hasPrefix(paths.name.rawValue + ".") {
+            observed.unstable = "it is one of SeedDB's own files of \(paths.workingCopy), which SeedDB renames and removes"
+            return observed
+        }
         // Missing: nothing there, or a link to nothing (the link would open nothing). A seed
         // that is not a file is refused by the link step, as a copy's would be.
         guard let (mode, owner) = try? effects.files.modeAndOwner(of: seed.source, followingLinks: true) else {
@@ -33,14 +42,15 @@ extension Deployer {
             observed.missing = type == nil || type == .symbolicLink
             return observed
         }
+        // Not a file (a directory): the link step refuses it, as a copy's would be.
+        if let type = try? effects.files.fileType(at: resolved), type != .regular { return observed }
         let appUser = appUserID
         observed.writableBy = ReadOnlySeed.writer(mode: mode, ownerID: owner.uid, appUserID: appUser)
         // Or could put another file at its path: each directory on it, as written (followed,
         // as the app's open follows them) and with every link on it resolved (the
         // directories that hold a link's target), with its entry's owner.
         let written = ReadOnlySeed.directories(on: seed.source)
-        let resolved = ReadOnlySeed.directories(on: effects.files.resolvingLinks(seed.source))
-        let walked = written + resolved.filter { step in !written.contains { $0.entry == step.entry } }
+        let walked = written + ReadOnlySeed.directories(on: resolved).filter { step in !written.contains { $0.entry == step.entry } }
         for (directory, entry) in walked where observed.replaceableBy == nil {
             guard let (mode, owner) = try? effects.files.modeAndOwner(of: directory, followingLinks: true),
                   let (_, entryOwner) = try? effects.files.modeAndOwner(of: entry, followingLinks: false) else { continue }

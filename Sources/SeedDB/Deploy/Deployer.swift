@@ -138,6 +138,7 @@ public struct Deployer: Sendable {
             for case .carry(let carry) in plan.steps where carry.merge == .merge { try rehearseMerge(observed, carry, kind, paths: paths) }
         }
         var planned = report(observed, plan, kind, paths: paths)
+        planned.mergeSkipped = plan.skipsMerge && carryPolicies(kind, observed.seed).mergesAnything
         if plan.action.copies, !plan.finishesInterrupted {
             for case .carry(let carry) in plan.steps {
                 planned.discarded = try wouldDiscard(observed, carry, kind, paths: paths)
@@ -269,7 +270,7 @@ public struct Deployer: Sendable {
             pinnedKeyID: observed.entry.signature?.keyID,
             // The seed's digest matters only to a deploy that copies it.
             refusal: signatureCheck(seed, digest: state != .upToDate && state != .held).refusal
-                ?? writableSeedRefusal(seed, linkedTo: observed.workingCopy.seedLinkTarget, paths: paths))
+                ?? readOnlySeedRefusal(seed, linkedTo: observed.workingCopy.seedLinkTarget, paths: paths))
         status.seedLink = observed.workingCopy.seedLinkTarget
         status.interruptedVersion = observed.entry.interrupted?.version
         return status
@@ -317,7 +318,7 @@ public struct Deployer: Sendable {
         }
         var report = VerifyReport(
             name: seed.name, source: seed.source, workingCopyPath: paths.workingCopy, seed: seedCheck, workingCopy: copyCheck, signature: signature,
-            refusal: refusal ?? writableSeedRefusal(seed, linkedTo: workingCopy.seedLinkTarget, paths: paths))
+            refusal: refusal ?? readOnlySeedRefusal(seed, linkedTo: workingCopy.seedLinkTarget, paths: paths))
         if let expected = seed.expectedSHA256, expected != digest {
             report.seed = IntegrityResult.damaged(["SHA-256 is \(digest), expected \(expected)"])
         }
@@ -366,19 +367,20 @@ public struct Deployer: Sendable {
         }
     }
 
-    /// The error a run fails with when the planner refuses it with `refusal`.
-    func failure(refusing refusal: DeployRefusal, _ observed: Observed, paths: SeedPaths) -> SeedDBError {
+    /// The error a run fails with when the planner refuses it with `refusal`; `observed`
+    /// names the adopted copies a refused rollback points to (none when `nil`).
+    func failure(refusing refusal: DeployRefusal, _ observed: Observed?, paths: SeedPaths) -> SeedDBError {
         switch refusal {
         case .blocked(let what):
             return WorkingCopy.blocked(paths.workingCopy, what: what)
         case .nothingToRollBack:
-            let adopted = observed.observation.adoptedCopies.map(paths.adoptedCopy)
+            let adopted = observed?.observation.adoptedCopies.map(paths.adoptedCopy) ?? []
             let hint = adopted.isEmpty ? "" : "; adopted \(adopted.count == 1 ? "copy" : "copies") kept: \(adopted.joined(separator: ", ")) (to restore one, stop the app and copy it over the working copy; seeddb purge --adopted removes them)"
             return SeedDBError(.seedUnavailable, "no previous generation of \(paths.workingCopy) to roll back to\(hint)")
         case .readOnlyNeedsCopy(let path):
             return SeedDBError(.invalidConfiguration, "\(Self.readOnlyPrefix(paths)): \(NameRules.shown(path: path)) is compressed and needs a copy to be opened; ship it uncompressed, or deploy it without read-only; nothing was changed")
         case .readOnlySeedUnstable(let path, let why):
-            return SeedDBError(.cannotCreate, "\(Self.readOnlyPrefix(paths)): \(NameRules.quoted(path, limit: 200)) is not an absolute, stable path (\(why)); give the seed's absolute path; nothing was changed")
+            return SeedDBError(.cannotCreate, "\(Self.readOnlyPrefix(paths)): \(NameRules.quoted(path, limit: 200)) is not an absolute, stable path (\(why)); give the absolute path of the seed as shipped; nothing was changed")
         case .readOnlySeedMissing(let path):
             return SeedDBError(.seedUnavailable, "\(Self.readOnlyPrefix(paths)): seed not found: \(NameRules.shown(path: path)) (its link would open nothing); install the seed, or deploy another; nothing was changed")
         case .readOnlySeedWritable(let path, let who):
@@ -392,18 +394,20 @@ public struct Deployer: Sendable {
         SeedDBError(.cannotCreate, "\(readOnlyPrefix(paths)): \(NameRules.shown(path: path)) is writable by \(who), and the app could change the shipped seed through the link; make it read-only to the app's user (not its own file, no group or other write bit, in directories it cannot write); nothing was changed")
     }
 
-    /// What a deploy would refuse because `seed`, read-only or the seed its working copy
-    /// links to (`linkedTo`), is writable by the app's user (``readOnlySeed(_:looking:)``):
-    /// the seed file, for a link already in place (as the startup check reads it); the
-    /// file or a directory on its path, for a link to be made. `nil` for a copied seed,
-    /// and when it would not.
-    func writableSeedRefusal(_ seed: Seed, linkedTo: String?, paths: SeedPaths) -> SeedDBError? {
+    /// What a deploy would refuse of `seed` as a read-only seed, read-only or the seed its
+    /// working copy links to (`linkedTo`), as ``readOnlySeed(_:looking:)`` sees it: for a
+    /// link already in place, the seed file writable by the app's user (as the startup
+    /// check reads it); for a link to be made, everything the link step refuses (a
+    /// compressed seed, a path that is not absolute and stable, a seed the app's user
+    /// could write or replace), but a missing seed, which is reported as such. `nil` for a
+    /// copied seed, and when it would not.
+    func readOnlySeedRefusal(_ seed: Seed, linkedTo: String?, paths: SeedPaths) -> SeedDBError? {
         var linked = seed
         linked.readOnly = seed.readOnly || linkedTo == seed.source
-        guard let observed = (try? readOnlySeed(linked, looking: true)) ?? nil,
-              let who = linkedTo == seed.source ? observed.writableBy : observed.writableBy ?? observed.replaceableBy
-        else { return nil }
-        return Self.writableSeed(seed.source, by: who, paths: paths)
+        guard let observed = (try? readOnlySeed(linked, looking: true)) ?? nil else { return nil }
+        if linkedTo == seed.source { return observed.writableBy.map { Self.writableSeed(seed.source, by: $0, paths: paths) } }
+        guard !observed.missing, let refusal = observed.refusal else { return nil }
+        return failure(refusing: refusal, nil, paths: paths)
     }
 
     /// The report of a ``deploy(_:)`` of `seed` that has nothing to do, found the way the

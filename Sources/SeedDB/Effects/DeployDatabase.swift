@@ -84,6 +84,10 @@ struct CarryRequest {
     /// A rollback's: the seed tables of the generation restored, whose other tables the
     /// merge leaves to the user's version, carried whole (``PlannedStep/Carry/restoredSeedTables``).
     var restoredSeedTables: [String]? = nil
+    /// For a merge without a base: the digests the old copy's seed tables had when it was
+    /// deployed; a table that still has its digest takes the new content's rows instead of
+    /// being merged (``PlannedStep/Carry/unchangedIfDigests``).
+    var unchangedIfDigests: [String: SHA256Digest]? = nil
 
     /// What the old copy's seed tables are compared with.
     enum Discards {
@@ -280,6 +284,12 @@ struct LocalDatabase: DeployDatabase {
             }
             defer { if carry.base != nil { try? db.execute(sql: "DETACH DATABASE seeddb_base") } }
             var policies = carry.merge
+            if carry.base == nil, let digests = carry.unchangedIfDigests {
+                // Left alone by the user: nothing of theirs to keep.
+                let unchanged = try TableDigest.unchanged(digests, in: db, schema: "old", workingCopy: carry.workingCopy)
+                for table in unchanged { policies.tables[table] = .off }
+                if !unchanged.isEmpty { logger.debug("merge without a base: \(unchanged.joined(separator: ", ")) unchanged since the old copy's deploy, replaced") }
+            }
             for table in carry.preservedTables { policies.tables[table] = .off }
             var threeWay = ThreeWayMerge(policies: policies, logger: logger)
             threeWay.targetSeedTables = carry.restoredSeedTables

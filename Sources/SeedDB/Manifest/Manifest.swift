@@ -136,14 +136,16 @@ public struct Manifest: Sendable, Hashable {
             return parsed
         }
         let sha256 = try reader.optionalField("sha256") { (value: String) throws(SeedDBError) in try SHA256Digest(hex: value) }
-        let preserve = try reader.optional("preserve", \.array) ?? []
+        let preserveGiven = try reader.optional("preserve", \.array)
+        let preserve = preserveGiven ?? []
         let tables = try preserve.enumerated().map { (index, table) throws(SeedDBError) -> String in
             guard let table = table.string else { throw error("\(location).preserve[\(index)] is not a string") }
             return table
         }
         let merge = try reader.optionalField("merge", Self.mergePolicy)
         var mergeTables: [String: MergePolicy] = [:]
-        for (table, value) in try reader.optional("mergeTables", \.object) ?? [:] {
+        let mergeTablesGiven = try reader.optional("mergeTables", \.object)
+        for (table, value) in mergeTablesGiven ?? [:] {
             guard let text = value.string else { throw error("\(location).mergeTables.\(table) is not a string") }
             do {
                 mergeTables[table] = try Self.mergePolicy(text)
@@ -153,6 +155,10 @@ public struct Manifest: Sendable, Hashable {
         }
         let readOnly = try reader.optional("readOnly", \.bool) ?? false
         try reader.finish()
+        // Even empty: a read-only seed has no rows of the user's to preserve or merge.
+        if readOnly, let key = [("preserve", preserveGiven != nil), ("mergeTables", mergeTablesGiven != nil)].first(where: \.1)?.0 {
+            throw error("\(location).\(key): a read-only seed is a link to the seed file, not a copy: it has no rows of the user's to preserve or merge; drop \"\(key)\", or deploy a copy")
+        }
         guard !source.isEmpty else { throw error("\(location).source: it is empty") }
         let path = source.hasPrefix("/") ? source : folder + "/" + source
         do {

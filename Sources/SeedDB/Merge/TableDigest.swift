@@ -109,6 +109,23 @@ enum TableDigest {
         }
     }
 
+    /// The tables of `digests` whose digest in `schema` on `db` is still the recorded one:
+    /// the ones the user did not change since they were recorded. In name order.
+    /// `workingCopy` names the copy in an error.
+    static func unchanged(_ digests: [String: SeedDBCore.SHA256Digest], in db: Database, schema: String, workingCopy: String) throws(SeedDBError) -> [String] {
+        do {
+            let catalog = try MergeCatalog.read(db, schema: schema)
+            var unchanged: [String] = []
+            for (name, recorded) in digests {
+                guard let table = catalog.table(name), try digest(of: table, in: catalog, db: db) == recorded else { continue }
+                unchanged.append(table.name)
+            }
+            return unchanged.sorted()
+        } catch {
+            throw SQLiteFile.mapped(error, "cannot compare the seed tables of", workingCopy)
+        }
+    }
+
     /// The seed tables of the old copy (`schema` on `db`) whose changes a carry
     /// replaces (`policies` leave them `off`; the `preserved` ones are carried) and that the
     /// user changed: whose rows or columns differ from the merge base's, or from the

@@ -327,7 +327,11 @@ package enum DeployPlanner {
         // The previous generation a killed live replace snapshotted holds what it replaced.
         let restored = observed.interrupted?.previousIsSnapshot == true ? observed.interrupted?.replacingRecord : observed.records.previous
         let restoredSeedTables = request.kind == .rollback && !adopted ? restored?.seedTables : nil
-        return PlannedStep.Carry(appTables: appTables, merge: merge, base: base, discards: discards, restoredSeedTables: restoredSeedTables)
+        // Without its base, a merge can still tell the tables the user left alone by the
+        // digests recorded with the old copy: those take the new content's rows.
+        let unchanged = merge == .merge && !adopted && base != .recorded ? replaced?.tableDigests : nil
+        return PlannedStep.Carry(
+            appTables: appTables, merge: merge, base: base, discards: discards, restoredSeedTables: restoredSeedTables, unchangedIfDigests: unchanged)
     }
 
     /// What the copy that takes the place of a link to a read-only seed carries from the
@@ -360,7 +364,8 @@ package enum DeployPlanner {
         }
         return PlannedStep.Carry(
             from: .previousGeneration, appTables: previous.seedTables.map { .notInTheOldSeed($0) } ?? .notInTheNewSeed,
-            merge: request.carryMerges ? .merge : .off, base: base, discards: discards)
+            merge: request.carryMerges ? .merge : .off, base: base, discards: discards,
+            unchangedIfDigests: request.carryMerges && found == nil ? previous.tableDigests : nil)
     }
 
     /// How the stage keeps the pristine copy of the new seed, the next merge base: a copy

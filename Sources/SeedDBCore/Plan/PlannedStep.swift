@@ -222,11 +222,18 @@ package enum PlannedStep: Sendable, Hashable {
         /// user's version of each whole, as a replace carries the app's tables. `nil` for
         /// a replace, whose new seed's tables are all the seed's, or when not recorded.
         package var restoredSeedTables: [String]?
+        /// For a merge whose ``base`` is missing: the digests the old copy's seed tables had
+        /// when it was deployed (its record's ``DeployRecord/tableDigests``). A table whose
+        /// digest is still the recorded one was not changed by the user: it takes the new
+        /// content's rows, where a merge without a base would keep each of its cells that
+        /// differ from the new seed (the old seed's own values) as the user's. `nil` when the
+        /// merge has its base, or no digests were recorded.
+        package var unchangedIfDigests: [String: SHA256Digest]?
 
         /// Creates a carry.
         package init(
             from: CarrySource = .oldContent, appTables: AppTables, merge: CarryMerge, base: MergeBase, discards: Discards = .none,
-            restoredSeedTables: [String]? = nil
+            restoredSeedTables: [String]? = nil, unchangedIfDigests: [String: SHA256Digest]? = nil
         ) {
             self.from = from
             self.appTables = appTables
@@ -234,6 +241,7 @@ package enum PlannedStep: Sendable, Hashable {
             self.base = base
             self.discards = discards
             self.restoredSeedTables = restoredSeedTables
+            self.unchangedIfDigests = unchangedIfDigests
         }
     }
 
