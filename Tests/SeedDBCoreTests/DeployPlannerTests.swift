@@ -739,6 +739,26 @@ import Testing
         #expect(plan.keepPrevious?.drop == .keepAsAdopted(stamp: "20261126T100000Z"))
     }
 
+    /// A rollback never undoes a rotation nor lowers the pinned serial; it pins the
+    /// restored generation's signature only over a lower serial of the same key (a
+    /// downgrade allowed on purpose, rolled back) or when nothing is pinned.
+    @Test func aRollbackKeepsThePinUnlessItRestoresAHigherSerialOfTheSameKey() throws {
+        let rotated = SeedSignature(keyID: "B0B0B0B0B0B0B0B0", serial: 4)
+        let older = SeedSignature(keyID: "A0A0A0A0A0A0A0A0", serial: 2)
+        func pin(_ pinned: SeedSignature?, restored: SeedSignature?) -> SeedSignature? {
+            var observed = Self.observed(recorded: "2", previous: true)
+            observed.records.signature = pinned
+            observed.records.previous = DeployRecord(version: Self.version("1"), sha256: nil, size: 1, deployedAt: "")
+            observed.records.previous?.signature = restored
+            return DeployPlanner.pinAfterRollback(observed)
+        }
+        #expect(pin(rotated, restored: older) == rotated, "a rotation is never undone")
+        #expect(pin(SeedSignature(keyID: older.keyID, serial: 5), restored: older)?.serial == 5, "the serial never goes down")
+        #expect(pin(SeedSignature(keyID: older.keyID, serial: 1), restored: older) == older, "a downgrade allowed on purpose, rolled back")
+        #expect(pin(nil, restored: older) == older)
+        #expect(pin(rotated, restored: nil) == rotated)
+    }
+
     /// What the withdrawn marker and the record say, decided from the records observed.
     @Test func theMarkerAndTheRecordAreDecidedFromWhatWasRecorded() throws {
         let digest = SHA256Digest(bytes: Array(repeating: UInt8(3), count: 32))
@@ -769,11 +789,12 @@ import Testing
         #expect(recorded?.previous == .record(previous))
         #expect(recorded?.heldFrom == nil && recorded?.signature == .fromManifest && recorded?.generation == 2)
         #expect(recorded?.recordsPristineIdentity == true && recorded?.removesConflicts == false)
-        // A rollback: the restored generation's base and signature, a hold, no previous.
+        // A rollback: the restored generation's base, a hold, no previous; the pin stays
+        // (the restored generation's lower serial would let older releases in again).
         let (rollbackWithdrawn, rollbackRecord) = steps(try DeployPlanner.plan(observed, DeployRequest(kind: .rollback)))
         #expect(rollbackWithdrawn?.base == .restored(digest) && rollbackWithdrawn?.isRollback == true)
         #expect(rollbackRecord?.previous == PlannedStep.PreviousRecord.none)
-        #expect(rollbackRecord?.heldFrom == Self.version("2") && rollbackRecord?.signature == .this(old))
+        #expect(rollbackRecord?.heldFrom == Self.version("2") && rollbackRecord?.signature == .this(pin))
         #expect(rollbackRecord?.recordsPristineIdentity == false && rollbackRecord?.removesConflicts == true)
     }
 

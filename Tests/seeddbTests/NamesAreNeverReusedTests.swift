@@ -56,6 +56,25 @@ import Testing
         #expect(!listing.contains { $0.hasPrefix("levels.sqlite.v1") }, "a gone generation's sidecars were left: \(listing)")
     }
 
+    /// A `-wal` named after the previous generation (another database's: an app that
+    /// opened `.previous` and crashed, a restore) is set aside before the next previous
+    /// generation takes that name; SQLite replayed it into the new `.previous`, two
+    /// seeds' rows mixed.
+    @Test func theNextPreviousGenerationNeverMeetsAStaleSidecar() throws {
+        let cli = CLIHarness()
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+        try Self.crashTheApp(cli, mode: "wal")
+        let stash = cli.root + "/stale-wal"
+        #expect(try cli.shell("cp '\(cli.contentFile)-wal' '\(stash)' && rm -f '\(cli.contentFile)-wal' '\(cli.contentFile)-shm'").status == 0)
+        #expect(try cli.run(["deploy"] + cli.seedFlags(2)).status == 0)
+        #expect(try cli.shell("cp '\(stash)' '\(cli.workingCopy).previous-wal'").status == 0)
+        let reseed = try cli.run(["reseed"] + cli.seedFlags(2))
+        #expect(reseed.status == 0, "\(reseed.stderr)")
+        #expect(!cli.list(cli.appData).contains("levels.sqlite.previous-wal"), "\(cli.list(cli.appData))")
+        let rows = try cli.shell("sqlite3 '\(cli.workingCopy).previous' \"SELECT count(*) FROM sqlite_schema WHERE name = 'probe'; SELECT count(*) FROM levels WHERE background = 'from seed one';\"")
+        #expect(rows.stdout == "0\n0\n", "the previous generation holds another database's rows: \(rows.stdout) \(rows.stderr)")
+    }
+
     /// With the record kept, a gone generation's sidecars are still removed by the next
     /// run that succeeds, and `status` lists them until then.
     @Test func aGoneGenerationsSidecarsAreListedThenRemoved() throws {

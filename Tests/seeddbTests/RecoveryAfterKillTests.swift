@@ -134,6 +134,19 @@ import Testing
         #expect(cli.temporaryFiles.isEmpty)
     }
 
+    /// A rollback killed after its switch, finished by the next rollback: the warning
+    /// says what was finished in words (`rolled back`), not the JSON's `rolled-back`.
+    @Test func theFinishOfAKilledRollbackSaysSoInWords() throws {
+        let flags = try markedSeeds(["A", "B"], megabytes: 1)
+        #expect(try cli.run(["deploy"] + flags("A")).status == 0)
+        #expect(try cli.run(["deploy"] + flags("B")).status == 0)
+        let copy = ["--app", cli.app, "--name", (cli.workingCopy as NSString).lastPathComponent]
+        let killed = try cli.run(["rollback"] + copy, environment: ["SEEDDB_TEST_KILL_AFTER": "install"])
+        #expect(killed.killedBy == SIGKILL)
+        let finish = try cli.run(["rollback"] + copy)
+        #expect(finish.stderr.contains("finished a run that was interrupted (rolled back A)"), "\(finish.stderr)")
+    }
+
     /// A run killed before it installed anything, then a run of another version that
     /// replaces its marker with its own: the run (and its dry run first) says so, and
     /// reports the version that was recorded as the one it replaced.

@@ -315,6 +315,39 @@ import Testing
         #expect(Self.fields(cli.settingsEntry()?["signature"]) == Self.fields(["keyId": key.id, "serial": 2]))
     }
 
+    /// A rollback is local: it keeps the pin where the deploys put it. After a rotation to
+    /// key B, a rollback to what key A signed does not pin A again (A's manifests stay
+    /// refused, B's is held, not refused), and a held seed's newer serial of B pins.
+    @Test func aRollbackNeverUndoesARotationNorLowersTheSerial() throws {
+        let (a, b) = (try keygen("a"), try keygen("b"))
+        _ = try deployedV1(key: a)
+        let rotated = try release(2, serial: 2, name: "2b")
+        try sign(rotated, with: b.secretKey)
+        #expect(try cli.run(["deploy", "--manifest", rotated, "--trusted-key", b.publicKey]).status == 0)
+        #expect(try statusSignature(rotated)?["keyId"] as? String == b.id)
+
+        let rollback = try cli.run(["rollback", "--manifest", rotated])
+        #expect(rollback.status == 0, "\(rollback.stderr)")
+        #expect(try cli.levelCount() == 20, "v1 restored")
+        #expect(Self.fields(cli.settingsEntry()?["signature"]) == Self.fields(["keyId": b.id, "serial": 2]), "\(cli.settingsEntry() ?? [:])")
+        // The old key's newer release is refused: the rollback did not pin A again.
+        let oldKey = try release(2, serial: 3, name: "2a")
+        try sign(oldKey, with: a.secretKey)
+        try expectRefused(["deploy", "--manifest", oldKey], mentioning: [oldKey, b.id, "not trusted"], tampering: "the rotated-out key after a rollback")
+        // The new key's release is held, not refused.
+        let held = try cli.run(["deploy", "--json", "--manifest", rotated])
+        #expect(held.status == 0, "\(held.stderr)")
+        #expect(try held.seeds().first?["action"] as? String == "held", "\(held.stdout)")
+        // A newer serial of B deployed while held pins it: serials 3 and 4 are then older.
+        let newer = try release(2, serial: 5, name: "2c")
+        try sign(newer, with: b.secretKey)
+        #expect(try cli.run(["deploy", "--manifest", newer]).status == 0)
+        #expect(Self.fields(cli.settingsEntry()?["signature"]) == Self.fields(["keyId": b.id, "serial": 5]), "\(cli.settingsEntry() ?? [:])")
+        let replay = try release(2, serial: 4, name: "2d")
+        try sign(replay, with: b.secretKey)
+        try expectRefused(["deploy", "--manifest", replay], mentioning: [replay, "serial 4", "serial 5"], tampering: "a replay below the held seed's pin")
+    }
+
     /// A deploy of serial 2 killed once it switched the working copy, then a replay of the
     /// older signed serial 1: the killed run is finished and records its own signature
     /// (serial 2), and the replay is refused as a downgrade. It was finished recording

@@ -95,6 +95,7 @@ extension DeployExecutor {
         let sidecarsOf = if case .generation = link.keeps { old } else { paths.workingCopy }
         try fence(old, sidecarsOf: sidecarsOf, run)
         try dropPrevious(link.drop, run)
+        try setAsidePreviousSidecars(link.setsAsidePreviousSidecars, run)
         // The merge base follows its copy: `<name>.base` becomes `<name>.previous.base`.
         try setAsidePreviousBases(plain: link.setsAsidePreviousBase, compressed: link.setsAsideCompressedPreviousBase, run)
         if link.movesBase {

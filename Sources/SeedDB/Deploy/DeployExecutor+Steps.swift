@@ -472,6 +472,13 @@ extension DeployExecutor {
         }
     }
 
+    /// Sets aside the SQLite sidecars named after the previous generation, as the plan
+    /// says: they go with the previous generation dropped (or are a gone one's), and
+    /// SQLite would replay them into the next file named `<name>.previous`.
+    func setAsidePreviousSidecars(_ sidecars: [String], _ run: DeployRun) throws(SeedDBError) {
+        for sidecar in sidecars { try setAside(sidecar, as: "previous-sidecar", what: "a sidecar of the previous generation", run) }
+    }
+
     /// Renames `path` to a temporary name of `kind`, removed once the run succeeded;
     /// undone by renaming it back. The temporary path.
     @discardableResult
@@ -497,6 +504,7 @@ extension DeployExecutor {
     /// counts on that is gone stops the run.
     func keepPrevious(_ keep: PlannedStep.KeepPrevious, _ plan: DeployPlan, _ run: DeployRun, scope: WriterScope?) throws(SeedDBError) {
         try dropPrevious(keep.drop, run)
+        try setAsidePreviousSidecars(keep.setsAsidePreviousSidecars, run)
         try setAsidePreviousBases(plain: keep.setsAsidePreviousBase, compressed: keep.setsAsideCompressedPreviousBase, run)
         if keep.linksBaseAsPrevious {
             // A second name, not a move: until the record step replaces it, `<name>.base`

@@ -128,10 +128,10 @@ extension Deployer {
 
     /// Whether a run whose plan copies nothing still records `signature`: an up-to-date
     /// seed whose manifest a new key signed (a rotation re-pins), or a higher serial, or
-    /// whose pin ``DeployConfiguration/forgetSignature`` forgets. A held seed keeps the
-    /// signature of the version it was rolled back to.
+    /// whose pin ``DeployConfiguration/forgetSignature`` forgets. A seed a rollback holds
+    /// too: the pin follows the releases deployed, whatever content the rollback keeps.
     func recordsSignature(_ signature: SeedSignature?, entry: SettingsEntry, plan: DeployPlan) -> Bool {
-        plan.action == .unchanged && entry.signature != signature
+        (plan.action == .unchanged || plan.action == .held) && entry.signature != signature
     }
 
     /// Records `signature` for a run with nothing to copy, when ``recordsSignature(_:entry:plan:)``.

@@ -633,7 +633,7 @@ public struct Deployer: Sendable {
 
     /// Warns that a run finished a killed one, as `done` reports it.
     func warnOfFinishedRun(_ done: DeployReport, at paths: SeedPaths) {
-        logger.warning("\(paths.workingCopy): finished a run that was interrupted (\(done.action.rawValue) \(done.to))")
+        logger.warning("\(paths.workingCopy): finished a run that was interrupted (\(done.action) \(done.to))")
     }
 
     /// Warns that `plan` takes the place of a killed run it does not finish (its marker
@@ -799,6 +799,7 @@ public struct Deployer: Sendable {
             previousExists: previousExists,
             current: resolved.seed.version, alreadyChecked: checked,
             usage: try lock.map { (lock) throws(SeedDBError) in try usage(of: workingCopy, lock: lock) } ?? .idle)
+        observation.previousSidecars = listing.previousSidecars
         observation.records = DeployObservation.Records(
             current: entry.record, previous: entry.previous, base: entry.base, signature: entry.signature, passedCheck: entry.checked)
         if let source = resolved.source, source.sha256 == entry.checked?.sha256 { observation.vouchedDigest = source.sha256 }

@@ -167,6 +167,9 @@ struct WorkingCopy {
         var stagedBases: [Int]
         /// The stamps of the adopted copies (`<name>.adopted-<stamp>`).
         var adoptedCopies: [String]
+        /// The paths of SQLite sidecars named after the previous generation
+        /// (`<name>.previous-wal`, `-shm`, `-journal`), whether or not it is there.
+        var previousSidecars: [String] = []
         /// The temporary files of SeedDB's naming a killed run left (with their journals)
         /// that may go: all but a second name that is a working copy's only one.
         var removableTemporaries: [String] = []
@@ -208,9 +211,12 @@ struct WorkingCopy {
         }
         let temporaries = FileSystem.staleTemporaryFiles(
             in: paths.directory, listing: names, stems: [paths.name.rawValue, paths.conflictsFileName])
+        let previousSidecars = SeedPaths.sqliteSidecars(of: paths.previousGeneration).filter { path in
+            names.contains { paths.inDirectory($0) == path }
+        }
         return Listing(
             names: names, generations: generations.sorted(), sidecarGenerations: sidecars.sorted(), stagedBases: stagedBases.sorted(),
-            adoptedCopies: adoptedCopies.sorted(), removableTemporaries: temporaries.filter { !holdsOnlyCopy($0) },
+            adoptedCopies: adoptedCopies.sorted(), previousSidecars: previousSidecars, removableTemporaries: temporaries.filter { !holdsOnlyCopy($0) },
             heldCopies: temporaries.filter(holdsOnlyCopy))
     }
 

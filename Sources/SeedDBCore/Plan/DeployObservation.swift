@@ -282,6 +282,10 @@ package struct DeployObservation: Sendable, Hashable {
     /// The stamps of the adopted copies kept beside the working copy
     /// (`<name>.adopted-<stamp>`).
     package var adoptedCopies: [String]
+    /// The SQLite sidecars named after the previous generation that are on disk
+    /// (`<name>.previous-wal`, `-shm`, `-journal`): SQLite would replay them into whatever
+    /// file next takes that name, so a run that puts a file there sets them aside first.
+    package var previousSidecars: [String] = []
     /// Whether temporary files of SeedDB's naming (a killed run's) are in the directory.
     package var leftoversFound: Bool
     /// Whether the working copy is the seed's own content, unwritten since its deploy

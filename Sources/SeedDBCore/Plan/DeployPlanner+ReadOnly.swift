@@ -109,6 +109,7 @@ extension DeployPlanner {
             previous: recordsPrevious ? previousRecord(observed, adopted: adopted, replaced: replaced, keeps: true, drops: false) : .unchanged,
             base: recordsPrevious ? nil : observed.records.base)
         link.setsAsideCompressedPreviousBase = movesBase && observed.baseFiles.previousBaseCompressed
+        if keeps != nil { link.setsAsidePreviousSidecars = observed.previousSidecars }
         link.finishesKilledRun = finishing
         if finishing, let killed = observed.interrupted { link.signature = killed.signature }
         var steps: [PlannedStep] = [.linkSeed(link), .cleanUp(leftovers: observed.leftovers)]

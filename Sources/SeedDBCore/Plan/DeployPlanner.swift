@@ -220,6 +220,7 @@ package enum DeployPlanner {
             drop: dropsPrevious ? drop(observed, request) : nil,
             setsAsidePreviousBase: (dropsPrevious || keepsPrevious) && !isRollback && previousBaseThere,
             keep: keepsPrevious ? (strategy == .swap ? .oldContent : .snapshot) : nil)
+        keepPrevious.setsAsidePreviousSidecars = observed.previousSidecars
         // It goes with the previous generation it was made against, unless the stage restored it.
         keepPrevious.setsAsideCompressedPreviousBase = (dropsPrevious || keepsPrevious) && restoresPreviousBase == nil && observed.baseFiles.previousBaseCompressed
         // An adopted database has no known base: none is kept as its own.
@@ -265,7 +266,7 @@ package enum DeployPlanner {
             content: .staged, base: base,
             previous: previousRecord(observed, adopted: adopted, replaced: replaced, keeps: keepsPrevious || previousAlreadyKept, drops: dropsPrevious || isRollback),
             heldFrom: isRollback ? replaced?.version ?? observed.heldFrom : nil,
-            signature: isRollback ? .this(observed.records.previous?.signature ?? observed.records.signature) : .fromManifest,
+            signature: isRollback ? .this(Self.pinAfterRollback(observed)) : .fromManifest,
             generation: generation, seedTables: .staged,
             // Only a swap's new file can be seen unwritten: a live replace's is the app's own.
             recordsPristineIdentity: !isRollback && strategy == .swap, removesConflicts: isRollback)))
@@ -279,6 +280,18 @@ package enum DeployPlanner {
             plan.whenBusy = try Self.plan(busy, request)
         }
         return plan
+    }
+
+    /// The signature a rollback records: the pin stays where deploys put it (a rollback
+    /// is a local action, and never undoes a key's rotation nor lowers the serial that
+    /// older releases are refused below), unless the restored generation was signed by the
+    /// pinned key with a higher serial (a downgrade allowed on purpose, rolled back), or
+    /// nothing is pinned (the restored generation's signature is pinned again).
+    package static func pinAfterRollback(_ observed: DeployObservation) -> SeedSignature? {
+        let (pinned, restored) = (observed.records.signature, observed.records.previous?.signature)
+        guard let pinned else { return restored }
+        guard let restored, restored.keyID == pinned.keyID, restored.serial > pinned.serial else { return pinned }
+        return restored
     }
 
     /// What the carry carries: the app's tables (those the old copy's seed lacked, when its
@@ -465,7 +478,7 @@ package enum DeployPlanner {
             content: interrupted.generation.map { .generation($0) } ?? .workingCopy(observed.oldContent), base: base,
             previous: previousRecord(observed, adopted: adopted, replaced: replaced, keeps: keeps, drops: drops || interrupted.isRollback),
             heldFrom: interrupted.isRollback ? replaced?.version ?? observed.heldFrom : nil,
-            signature: interrupted.isRollback ? .this(observed.records.previous?.signature ?? observed.records.signature) : interrupted.signature,
+            signature: interrupted.isRollback ? .this(Self.pinAfterRollback(observed)) : interrupted.signature,
             generation: interrupted.generation, seedTables: .these(interrupted.seedTables, digests: interrupted.tableDigests),
             removesConflicts: interrupted.isRollback)
     }
@@ -546,6 +559,7 @@ package enum DeployPlanner {
                 finishesOldGeneration: oldGenerationThere ? oldGeneration : nil,
                 keep: keepsPrevious && oldContentThere ? .oldContent : nil)
             keep.finishesHeldFile = heldFile
+            keep.setsAsidePreviousSidecars = observed.previousSidecars
             keep.setsAsideCompressedPreviousBase = (dropsPrevious || keepsPrevious) && observed.baseFiles.previousBaseCompressed
             // An adopted database has no known base: none is kept as its own.
             keepBaseAsPrevious(&keep, observed, keeps: keepsPrevious && !interrupted.adopting, fromTheOldFile: true)

@@ -388,6 +388,10 @@ package enum PlannedStep: Sendable, Hashable {
         package var finishesHeldFile: String? = nil
         /// What becomes the previous generation; `nil` when nothing does.
         package var keep: Keep?
+        /// The SQLite sidecars named after the previous generation to set aside (they go
+        /// with the previous generation dropped, or are a gone one's): no file takes the
+        /// name `<name>.previous` beside a stale `-wal` SQLite would replay into it.
+        package var setsAsidePreviousSidecars: [String] = []
 
         /// Creates the step's decisions.
         package init(drop: Drop? = nil, setsAsidePreviousBase: Bool = false, linksBaseAsPrevious: Bool = false, finishesOldGeneration: Int? = nil, keep: Keep? = nil) {

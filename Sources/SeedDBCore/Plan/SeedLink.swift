@@ -37,6 +37,9 @@ package struct SeedLink: Sendable, Hashable {
     /// Whether `<name>.previous.base.xor.zst` is set aside (it went with the previous
     /// generation the kept copy replaces).
     package var setsAsideCompressedPreviousBase: Bool = false
+    /// The SQLite sidecars named after the previous generation set aside before the kept
+    /// copy takes that name (``PlannedStep/KeepPrevious/setsAsidePreviousSidecars``).
+    package var setsAsidePreviousSidecars: [String] = []
     /// What the record says of the previous generation.
     package var previous: PlannedStep.PreviousRecord
     /// The merge base the record names after the run (`nil` once it moved with the copy).
