@@ -598,56 +598,52 @@ import Testing
         for case .stage(let stage) in try DeployPlanner.plan(rollback, rollingBack).steps { #expect(stage.base == PlannedStep.BaseCopy.none) }
     }
 
+    /// The carry a merging deploy of `observed` plans.
+    static func mergingCarry(_ observed: DeployObservation) throws -> PlannedStep.Carry? {
+        var merging = DeployRequest(kind: .deploy)
+        merging.merges = true
+        for case .carry(let carry) in try DeployPlanner.plan(observed, merging).steps { return carry }
+        return nil
+    }
+
     /// The carry carries the app-table rule and the merge's base, decided from the record
     /// and the base file as observed; the executor never hashes or reads the entry.
     @Test func theCarrySaysWhichTablesAreTheAppsAndWhichBaseTheMergeUses() throws {
-        func carry(_ observed: DeployObservation) throws -> PlannedStep.Carry? {
-            var merging = DeployRequest(kind: .deploy)
-            merging.merges = true
-            for case .carry(let carry) in try DeployPlanner.plan(observed, merging).steps { return carry }
-            return nil
-        }
         let digest = SHA256Digest(bytes: Array(repeating: UInt8(1), count: 32))
         var observed = Self.observed()
         observed.records.current = DeployRecord(version: Self.version("1"), sha256: digest, size: 1, deployedAt: "", seedTables: ["levels"])
-        #expect(try carry(observed) == PlannedStep.Carry(appTables: .notInTheOldSeed(["levels"]), merge: .merge, base: .missing("is missing")))
+        #expect(try Self.mergingCarry(observed) == PlannedStep.Carry(appTables: .notInTheOldSeed(["levels"]), merge: .merge, base: .missing("is missing")))
         observed.baseFiles.base = true
         observed.records.base = digest
         observed.baseFiles.baseMatchesRecord = false
-        #expect(try carry(observed)?.base == .missing("does not match the recorded seed"))
+        #expect(try Self.mergingCarry(observed)?.base == .missing("does not match the recorded seed"))
         observed.baseFiles.baseMatchesRecord = true
-        #expect(try carry(observed)?.base == .recorded)
+        #expect(try Self.mergingCarry(observed)?.base == .recorded)
         observed.untouchedSeed = true
-        #expect(try carry(observed)?.merge == .skipped)
+        #expect(try Self.mergingCarry(observed)?.merge == .skipped)
         let adopted = Self.observed(recorded: nil, workingCopy: .file, recordedGeneration: nil)
-        #expect(try carry(adopted)?.appTables == .notInTheNewSeed)
+        #expect(try Self.mergingCarry(adopted)?.appTables == .notInTheNewSeed)
     }
 
     /// A merge without its base is given the table digests recorded with the old copy,
     /// which tell the tables the user left alone (they take the new seed's rows); a merge
     /// with its base, and an adopted database's, are not.
     @Test func aMergeWithoutItsBaseIsGivenTheRecordedTableDigests() throws {
-        func carry(_ observed: DeployObservation) throws -> PlannedStep.Carry? {
-            var merging = DeployRequest(kind: .deploy)
-            merging.merges = true
-            for case .carry(let carry) in try DeployPlanner.plan(observed, merging).steps { return carry }
-            return nil
-        }
         let digest = SHA256Digest(bytes: Array(repeating: UInt8(1), count: 32))
         let digests = ["levels": SHA256Digest(bytes: Array(repeating: UInt8(2), count: 32))]
         var observed = Self.observed()
         observed.records.current = DeployRecord(version: Self.version("1"), sha256: digest, size: 1, deployedAt: "", seedTables: ["levels"])
         observed.records.current?.tableDigests = digests
-        #expect(try carry(observed)?.unchangedIfDigests == digests)
+        #expect(try Self.mergingCarry(observed)?.unchangedIfDigests == digests)
         observed.baseFiles.base = true
         observed.records.base = digest
         observed.baseFiles.baseMatchesRecord = false
-        #expect(try carry(observed)?.unchangedIfDigests == digests, "a base that does not match is no base")
+        #expect(try Self.mergingCarry(observed)?.unchangedIfDigests == digests, "a base that does not match is no base")
         observed.baseFiles.baseMatchesRecord = true
-        #expect(try carry(observed)?.unchangedIfDigests == nil)
+        #expect(try Self.mergingCarry(observed)?.unchangedIfDigests == nil)
         var adopted = Self.observed(recorded: nil, workingCopy: .file, recordedGeneration: nil)
         adopted.records.current = nil
-        #expect(try carry(adopted)?.unchangedIfDigests == nil)
+        #expect(try Self.mergingCarry(adopted)?.unchangedIfDigests == nil)
     }
 
     /// Issue 30, item 1: a carry that replaces the user's changes to some table names the
