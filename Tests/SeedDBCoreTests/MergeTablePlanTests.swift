@@ -12,12 +12,19 @@ import Testing
     }
 
     static func facts(
-        base: MergeTableFacts.Kind?, user: MergeTableFacts.Kind?, seed: MergeTableFacts.Kind?, key: Bool = true, empty: Bool = false, apps: Bool = false
+        base: MergeTableFacts.Kind?, user: MergeTableFacts.Kind?, seed: MergeTableFacts.Kind?, key: Bool = true, empty: Bool = false, apps: Bool = false,
+        leftAlone: Bool = false
     ) -> MergeTableFacts {
-        MergeTableFacts(name: "t", base: base, user: user, seed: seed, hasPrimaryKey: key, seedIsEmpty: empty, seedTableIsTheApps: apps)
+        var facts = MergeTableFacts(name: "t", base: base, user: user, seed: seed, hasPrimaryKey: key, seedIsEmpty: empty, seedTableIsTheApps: apps)
+        facts.userLeftAlone = leftAlone
+        return facts
     }
 
     static let cases: [Case] = [
+        Case(name: "left alone, no base: the seed's rows stand", facts: facts(base: nil, user: .ordinary, seed: .ordinary, leftAlone: true), hasBase: false, action: .seedStands(warn: false)),
+        Case(name: "left alone, no base, the seed emptied it: it stays empty", facts: facts(base: nil, user: .ordinary, seed: .ordinary, empty: true, leftAlone: true), hasBase: false, action: .seedStands(warn: false)),
+        Case(name: "left alone, no base, the seed dropped it: dropped", facts: facts(base: nil, user: .ordinary, seed: nil, leftAlone: true), hasBase: false, action: .dropped),
+        Case(name: "changed, no base, the seed dropped it: carried", facts: facts(base: nil, user: .ordinary, seed: nil), hasBase: false, action: .carry),
         Case(name: "a seed table with a primary key is merged", facts: facts(base: .ordinary, user: .ordinary, seed: .ordinary), action: .merge(withBase: true)),
         Case(name: "off: the seed's rows stand, silently", facts: facts(base: .ordinary, user: .ordinary, seed: .ordinary), policy: .off, action: .seedStands(warn: false)),
         Case(name: "no primary key: the seed's stands, with a warning", facts: facts(base: .ordinary, user: .ordinary, seed: .ordinary, key: false), action: .seedStands(warn: true)),

@@ -68,6 +68,28 @@ import Testing
         #expect(rows.stdout == "x2,y,z\nmine,b\n", "tags was never written: v2's rows; words keeps the user's cells (no base tells v1's 'b' from an edit)")
     }
 
+    /// Under `fail`, with only an app table written, no seed table is the user's: the
+    /// dry run and the run both merge without conflict, the seed's changes, emptied and
+    /// dropped tables included, stand.
+    @Test func aFailMergeWithoutABaseIsNoConflictWhereTheUserLeftTheSeedTablesAlone() throws {
+        let (v1, v2) = (cli.root + "/v1/s.sqlite", cli.root + "/v2/s.sqlite")
+        #expect(try cli.shell("""
+            mkdir -p '\(cli.root)/v1' '\(cli.root)/v2' && sqlite3 '\(v1)' "CREATE TABLE words(id INTEGER PRIMARY KEY, w); CREATE TABLE gone(id INTEGER PRIMARY KEY, g);
+            CREATE TABLE emptied(id INTEGER PRIMARY KEY, e); INSERT INTO words VALUES (1, 'a'); INSERT INTO gone VALUES (1, 'g'); INSERT INTO emptied VALUES (1, 'e')" &&
+            cp '\(v1)' '\(v2)' && sqlite3 '\(v2)' "UPDATE words SET w = 'A2'; DROP TABLE gone; DELETE FROM emptied"
+            """).status == 0)
+        let workingCopy = cli.appData + "/s.sqlite"
+        let flags = ["--app", cli.app, "--seed", v2, "--version", "2", "--merge", "fail"]
+        #expect(try cli.run(["deploy", "--merge", "off", "--app", cli.app, "--seed", v1, "--version", "1"]).status == 0)
+        #expect(try cli.shell("sqlite3 '\(workingCopy)' \"CREATE TABLE notes(n); INSERT INTO notes VALUES ('mine')\"").status == 0)
+        let planned = try cli.run(["deploy", "--dry-run"] + flags)
+        #expect(planned.status == 0, "the dry run refuses what the run does not: \(planned.stderr)")
+        let result = try cli.run(["deploy"] + flags)
+        #expect(result.status == 0, "\(result.stderr)")
+        let rows = try cli.shell("sqlite3 '\(workingCopy)' \"SELECT w FROM words; SELECT count(*) FROM emptied; SELECT count(*) FROM sqlite_schema WHERE name = 'gone'; SELECT n FROM notes\"")
+        #expect(rows.stdout == "A2\n0\n0\nmine\n", "\(rows.stdout) \(rows.stderr)")
+    }
+
     @Test func seedWinsTakesTheSeedsCellsButKeepsTheUsersRows() throws {
         try deployV1WithoutMergingAndEdit()
         let result = try cli.run(["deploy", "--json", "--merge", "seed-wins"] + cli.seedFlags(2))

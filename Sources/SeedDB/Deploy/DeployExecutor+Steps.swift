@@ -474,9 +474,13 @@ extension DeployExecutor {
 
     /// Sets aside the SQLite sidecars named after the previous generation, as the plan
     /// says: they go with the previous generation dropped (or are a gone one's), and
-    /// SQLite would replay them into the next file named `<name>.previous`.
+    /// SQLite would replay them into the next file named `<name>.previous`. One gone
+    /// since the look (SQLite removes a `-wal` and `-shm` when its last connection
+    /// closes) is what the step asks for.
     func setAsidePreviousSidecars(_ sidecars: [String], _ run: DeployRun) throws(SeedDBError) {
-        for sidecar in sidecars { try setAside(sidecar, as: "previous-sidecar", what: "a sidecar of the previous generation", run) }
+        for sidecar in sidecars where try fs.fileType(at: sidecar) != nil {
+            try setAside(sidecar, as: "previous-sidecar", what: "a sidecar of the previous generation", run)
+        }
     }
 
     /// Renames `path` to a temporary name of `kind`, removed once the run succeeded;

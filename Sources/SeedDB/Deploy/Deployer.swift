@@ -238,7 +238,10 @@ public struct Deployer: Sendable {
                 if let base {
                     try db.execute(sql: "ATTACH DATABASE ? AS seeddb_base", arguments: [SQLiteFile.uri(base, query: "immutable=1")])
                 }
-                _ = try ThreeWayMerge(policies: merge, logger: logger).merge(in: db, base: base == nil ? nil : "seeddb_base", user: "old", into: "main")
+                var threeWay = ThreeWayMerge(policies: merge, logger: logger)
+                threeWay.unchangedTables = try TableDigest.unchangedTables(
+                    base == nil ? carry.unchangedIfDigests : nil, in: db, workingCopy: paths.workingCopy, logger: logger)
+                _ = try threeWay.merge(in: db, base: base == nil ? nil : "seeddb_base", user: "old", into: "main")
             }
         }
     }
@@ -397,10 +400,10 @@ public struct Deployer: Sendable {
     /// What a deploy would refuse of `seed` as a read-only seed, read-only or the seed its
     /// working copy links to (`linkedTo`), as ``readOnlySeed(_:looking:)`` sees it: for a
     /// link already in place, the seed file writable by the app's user (as the startup
-    /// check reads it); for a link to be made, everything the link step refuses (a
-    /// compressed seed, a path that is not absolute and stable, a seed the app's user
-    /// could write or replace), but a missing seed, which is reported as such. `nil` for a
-    /// copied seed, and when it would not.
+    /// check reads it); for a link to be made, what the link step refuses of the seed's
+    /// path and permissions (a compressed seed, a path that is not absolute and stable, a
+    /// seed the app's user could write or replace), not a missing seed or one that is not
+    /// a regular file (reported as such). `nil` for a copied seed, and when it would not.
     func readOnlySeedRefusal(_ seed: Seed, linkedTo: String?, paths: SeedPaths) -> SeedDBError? {
         var linked = seed
         linked.readOnly = seed.readOnly || linkedTo == seed.source

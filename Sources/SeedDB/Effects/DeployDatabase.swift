@@ -284,15 +284,10 @@ struct LocalDatabase: DeployDatabase {
             }
             defer { if carry.base != nil { try? db.execute(sql: "DETACH DATABASE seeddb_base") } }
             var policies = carry.merge
-            if carry.base == nil, let digests = carry.unchangedIfDigests {
-                // Left alone by the user: nothing of theirs to keep.
-                let unchanged = try TableDigest.unchanged(digests, in: db, schema: "old", workingCopy: carry.workingCopy)
-                for table in unchanged { policies.tables[table] = .off }
-                if !unchanged.isEmpty { logger.debug("merge without a base: \(unchanged.joined(separator: ", ")) unchanged since the old copy's deploy, replaced") }
-            }
             for table in carry.preservedTables { policies.tables[table] = .off }
             var threeWay = ThreeWayMerge(policies: policies, logger: logger)
             threeWay.targetSeedTables = carry.restoredSeedTables
+            threeWay.unchangedTables = try TableDigest.unchangedTables(carry.base == nil ? carry.unchangedIfDigests : nil, in: db, workingCopy: carry.workingCopy, logger: logger)
             if isSwap, let base = carry.base, !SQLiteProcess.countsAllocations {
                 // A second connection searches half of a large table's keys (not while
                 // SQLite's allocation count makes the two threads wait on each other). It

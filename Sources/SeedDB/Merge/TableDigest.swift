@@ -1,5 +1,6 @@
 import Crypto
 import GRDB
+import Logging
 import SeedDBCore
 
 /// The digest of one table's content, and the seed tables a carry replaced that the user
@@ -124,6 +125,16 @@ enum TableDigest {
         } catch {
             throw SQLiteFile.mapped(error, "cannot compare the seed tables of", workingCopy)
         }
+    }
+
+    /// For a merge without a base given the table `digests` recorded with the old copy
+    /// (schema `old` on `db`): the tables the user left alone, by folded name, for
+    /// ``ThreeWayMerge/unchangedTables``. Empty when `digests` is `nil`.
+    static func unchangedTables(_ digests: [String: SeedDBCore.SHA256Digest]?, in db: Database, workingCopy: String, logger: Logger) throws(SeedDBError) -> Set<String> {
+        guard let digests else { return [] }
+        let unchanged = try unchanged(digests, in: db, schema: "old", workingCopy: workingCopy)
+        if !unchanged.isEmpty { logger.debug("merge without a base: \(unchanged.joined(separator: ", ")) unchanged since the old copy's deploy; the new seed's version stands") }
+        return Set(unchanged.map(MergeNames.folded))
     }
 
     /// The seed tables of the old copy (`schema` on `db`) whose changes a carry

@@ -45,6 +45,10 @@ public struct ThreeWayMerge: Sendable {
     /// (a rollback's restored generation): the user's version of each other table is
     /// carried whole. `nil`: every table of it is the seed's.
     var targetSeedTables: [String]?
+    /// The user's tables proven unchanged since the copy's deploy (by the table digests
+    /// recorded then), by folded name: the new seed's version of each stands, or its
+    /// absence (``MergeTableFacts/userLeftAlone``). For a merge without a base.
+    var unchangedTables: Set<String> = []
 
     /// Creates a merge.
     ///
@@ -176,7 +180,9 @@ public struct ThreeWayMerge: Sendable {
                     result.carriedTables.append(name)
                     changedTables.insert(folded)
                 case .dropped:
-                    try warnIfEdited(droppedTable: baseCatalog!.tables[folded]!, user: userCatalog.tables[folded]!, db: db, schemas: schemas)
+                    // Without a base, only a table the user left alone is dropped: nothing to say.
+                    guard let dropped = baseCatalog?.tables[folded], let user = userCatalog.tables[folded] else { continue }
+                    try warnIfEdited(droppedTable: dropped, user: user, db: db, schemas: schemas)
                 case .seedStands:
                     break
                 }
@@ -218,8 +224,9 @@ public struct ThreeWayMerge: Sendable {
                 seedIsEmpty = try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(MergeSQL.qualified(schemas.target, seedTable.name)))")!
             }
             let seedTableIsTheApps = seedTable != nil && targetSeedNames.map { !$0.contains(folded) } == true
-            let facts = MergeTableFacts(name: name, base: baseTable?.kind, user: userTable?.kind, seed: seedTable?.kind,
+            var facts = MergeTableFacts(name: name, base: baseTable?.kind, user: userTable?.kind, seed: seedTable?.kind,
                                         hasPrimaryKey: hasPrimaryKey, seedIsEmpty: seedIsEmpty, seedTableIsTheApps: seedTableIsTheApps)
+            facts.userLeftAlone = unchangedTables.contains(folded)
             actions.append((name, MergeTablePlan.action(for: facts, policy: policies.policy(for: name), hasBase: schemas.base != nil)))
         }
 

@@ -212,7 +212,7 @@ struct WorkingCopy {
         let temporaries = FileSystem.staleTemporaryFiles(
             in: paths.directory, listing: names, stems: [paths.name.rawValue, paths.conflictsFileName])
         let previousSidecars = SeedPaths.sqliteSidecars(of: paths.previousGeneration).filter { path in
-            names.contains { paths.inDirectory($0) == path }
+            names.contains { paths.inDirectory($0).hasSameBytes(as: path) }
         }
         return Listing(
             names: names, generations: generations.sorted(), sidecarGenerations: sidecars.sorted(), stagedBases: stagedBases.sorted(),

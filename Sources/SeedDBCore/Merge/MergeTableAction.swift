@@ -8,6 +8,8 @@ public enum MergeTableAction: Sendable, Hashable {
     /// Leave the seed's version; `warn` when it is a table the user's copy also has but that
     /// cannot be merged (no primary key, virtual, `sqlite_*`).
     case seedStands(warn: Bool)
-    /// The new seed dropped a table of the previous seed: the user's rows in it go.
+    /// The new seed dropped a table of the previous seed: the user's rows in it go (with a
+    /// base, which tells whether the user edited it; without one, only a table the user
+    /// left alone, ``MergeTableFacts/userLeftAlone``).
     case dropped
 }

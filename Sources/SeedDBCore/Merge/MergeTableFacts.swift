@@ -28,6 +28,9 @@ public struct MergeTableFacts: Sendable, Hashable {
     /// Whether the table of the content merged into is not its seed's but the app's: a
     /// rollback restores a generation that holds the tables the app had made by then.
     public var seedTableIsTheApps: Bool
+    /// Whether the user's copy of the table is proven unchanged since the copy's deploy
+    /// (its digest is the one recorded then): nothing in it is the user's.
+    public var userLeftAlone = false
 
     /// Creates the facts of one table.
     public init(name: String, base: Kind?, user: Kind?, seed: Kind?, hasPrimaryKey: Bool, seedIsEmpty: Bool, seedTableIsTheApps: Bool = false) {

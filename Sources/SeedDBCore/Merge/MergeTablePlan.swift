@@ -21,6 +21,8 @@ public enum MergeTablePlan {
         // The app's table in both copies (a rollback's restored one is from its time):
         // the user's version is the app's latest, carried whole, never merged.
         if facts.seedTableIsTheApps, user == .ordinary || user == .virtual { return .carry }
+        // Only the old seed's rows: the new seed's table (or its absence) stands.
+        if facts.userLeftAlone, user == .ordinary { return facts.seed == nil ? .dropped : .seedStands(warn: false) }
         guard let seed = facts.seed else {
             if user == .shadow || user == .system { return .seedStands(warn: false) }
             return hasBase && facts.base != nil ? .dropped : .carry

@@ -559,7 +559,7 @@ package enum DeployPlanner {
                 finishesOldGeneration: oldGenerationThere ? oldGeneration : nil,
                 keep: keepsPrevious && oldContentThere ? .oldContent : nil)
             keep.finishesHeldFile = heldFile
-            keep.setsAsidePreviousSidecars = observed.previousSidecars
+            if keep.drop != nil || keep.keep != nil { keep.setsAsidePreviousSidecars = observed.previousSidecars }
             keep.setsAsideCompressedPreviousBase = (dropsPrevious || keepsPrevious) && observed.baseFiles.previousBaseCompressed
             // An adopted database has no known base: none is kept as its own.
             keepBaseAsPrevious(&keep, observed, keeps: keepsPrevious && !interrupted.adopting, fromTheOldFile: true)
