@@ -133,6 +133,15 @@ public struct SeedPaths: Hashable, Sendable {
         return number
     }
 
+    /// Whether `fileName` is one of this working copy's own databases, by its bytes: the
+    /// working copy, a generation file, `.previous`, `.base`, `.previous.base` and its
+    /// compressed form, or an adopted copy. `purge` removes them (with their sidecars), and
+    /// a read-only seed may not be one (a run renames or removes it).
+    public func namesOwnDatabase(_ fileName: String) -> Bool {
+        ["", ".previous", ".base", ".previous.base", ".previous.base.xor.zst"].contains { fileName.hasSameBytes(as: name.rawValue + $0) }
+            || generationNumber(of: fileName) != nil || adoptedCopyStamp(of: fileName) != nil
+    }
+
     /// The path of a file in this working copy's directory.
     public func inDirectory(_ fileName: String) -> String { directory + "/" + fileName }
 }

@@ -324,7 +324,7 @@ extension DeployExecutor {
             workingCopy: paths.workingCopy, preservedTables: target.preservedTables, merge: merges ? target.merge : MergePolicies(), appTables: appTables,
             configuredTables: ConfiguredTables.names(preserved: target.preservedTables, merge: target.merge), base: merges ? base.path : nil,
             discards: discards, restoredSeedTables: carry.restoredSeedTables,
-            unchangedIfDigests: merges && base.path == nil ? carry.unchangedIfDigests : nil)
+            unchangedIfDigests: carry.unchangedIfDigests)
         // Said once the merge ran (done or refused): a carry refused first (a misspelt
         // table) merged nothing.
         func warnAboutTheBase() {

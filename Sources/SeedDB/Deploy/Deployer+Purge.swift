@@ -119,11 +119,8 @@ extension Deployer {
     /// a working copy whose name only looks the same (`e` + U+0301 for `é`) keeps its files.
     private func filesToRemove(_ paths: SeedPaths) throws(SeedDBError) -> [String] {
         let name = paths.name.rawValue
-        let ownNames = ["", ".previous", ".base", ".previous.base", ".previous.base.xor.zst", ".conflicts.json"].map { name + $0 }
         let owned = try effects.files.entries(of: paths.directory).filter(\.nameIsExact).map(\.name).filter { entry in
-            let base = SeedPaths.databaseName(of: entry)
-            return ownNames.contains(where: base.hasSameBytes)
-                || paths.generationNumber(of: base) != nil || paths.adoptedCopyStamp(of: base) != nil
+            paths.namesOwnDatabase(SeedPaths.databaseName(of: entry)) || entry.hasSameBytes(as: paths.conflictsFileName)
                 || (entry.hasBytePrefix(FileSystem.temporaryPrefix(name)) && entry.hasByteSuffix(".tmp"))
         }.sorted()
         let lock = try effects.files.fileType(at: paths.lockFile) != nil ? [paths.lockFile] : []

@@ -31,9 +31,7 @@ extension Deployer {
         let paths = paths(for: seed)
         let resolved = effects.files.resolvingLinks(seed.source)
         let (folder, file) = (FileSystem.directory(of: resolved), String(resolved.split(separator: "/").last ?? ""))
-        let own = ["", ".previous", ".base", ".previous.base", ".previous.base.xor.zst"].contains { file.hasSameBytes(as: paths.name.rawValue + $0) }
-            || paths.generationNumber(of: file) != nil || paths.adoptedCopyStamp(of: file) != nil
-        if own, folder.hasSameBytes(as: effects.files.resolvingLinks(paths.directory)) {
+        if paths.namesOwnDatabase(file), folder.hasSameBytes(as: effects.files.resolvingLinks(paths.directory)) {
             observed.unstable = "it is one of SeedDB's own files of \(paths.workingCopy), which SeedDB renames and removes"
             return observed
         }

@@ -239,8 +239,7 @@ public struct Deployer: Sendable {
                     try db.execute(sql: "ATTACH DATABASE ? AS seeddb_base", arguments: [SQLiteFile.uri(base, query: "immutable=1")])
                 }
                 var threeWay = ThreeWayMerge(policies: merge, logger: logger)
-                threeWay.unchangedTables = try TableDigest.unchangedTables(
-                    base == nil ? carry.unchangedIfDigests : nil, in: db, workingCopy: paths.workingCopy, logger: logger)
+                threeWay.unchangedTables = try TableDigest.unchangedTables(carry.unchangedIfDigests, in: db, workingCopy: paths.workingCopy, logger: logger)
                 _ = try threeWay.merge(in: db, base: base == nil ? nil : "seeddb_base", user: "old", into: "main")
             }
         }

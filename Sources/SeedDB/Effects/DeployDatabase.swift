@@ -287,7 +287,7 @@ struct LocalDatabase: DeployDatabase {
             for table in carry.preservedTables { policies.tables[table] = .off }
             var threeWay = ThreeWayMerge(policies: policies, logger: logger)
             threeWay.targetSeedTables = carry.restoredSeedTables
-            threeWay.unchangedTables = try TableDigest.unchangedTables(carry.base == nil ? carry.unchangedIfDigests : nil, in: db, workingCopy: carry.workingCopy, logger: logger)
+            threeWay.unchangedTables = try TableDigest.unchangedTables(carry.unchangedIfDigests, in: db, workingCopy: carry.workingCopy, logger: logger)
             if isSwap, let base = carry.base, !SQLiteProcess.countsAllocations {
                 // A second connection searches half of a large table's keys (not while
                 // SQLite's allocation count makes the two threads wait on each other). It

@@ -110,29 +110,23 @@ enum TableDigest {
         }
     }
 
-    /// The tables of `digests` whose digest in `schema` on `db` is still the recorded one:
-    /// the ones the user did not change since they were recorded. In name order.
-    /// `workingCopy` names the copy in an error.
-    static func unchanged(_ digests: [String: SeedDBCore.SHA256Digest], in db: Database, schema: String, workingCopy: String) throws(SeedDBError) -> [String] {
+    /// For a merge without a base given the table `digests` recorded with the old copy
+    /// (schema `old` on `db`): the tables whose digest is still the recorded one, the ones
+    /// the user left alone, by folded name, for ``ThreeWayMerge/unchangedTables``. Empty
+    /// when `digests` is `nil` (the plan gives them only to a merge without a base).
+    /// `workingCopy` names the old copy in an error.
+    static func unchangedTables(_ digests: [String: SeedDBCore.SHA256Digest]?, in db: Database, workingCopy: String, logger: Logger) throws(SeedDBError) -> Set<String> {
+        guard let digests else { return [] }
+        let unchanged: [String]
         do {
-            let catalog = try MergeCatalog.read(db, schema: schema)
-            var unchanged: [String] = []
-            for (name, recorded) in digests {
-                guard let table = catalog.table(name), try digest(of: table, in: catalog, db: db) == recorded else { continue }
-                unchanged.append(table.name)
-            }
-            return unchanged.sorted()
+            let catalog = try MergeCatalog.read(db, schema: "old")
+            unchanged = try digests.compactMap { name, recorded in
+                guard let table = catalog.table(name), try digest(of: table, in: catalog, db: db) == recorded else { return nil }
+                return table.name
+            }.sorted()
         } catch {
             throw SQLiteFile.mapped(error, "cannot compare the seed tables of", workingCopy)
         }
-    }
-
-    /// For a merge without a base given the table `digests` recorded with the old copy
-    /// (schema `old` on `db`): the tables the user left alone, by folded name, for
-    /// ``ThreeWayMerge/unchangedTables``. Empty when `digests` is `nil`.
-    static func unchangedTables(_ digests: [String: SeedDBCore.SHA256Digest]?, in db: Database, workingCopy: String, logger: Logger) throws(SeedDBError) -> Set<String> {
-        guard let digests else { return [] }
-        let unchanged = try unchanged(digests, in: db, schema: "old", workingCopy: workingCopy)
         if !unchanged.isEmpty { logger.debug("merge without a base: \(unchanged.joined(separator: ", ")) unchanged since the old copy's deploy; the new seed's version stands") }
         return Set(unchanged.map(MergeNames.folded))
     }
