@@ -9,7 +9,9 @@
 extension String {
     /// Whether this name's UTF-8 bytes start with those of `prefix`.
     package func hasBytePrefix(_ prefix: String) -> Bool {
-        utf8.starts(with: prefix.utf8)
+        withBytes(and: prefix) { name, prefix in
+            name.count >= prefix.count && UnsafeBufferPointer(rebasing: name[..<prefix.count]).elementsEqual(prefix)
+        }
     }
 
     /// Whether this name's UTF-8 bytes end with those of `suffix`.
@@ -19,7 +21,7 @@ extension String {
 
     /// Whether this name and `other` have the same UTF-8 bytes.
     package func hasSameBytes(as other: String) -> Bool {
-        utf8.elementsEqual(other.utf8)
+        withBytes(and: other) { $0.count == $1.count && $0.elementsEqual($1) }
     }
 
     /// The rest of this name after the bytes of `prefix`, or `nil` when it does not start
@@ -39,10 +41,18 @@ extension String {
 
     /// Where the bytes of `suffix` start at the end of this name, if they are there.
     private func byteSuffixStart(_ suffix: String) -> String.Index? {
-        let bytes = utf8, count = suffix.utf8.count
-        guard bytes.count >= count else { return nil }
-        let start = bytes.index(bytes.endIndex, offsetBy: -count)
-        return bytes[start...].elementsEqual(suffix.utf8) ? start : nil
+        let matches = withBytes(and: suffix) { name, suffix in
+            name.count >= suffix.count && UnsafeBufferPointer(rebasing: name[(name.count - suffix.count)...]).elementsEqual(suffix)
+        }
+        return matches ? utf8.index(utf8.endIndex, offsetBy: -suffix.utf8.count) : nil
+    }
+
+    /// `body` given this name's UTF-8 bytes and `other`'s, each in one piece (a native
+    /// string's own storage: compared as a buffer, not byte by byte through `UTF8View`'s
+    /// indices, which is most of the startup check's directory read).
+    private func withBytes<Result>(and other: String, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        var (name, other) = (self, other)
+        return name.withUTF8 { name in other.withUTF8 { body(name, $0) } }
     }
 }
 

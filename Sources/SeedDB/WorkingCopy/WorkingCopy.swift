@@ -211,9 +211,11 @@ struct WorkingCopy {
         }
         let temporaries = FileSystem.staleTemporaryFiles(
             in: paths.directory, listing: names, stems: [paths.name.rawValue, paths.conflictsFileName])
-        let previousSidecars = SeedPaths.sqliteSidecars(of: paths.previousGeneration).filter { path in
-            names.contains { paths.inDirectory($0).hasSameBytes(as: path) }
-        }
+        // (Matched by file name: no path is built for each name listed.)
+        let previousSidecars = SeedPaths.sqliteSidecarSuffixes.filter { suffix in
+            let sidecar = paths.name.rawValue + ".previous" + suffix
+            return names.contains { $0.hasSameBytes(as: sidecar) }
+        }.map { paths.previousGeneration + $0 }
         return Listing(
             names: names, generations: generations.sorted(), sidecarGenerations: sidecars.sorted(), stagedBases: stagedBases.sorted(),
             adoptedCopies: adoptedCopies.sorted(), previousSidecars: previousSidecars, removableTemporaries: temporaries.filter { !holdsOnlyCopy($0) },
