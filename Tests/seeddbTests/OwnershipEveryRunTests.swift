@@ -36,6 +36,22 @@ import Testing
         #expect(quiet.status == 0 && quiet.stderr.isEmpty, "\(quiet.stderr)")
     }
 
+    @Test(.enabled(if: PackagingTests.isRoot, "ownership needs root"))
+    func aDryRunAcceptsTheDirectoriesTheOwnerWasGiven() throws {
+        // Given a system install whose directory a first run gave the service account
+        let root = cli.root + "/image"
+        let system = ["--system", "--root", root, "--owner", "nobody:nogroup"]
+        #expect(try cli.run(["deploy"] + system + cli.seedFlags(1)).status == 0)
+        // When the dry runs of an upgrade, a reseed and a maintain look at it (Ansible's check mode)
+        for command in [["deploy"] + cli.seedFlags(2), ["reseed"] + cli.seedFlags(1), ["maintain"] + cli.seedFlags(1)] {
+            let dry = try cli.run([command[0], "--dry-run"] + system + command.dropFirst())
+            // Then each exits as the run would (0): the owner's own directory is no refusal
+            #expect(dry.status == 0, "\(command[0]): \(dry.stderr)")
+        }
+        let upgrade = try cli.run(["deploy"] + system + cli.seedFlags(2))
+        #expect(upgrade.status == 0, "\(upgrade.stderr)")
+    }
+
     @Test func anUpToDateDeployLeavesTheModeAloneWhenNoneIsAskedFor() throws {
         #expect(try cli.run(["deploy", "--mode", "0640"] + cli.seedFlags(1)).status == 0)
         #expect(chmod(cli.contentFile, 0o600) == 0)

@@ -82,7 +82,7 @@ extension Deployer {
         if dryRun {
             let entry = try settings(at: paths).snapshot(only: seed.name).entry(of: seed.name) ?? SettingsEntry()
             guard due(entry) else { return MaintenanceReport(name: seed.name, action: .skipped, lastRun: entry.maintainedAt, workingCopy: paths.workingCopy) }
-            try FileSystem.requireWritableDirectory(paths.settingsDirectory)
+            try FileSystem.requireWritableDirectory(paths.settingsDirectory, owner: configuration.files.owner)
             return MaintenanceReport(name: seed.name, action: done, lastRun: entry.maintainedAt, workingCopy: paths.workingCopy)
         }
         return try withDeployLock(paths) { (lock, deadline) throws(SeedDBError) in

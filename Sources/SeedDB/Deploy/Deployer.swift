@@ -129,8 +129,9 @@ public struct Deployer: Sendable {
             throw failure(refusing: .nothingToRollBack, observed, paths: paths)
         }
         if plan.action.copies {
-            try FileSystem.requireWritableDirectory(paths.directory)
-            try FileSystem.requireWritableDirectory(paths.settingsDirectory)
+            // (`--owner`'s own directories included, as the run's own checks take them.)
+            try FileSystem.requireWritableDirectory(paths.directory, owner: configuration.files.owner)
+            try FileSystem.requireWritableDirectory(paths.settingsDirectory, owner: configuration.files.owner)
             if kind != .rollback {
                 _ = try SeedSource(path: observed.seed.source).inspect()
                 if !plan.finishesInterrupted { try requireExpectedDigest(observed, signature: signature) }
