@@ -29,8 +29,9 @@ public struct Seed: Hashable, Sendable {
     /// Whether the seed is deployed read-only (`"readOnly": true` in a manifest,
     /// `--read-only`): the working copy is a symbolic link straight to the seed file, no
     /// byte is copied, and the app opens it read-only. The seed must be a plain SQLite
-    /// file at an absolute path that the app's user can neither write nor replace (not
-    /// its own, no group or other write bit, in directories it cannot write).
+    /// file (uncompressed, not in WAL mode) at an absolute path that the app's user can
+    /// neither write nor replace (not its own, no group or other write bit, in directories
+    /// it cannot write).
     /// Default: `false`, the seed is copied.
     public var readOnly: Bool = false
 

@@ -69,13 +69,16 @@ struct ReadOnlySeedTests {
         ("writable by its group", "0464", "", Int32(73)),
         ("compressed (.zst)", "0444", ".zst", Int32(78)),
         ("compressed (.gz)", "0444", ".gz", Int32(78)),
+        ("in WAL mode (no reader could make its -shm)", "0444", "wal", Int32(78)),
     ])
     func aRefusalChangesNothing(_ label: String, _ mode: String, _ suffix: String, _ status: Int32) throws {
         let cli = CLIHarness()
         // A copied deploy first: the refusal must leave it as it is.
         #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
         var seed = try Self.shipped(cli, 2, mode: mode)
-        if !suffix.isEmpty {
+        if suffix == "wal" {
+            #expect(try cli.shell("chmod u+w '\(seed)' && sqlite3 '\(seed)' 'PRAGMA journal_mode=WAL' >/dev/null && chmod \(mode) '\(seed)'").status == 0)
+        } else if !suffix.isEmpty {
             let tool = suffix == ".zst" ? "zstd -q" : "gzip -k"
             #expect(try cli.shell("\(tool) '\(seed)' && chmod 0444 '\(seed)\(suffix)'").status == 0)
             seed += suffix

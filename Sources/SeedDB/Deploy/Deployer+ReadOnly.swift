@@ -44,6 +44,9 @@ extension Deployer {
         }
         // Not a file (a directory): the link step refuses it, as a copy's would be.
         if let type = try? effects.files.fileType(at: resolved), type != .regular { return observed }
+        // In WAL mode: its header's read and write versions (a file that is no database is
+        // refused by the link step).
+        observed.inWALMode = (try? effects.files.readPrefix(of: seed.source, count: SQLiteHeader.length)).flatMap(SQLiteHeader.init)?.isWAL == true
         let appUser = appUserID
         observed.writableBy = ReadOnlySeed.writer(mode: mode, ownerID: owner.uid, appUserID: appUser)
         // Or could put another file at its path: each directory on it, as written (followed,

@@ -382,6 +382,8 @@ public struct Deployer: Sendable {
             return SeedDBError(.seedUnavailable, "no previous generation of \(paths.workingCopy) to roll back to\(hint)")
         case .readOnlyNeedsCopy(let path):
             return SeedDBError(.invalidConfiguration, "\(Self.readOnlyPrefix(paths)): \(NameRules.shown(path: path)) is compressed and needs a copy to be opened; ship it uncompressed, or deploy it without read-only; nothing was changed")
+        case .readOnlySeedInWALMode(let path):
+            return SeedDBError(.invalidConfiguration, "\(Self.readOnlyPrefix(paths)): \(NameRules.shown(path: path)) is in WAL mode, and the app could open it only where it may create its -shm file beside the seed; ship it in rollback-journal mode (PRAGMA journal_mode=DELETE), or deploy it without read-only; nothing was changed")
         case .readOnlySeedUnstable(let path, let why):
             return SeedDBError(.cannotCreate, "\(Self.readOnlyPrefix(paths)): \(NameRules.quoted(path, limit: 200)) is not an absolute, stable path (\(why)); give the absolute path of the seed as shipped; nothing was changed")
         case .readOnlySeedMissing(let path):

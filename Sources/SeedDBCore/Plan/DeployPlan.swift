@@ -208,6 +208,9 @@ package enum DeployRefusal: Error, Sendable, Hashable {
     /// A read-only seed that cannot be linked as it is, only copied (it is compressed):
     /// the seed's path.
     case readOnlyNeedsCopy(String)
+    /// A read-only seed in WAL mode (its header says so), which a connection opens only
+    /// where it can create the `-shm` file beside it: the seed's path.
+    case readOnlySeedInWALMode(String)
     /// A read-only seed whose path is not absolute and stable: the path, and why.
     case readOnlySeedUnstable(String, String)
     /// A read-only seed the app's user could write through the link, or replace through a

@@ -24,11 +24,16 @@ package struct ReadOnlySeed: Sendable, Hashable {
     package var replaceableBy: String?
     /// Whether nothing is at the seed's path (looked at): a link to it opens nothing.
     package var missing: Bool
+    /// Whether the seed's header says WAL (looked at): a connection reads such a file
+    /// only where it can create its `-shm` beside it, which the app's user cannot beside
+    /// a seed it may not write; it needs a copy.
+    package var inWALMode: Bool = false
 
     /// Why the seed cannot be linked, as ``DeployPlanner`` refuses it; `nil` when it can.
     package var refusal: DeployRefusal? {
         if missing { return .readOnlySeedMissing(path) }
         if compressed { return .readOnlyNeedsCopy(path) }
+        if inWALMode { return .readOnlySeedInWALMode(path) }
         if let unstable { return .readOnlySeedUnstable(path, unstable) }
         if let who = writableBy ?? replaceableBy { return .readOnlySeedWritable(path, who) }
         return nil

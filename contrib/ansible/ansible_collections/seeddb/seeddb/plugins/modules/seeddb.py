@@ -113,7 +113,7 @@ options:
   read_only:
     description:
       - Deploy the seed as a symbolic link straight to the seed file, with no copy
-        (C(--read-only)); apps open it read-only. The seed must be uncompressed, at an
+        (C(--read-only)); apps open it read-only. The seed must be uncompressed, not in WAL mode, at an
         absolute path, and not writable by the app's user (seeddb exits 78 or 73 otherwise,
         changing nothing). It takes no O(preserve), O(merge) or O(merge_table), since a link
         has no copy to carry them into (seeddb exits 64). Leaving it V(false) on a seed deployed
