@@ -359,6 +359,21 @@ import Testing
         #expect(try cli.run(["rollback", "--json"] + cli.seedFlags(2)).json()["dryRun"] == nil)
     }
 
+    /// In system mode the app's directory holds the working copy and the settings: a dry
+    /// run of `purge` lists what the purge then removes, that directory once.
+    @Test func aSystemPurgesDryRunListsWhatThePurgeRemoves() throws {
+        let system = ["--system", "--root", cli.root + "/image"]
+        #expect(try cli.run(["deploy"] + system + cli.seedFlags(1)).status == 0)
+        let purge = ["purge", "--json"] + system + ["--app", cli.app, "--name", "levels.sqlite"]
+        let dry = try cli.run(purge + ["--dry-run"])
+        #expect(dry.status == 0, "\(dry.stderr)")
+        let listed = try #require(try dry.seeds().first?["removed"] as? [String])
+        #expect(Set(listed).count == listed.count, "\(listed)")
+        let done = try cli.run(purge)
+        #expect(done.status == 0, "\(done.stderr)")
+        #expect(try done.seeds().first?["removed"] as? [String] == listed)
+    }
+
     // MARK: 12. Small things
 
     @Test func smallThings() throws {

@@ -67,7 +67,9 @@ extension Deployer {
         let changesSettings = entry != nil || snapshot.problem != nil
         let removesSettings = snapshot.appValues.isEmpty && snapshot.entries.keys.allSatisfy { $0 == paths.name.rawValue }
         let settingsFiles = removesSettings ? [paths.settingsFile, paths.settingsFile + ".lock"].filter { (try? fs.fileType(at: $0)) != nil } : []
-        let directories = [paths.directory, paths.settingsDirectory].filter { (try? fs.fileType(at: $0)) == .directory }
+        // (One directory in system mode: `/var/lib/<app>` holds both.)
+        let directories = (paths.settingsDirectory == paths.directory ? [paths.directory] : [paths.directory, paths.settingsDirectory])
+            .filter { (try? fs.fileType(at: $0)) == .directory }
 
         // Everything the purge needs, checked before anything is removed.
         if try fs.fileType(at: paths.workingCopy) == .directory {
