@@ -43,16 +43,16 @@ struct DeployOptions: ParsableArguments {
         }
         if let progress { configuration.stepStarted = progress.stepStarted(then: configuration.stepStarted) }
         let (reports, failure): ([DeployReport], SeedFailure?)
-        if seeds.manifestOptions.manifest != nil, !dryRun {
+        if seeds.manifestOptions.manifest != nil {
             // A manifest is one release: all of its seeds or none.
             (reports, failure) = seeds.all(system, configuration: configuration, trust: trust) { deployer, seeds in
-                let outcome = deployer.deploy(release: seeds, force: force)
+                let outcome = dryRun ? deployer.plan(release: seeds, force: force) : deployer.deploy(release: seeds, force: force)
                 return (outcome.reports, outcome.failure.map { SeedFailure(seed: $0.seed, error: $0.error, fromManifest: true) })
             }
         } else {
             (reports, failure) = seeds.each(system, configuration: configuration, trust: trust, { (deployer, seed) throws(SeedDBError) in
                 var seed = seed
-                if reseedSetsMerge && seeds.manifestOptions.manifest == nil { seed.merge = .standard(for: seed.location) }
+                if reseedSetsMerge { seed.merge = .standard(for: seed.location) }
                 if dryRun { return try deployer.plan(seed, force: force) }
                 return force ? try deployer.reseed(seed) : try deployer.deploy(seed)
             })

@@ -187,6 +187,20 @@ import Testing
         #expect(error["seed"] as? String == "b.sqlite")
         #expect(error["code"] as? Int == 66)
         #expect(error["message"] as? String == "seed not found: \(cli.root)/nope.sqlite")
+
+        // And its dry run says the same: the release would install none of its seeds
+        for format in [["--json"], []] {
+            let dry = try cli.run(["deploy", "--manifest", manifest, "--dry-run"] + format)
+            let run = try cli.run(["deploy", "--manifest", manifest] + format)
+            #expect(dry.status == 66 && run.status == 66)
+            if format.isEmpty {
+                #expect(dry.stdout == run.stdout, "\(dry.stdout)")
+            } else {
+                #expect(NSArray(array: try dry.seeds()).isEqual(to: try run.seeds()), "\(dry.stdout)")
+                let (dryError, runError) = (try dry.json()["error"] as? [String: Any], try run.json()["error"] as? [String: Any])
+                #expect(NSDictionary(dictionary: try #require(dryError)).isEqual(to: try #require(runError)))
+            }
+        }
     }
 
     @Test func verifyJSONWithOneBadSeedIsStillJSON() throws {

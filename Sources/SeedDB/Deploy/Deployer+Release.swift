@@ -43,6 +43,27 @@ extension Deployer {
         return deployOnce(release: seeds, force: force).outcome
     }
 
+    /// What ``deploy(release:force:)`` would do, changing nothing: each seed's plan
+    /// (``plan(_:force:)``), in order. When one would fail, the release would install
+    /// none: the others are reported as they are, as the failed run reports them.
+    ///
+    /// - Parameters:
+    ///   - seeds: The release's seeds (a manifest's), in order.
+    ///   - force: Reseed every seed, whatever the versions say.
+    public func plan(release seeds: [Seed], force: Bool = false) -> ReleaseOutcome {
+        var planned: [Int: DeployReport] = [:]
+        for (index, seed) in seeds.enumerated() {
+            do {
+                planned[index] = try plan(seed, force: force)
+            } catch {
+                // A seed with nothing to do is reported as its plan says (held, unchanged).
+                let asTheyAre = planned.filter { [.unchanged, .held].contains($0.value.action) }
+                return ReleaseOutcome(reports: unchanged(seeds, asTheyAre, except: index), failure: (seed.name, error))
+            }
+        }
+        return ReleaseOutcome(reports: seeds.indices.compactMap { planned[$0] }, failure: nil)
+    }
+
     /// ``deploy(release:force:)``, once; whether a live install had committed before a failure.
     private func deployOnce(release seeds: [Seed], force: Bool) -> (outcome: ReleaseOutcome, committed: Bool) {
         let kind: DeployRequest.Kind = force ? .reseed : .deploy
