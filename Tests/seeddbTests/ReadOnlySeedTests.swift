@@ -279,6 +279,27 @@ struct ReadOnlySeedTests {
         #expect(cli.list(cli.appData).isEmpty && cli.settings() == nil)
     }
 
+    /// A seed refused whatever the disk holds (a path that is not plain, a compressed file)
+    /// is refused before the deploy lock: the run makes no directory and no lock file.
+    @Test(.enabled(if: DurabilityOrderTests.strace != nil, "strace is missing: .ci/run installs it"), arguments: ["roundabout", "compressed"])
+    func aSeedThatCanNeverBeLinkedIsRefusedBeforeAnythingIsMade(_ kind: String) throws {
+        let cli = CLIHarness()
+        let seed = try Self.shipped(cli, 1)
+        var given = cli.root + "/share/../share/levels.sqlite"
+        if kind == "compressed" {
+            #expect(try cli.shell("zstd -q '\(seed)' -o '\(seed).zst'").status == 0)
+            given = seed + ".zst"
+        }
+        let log = cli.root + "/calls.log"
+        let arguments = (["deploy", "--read-only"] + Self.flags(cli, 1, given)).map { "'\($0)'" }.joined(separator: " ")
+        let strace = try #require(DurabilityOrderTests.strace)
+        let traced = try cli.shell("\(strace) -f -qq -e trace=mkdir,mkdirat,openat -o '\(log)' '\(CLIHarness.binary)' \(arguments)")
+        #expect(traced.status == (kind == "compressed" ? 78 : 73), "\(traced.stderr)")
+        let calls = try String(contentsOfFile: log, encoding: .utf8)
+        #expect(!calls.contains("mkdir") && !calls.contains(".lock"), "\(calls)")
+        #expect(!FileManager.default.fileExists(atPath: cli.appData) && cli.settings() == nil)
+    }
+
     @Test func switchingBothWaysKeepsTheOldCopyAndRollbackRestoresIt() throws {
         let cli = CLIHarness()
         let seed = try Self.shipped(cli, 1)
