@@ -83,5 +83,5 @@ extension Collection where Element == UInt8 {
 extension UInt8 {
     /// Whether this byte is an ASCII digit, `0` to `9`: what the numbers in SeedDB's file
     /// names and timestamps are written with (never another script's digits).
-    package var isASCIIDigit: Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) }
+    @inlinable package var isASCIIDigit: Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) }
 }
