@@ -80,7 +80,8 @@ struct Printer {
             let old = report.keptPrevious ? "the old copy would be \(report.name).previous" : "the old copy would not be kept"
             return "; merge is off: \(changes) would be replaced; \(old)"
         }
-        let old = report.keptPrevious ? "the old copy is \(report.name).previous" : "the old copy was not kept"
+        let old = report.keptPrevious ? "the old copy is \(report.name).previous"
+            : report.oldCopyKeptAs.map { "the old copy is kept as \($0.split(separator: "/").last.map(String.init) ?? $0)" } ?? "the old copy was not kept"
         let why = report.merge == nil ? "merge is off" : "not merged"
         return "; \(why): \(changes) were replaced; \(old)"
     }

@@ -755,6 +755,27 @@ import Testing
         #expect(pin(rotated, restored: nil) == rotated)
     }
 
+    /// A merge whose old generation file the run does not keep (a rollback's, or with
+    /// `keepPrevious` off) names the adopted copy it becomes if the merge replaces some of
+    /// the user's changes: a stamp free on disk and in the plan. One that keeps it names none.
+    @Test func aMergeThatKeepsNoPreviousNamesTheCopyItKeepsIfItCannotMergeEverything() throws {
+        func carry(_ kind: DeployRequest.Kind, keepPrevious: Bool, adopted: [String] = []) throws -> PlannedStep.Carry? {
+            var observed = Self.observed(recorded: "2", current: kind == .rollback ? "2" : "3", previous: true)
+            observed.records.previous = DeployRecord(version: Self.version("1"), sha256: nil, size: 1, deployedAt: "")
+            observed.adoptedCopies = adopted
+            var request = DeployRequest(kind: kind)
+            request.merges = true
+            request.keepPrevious = keepPrevious
+            request.stamp = "20261128T000000Z"
+            for case .carry(let carry) in try DeployPlanner.plan(observed, request).steps { return carry }
+            return nil
+        }
+        #expect(try carry(.rollback, keepPrevious: true)?.keepsOldCopyIfDiscarded == "20261128T000000Z")
+        #expect(try carry(.rollback, keepPrevious: true, adopted: ["20261128T000000Z"])?.keepsOldCopyIfDiscarded == "20261128T000000Z-2")
+        #expect(try carry(.deploy, keepPrevious: false)?.keepsOldCopyIfDiscarded == "20261128T000000Z")
+        #expect(try carry(.deploy, keepPrevious: true)?.keepsOldCopyIfDiscarded == nil, "the previous generation keeps it")
+    }
+
     /// What the withdrawn marker and the record say, decided from the records observed.
     @Test func theMarkerAndTheRecordAreDecidedFromWhatWasRecorded() throws {
         let digest = SHA256Digest(bytes: Array(repeating: UInt8(3), count: 32))

@@ -52,6 +52,44 @@ import Testing
         #expect(cli.settingsEntry()?["heldFrom"] == nil)
     }
 
+    /// A rollback keeps no previous generation: what the user wrote since the upgrade in a
+    /// seed table it cannot merge (no primary key) is kept in the replaced copy, as an
+    /// adopted copy, and the line says where.
+    @Test func aRollbackKeepsTheCopyWhoseChangesItCouldNotMerge() throws {
+        let seeds = cli.root + "/nopk"
+        try FileManager.default.createDirectory(atPath: seeds, withIntermediateDirectories: true)
+        for (version, tags) in [(1, "('a')"), (2, "('a'), ('b')")] {
+            let made = try cli.shell("""
+                sqlite3 '\(seeds)/v\(version).sqlite' "CREATE TABLE levels(id INTEGER PRIMARY KEY, name TEXT); \
+                INSERT INTO levels VALUES (1, 'one'); CREATE TABLE tags(name TEXT); INSERT INTO tags VALUES \(tags);"
+                """)
+            #expect(made.status == 0, "\(made.stderr)")
+        }
+        let flags = { (version: Int) in ["--app", cli.app, "--seed", "\(seeds)/v\(version).sqlite", "--name", "levels.sqlite", "--version", "\(version)"] }
+        #expect(try cli.run(["deploy"] + flags(1)).status == 0)
+        #expect(try cli.run(["deploy"] + flags(2)).status == 0)
+        _ = try sql("INSERT INTO tags VALUES ('mine');")
+
+        let rollback = try cli.run(["rollback"] + flags(2))
+        #expect(rollback.status == 0, "\(rollback.stderr)")
+        let adopted = try #require(cli.list(cli.appData).first { $0.hasPrefix("levels.sqlite.adopted-") }, "\(cli.list(cli.appData))")
+        #expect(rollback.stdout.contains("not merged: the user's changes to 1 seed table (tags) were replaced; the old copy is kept as \(adopted)"), "\(rollback.stdout)")
+        let kept = try cli.shell("sqlite3 '\(cli.appData)/\(adopted)' 'SELECT group_concat(name) FROM tags'")
+        #expect(kept.stdout == "a,b,mine\n", "\(kept.stdout) \(kept.stderr)")
+        #expect(try sql("SELECT group_concat(name) FROM tags") == "a", "the rolled-back content has its own rows")
+        // The next deploy leaves it (SeedDB never removes an adopted copy on its own).
+        #expect(try cli.run(["deploy"] + flags(2)).status == 0)
+        #expect(cli.list(cli.appData).contains(adopted))
+
+        // So does an upgrade that keeps no previous generation.
+        _ = try sql("INSERT INTO tags VALUES ('mine too');")
+        let upgrade = try cli.run(["reseed", "--keep-previous", "false"] + flags(2))
+        #expect(upgrade.status == 0, "\(upgrade.stderr)")
+        let second = try #require(cli.list(cli.appData).first { $0.hasPrefix("levels.sqlite.adopted-") && $0 != adopted }, "\(cli.list(cli.appData))")
+        #expect(upgrade.stdout.contains("the old copy is kept as \(second)"), "\(upgrade.stdout)")
+        #expect(try cli.shell("sqlite3 '\(cli.appData)/\(second)' 'SELECT count(*) FROM tags WHERE name = \"mine too\"'").stdout == "1\n")
+    }
+
     @Test func reseedEndsTheHold() throws {
         #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
         #expect(try cli.run(["deploy"] + cli.seedFlags(2)).status == 0)

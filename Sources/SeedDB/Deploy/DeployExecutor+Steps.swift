@@ -337,6 +337,7 @@ extension DeployExecutor {
             let result = try db.carry(into: carryTarget, from: old, request, logger: context.logger)
             (run.carried, run.merge) = (result.carried, result.merge)
             run.discarded = carry.discards == .unwritten ? [] : result.discarded
+            if let stamp = carry.keepsOldCopyIfDiscarded, result.discarded?.isEmpty == false { run.keepsOldCopyAs = stamp }
             warnAboutTheBase()
         } catch {
             if let failure = error.underlying as? MergeFailure {
@@ -450,9 +451,19 @@ extension DeployExecutor {
     }
 
     /// Moves a generation file that is no longer needed to a temporary name, removed once
-    /// the run succeeded. Undone by renaming back.
+    /// the run succeeded; or, where the carry replaced some of the user's changes
+    /// (``DeployRun/keepsOldCopyAs``), to its adopted copy's name, made durable, which no
+    /// run removes. Undone by renaming back.
     private func retire(_ old: String, _ run: DeployRun) throws(SeedDBError) {
-        run.oldContent = try setAside(old, as: "retired", what: "the old generation file", run)
+        guard let stamp = run.keepsOldCopyAs else {
+            run.oldContent = try setAside(old, as: "retired", what: "the old generation file", run)
+            return
+        }
+        let adopted = paths.adoptedCopy(stamp)
+        try fs.renameNoReplace(old, to: adopted)
+        run.onFailure("the old copy kept") { () throws(SeedDBError) in try fs.rename(adopted, to: old) }
+        try fs.syncDirectory(paths.directory)
+        run.oldContent = adopted
     }
 
     /// What happens to the previous generation on disk, as the plan says: kept as an

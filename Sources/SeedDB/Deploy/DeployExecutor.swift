@@ -91,6 +91,7 @@ struct DeployExecutor {
             adopted: plan.adopted, conflictsKept: run.merge?.conflicts.map(\.kept) ?? [])
         report.mergeSkipped = plan.skipsMerge && target.merge.mergesAnything
         report.discarded = run.discarded
+        report.oldCopyKeptAs = run.keepsOldCopyAs.map(target.paths.adoptedCopy)
         // (A copy made in a read-only seed's link's place leaves what it carried in the
         // previous generation, which stays.)
         report.keptPrevious = plan.leavesReplacedContentAsPrevious
@@ -305,6 +306,10 @@ final class DeployRun {
     var discarded: [String]?
     /// The old content's file after a swap moved it out of the way.
     var oldContent: String?
+    /// The stamp the old generation file is kept under as an adopted copy instead of
+    /// retired: the carry replaced some of the user's changes
+    /// (``PlannedStep/Carry/keepsOldCopyIfDiscarded``).
+    var keepsOldCopyAs: String?
     /// Whether the new content is in place (past that, an interruption finishes the run).
     var installed = false
     /// The identity of the generation file a swap installs, taken before the link names

@@ -40,6 +40,11 @@ public struct DeployReport: Sendable, Hashable {
     /// Whether the run kept the replaced content as the previous generation
     /// (``SeedPaths/previousGeneration``), for ``Deployer/rollback(_:)``.
     public var keptPrevious = false
+    /// Where the run kept the replaced content when it kept no previous generation (a
+    /// rollback, or `keepPrevious` off) and its merge replaced some of the user's changes
+    /// (``discarded``): an adopted copy (``SeedPaths/adoptedCopy(_:)``), which
+    /// `seeddb purge --adopted` removes. `nil` otherwise.
+    public var oldCopyKeptAs: String? = nil
     /// Whether the merge the seed asks for was skipped: the working copy was the seed's
     /// own content, unwritten since its deploy, so nothing of the user's was there.
     public var mergeSkipped = false

@@ -100,6 +100,8 @@ package enum DeployPlanner {
             case .linkSeed(let link):
                 if case .keepAsAdopted(let stamp)? = link.drop { taken.insert(stamp) }
                 if case .held(let held)? = link.keeps { finished.insert(held) }
+            case .carry(let carry):
+                if let stamp = carry.keepsOldCopyIfDiscarded { taken.insert(stamp) }
             default: break
             }
         }
@@ -214,10 +216,21 @@ package enum DeployPlanner {
         withdraw.replacesFile = observed.workingCopy == .file && strategy == .swap
         withdraw.isReseed = request.kind == .reseed
         steps.append(.withdraw(withdraw))
-        if replacing && !seedLinked { steps.append(.carry(carry(observed, request, adopted: adopted, replaced: replaced, skipsMerge: skipsMerge))) }
+        let drop = dropsPrevious ? drop(observed, request) : nil
+        if replacing && !seedLinked {
+            var carry = carry(observed, request, adopted: adopted, replaced: replaced, skipsMerge: skipsMerge)
+            // A swap retires the old generation file it does not keep: what the merge could
+            // not carry of the user's would be in no file.
+            if carry.merge == .merge && !keepsPrevious && strategy == .swap, case .generation = observed.oldContent {
+                var taken = Set(observed.adoptedCopies)
+                if case .keepAsAdopted(let stamp)? = drop { taken.insert(stamp) }
+                carry.keepsOldCopyIfDiscarded = freeStamp(request, besides: taken)
+            }
+            steps.append(.carry(carry))
+        }
         if carriesPrevious { steps.append(.carry(carry(observed, request, previous: observed.records.previous))) }
         var keepPrevious = PlannedStep.KeepPrevious(
-            drop: dropsPrevious ? drop(observed, request) : nil,
+            drop: drop,
             setsAsidePreviousBase: (dropsPrevious || keepsPrevious) && !isRollback && previousBaseThere,
             keep: keepsPrevious ? (strategy == .swap ? .oldContent : .snapshot) : nil)
         keepPrevious.setsAsidePreviousSidecars = observed.previousSidecars
