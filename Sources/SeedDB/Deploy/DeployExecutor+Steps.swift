@@ -532,6 +532,10 @@ extension DeployExecutor {
             run.setAside.removeAll { $0 == link }
             run.onFailure("the previous merge base") { () throws(SeedDBError) in try fs.remove(paths.previousBase) }
         }
+        if let stamp = keep.keepsFinishedOldContentAs {
+            run.keepsOldCopyAs = stamp
+            context.logger.warning("\(paths.workingCopy): the interrupted run's old copy is kept as \(paths.adoptedCopy(stamp)): its merge may not have carried all of the user's changes (`seeddb purge --adopted` removes it)")
+        }
         if let number = keep.finishesOldGeneration {
             let old = paths.inDirectory(paths.generationName(number))
             _ = try db.fence(old)

@@ -96,6 +96,7 @@ package enum DeployPlanner {
             switch step {
             case .keepPrevious(let keep):
                 if case .keepAsAdopted(let stamp)? = keep.drop { taken.insert(stamp) }
+                if let stamp = keep.keepsFinishedOldContentAs { taken.insert(stamp) }
                 if let held = keep.finishesHeldFile { finished.insert(held) }
             case .linkSeed(let link):
                 if case .keepAsAdopted(let stamp)? = link.drop { taken.insert(stamp) }
@@ -572,6 +573,11 @@ package enum DeployPlanner {
                 finishesOldGeneration: oldGenerationThere ? oldGeneration : nil,
                 keep: keepsPrevious && oldContentThere ? .oldContent : nil)
             keep.finishesHeldFile = heldFile
+            if keep.keep == nil && oldContentThere && request.carryMerges && !interrupted.adopting {
+                var taken = Set(observed.adoptedCopies)
+                if case .keepAsAdopted(let stamp)? = keep.drop { taken.insert(stamp) }
+                keep.keepsFinishedOldContentAs = freeStamp(request, besides: taken)
+            }
             if keep.drop != nil || keep.keep != nil { keep.setsAsidePreviousSidecars = observed.previousSidecars }
             keep.setsAsideCompressedPreviousBase = (dropsPrevious || keepsPrevious) && observed.baseFiles.previousBaseCompressed
             // An adopted database has no known base: none is kept as its own.

@@ -394,6 +394,13 @@ package enum PlannedStep: Sendable, Hashable {
         package var finishesHeldFile: String? = nil
         /// What becomes the previous generation; `nil` when nothing does.
         package var keep: Keep?
+        /// Finishing a merging swap killed after its switch that kept no previous
+        /// generation (a rollback's, or with `keepPrevious` off): the stamp under which the
+        /// old content is kept as an adopted copy (`<name>.adopted-<stamp>`) instead of
+        /// retired. Whether the killed run's merge carried all of the user's changes is not
+        /// known, and what it did not would be in no other file
+        /// (``Carry/keepsOldCopyIfDiscarded``).
+        package var keepsFinishedOldContentAs: String? = nil
         /// The SQLite sidecars named after the previous generation to set aside (they go
         /// with the previous generation dropped, or are a gone one's): no file takes the
         /// name `<name>.previous` beside a stale `-wal` SQLite would replay into it.
