@@ -10,6 +10,28 @@ import Testing
 @Suite struct SwapMergeTests {
     let cli = CLIHarness()
 
+    /// A row the user inserted with a `NULL` key (`id INT PRIMARY KEY` allows it) matches no
+    /// row: the merge cannot carry it, and says so, naming the table as one whose changes
+    /// were replaced (the old copy, kept as the previous generation, holds the row).
+    @Test func aRowWithANullKeyIsNamedNotSilentlyDropped() throws {
+        let seeds = cli.root + "/nullkey"
+        try FileManager.default.createDirectory(atPath: seeds, withIntermediateDirectories: true)
+        for (version, beta) in [(1, "beta"), (2, "BETA")] {
+            #expect(try cli.shell("""
+                sqlite3 '\(seeds)/v\(version).sqlite' "CREATE TABLE words(id INT PRIMARY KEY, word TEXT); INSERT INTO words VALUES (1, 'alpha'), (2, '\(beta)');"
+                """).status == 0)
+        }
+        let flags = { (version: Int) in ["--app", cli.app, "--seed", "\(seeds)/v\(version).sqlite", "--name", "levels.sqlite", "--version", "\(version)"] }
+        #expect(try cli.run(["deploy"] + flags(1)).status == 0)
+        #expect(try cli.shell("sqlite3 '\(cli.workingCopy)' \"INSERT INTO words(word) VALUES ('my word')\"").status == 0)
+        let upgrade = try cli.run(["deploy", "--json"] + flags(2))
+        #expect(upgrade.status == 0, "\(upgrade.stderr)")
+        #expect(try upgrade.seeds().first?["discarded"] as? [String] == ["words"], "\(upgrade.stdout)")
+        #expect(upgrade.stderr.contains("whose primary key holds a NULL cannot be merged"), "\(upgrade.stderr)")
+        let kept = try cli.shell("sqlite3 '\(cli.workingCopy).previous' \"SELECT count(*) FROM words WHERE id IS NULL AND word = 'my word'\"")
+        #expect(kept.stdout == "1\n")
+    }
+
     /// A seed whose keys span 1 to 300,000 (a split at 150,000) in six rows; `changed`
     /// gives rows 1 and 300,000 the version's value.
     func makeSeed(_ version: Int) throws -> String {

@@ -138,6 +138,15 @@ public struct ThreeWayMerge: Sendable {
             let list = result.unmergedTables.map { NameRules.quoted($0) }.joined(separator: ", ")
             logger.warning("merge: not merged, the new seed's version stands (no primary key or not the same one in every copy, virtual or sqlite_* table): \(list); set their merge policy to \"off\" to silence this")
         }
+        // Rows whose key holds a NULL match no row: the new seed's stand, and the table is
+        // named with those whose changes were replaced.
+        let nullKeyed = try actions.filter { if case .merge = $0.action { true } else { false } }.map(\.name)
+            .filter { try userChangedNullKeyedRows($0, db: db, user: userCatalog, base: baseCatalog) }
+        if !nullKeyed.isEmpty {
+            let list = nullKeyed.map { NameRules.quoted($0) }.joined(separator: ", ")
+            logger.warning("merge: the user's rows whose primary key holds a NULL cannot be merged, the new seed's version stands: \(list); the old copy keeps them")
+            result.unmergedTables = (result.unmergedTables + nullKeyed).sorted()
+        }
 
         let foreignKeys = try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") ?? false
         let restoreForeignKeys = foreignKeys && !db.isInsideTransaction
@@ -251,6 +260,26 @@ extension ThreeWayMerge {
         }
         guard folded != "sqlite_sequence", let base else { return false }
         return try MergeSQL.differ(MergeSQL.qualified(user.schema, name), MergeSQL.qualified(base.schema, name), db: db)
+    }
+
+    /// Whether the user changed the rows of merged table `name` whose primary key holds a
+    /// `NULL` (a rowid table whose key is not its rowid allows it): such a row matches no
+    /// other, so the merge keeps the new seed's. Changed: such a row in one of the user's
+    /// copy and the base and not in the other (compared on the columns both have); with no
+    /// base, any such row in the user's copy.
+    func userChangedNullKeyedRows(_ name: String, db: Database, user: MergeCatalog, base: MergeCatalog?) throws -> Bool {
+        guard let table = user.table(name), !table.withoutRowid, !table.primaryKey.isEmpty else { return false }
+        let nullKey = table.primaryKey.map { "\($0.quotedSQLIdentifier) IS NULL" }.joined(separator: " OR ")
+        let userTable = MergeSQL.qualified(user.schema, table.name)
+        guard let base, let pristine = base.table(name) else {
+            return try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(userTable) WHERE \(nullKey))") ?? false
+        }
+        let columns = table.columns.filter { !$0.generated && pristine.column($0.name) != nil }.map(\.name.quotedSQLIdentifier).joined(separator: ", ")
+        let baseTable = MergeSQL.qualified(base.schema, pristine.name)
+        let rows = { (from: String) in "SELECT \(columns) FROM \(from) WHERE \(nullKey)" }
+        return try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (\(rows(userTable)) EXCEPT \(rows(baseTable))) OR EXISTS (\(rows(baseTable)) EXCEPT \(rows(userTable)))
+            """) ?? false
     }
 
     /// Merges the header's `user_version`, where an app that numbers its own migrations
