@@ -90,7 +90,7 @@ import Testing
         #expect(try cli.shell("sqlite3 '\(cli.appData)/\(second)' 'SELECT count(*) FROM tags WHERE name = \"mine too\"'").stdout == "1\n")
     }
 
-    /// The same rollback killed at each `rename` (strace), then a `deploy`: the
+    /// The same rollback killed at each `rename` and `renameat2` (strace), then a `deploy`: the
     /// row the merge cannot carry is still in some database of the working copy's (the
     /// working copy, the previous generation or an adopted copy: a finish keeps the old
     /// copy, not knowing what the killed merge carried).
@@ -114,7 +114,7 @@ import Testing
             #expect(try cli.shell("sqlite3 '\(cli.workingCopy)' \"INSERT INTO tags VALUES ('mine')\"").status == 0)
             let arguments = (["rollback"] + flags).map { "'\($0)'" }.joined(separator: " ")
             // (Until the rollback has fewer renames than `when`: it then runs whole.)
-            let cut = try cli.shell("\(strace) -f -qq -o /dev/null -e inject=rename:signal=KILL:when=\(when) '\(CLIHarness.binary)' \(arguments)")
+            let cut = try cli.shell("\(strace) -f -qq -o /dev/null -e inject=rename,renameat2:signal=KILL:when=\(when) '\(CLIHarness.binary)' \(arguments)")
             killed = cut.status != 0
             let recovery = try cli.run(["deploy"] + flags)
             #expect(recovery.status == 0, "rename \(when): \(recovery.stderr)")

@@ -498,12 +498,18 @@ public struct Deployer: Sendable {
             return .answered(signed(report(quick, plan, kind, paths: paths), signature, pinned: quick.entry.signature))
         }
         if case .foreign(let what) = quick.workingCopy.state { throw WorkingCopy.blocked(paths.workingCopy, what: what) }
-        // A read-only seed refused whatever the disk holds (compressed, at a path that is
-        // not absolute and stable) is refused before the lock: the run creates nothing. (A
-        // killed run's marker is finished first, under the lock.)
-        if kind != .rollback, quick.observation.interrupted == nil, let readOnly = quick.observation.readOnlySeed,
-           readOnly.compressed || readOnly.unstable != nil, let refusal = readOnly.refusal {
-            throw failure(refusing: refusal, quick, paths: paths)
+        // A read-only seed the plan refuses whatever the disk holds (compressed, at a path
+        // that is not absolute and stable) is refused before the lock: the run creates
+        // nothing. (A killed run's marker is finished first, under the lock.)
+        if kind != .rollback, quick.observation.interrupted == nil, quick.observation.readOnlySeed != nil {
+            do {
+                _ = try DeployPlanner.plan(quick.observation, request(kind, quick.seed))
+            } catch let refusal {
+                switch refusal {
+                case .readOnlyNeedsCopy, .readOnlySeedUnstable: throw failure(refusing: refusal, quick, paths: paths)
+                default: break
+                }
+            }
         }
         if kind == .rollback {
             // Refused before the lock when there is nothing to roll back (a rollback then
