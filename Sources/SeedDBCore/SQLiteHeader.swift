@@ -9,7 +9,8 @@ public struct SQLiteHeader: Hashable, Sendable {
 
     /// The database page size in bytes (512…65536).
     public var pageSize: Int
-    /// Whether the header marks the database as WAL mode (read and write versions 2).
+    /// Whether the header marks the database as WAL mode: its read version (byte 19) is 2,
+    /// which is what SQLite decides by when it opens the file.
     public var isWAL: Bool
     /// The file size the header declares (page size × page count), when the header's
     /// page count is valid (its "version-valid-for" number matches the change counter).
@@ -25,7 +26,7 @@ public struct SQLiteHeader: Hashable, Sendable {
         let pageSize = rawPageSize == 1 ? 65536 : rawPageSize
         guard pageSize >= 512, pageSize <= 65536, pageSize & (pageSize - 1) == 0 else { return nil }
         self.pageSize = pageSize
-        isWAL = bytes[18] == 2 && bytes[19] == 2
+        isWAL = bytes[19] == 2
         func uint32(at offset: Int) -> UInt32 {
             UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
         }

@@ -76,13 +76,13 @@ struct Printer {
         guard let tables = report.discarded, !tables.isEmpty else { return "" }
         let names = tables.map(Self.tableName).joined(separator: ", ")
         let changes = "the user's changes to \(tables.count) seed table\(tables.count == 1 ? "" : "s") (\(names))"
+        let why = report.merge != nil || report.merging ? "not merged" : "merge is off"
         if dryRun {
             let old = report.keptPrevious ? "the old copy would be \(report.name).previous" : "the old copy would not be kept"
-            return "; merge is off: \(changes) would be replaced; \(old)"
+            return "; \(why): \(changes) would be replaced; \(old)"
         }
         let old = report.keptPrevious ? "the old copy is \(report.name).previous"
             : report.oldCopyKeptAs.map { "the old copy is kept as \($0.split(separator: "/").last.map(String.init) ?? $0)" } ?? "the old copy was not kept"
-        let why = report.merge == nil ? "merge is off" : "not merged"
         return "; \(why): \(changes) were replaced; \(old)"
     }
 

@@ -22,6 +22,16 @@ import Testing
         #expect(try #require(SQLiteHeader(Self.header(pageSize: 1))).pageSize == 65536)
     }
 
+    /// SQLite opens a database in WAL mode when its read version (byte 19) is 2, whatever
+    /// its write version (byte 18) says.
+    @Test func theReadVersionDecidesWALMode() throws {
+        for (write, read, wal) in [(UInt8(1), UInt8(2), true), (2, 1, false), (2, 2, true), (1, 1, false)] {
+            var bytes = Self.header()
+            (bytes[18], bytes[19]) = (write, read)
+            #expect(try #require(SQLiteHeader(bytes)).isWAL == wal, "write \(write), read \(read)")
+        }
+    }
+
     @Test func staleCountDeclaresNoSize() throws {
         #expect(try #require(SQLiteHeader(Self.header(valid: false))).declaredSize == nil)
     }

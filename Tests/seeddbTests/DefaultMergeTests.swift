@@ -388,6 +388,38 @@ import Testing
         #expect(try wal.seeds().first?["discarded"] as? [String] == ["words"], "\(wal.stdout)")
         #expect(sidecars.allSatisfy { !FileManager.default.fileExists(atPath: $0) }, "\(cli.list(cli.appData))")
     }
+    /// A dry run of a merge with one table `off` worded its clause `merge is off:` where
+    /// the run says `not merged:`, and a dry run that cannot tell which tables the user
+    /// changed (no base, no table digests) omitted the run's warning.
+    @Test func aDryRunWordsWhatItWouldReplaceAsTheRunDoes() throws {
+        try makeSeeds()
+        #expect(try cli.run(["deploy"] + flags(1)).status == 0)
+        try editTagsAndWords()
+        let clause = "; not merged: the user's changes to 1 seed table (tags)"
+        let dry = try cli.run(["deploy", "--dry-run"] + flags(2) + ["--merge-table", "tags=off"])
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(dry.stdout.hasSuffix(clause + " would be replaced; the old copy would be levels.sqlite.previous\n"), "\(dry.stdout)")
+        let run = try cli.run(["deploy"] + flags(2) + ["--merge-table", "tags=off"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.hasSuffix(clause + " were replaced; the old copy is levels.sqlite.previous\n"), "\(run.stdout)")
+
+        // A record with neither a base nor table digests (as an older SeedDB left it).
+        let off = try manifest(2, #","merge":"off""#)
+        #expect(try cli.run(["reseed", "--manifest", off]).status == 0)
+        let settings = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: cli.settingsFile))) as! [String: Any]
+        var seeds = try #require(settings["seeddb"] as? [String: Any])
+        var entry = try #require(seeds["levels.sqlite"] as? [String: Any])
+        #expect(entry.removeValue(forKey: "tableDigests") != nil && entry["base"] == nil, "\(entry)")
+        seeds["levels.sqlite"] = entry
+        try JSONSerialization.data(withJSONObject: ["seeddb": seeds]).write(to: URL(fileURLWithPath: cli.settingsFile))
+        try editTagsAndWords()
+        let warning = "seeddb: warning: merge is off for \(cli.workingCopy): the seed's rows replace the user's changes, and which tables the user changed is not known (no merge base and no table digests were recorded with the old copy)\n"
+        let unknownDry = try cli.run(["reseed", "--dry-run", "--manifest", off])
+        #expect(unknownDry.status == 0 && unknownDry.stderr == warning, "\(unknownDry.stderr)")
+        let unknownRun = try cli.run(["reseed", "--manifest", off])
+        #expect(unknownRun.status == 0 && unknownRun.stderr == warning, "\(unknownRun.stderr)")
+    }
+
     /// A full-text index kept from a merged table by its triggers follows the merged rows:
     /// it was named among the tables whose changes were replaced once virtual tables were
     /// compared, though the merge keeps those rows and the triggers index them.

@@ -170,6 +170,25 @@ import Testing
         #expect(probes(generation) == [1, 2])
     }
 
+    /// A link SeedDB did not make, to a database: `status` said `"exists": false`, though
+    /// the app opens a database there; it says what the app finds, and why SeedDB will
+    /// not touch it.
+    @Test func aForeignLinkToADatabaseIsReportedAsThere() throws {
+        let cli = try deployed()
+        let elsewhere = cli.root + "/elsewhere.sqlite"
+        try FileManager.default.copyItem(atPath: cli.contentFile, toPath: elsewhere)
+        try FileManager.default.removeItem(atPath: cli.workingCopy)
+        try FileManager.default.createSymbolicLink(atPath: cli.workingCopy, withDestinationPath: elsewhere)
+        let status = try cli.run(["status", "--json"] + cli.seedFlags(2))
+        #expect(status.status == 0, "\(status.stderr)")
+        let entry = try #require(try status.seeds().first)
+        #expect(entry["exists"] as? Bool == true, "\(status.stdout)")
+        #expect((entry["blocked"] as? String)?.contains("a symbolic link SeedDB did not make") == true, "\(status.stdout)")
+        try FileManager.default.removeItem(atPath: elsewhere)
+        let dangling = try cli.run(["status", "--json"] + cli.seedFlags(2))
+        #expect(try dangling.seeds().first?["exists"] as? Bool == false, "\(dangling.stdout)")
+    }
+
     /// Settings damaged: the database found is adopted (kept as the previous generation,
     /// its app tables carried) and `rollback` restores it.
     @Test func aDatabaseWithNoRecordIsAdopted() throws {

@@ -151,6 +151,8 @@ import Testing
         try cli.run(["deploy"] + cli.seedFlags(1))
         try cli.run(["deploy"] + cli.seedFlags(2))
         #expect(cli.list(cli.appData).contains("levels.sqlite.previous"))
+        // A write of the conflicts file killed before its rename.
+        try Data("[]".utf8).write(to: URL(fileURLWithPath: cli.appData + "/.levels.sqlite.conflicts.json.seeddb-1234-abcd.tmp"))
         let result = try cli.run(["purge", "--json", "--app", cli.app, "--name", "levels.sqlite"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: cli.appData))

@@ -12,12 +12,30 @@ import Testing
         (["--merge-table", "level=user-wins"], "merge table \"level\" is not in the seed SEED; did you mean \"levels\"?; nothing was changed"),
     ])
     func aTypoFailsTheFirstInstall(flags: [String], message: String) throws {
-        let result = try cli.run(["deploy"] + flags + cli.seedFlags(1))
+        // The dry run refuses it as the run does: same line, same exit code.
+        for dryRun in [["--dry-run"], []] {
+            let result = try cli.run(["deploy"] + dryRun + flags + cli.seedFlags(1))
+            #expect(result.status == 78, "\(dryRun) \(result.stderr)")
+            #expect(result.stderr == "seeddb: error: \(message.replacingOccurrences(of: "SEED", with: "\(CLIHarness.seeds)/v1/levels.sqlite"))\n")
+            #expect(!FileManager.default.fileExists(atPath: cli.workingCopy))
+            #expect(cli.bytes(cli.settingsFile) == nil)
+            #expect(cli.list(cli.appData).isEmpty)
+        }
+    }
+
+    /// A compressed seed's tables are read from its decompressed content, as the run
+    /// reads them.
+    @Test func aDryRunOfACompressedSeedRefusesATypo() throws {
+        let folder = cli.root + "/zst"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let made = try cli.shell("zstd -q '\(CLIHarness.seeds)/v1/levels.sqlite' -o '\(folder)/levels.sqlite.zst'")
+        #expect(made.status == 0, "\(made.stderr)")
+        let flags = ["--app", cli.app, "--seed", folder + "/levels.sqlite.zst", "--version", "1", "--preserve", "progres"]
+        let result = try cli.run(["deploy", "--dry-run"] + flags)
         #expect(result.status == 78, "\(result.stderr)")
-        #expect(result.stderr == "seeddb: error: \(message.replacingOccurrences(of: "SEED", with: "\(CLIHarness.seeds)/v1/levels.sqlite"))\n")
+        #expect(result.stderr.contains("preserved table \"progres\" is not in the seed \(folder)/levels.sqlite.zst; did you mean \"progress\"?"), "\(result.stderr)")
+        #expect(try cli.run(["deploy", "--dry-run", "--app", cli.app, "--seed", folder + "/levels.sqlite.zst", "--version", "1", "--preserve", "progress"]).status == 0)
         #expect(!FileManager.default.fileExists(atPath: cli.workingCopy))
-        #expect(cli.bytes(cli.settingsFile) == nil)
-        #expect(cli.list(cli.appData).isEmpty)
     }
 
     @Test func aManifestsMergeTablesTypoFailsTheFirstInstall() throws {
@@ -37,9 +55,11 @@ import Testing
         #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
         let settings = cli.bytes(cli.settingsFile)
         let listing = cli.list(cli.appData)
-        let result = try cli.run(["deploy", "--merge", "user-wins", "--merge-table", "level=fail"] + cli.seedFlags(2))
-        #expect(result.status == 78, "\(result.stderr)")
-        #expect(result.stderr == "seeddb: error: cannot carry the user's data into \(cli.workingCopy): merge table \"level\" is not in the working copy or the new seed; did you mean \"levels\"?; nothing was changed\n")
+        for dryRun in [["--dry-run"], []] {
+            let result = try cli.run(["deploy"] + dryRun + ["--merge", "user-wins", "--merge-table", "level=fail"] + cli.seedFlags(2))
+            #expect(result.status == 78, "\(dryRun) \(result.stderr)")
+            #expect(result.stderr == "seeddb: error: cannot carry the user's data into \(cli.workingCopy): merge table \"level\" is not in the working copy or the new seed; did you mean \"levels\"?; nothing was changed\n")
+        }
         #expect(cli.bytes(cli.settingsFile) == settings)
         #expect(cli.list(cli.appData) == listing)
     }

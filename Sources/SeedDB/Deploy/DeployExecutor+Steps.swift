@@ -313,12 +313,7 @@ extension DeployExecutor {
         case .againstDigests(let digests): discards = .againstDigests(digests)
         case .unknown:
             discards = nil
-            var why = "no merge base and no table digests were recorded with the old copy"
-            let named = carry.from == .previousGeneration ? paths.previousBase : paths.base
-            if case .missing(let problem) = carry.base, (try? fs.fileType(at: named)) != nil {
-                why = "the merge base \(named) \(problem), and no table digests were recorded with the old copy"
-            }
-            context.logger.warning("merge is off for \(paths.workingCopy): the seed's rows replace the user's changes, and which tables the user changed is not known (\(why))")
+            context.logger.warning("\(Self.unknownChanges(carry, paths: paths, files: fs))")
         }
         let request = CarryRequest(
             workingCopy: paths.workingCopy, preservedTables: target.preservedTables, merge: merges ? target.merge : MergePolicies(), appTables: appTables,
@@ -353,6 +348,18 @@ extension DeployExecutor {
             }
             throw refusal
         }
+    }
+
+    /// The warning of a carry that replaces the user's changes to tables whose policy is
+    /// `off` and cannot tell which tables the user changed (no base, no table digests):
+    /// the run's, and the dry run's (``Deployer/plan(_:force:)``).
+    static func unknownChanges(_ carry: PlannedStep.Carry, paths: SeedPaths, files: any DeployFileSystem) -> String {
+        var why = "no merge base and no table digests were recorded with the old copy"
+        let named = carry.from == .previousGeneration ? paths.previousBase : paths.base
+        if case .missing(let problem) = carry.base, (try? files.fileType(at: named)) != nil {
+            why = "the merge base \(named) \(problem), and no table digests were recorded with the old copy"
+        }
+        return "merge is off for \(paths.workingCopy): the seed's rows replace the user's changes, and which tables the user changed is not known (\(why))"
     }
 
     /// Writes the conflicts of the last merge attempt beside the working copy (a JSON

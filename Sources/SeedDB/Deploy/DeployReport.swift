@@ -37,6 +37,10 @@ public struct DeployReport: Sendable, Hashable {
     /// compared as the run compares them (but for a base kept compressed, which it does
     /// not restore); the tables a merge could not merge are known only once it ran.
     public var discarded: [String]? = nil
+    /// Whether the run merges the user's changes into the new copy (some table's merge
+    /// policy is not `off`, and there is an old copy to merge from): a run that merged has
+    /// its ``merge``; a dry run, which merges nothing, says so here.
+    public var merging = false
     /// Whether the run kept the replaced content as the previous generation
     /// (``SeedPaths/previousGeneration``), for ``Deployer/rollback(_:)``.
     public var keptPrevious = false
@@ -70,7 +74,9 @@ public struct SeedStatus: Sendable {
     public var recordedVersion: SeedVersion?
     /// The working copy's path.
     public var workingCopy: String
-    /// Whether a regular file is at the working-copy path.
+    /// Whether an app opening the working-copy path finds a database there: a regular
+    /// file, SeedDB's link to its generation file or to a read-only seed that is there, or
+    /// a link SeedDB did not make (``blocked``) to a regular file.
     public var exists: Bool
     /// The state the decision derives from the above.
     public var state: SeedState

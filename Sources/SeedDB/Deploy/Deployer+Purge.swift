@@ -109,7 +109,7 @@ extension Deployer {
             try store.update(timeout: configuration.wait) { $0[paths.name.rawValue] = nil }
         }
         removed += try store.removeIfEmpty()
-        for directory in [paths.directory, paths.settingsDirectory] where try fs.removeIfEmpty(directory) {
+        for directory in directories where try fs.removeIfEmpty(directory) {
             removed.append(directory)
         }
         return PurgeReport(name: paths.name, removed: removed)
@@ -117,13 +117,14 @@ extension Deployer {
 
     /// Every file SeedDB keeps for the working copy at `paths` that exists: the working
     /// copy, its generation files and sidecars, the previous generation, the adopted
-    /// copies, temporary files and the lock file last. Names are matched by their bytes, so
+    /// copies, the conflicts file, temporary files (a killed write of the conflicts file's
+    /// among them) and the lock file last. Names are matched by their bytes, so
     /// a working copy whose name only looks the same (`e` + U+0301 for `é`) keeps its files.
     private func filesToRemove(_ paths: SeedPaths) throws(SeedDBError) -> [String] {
         let name = paths.name.rawValue
         let owned = try effects.files.entries(of: paths.directory).filter(\.nameIsExact).map(\.name).filter { entry in
             paths.namesOwnDatabase(SeedPaths.databaseName(of: entry)) || entry.hasSameBytes(as: paths.conflictsFileName)
-                || (entry.hasBytePrefix(FileSystem.temporaryPrefix(name)) && entry.hasByteSuffix(".tmp"))
+                || [name, paths.conflictsFileName].contains { entry.hasBytePrefix(FileSystem.temporaryPrefix($0)) && entry.hasByteSuffix(".tmp") }
         }.sorted()
         let lock = try effects.files.fileType(at: paths.lockFile) != nil ? [paths.lockFile] : []
         return owned.map(paths.inDirectory) + lock

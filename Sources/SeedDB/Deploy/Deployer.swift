@@ -134,7 +134,10 @@ public struct Deployer: Sendable {
             try FileSystem.requireWritableDirectory(paths.settingsDirectory, owner: configuration.files.owner)
             if kind != .rollback {
                 _ = try SeedSource(path: observed.seed.source).inspect()
-                if !plan.finishesInterrupted { try requireExpectedDigest(observed, signature: signature) }
+                if !plan.finishesInterrupted {
+                    try requireExpectedDigest(observed, signature: signature)
+                    try requireConfiguredTables(observed, plan, paths: paths)
+                }
             }
             for case .carry(let carry) in plan.steps where carry.merge == .merge { try rehearseMerge(observed, carry, kind, paths: paths) }
         }
@@ -142,8 +145,10 @@ public struct Deployer: Sendable {
         planned.mergeSkipped = plan.skipsMerge && carryPolicies(kind, observed.seed).mergesAnything
         if plan.action.copies, !plan.finishesInterrupted {
             for case .carry(let carry) in plan.steps {
+                planned.merging = carry.merge == .merge
                 planned.discarded = try wouldDiscard(observed, carry, kind, paths: paths)
                 planned.keptPrevious = plan.leavesReplacedContentAsPrevious
+                if carry.discards == .unknown { logger.warning("\(DeployExecutor.unknownChanges(carry, paths: paths, files: effects.files))") }
             }
         }
         warnOfReplacedRun(observed, plan, paths: paths, dryRun: true)
@@ -166,6 +171,47 @@ public struct Deployer: Sendable {
         let digest = try contentDigest(of: source, identity: try effects.files.identity(of: source), known: observed.sourceDigest)
         guard digest != expected else { return }
         throw DeployTarget.digestMismatch(source: source, signature: signature, manifest: observed.seed.manifest, digest, expected: expected)
+    }
+
+    /// For a dry run: refuses a table name of the seed's configuration (a preserved table,
+    /// a per-table merge policy) that the run's check would refuse, with the run's line
+    /// (78): at a first install, a name the seed lacks; at a carry, a name neither the new
+    /// seed nor the old copy has. The seed's tables are read from its content
+    /// (decompressed into a temporary file when it is compressed), the old copy read only.
+    private func requireConfiguredTables(_ observed: Observed, _ plan: DeployPlan, paths: SeedPaths) throws(SeedDBError) {
+        let names = ConfiguredTables.names(preserved: observed.seed.preservedTables, merge: observed.seed.merge)
+        var checksSeed = false
+        var carry: PlannedStep.Carry?
+        for step in plan.steps {
+            switch step {
+            case .stage(let stage): checksSeed = checksSeed || stage.checksConfiguredTables
+            case .carry(let found): carry = found
+            default: break
+            }
+        }
+        guard !names.isEmpty, checksSeed || carry != nil else { return }
+        let source = observed.seed.source
+        let seedTables = try SeedSource(path: source).withPlainFile { (path) throws(SeedDBError) in try effects.database.tableNames(of: path) }
+        if checksSeed { try ConfiguredTables.check(names, among: seedTables, missingFrom: "the seed \(source)") }
+        guard let carry else { return }
+        let old: String, access: SQLiteFile.Access
+        if carry.from == .previousGeneration {
+            (old, access) = (paths.previousGeneration, .immutable)
+        } else if let file = observed.workingCopy.contentFile {
+            (old, access) = (file, Self.readOnlyAccess(file))
+        } else {
+            return
+        }
+        let oldTables = try SQLiteFile.mapping("cannot read the tables of", old) {
+            let queue = try SQLiteFile.open(old, access: access, label: "SeedDB.dryRunTables")
+            defer { try? queue.close() }
+            return try queue.read { try MergeCatalog.tableNames(in: "main", db: $0) }
+        }
+        do {
+            try ConfiguredTables.check(names, among: Array(Set(seedTables + oldTables)).sorted(), missingFrom: "the working copy or the new seed")
+        } catch {
+            throw SeedDBError(error.code, "cannot carry the user's data into \(paths.workingCopy): \(error.message)")
+        }
     }
 
     /// For a dry run: the seed tables whose changes the run's carry would replace with the
@@ -261,9 +307,14 @@ public struct Deployer: Sendable {
         if let held = observed.entry.heldFrom, held == observed.seed.version, recorded != nil, exists {
             state = .held
         }
+        // A link SeedDB did not make (`blocked`) to a database: the app opens one there.
+        var opens = exists
+        if case .foreign = observed.workingCopy.state {
+            opens = (try? effects.files.fileType(at: effects.files.resolvingLinks(paths.workingCopy))) == .regular
+        }
         var status = SeedStatus(
             name: seed.name, currentVersion: observed.seed.version, recordedVersion: recorded,
-            workingCopy: paths.workingCopy, exists: exists,
+            workingCopy: paths.workingCopy, exists: opens,
             state: state, settingsProblem: observed.problem, heldFrom: observed.entry.heldFrom,
             blocked: { if case .foreign(let what) = observed.workingCopy.state { return what } else { return nil } }(),
             leftovers: observed.observation.leftovers,
