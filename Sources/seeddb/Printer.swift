@@ -37,6 +37,7 @@ struct Printer {
             }
             if report.mergeSkipped { pairs.append(("mergeSkipped", true)) }
             if let discarded = report.discarded { pairs.append(("discarded", discarded)) }
+            if let kept = report.oldCopyKeptAs { pairs.append(("oldCopyKeptAs", kept)) }
             if let signature = report.signature { pairs.append(("signature", Self.signature(signature))) }
             if let forgot = report.forgotSignature { pairs.append(("forgotSignature", Self.signature(forgot))) }
             return pairs
@@ -78,7 +79,8 @@ struct Printer {
         let changes = "the user's changes to \(tables.count) seed table\(tables.count == 1 ? "" : "s") (\(names))"
         let why = report.merge != nil || report.merging ? "not merged" : "merge is off"
         if dryRun {
-            let old = report.keptPrevious ? "the old copy would be \(report.name).previous" : "the old copy would not be kept"
+            let old = report.keptPrevious ? "the old copy would be \(report.name).previous"
+                : report.oldCopyKeptAs != nil ? "the old copy would be kept as an adopted copy (\(report.name).adopted-…)" : "the old copy would not be kept"
             return "; \(why): \(changes) would be replaced; \(old)"
         }
         let old = report.keptPrevious ? "the old copy is \(report.name).previous"

@@ -87,6 +87,19 @@ import Testing
         #expect(upgrade.status == 0, "\(upgrade.stderr)")
         let second = try #require(cli.list(cli.appData).first { $0.hasPrefix("levels.sqlite.adopted-") && $0 != adopted }, "\(cli.list(cli.appData))")
         #expect(upgrade.stdout.contains("the old copy is kept as \(second)"), "\(upgrade.stdout)")
+
+        // In JSON: the adopted copy's path, beside the tables whose changes it holds. A dry
+        // run foresees it for the tables it names (those whose policy is `off`).
+        _ = try sql("INSERT INTO tags VALUES ('mine again'); UPDATE levels SET name = 'mine' WHERE id = 1;")
+        let dry = try cli.run(["reseed", "--dry-run", "--keep-previous", "false", "--merge-table", "levels=off"] + flags(2))
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(dry.stdout.hasSuffix("not merged: the user's changes to 1 seed table (levels) would be replaced; the old copy would be kept as an adopted copy (levels.sqlite.adopted-…)\n"), "\(dry.stdout)")
+        let json = try cli.run(["reseed", "--json", "--keep-previous", "false"] + flags(2))
+        #expect(json.status == 0, "\(json.stderr)")
+        let third = try #require(cli.list(cli.appData).first { $0.hasPrefix("levels.sqlite.adopted-") && ![adopted, second].contains($0) }, "\(cli.list(cli.appData))")
+        let seed = try #require(try json.seeds().first)
+        #expect(seed["oldCopyKeptAs"] as? String == cli.appData + "/" + third, "\(json.stdout)")
+        #expect(seed["discarded"] as? [String] == ["tags"], "\(json.stdout)")
         #expect(try cli.shell("sqlite3 '\(cli.appData)/\(second)' 'SELECT count(*) FROM tags WHERE name = \"mine too\"'").stdout == "1\n")
     }
 

@@ -47,7 +47,9 @@ public struct DeployReport: Sendable, Hashable {
     /// Where the run kept the replaced content when it kept no previous generation (a
     /// rollback, or `keepPrevious` off) and its merge replaced some of the user's changes
     /// (``discarded``): an adopted copy (``SeedPaths/adoptedCopy(_:)``), which
-    /// `seeddb purge --adopted` removes. `nil` otherwise.
+    /// `seeddb purge --adopted` removes. `nil` otherwise. A dry run names the one the run
+    /// would make for the tables it names in ``discarded`` (the run's name has the run's
+    /// time in it).
     public var oldCopyKeptAs: String? = nil
     /// Whether the merge the seed asks for was skipped: the working copy was the seed's
     /// own content, unwritten since its deploy, so nothing of the user's was there.

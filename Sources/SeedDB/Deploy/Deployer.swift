@@ -148,6 +148,7 @@ public struct Deployer: Sendable {
                 planned.merging = carry.merge == .merge
                 planned.discarded = try wouldDiscard(observed, carry, kind, paths: paths)
                 planned.keptPrevious = plan.leavesReplacedContentAsPrevious
+                if planned.discarded?.isEmpty == false { planned.oldCopyKeptAs = carry.keepsOldCopyIfDiscarded.map(paths.adoptedCopy) }
                 if carry.discards == .unknown { logger.warning("\(DeployExecutor.unknownChanges(carry, paths: paths, files: effects.files))") }
             }
         }

@@ -278,8 +278,9 @@ seeds:
       describes them.
     - For deploy, reseed and rollback, each has C(name), C(action) (V(installed), V(replaced),
       V(restored), V(reseeded), V(rolled-back), V(held) or V(unchanged)), C(from), C(to) and
-      C(workingCopy), and C(strategy), C(carried), C(merge) and C(discarded) (the seed tables
-      whose changes a replace with merging off replaced) when they apply, and C(readOnly)
+      C(workingCopy), and C(strategy), C(carried), C(merge), C(discarded) (the seed tables
+      whose changes a replace with merging off replaced) and C(oldCopyKeptAs) (the adopted
+      copy that holds them, when no previous generation was kept) when they apply, and C(readOnly)
       (V(true)) and C(seedLink) (the seed file) when the working copy is a read-only seed's
       link; for purge, C(name) and C(removed).
     - On failure, the seeds done before it.
