@@ -612,9 +612,11 @@ import Testing
         let digest = SHA256Digest(bytes: Array(repeating: UInt8(1), count: 32))
         var observed = Self.observed()
         observed.records.current = DeployRecord(version: Self.version("1"), sha256: digest, size: 1, deployedAt: "", seedTables: ["levels"])
+        #expect(try Self.mergingCarry(observed) == PlannedStep.Carry(
+            appTables: .notInTheOldSeed(["levels"]), merge: .merge, base: .missing("was never kept for the old copy (it was deployed with merging off)")))
+        observed.records.base = digest
         #expect(try Self.mergingCarry(observed) == PlannedStep.Carry(appTables: .notInTheOldSeed(["levels"]), merge: .merge, base: .missing("is missing")))
         observed.baseFiles.base = true
-        observed.records.base = digest
         observed.baseFiles.baseMatchesRecord = false
         #expect(try Self.mergingCarry(observed)?.base == .missing("does not match the recorded seed"))
         observed.baseFiles.baseMatchesRecord = true

@@ -326,8 +326,10 @@ package enum DeployPlanner {
         let base: PlannedStep.MergeBase
         if !observed.baseFiles.base {
             // A seed whose own policy merges nothing keeps none (a reseed's `--merge` asks
-            // for a merge it has no base for).
-            base = .missing(request.merges ? "is missing" : "is not kept for this seed (its own merge policy is off)")
+            // for a merge it has no base for); an old copy deployed with merging off (a
+            // `cache` seed, a seed that turned merging on since) never had one.
+            base = .missing(!request.merges ? "is not kept for this seed (its own merge policy is off)"
+                : observed.records.base == nil ? "was never kept for the old copy (it was deployed with merging off)" : "is missing")
         } else if observed.records.base != nil, observed.baseFiles.baseMatchesRecord == true {
             base = .recorded
         } else if observed.baseFiles.baseIsInterruptedLiveBase == true {
