@@ -29,6 +29,9 @@ final class SimulatedWorld: @unchecked Sendable {
         var userRows: Set<Int> = []
         /// The user's edits of the seed's own rows (kept by a merge, replaced without one).
         var edits: Set<Int> = []
+        /// The user's rows in a seed table no merge can merge (one with no primary key): a
+        /// carry leaves that table the new seed's, and only the old copy keeps them.
+        var unmergeable: Set<Int> = []
         /// Whether SeedDB fenced it (read-only for SQLite).
         var fenced = false
         /// Whether SQLite replayed another database's `-wal` or `-journal` into it.
@@ -39,7 +42,7 @@ final class SimulatedWorld: @unchecked Sendable {
         var framesInWAL = false
 
         var description: String {
-            "seed \(seed)\(userRows.isEmpty ? "" : " rows \(userRows.sorted())")\(edits.isEmpty ? "" : " edits \(edits.sorted())")\(fenced ? " fenced" : "")\(mixed ? " MIXED" : "")\(framesInWAL ? " (commits in its -wal)" : "")"
+            "seed \(seed)\(userRows.isEmpty ? "" : " rows \(userRows.sorted())")\(edits.isEmpty ? "" : " edits \(edits.sorted())")\(unmergeable.isEmpty ? "" : " unmergeable rows \(unmergeable.sorted())")\(fenced ? " fenced" : "")\(mixed ? " MIXED" : "")\(framesInWAL ? " (commits in its -wal)" : "")"
         }
     }
 
@@ -224,12 +227,26 @@ final class SimulatedWorld: @unchecked Sendable {
     /// The app writes row `row` into the working copy at `path` (through its link), the
     /// way SQLite would: a fenced or absent file takes no write.
     @discardableResult
-    func appWrites(row: Int, into path: String, editingTheSeed: Bool = false) -> Bool {
+    func appWrites(row: Int, into path: String, _ write: AppWrite = .ownTable) -> Bool {
         guard let (found, id, file) = database(at: path), !found.fenced, !Self.isShippedSeed(file) else { return false }
         var content = opened(found, id: id, at: file)
-        if editingTheSeed { content.edits.insert(row) } else { content.userRows.insert(row) }
+        switch write {
+        case .ownTable: content.userRows.insert(row)
+        case .seedRow: content.edits.insert(row)
+        case .unmergeableSeedTable: content.unmergeable.insert(row)
+        }
         put(file, .database(content, id: id))
         return true
+    }
+
+    /// What an app's write changes.
+    enum AppWrite {
+        /// A row of a table of the app's own (carried whole).
+        case ownTable
+        /// An edit of a seed row (kept by a merge, replaced without one).
+        case seedRow
+        /// A row in a seed table no merge can merge (no primary key).
+        case unmergeableSeedTable
     }
 
     /// The app crashes mid-write in WAL or rollback-journal mode: a `-wal` (or hot
@@ -742,15 +759,22 @@ struct SimulatedDatabase: DeployDatabase {
             world.violate("replaced the user's edits of \(SimulatedWorld.name(of: carry.workingCopy)) (seed \(previous.seed)) with no base or table digests to name them by")
         }
         var discarded: [String]?
+        // The seed table no merge can merge (`tags`) changed: compared as any other table
+        // when merging is off.
+        let tags = previous.unmergeable.isEmpty ? [] : ["tags"]
         switch carry.discards {
         case .againstBase(let base):
             guard case .database(let baseContent, _) = try world.fileContent(base).0 else { throw SeedDBError(.ioFailure, "cannot read \(base)") }
-            discarded = !carry.merge.mergesAnything && Self.levelsDigest(baseContent) != Self.levelsDigest(previous) ? ["levels"] : []
+            discarded = !carry.merge.mergesAnything ? (Self.levelsDigest(baseContent) != Self.levelsDigest(previous) ? ["levels"] : []) + tags : []
         case .againstDigests(let digests):
-            discarded = !carry.merge.mergesAnything && digests["levels"] != Self.levelsDigest(previous) ? ["levels"] : []
+            discarded = !carry.merge.mergesAnything ? (digests["levels"] != Self.levelsDigest(previous) ? ["levels"] : []) + tags : []
         case nil:
             discarded = nil
         }
+        // A merge leaves it the new seed's, and names it as the real merge does: when the
+        // base, or without one the table digests, tell that the user changed it (here, when
+        // the user wrote it; the model's digests cover `levels` only).
+        if carry.merge.mergesAnything, !tags.isEmpty { discarded = (discarded ?? []) + tags }
         return CarryResult(carried: carriedSomething ? ["probe"] : [], merge: nil, discarded: discarded)
     }
 

@@ -63,6 +63,55 @@ import Testing
         }
     }
 
+    /// A merging rollback keeps no previous generation: what the user wrote in a seed
+    /// table no merge can merge is kept in the copy it replaced (an adopted copy), with a
+    /// base to tell it changed and without one (the copy it restores was deployed with
+    /// merging off), cut anywhere and run again.
+    @Test(arguments: [true, false])
+    func aMergingRollbackCutAnywhereKeepsWhatItCouldNotMerge(withBases: Bool) {
+        let start = Simulator()
+        start.run(Command(kind: .deploy, version: 1, merge: withBases))
+        start.run(Command(kind: .deploy, version: 2, merge: withBases))
+        start.appWrites(.unmergeableSeedTable)
+        let rollback = Command(kind: .rollback, version: 2, merge: true)
+        for crash in 0...start.calls(rollback) {
+            let sim = start.copy()
+            sim.run(rollback, crash: crash)
+            sim.run(rollback)
+            #expect(sim.problems() == [], "crash before call \(crash): \(sim.log)")
+        }
+    }
+
+    /// A live rollback wrote over the only copy of what the user wrote in a seed table no
+    /// merge can merge (it now keeps a snapshot as an adopted copy). One way SeedDB still
+    /// loses such rows (NOTES.md): a run that finishes a killed merge of another version,
+    /// then replaces again, rotates away the previous generation that holds them. Pinned
+    /// here so that a fix shows (the known issue stops occurring).
+    @Test func rowsNoMergeCanMergeAndTheirKnownLoss() {
+        let live = Simulator()
+        live.run(Command(kind: .deploy, version: 1, merge: true))
+        live.run(Command(kind: .deploy, version: 2, merge: true))
+        live.appWrites(.unmergeableSeedTable)
+        live.run(Command(kind: .rollback, version: 2, live: true, merge: true))
+        #expect(live.problems() == [] && live.knownProblems == [], "\(live.log)")
+        let start = Simulator()
+        start.run(Command(kind: .deploy, version: 1))
+        start.run(Command(kind: .deploy, version: 2))
+        start.appWrites(.unmergeableSeedTable)
+        let killed = Command(kind: .deploy, version: 3, merge: true)
+        var lost: [String] = []
+        for crash in 0...start.calls(killed) {
+            let sim = start.copy()
+            sim.run(killed, crash: crash)
+            sim.run(Command(kind: .deploy, version: 1, merge: true))
+            #expect(sim.problems() == [], "crash before call \(crash): \(sim.log)")
+            lost += sim.knownProblems
+        }
+        withKnownIssue("a finish of a killed merge, then a replace, rotates away the previous generation that holds them") {
+            #expect(lost == [])
+        }
+    }
+
     /// A rollback killed while it cleaned up was not finished by its rerun (exit 66, its
     /// set-aside files left until the app's next deploy).
     @Test func aKilledRollbacksRerunFinishesItsCleanUp() {
@@ -372,10 +421,11 @@ import Testing
         ("v1 installed, the app wrote", { sim in
             sim.run(Command(kind: .deploy, version: 1)); sim.appWrites() }),
         ("v2 over v1, a previous generation", { sim in
-            sim.run(Command(kind: .deploy, version: 1)); sim.appWrites(); sim.run(Command(kind: .deploy, version: 2)); sim.appWrites() }),
+            sim.run(Command(kind: .deploy, version: 1)); sim.appWrites(); sim.run(Command(kind: .deploy, version: 2)); sim.appWrites()
+            sim.appWrites(.unmergeableSeedTable) }),
         ("merged v2 over v1, bases", { sim in
             sim.run(Command(kind: .deploy, version: 1, merge: true)); sim.appWrites(editingTheSeed: true)
-            sim.run(Command(kind: .deploy, version: 2, merge: true)); sim.appWrites() }),
+            sim.run(Command(kind: .deploy, version: 2, merge: true)); sim.appWrites(); sim.appWrites(.unmergeableSeedTable) }),
         ("rolled back to v1, held", { sim in
             sim.run(Command(kind: .deploy, version: 1)); sim.run(Command(kind: .deploy, version: 2)); sim.appWrites()
             sim.run(Command(kind: .rollback, version: 2)) }),
@@ -660,7 +710,9 @@ import Testing
         for step in 0..<1_000 {
             let roll = random.next() % 100
             switch roll {
-            case 0..<30: sim.appWrites(editingTheSeed: random.next() % 4 == 0)
+            case 0..<30:
+                let kinds: [SimulatedWorld.AppWrite] = [.seedRow, .seedRow, .unmergeableSeedTable, .ownTable, .ownTable, .ownTable, .ownTable, .ownTable]
+                sim.appWrites(kinds[Int(random.next() % 8)])
             case 30..<33: sim.appCrashes(wal: random.next() % 2 == 0)
             case 33..<35: sim.userDeletes(["levels.sqlite", sim.currentGenerationName ?? "levels.sqlite.v1", "settings"])
             case 35..<36:

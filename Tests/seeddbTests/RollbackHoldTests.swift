@@ -103,12 +103,77 @@ import Testing
         #expect(try cli.shell("sqlite3 '\(cli.appData)/\(second)' 'SELECT count(*) FROM tags WHERE name = \"mine too\"'").stdout == "1\n")
     }
 
-    /// The same rollback killed at each `rename` and `renameat2` (strace), then a `deploy`: the
+    /// A live rollback wrote over the only copy of what the user wrote in a seed table it
+    /// cannot merge: it keeps a snapshot of the old content as an adopted copy, taken
+    /// before its commit.
+    @Test func aLiveRollbackKeepsACopyOfWhatItCouldNotMerge() throws {
+        let seeds = cli.root + "/live"
+        try FileManager.default.createDirectory(atPath: seeds, withIntermediateDirectories: true)
+        for version in 1...2 {
+            let made = try cli.shell("""
+                sqlite3 '\(seeds)/v\(version).sqlite' "CREATE TABLE levels(id INTEGER PRIMARY KEY, name TEXT); \
+                INSERT INTO levels VALUES (1, 'one\(version)'); CREATE TABLE tags(name TEXT); INSERT INTO tags VALUES ('a');"
+                """)
+            #expect(made.status == 0, "\(made.stderr)")
+        }
+        let flags = { (version: Int) in ["--app", cli.app, "--seed", "\(seeds)/v\(version).sqlite", "--name", "levels.sqlite", "--version", "\(version)"] }
+        #expect(try cli.run(["deploy"] + flags(1)).status == 0)
+        #expect(try cli.run(["deploy"] + flags(2)).status == 0)
+        _ = try sql("INSERT INTO tags VALUES ('mine'); UPDATE levels SET name = 'edited' WHERE id = 1;")
+        let rollback = try cli.run(["rollback", "--json", "--strategy", "live"] + flags(2))
+        #expect(rollback.status == 0, "\(rollback.stderr)")
+        let seed = try #require(try rollback.seeds().first)
+        #expect(seed["strategy"] as? String == "live", "\(rollback.stdout)")
+        #expect(seed["discarded"] as? [String] == ["tags"], "\(rollback.stdout)")
+        let adopted = try #require(seed["oldCopyKeptAs"] as? String, "\(rollback.stdout)")
+        #expect(try cli.shell("sqlite3 '\(adopted)' 'SELECT group_concat(name) FROM tags'").stdout == "a,mine\n")
+        #expect(try sql("SELECT name FROM levels WHERE id = 1") == "edited", "the merged edit")
+        #expect(try sql("SELECT group_concat(name) FROM tags") == "a")
+        #expect(cli.temporaryFiles.isEmpty, "\(cli.list(cli.appData))")
+    }
+
+    /// Without a merge base (the copies were deployed with merging off), the merge could
+    /// not tell what the user changed in a table it cannot merge: it named nothing, and a
+    /// rollback, or an upgrade keeping no previous generation, dropped the user's rows.
+    @Test func aMergeWithoutABaseKeepsTheCopyWhoseChangesItCouldNotMerge() throws {
+        let seeds = cli.root + "/nobase"
+        try FileManager.default.createDirectory(atPath: seeds, withIntermediateDirectories: true)
+        for version in 1...2 {
+            let made = try cli.shell("""
+                sqlite3 '\(seeds)/v\(version).sqlite' "CREATE TABLE levels(id INTEGER PRIMARY KEY, name TEXT); \
+                INSERT INTO levels VALUES (1, 'one\(version)'); CREATE TABLE tags(name TEXT); INSERT INTO tags VALUES ('a');"
+                """)
+            #expect(made.status == 0, "\(made.stderr)")
+        }
+        let flags = { (version: Int) in ["--app", cli.app, "--seed", "\(seeds)/v\(version).sqlite", "--name", "levels.sqlite", "--version", "\(version)"] }
+        #expect(try cli.run(["deploy", "--merge", "off"] + flags(1)).status == 0)
+        #expect(try cli.run(["deploy", "--merge", "off"] + flags(2)).status == 0)
+        _ = try sql("INSERT INTO tags VALUES ('mine');")
+        let rollback = try cli.run(["rollback", "--json", "--merge", "user-wins"] + flags(2))
+        #expect(rollback.status == 0, "\(rollback.stderr)")
+        let seed = try #require(try rollback.seeds().first)
+        #expect(seed["discarded"] as? [String] == ["tags"], "\(rollback.stdout)")
+        let adopted = try #require(seed["oldCopyKeptAs"] as? String, "\(rollback.stdout)")
+        #expect(try cli.shell("sqlite3 '\(adopted)' 'SELECT group_concat(name) FROM tags'").stdout == "a,mine\n")
+
+        // An upgrade that keeps no previous generation, merging for the first time.
+        _ = try sql("INSERT INTO tags VALUES ('mine too');")
+        #expect(try cli.run(["reseed", "--merge", "off"] + flags(1)).status == 0)
+        _ = try sql("INSERT INTO tags VALUES ('and again');")
+        let upgrade = try cli.run(["deploy", "--keep-previous", "false"] + flags(2))
+        #expect(upgrade.status == 0, "\(upgrade.stderr)")
+        #expect(upgrade.stdout.contains("not merged: the user's changes to 1 seed table (tags) were replaced; the old copy is kept as levels.sqlite.adopted-"), "\(upgrade.stdout)")
+        let kept = cli.list(cli.appData).filter { $0.hasPrefix("levels.sqlite.adopted-") }.map { cli.appData + "/" + $0 }
+        let found = try kept.map { try cli.shell("sqlite3 '\($0)' \"SELECT count(*) FROM tags WHERE name = 'and again'\"").stdout }
+        #expect(found.contains("1\n"), "\(kept) \(found)")
+    }
+
+    /// The same rollback (a swap, and live) killed at each `rename` and `renameat2` (strace), then a `deploy`: the
     /// row the merge cannot carry is still in some database of the working copy's (the
     /// working copy, the previous generation or an adopted copy: a finish keeps the old
     /// copy, not knowing what the killed merge carried).
-    @Test(.enabled(if: DurabilityOrderTests.strace != nil, "strace is missing: .ci/run installs it"))
-    func aKilledRollbackLosesNoRowItCouldNotMerge() throws {
+    @Test(.enabled(if: DurabilityOrderTests.strace != nil, "strace is missing: .ci/run installs it"), arguments: ["swap", "live"])
+    func aKilledRollbackLosesNoRowItCouldNotMerge(strategy: String) throws {
         let strace = try #require(DurabilityOrderTests.strace)
         var killed = true
         for when in 1...20 where killed {
@@ -125,19 +190,19 @@ import Testing
             #expect(try cli.run(["deploy", "--app", cli.app, "--seed", "\(seeds)/v1.sqlite", "--name", "levels.sqlite", "--version", "1"]).status == 0)
             #expect(try cli.run(["deploy"] + flags).status == 0)
             #expect(try cli.shell("sqlite3 '\(cli.workingCopy)' \"INSERT INTO tags VALUES ('mine')\"").status == 0)
-            let arguments = (["rollback"] + flags).map { "'\($0)'" }.joined(separator: " ")
+            let arguments = (["rollback", "--strategy", strategy] + flags).map { "'\($0)'" }.joined(separator: " ")
             // (Until the rollback has fewer renames than `when`: it then runs whole.)
             let cut = try cli.shell("\(strace) -f -qq -o /dev/null -e inject=rename,renameat2:signal=KILL:when=\(when) '\(CLIHarness.binary)' \(arguments)")
             killed = cut.status != 0
             let recovery = try cli.run(["deploy"] + flags)
-            #expect(recovery.status == 0, "rename \(when): \(recovery.stderr)")
+            #expect(recovery.status == 0, "\(strategy), rename \(when): \(recovery.stderr)")
             let databases = cli.list(cli.appData).filter { name in
                 !SeedPathsSuffixes.all.contains { name.hasSuffix($0) }
             }
             let holding = try databases.filter { name in
                 try cli.shell("sqlite3 '\(cli.appData)/\(name)' \"SELECT count(*) FROM tags WHERE name = 'mine'\"").stdout == "1\n"
             }
-            #expect(!holding.isEmpty, "killed at rename \(when): the user's row is in none of \(databases)")
+            #expect(!holding.isEmpty, "\(strategy), killed at rename \(when): the user's row is in none of \(databases)")
         }
         #expect(!killed, "the rollback was killed at every rename tried")
     }

@@ -274,6 +274,7 @@ extension DeployExecutor {
             if !run.carried.isEmpty || run.merge != nil { try run.rehashStaged(fs) }
         case .live(let live, let old?):
             try self.carry(into: .live(live), old: old, carry, keepsBase: plan.keepsMergeBase, run)
+            if let stamp = run.keepsOldCopyAs { try keepOldCopy(of: old, as: stamp, live: live, run) }
         case .swap(let old?):
             try self.carry(into: .staged(try run.staged(for: .carry).path), old: old, carry, keepsBase: plan.keepsMergeBase, run)
             if !run.carried.isEmpty || run.merge != nil { try run.rehashStaged(fs) }
@@ -471,6 +472,23 @@ extension DeployExecutor {
         run.onFailure("the old copy kept") { () throws(SeedDBError) in try fs.rename(adopted, to: old) }
         try fs.syncDirectory(paths.directory)
         run.oldContent = adopted
+    }
+
+    /// A live replace that keeps no previous generation, whose merge replaced some of the
+    /// user's changes (``DeployRun/keepsOldCopyAs``): the old content, as the writer's lock
+    /// holds it, is kept as an adopted copy before the commit writes over it (`VACUUM INTO`
+    /// a temporary name, flushed, then renamed to a name no file has), which no run
+    /// removes. Undone by removing it.
+    private func keepOldCopy(of old: String, as stamp: String, live: any LiveReplace, _ run: DeployRun) throws(SeedDBError) {
+        let snapshot = try fs.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "snapshot")
+        run.onFailure("the old copy's snapshot") { () throws(SeedDBError) in try fs.remove(snapshot) }
+        try db.snapshot(live, of: old, to: snapshot)
+        _ = try fs.digestAndSync(snapshot)
+        if let owner = files.owner { try fs.setMode(nil, owner: owner, of: snapshot) }
+        let adopted = paths.adoptedCopy(stamp)
+        try fs.renameNoReplace(snapshot, to: adopted)
+        run.onFailure("the old copy kept") { () throws(SeedDBError) in try fs.rename(adopted, to: snapshot) }
+        try fs.syncDirectory(paths.directory)
     }
 
     /// What happens to the previous generation on disk, as the plan says: kept as an

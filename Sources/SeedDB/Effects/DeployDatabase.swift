@@ -310,9 +310,11 @@ struct LocalDatabase: DeployDatabase {
         var discarded = try carry.discards.map { (discards) throws(SeedDBError) in
             try TableDigest.discarded(policies: carry.merge, preserved: carry.preservedTables, discards, workingCopy: carry.workingCopy, in: db)
         }
-        // The tables a merge with a base could not merge, whose changes it replaced, are
-        // named with them (an `sqlite_*` table holds no rows of the user's).
-        if let merged, !merged.summary.withoutBase {
+        // The tables a merge could not merge, whose changes it replaced, are named with
+        // them (an `sqlite_*` table holds no rows of the user's): against the base, those
+        // the user changed; without one, those the recorded table digests do not prove
+        // unwritten. A run that keeps no previous generation keeps the old copy for them.
+        if let merged {
             let replaced = merged.unmergedTables.filter { !MergeNames.folded($0).hasPrefix("sqlite_") }
             if !replaced.isEmpty { discarded = Set((discarded ?? []) + replaced).sorted() }
         }

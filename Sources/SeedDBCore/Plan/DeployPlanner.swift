@@ -220,9 +220,12 @@ package enum DeployPlanner {
         let drop = dropsPrevious ? drop(observed, request) : nil
         if replacing && !seedLinked {
             var carry = carry(observed, request, adopted: adopted, replaced: replaced, skipsMerge: skipsMerge)
-            // A swap retires the old generation file it does not keep: what the merge could
-            // not carry of the user's would be in no file.
-            if carry.merge == .merge && !keepsPrevious && strategy == .swap, case .generation = observed.oldContent {
+            // A swap retires the old generation file it does not keep, and a live replace
+            // writes over the old content: what the merge could not carry of the user's
+            // would be in no file. (The swap renames the old generation, the live replace
+            // snapshots the old content, to the adopted copy's name.)
+            let retiresAGeneration = if case .generation = observed.oldContent { true } else { false }
+            if carry.merge == .merge && !keepsPrevious && (strategy != .swap || retiresAGeneration) {
                 var taken = Set(observed.adoptedCopies)
                 if case .keepAsAdopted(let stamp)? = drop { taken.insert(stamp) }
                 carry.keepsOldCopyIfDiscarded = freeStamp(request, besides: taken)

@@ -230,9 +230,10 @@ package enum PlannedStep: Sendable, Hashable {
         /// merge has its base, or no digests were recorded.
         package var unchangedIfDigests: [String: SHA256Digest]?
         /// For a merge whose old content is not kept as the previous generation (a
-        /// rollback's, or with `keepPrevious` off): the stamp under which the old generation
-        /// file is kept as an adopted copy (`<name>.adopted-<stamp>`) instead of retired when
-        /// the merge replaces some of the user's changes (a table it cannot merge: no primary
+        /// rollback's, or with `keepPrevious` off): the stamp under which the old content is
+        /// kept as an adopted copy (`<name>.adopted-<stamp>`: a swap's old generation file
+        /// instead of retired, a live replace's snapshot before its commit) when the merge
+        /// replaces some of the user's changes (a table it cannot merge: no primary
         /// key, a virtual table), which would otherwise be in no file. `nil` otherwise.
         package var keepsOldCopyIfDiscarded: String? = nil
 
