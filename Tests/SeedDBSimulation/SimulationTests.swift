@@ -83,32 +83,26 @@ import Testing
     }
 
     /// A live rollback wrote over the only copy of what the user wrote in a seed table no
-    /// merge can merge (it now keeps a snapshot as an adopted copy). One way SeedDB still
-    /// loses such rows (NOTES.md): a run that finishes a killed merge of another version,
-    /// then replaces again, rotates away the previous generation that holds them. Pinned
-    /// here so that a fix shows (the known issue stops occurring).
-    @Test func rowsNoMergeCanMergeAndTheirKnownLoss() {
+    /// merge can merge (it now keeps a snapshot as an adopted copy); a run that finished a
+    /// killed merge of another version, then replaced again, rotated away the previous
+    /// generation the finish kept, which held them (it now keeps it as an adopted copy).
+    @Test func rowsNoMergeCanMergeAreKeptByALiveRollbackAndAFinishThenAReplace() {
         let live = Simulator()
         live.run(Command(kind: .deploy, version: 1, merge: true))
         live.run(Command(kind: .deploy, version: 2, merge: true))
         live.appWrites(.unmergeableSeedTable)
         live.run(Command(kind: .rollback, version: 2, live: true, merge: true))
-        #expect(live.problems() == [] && live.knownProblems == [], "\(live.log)")
+        #expect(live.problems() == [], "\(live.log)")
         let start = Simulator()
         start.run(Command(kind: .deploy, version: 1))
         start.run(Command(kind: .deploy, version: 2))
         start.appWrites(.unmergeableSeedTable)
         let killed = Command(kind: .deploy, version: 3, merge: true)
-        var lost: [String] = []
         for crash in 0...start.calls(killed) {
             let sim = start.copy()
             sim.run(killed, crash: crash)
             sim.run(Command(kind: .deploy, version: 1, merge: true))
             #expect(sim.problems() == [], "crash before call \(crash): \(sim.log)")
-            lost += sim.knownProblems
-        }
-        withKnownIssue("a finish of a killed merge, then a replace, rotates away the previous generation that holds them") {
-            #expect(lost == [])
         }
     }
 

@@ -53,11 +53,6 @@ final class Simulator {
     private(set) var crashes = 0
     /// What a run left wrong that the state alone does not show (``problems()`` reports it).
     private var runProblems: [String] = []
-    /// Losses of rows no merge can merge that SeedDB is known not to prevent yet (NOTES.md):
-    /// reported apart from ``problems()``, and pinned by a known-issue test.
-    private(set) var knownProblems: [String] = []
-    /// The merging command the last run was, when a crash stopped it.
-    private var crashedMerge: Command?
     /// The user's own files beside the working copy whose names look like SeedDB's
     /// (``lookalikeNames``), with their bytes: SeedDB never removes or changes them.
     private(set) var lookalikes: [String: [UInt8]] = [:]
@@ -86,7 +81,6 @@ final class Simulator {
         copy.rowsWritten = rowsWritten
         copy.editsWritten = editsWritten
         copy.unmergeableWritten = unmergeableWritten
-        copy.crashedMerge = crashedMerge
         copy.nextRow = nextRow
         copy.adopted = adopted
         copy.lookalikes = lookalikes
@@ -180,15 +174,8 @@ final class Simulator {
         let merges = command.merge && !command.mergeOffOnce && command.kind != .purge
         if merges, case .done(let action) = outcome {
             let lost = unmergeableWritten.subtracting(unmergeableOnDisk())
-            if !lost.isEmpty {
-                let problem = "\(command) ended \(action) with rows \(lost.sorted()) of a table no merge can merge in no file"
-                // Known: a run that finishes a killed merge of another version, then
-                // replaces again, rotates away the previous generation that holds them.
-                let known = crashedMerge.map { $0.version != command.version } ?? false
-                if known { knownProblems.append(problem) } else { runProblems.append(problem) }
-            }
+            if !lost.isEmpty { runProblems.append("\(command) ended \(action) with rows \(lost.sorted()) of a table no merge can merge in no file") }
         }
-        crashedMerge = merges && outcome == .crashed ? command : nil
         if merges {
             unmergeableWritten.formIntersection(unmergeableOutsideThePreviousGeneration())
         } else if command.kind != .purge {
@@ -232,9 +219,15 @@ final class Simulator {
         }
         // A run that says it is done leaves no run under way behind it: a marker left would
         // stand in the settings, the version unrecorded, while every later run says done too.
-        // (Not yet a killed live replace's, met by a run that copies nothing: what its copy
-        // holds is not known; NOTES.md.)
-        if case .done(let action) = outcome, let marker = entry()?.interrupted, marker.generation != nil || marker.seedLink != nil {
+        // A killed live replace's too, over the copy whose record it withdrew: a deploy does
+        // it again. (Not yet the others a live run leaves, met by a run that copies nothing:
+        // a live rollback's, an adoption's, and a killed live replace's met by a read-only
+        // deploy that finds the copy held; NOTES.md.)
+        let redone = { (marker: SettingsEntry.InterruptedRun) in
+            !command.readOnly && !marker.isRollback && !marker.adopting && marker.replacing != nil
+                && self.world.database(at: self.paths.workingCopy) != nil
+        }
+        if case .done(let action) = outcome, let marker = entry()?.interrupted, marker.generation != nil || marker.seedLink != nil || redone(marker) {
             runProblems.append("\(command) ended \(action) and left the marker of a run under way (version \(marker.version))")
         }
         // Once the working copy is a link to a read-only seed, what the app wrote before it

@@ -165,6 +165,37 @@ import Testing
         #expect(cli.settingsEntry()?["interrupted"] == nil && cli.temporaryFiles.isEmpty)
     }
 
+    /// A `reseed --strategy live` killed at each `rename` (strace), then a `deploy` of the
+    /// same version: the deploy said `unchanged`, left the marker (`status` said
+    /// `not-installed` for good) and removed the previous generation the reseed had set
+    /// aside (`rollback`: 66). It does the reseed again: recorded, with a previous
+    /// generation to roll back to, and the user's row kept.
+    @Test(.enabled(if: DurabilityOrderTests.strace != nil, "strace is missing: .ci/run installs it"))
+    func aKilledLiveReseedIsDoneAgainByTheNextDeploy() throws {
+        let strace = try #require(DurabilityOrderTests.strace)
+        var killed = true
+        for when in 1...20 where killed {
+            let cli = CLIHarness()
+            #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+            #expect(try cli.shell("sqlite3 '\(cli.workingCopy)' 'INSERT OR REPLACE INTO progress VALUES (1, 3)'").status == 0)
+            #expect(try cli.run(["deploy"] + cli.seedFlags(2)).status == 0)
+            let arguments = (["reseed", "--strategy", "live"] + cli.seedFlags(2)).map { "'\($0)'" }.joined(separator: " ")
+            let cut = try cli.shell("\(strace) -f -qq -o /dev/null -e inject=rename:signal=KILL:when=\(when) '\(CLIHarness.binary)' \(arguments)")
+            killed = cut.status != 0
+            let deploy = try cli.run(["deploy"] + cli.seedFlags(2))
+            #expect(deploy.status == 0, "rename \(when): \(deploy.stderr)")
+            #expect(cli.settingsEntry()?["interrupted"] == nil, "rename \(when): \(deploy.stdout)")
+            let status = try cli.run(["status", "--json"] + cli.seedFlags(2))
+            #expect(try status.seeds().first?["state"] as? String == "up-to-date", "rename \(when): \(status.stdout)")
+            #expect(cli.temporaryFiles.isEmpty, "rename \(when): \(cli.list(cli.appData))")
+            let rollback = try cli.run(["rollback"] + cli.seedFlags(2))
+            #expect(rollback.status == 0, "rename \(when): \(rollback.stderr)")
+            let row = try cli.shell("sqlite3 '\(cli.workingCopy)' 'SELECT stars FROM progress WHERE level = 1'")
+            #expect(row.stdout == "3\n", "rename \(when): \(row.stdout) \(row.stderr)")
+        }
+        #expect(!killed, "the reseed was killed at every rename tried")
+    }
+
     /// A first install killed after its stage (its staged files left, no marker yet),
     /// then `rollback`: nothing to roll back (66), and the killed run's files are removed
     /// under the lock, as a run with nothing to copy removes them. They were left: the

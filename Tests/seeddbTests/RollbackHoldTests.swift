@@ -103,20 +103,25 @@ import Testing
         #expect(try cli.shell("sqlite3 '\(cli.appData)/\(second)' 'SELECT count(*) FROM tags WHERE name = \"mine too\"'").stdout == "1\n")
     }
 
-    /// A live rollback wrote over the only copy of what the user wrote in a seed table it
-    /// cannot merge: it keeps a snapshot of the old content as an adopted copy, taken
-    /// before its commit.
-    @Test func aLiveRollbackKeepsACopyOfWhatItCouldNotMerge() throws {
-        let seeds = cli.root + "/live"
-        try FileManager.default.createDirectory(atPath: seeds, withIntermediateDirectories: true)
+    /// Seeds v1 and v2 in `folder`: `levels` (with a primary key) and `tags` (with none,
+    /// which no merge can merge); the flags that deploy version `n` of them.
+    func seedsWithATableNoMergeCanMerge(in folder: String) throws -> (Int) -> [String] {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         for version in 1...2 {
             let made = try cli.shell("""
-                sqlite3 '\(seeds)/v\(version).sqlite' "CREATE TABLE levels(id INTEGER PRIMARY KEY, name TEXT); \
+                sqlite3 '\(folder)/v\(version).sqlite' "CREATE TABLE levels(id INTEGER PRIMARY KEY, name TEXT); \
                 INSERT INTO levels VALUES (1, 'one\(version)'); CREATE TABLE tags(name TEXT); INSERT INTO tags VALUES ('a');"
                 """)
             #expect(made.status == 0, "\(made.stderr)")
         }
-        let flags = { (version: Int) in ["--app", cli.app, "--seed", "\(seeds)/v\(version).sqlite", "--name", "levels.sqlite", "--version", "\(version)"] }
+        return { version in ["--app", cli.app, "--seed", "\(folder)/v\(version).sqlite", "--name", "levels.sqlite", "--version", "\(version)"] }
+    }
+
+    /// A live rollback wrote over the only copy of what the user wrote in a seed table it
+    /// cannot merge: it keeps a snapshot of the old content as an adopted copy, taken
+    /// before its commit.
+    @Test func aLiveRollbackKeepsACopyOfWhatItCouldNotMerge() throws {
+        let flags = try seedsWithATableNoMergeCanMerge(in: cli.root + "/live")
         #expect(try cli.run(["deploy"] + flags(1)).status == 0)
         #expect(try cli.run(["deploy"] + flags(2)).status == 0)
         _ = try sql("INSERT INTO tags VALUES ('mine'); UPDATE levels SET name = 'edited' WHERE id = 1;")
@@ -132,20 +137,35 @@ import Testing
         #expect(cli.temporaryFiles.isEmpty, "\(cli.list(cli.appData))")
     }
 
+    /// A rollback to a seed that lacks a table (or a column) the user edited: the merge
+    /// warned that the edits were dropped, named nothing, and kept no copy: they were in no
+    /// file. The table is named with those whose changes were replaced, and the replaced
+    /// copy kept as an adopted copy.
+    @Test func aRollbackKeepsTheCopyOfATableOrColumnTheOlderSeedLacks() throws {
+        let seeds = cli.root + "/dropped"
+        try FileManager.default.createDirectory(atPath: seeds, withIntermediateDirectories: true)
+        let common = "CREATE TABLE words(id INTEGER PRIMARY KEY, w TEXT); INSERT INTO words VALUES (1, 'a');"
+        for (version, extra) in [(1, "CREATE TABLE tags(id INTEGER PRIMARY KEY, t TEXT); INSERT INTO tags VALUES (1, 'x');"),
+                                 (2, "CREATE TABLE tags(id INTEGER PRIMARY KEY, t TEXT, color TEXT); INSERT INTO tags VALUES (1, 'x', 'red'); CREATE TABLE notes(id INTEGER PRIMARY KEY, n TEXT); INSERT INTO notes VALUES (1, 'seed note');")] {
+            #expect(try cli.shell("sqlite3 '\(seeds)/v\(version).sqlite' \"\(common) \(extra)\"").status == 0)
+        }
+        let flags = { (version: Int) in ["--app", cli.app, "--seed", "\(seeds)/v\(version).sqlite", "--name", "levels.sqlite", "--version", "\(version)"] }
+        #expect(try cli.run(["deploy"] + flags(1)).status == 0)
+        #expect(try cli.run(["deploy"] + flags(2)).status == 0)
+        _ = try sql("INSERT INTO notes VALUES (2, 'USER NOTE'); UPDATE tags SET color = 'blue' WHERE id = 1;")
+        let rollback = try cli.run(["rollback", "--json"] + flags(2))
+        #expect(rollback.status == 0, "\(rollback.stderr)")
+        let seed = try #require(try rollback.seeds().first)
+        #expect(seed["discarded"] as? [String] == ["notes", "tags"], "\(rollback.stdout)")
+        let adopted = try #require(seed["oldCopyKeptAs"] as? String, "\(rollback.stdout)")
+        #expect(try cli.shell("sqlite3 '\(adopted)' \"SELECT n FROM notes WHERE id = 2; SELECT color FROM tags\"").stdout == "USER NOTE\nblue\n")
+    }
+
     /// Without a merge base (the copies were deployed with merging off), the merge could
     /// not tell what the user changed in a table it cannot merge: it named nothing, and a
     /// rollback, or an upgrade keeping no previous generation, dropped the user's rows.
     @Test func aMergeWithoutABaseKeepsTheCopyWhoseChangesItCouldNotMerge() throws {
-        let seeds = cli.root + "/nobase"
-        try FileManager.default.createDirectory(atPath: seeds, withIntermediateDirectories: true)
-        for version in 1...2 {
-            let made = try cli.shell("""
-                sqlite3 '\(seeds)/v\(version).sqlite' "CREATE TABLE levels(id INTEGER PRIMARY KEY, name TEXT); \
-                INSERT INTO levels VALUES (1, 'one\(version)'); CREATE TABLE tags(name TEXT); INSERT INTO tags VALUES ('a');"
-                """)
-            #expect(made.status == 0, "\(made.stderr)")
-        }
-        let flags = { (version: Int) in ["--app", cli.app, "--seed", "\(seeds)/v\(version).sqlite", "--name", "levels.sqlite", "--version", "\(version)"] }
+        let flags = try seedsWithATableNoMergeCanMerge(in: cli.root + "/nobase")
         #expect(try cli.run(["deploy", "--merge", "off"] + flags(1)).status == 0)
         #expect(try cli.run(["deploy", "--merge", "off"] + flags(2)).status == 0)
         _ = try sql("INSERT INTO tags VALUES ('mine');")

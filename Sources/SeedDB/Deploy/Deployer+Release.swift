@@ -165,7 +165,7 @@ extension Deployer {
                 observed = try observe(first.seed, paths: first.paths, lock: lock, known: first.quick.sourceDigest, planning: release.kind)
                 // The finish recorded the killed run's signature: a newer serial pins.
                 try requirePinned(first.signature, entry: observed.entry, seed: first.seed)
-                plan = try decide(observed, release.kind, paths: first.paths)
+                plan = try decide(observed, release.kind, paths: first.paths, after: plan)
             }
             guard plan.action.copies, plan.names.contains(where: { $0 != .cleanUp && $0 != .repairOwnership }) else {
                 try rememberSignature(first.signature, entry: observed.entry, plan: plan, paths: first.paths)

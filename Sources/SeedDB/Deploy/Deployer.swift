@@ -194,15 +194,7 @@ public struct Deployer: Sendable {
         let source = observed.seed.source
         let seedTables = try SeedSource(path: source).withPlainFile { (path) throws(SeedDBError) in try effects.database.tableNames(of: path) }
         if checksSeed { try ConfiguredTables.check(names, among: seedTables, missingFrom: "the seed \(source)") }
-        guard let carry else { return }
-        let old: String, access: SQLiteFile.Access
-        if carry.from == .previousGeneration {
-            (old, access) = (paths.previousGeneration, .immutable)
-        } else if let file = observed.workingCopy.contentFile {
-            (old, access) = (file, Self.readOnlyAccess(file))
-        } else {
-            return
-        }
+        guard let carry, let (old, access) = oldCopy(carried: carry, observed, paths: paths) else { return }
         let oldTables = try SQLiteFile.mapping("cannot read the tables of", old) {
             let queue = try SQLiteFile.open(old, access: access, label: "SeedDB.dryRunTables")
             defer { try? queue.close() }
@@ -236,16 +228,7 @@ public struct Deployer: Sendable {
             case .previousRestored, .missing: return nil
             }
         }
-        // Read without creating anything beside it: the previous generation is fenced and
-        // written by nobody, a working copy with no `-wal` is read as it is.
-        let old: String, access: SQLiteFile.Access
-        if carry.from == .previousGeneration {
-            (old, access) = (paths.previousGeneration, .immutable)
-        } else if let file = observed.workingCopy.contentFile {
-            (old, access) = (file, Self.readOnlyAccess(file))
-        } else {
-            return nil
-        }
+        guard let (old, access) = oldCopy(carried: carry, observed, paths: paths) else { return nil }
         let policies = carry.merge == .merge ? carryPolicies(kind, observed.seed) : MergePolicies()
         return try TableDigest.discarded(
             policies: policies, preserved: observed.seed.preservedTables, discards, inCopyAt: old, access: access,
@@ -383,6 +366,14 @@ public struct Deployer: Sendable {
     /// How to read a database without creating anything beside it: `immutable` when it
     /// has no `-wal` (nothing but the file to read, and nobody else's WAL to honour), an
     /// ordinary read-only connection otherwise (its sidecars already exist).
+    /// For a dry run: the old copy `carry` reads, and how to open it without creating
+    /// anything beside it (the previous generation is fenced and written by nobody, a
+    /// working copy with no `-wal` is read as it is); `nil` when there is none.
+    private func oldCopy(carried carry: PlannedStep.Carry, _ observed: Observed, paths: SeedPaths) -> (path: String, access: SQLiteFile.Access)? {
+        if carry.from == .previousGeneration { return (paths.previousGeneration, .immutable) }
+        return observed.workingCopy.contentFile.map { ($0, Self.readOnlyAccess($0)) }
+    }
+
     private static func readOnlyAccess(_ path: String) -> SQLiteFile.Access {
         let sidecars = ["-wal", "-shm"].map { (try? FileSystem.fileType(at: path + $0)) ?? nil }
         return sidecars.allSatisfy { $0 == nil } ? .immutable : .shared
@@ -391,7 +382,11 @@ public struct Deployer: Sendable {
     // MARK: - Observe, plan, execute
 
     /// The request a run of `kind` makes, from the configuration.
-    func request(_ kind: DeployRequest.Kind, _ seed: Seed) -> DeployRequest {
+    ///
+    /// - Parameter finished: The plan of a killed run this run finished first, if any: a
+    ///   previous generation it kept not knowing what the killed merge carried is kept as
+    ///   an adopted copy if this run drops it (``DeployPlan/keptPreviousMayHoldUnmerged``).
+    func request(_ kind: DeployRequest.Kind, _ seed: Seed, after finished: DeployPlan? = nil) -> DeployRequest {
         var request = DeployRequest(
             kind: kind, strategy: configuration.strategy, keepPrevious: configuration.keepPrevious, integrity: configuration.integrity,
             stamp: UTCTimestamp.basic(secondsSinceEpoch: effects.clock()))
@@ -404,6 +399,7 @@ public struct Deployer: Sendable {
         request.recordsTableDigests = seed.location == .data && !seed.merge.mergesAnything && !seed.readOnly
         request.namesTables = !ConfiguredTables.names(preserved: seed.preservedTables, merge: seed.merge).isEmpty
         request.linksBaseToSeed = configuration.linksBaseToSeed
+        request.keepsPreviousAsAdopted = finished?.keptPreviousMayHoldUnmerged ?? false
         return request
     }
 
@@ -414,9 +410,12 @@ public struct Deployer: Sendable {
     }
 
     /// The plan for what was observed, or the refusal as the error the run fails with.
-    func decide(_ observed: Observed, _ kind: DeployRequest.Kind, paths: SeedPaths) throws(SeedDBError) -> DeployPlan {
+    ///
+    /// - Parameter finished: The plan of a killed run this run finished first, if any
+    ///   (``DeployPlan/keptPreviousMayHoldUnmerged``).
+    func decide(_ observed: Observed, _ kind: DeployRequest.Kind, paths: SeedPaths, after finished: DeployPlan? = nil) throws(SeedDBError) -> DeployPlan {
         do {
-            return try DeployPlanner.plan(observed.observation, request(kind, observed.seed))
+            return try DeployPlanner.plan(observed.observation, request(kind, observed.seed, after: finished))
         } catch {
             throw failure(refusing: error, observed, paths: paths)
         }
@@ -648,6 +647,7 @@ public struct Deployer: Sendable {
         lock: any DeployLock, deadline: ContinuousClock.Instant, finished: inout DeployReport?
     ) throws(SeedDBError) -> DeployReport {
         var lookAgain = false
+        var finishedPlan: DeployPlan?
         // An interrupted run is finished (or undone) first; a copy found written since the
         // run took it for unwritten is looked at again (the next plan merges); then what
         // was asked.
@@ -658,7 +658,7 @@ public struct Deployer: Sendable {
             if finished == nil { warnOfUnfinishedRelease(observed, paths: paths) }
             let plan: DeployPlan
             do {
-                plan = try DeployPlanner.plan(observed.observation, request(kind, observed.seed))
+                plan = try DeployPlanner.plan(observed.observation, request(kind, observed.seed, after: finishedPlan))
             } catch {
                 // A rollback with nothing to roll back copies nothing: it removes what
                 // killed runs left, as any such run does, then fails.
@@ -693,6 +693,7 @@ public struct Deployer: Sendable {
             warnOfFinishedRun(done, at: paths)
             if plan.finishesWhatWasAsked { return done }
             finished = done
+            finishedPlan = plan
         }
         // Reached only when the copy was written under the run again and again.
         guard let finished, !lookAgain else {
@@ -880,8 +881,12 @@ public struct Deployer: Sendable {
             // A killed run's marker withdrew the record but kept its identity: a run killed
             // before it switched left that very file, unwritten or not, in place.
             let recorded = entry.interrupted.map { $0.replacing != nil } ?? (entry.record != nil)
+            // A copy in WAL mode is never taken for unwritten: the writer's lock opens it with
+            // its `-wal`, which the carry's second look then finds (NOTES.md), and a dry run
+            // must not promise the skip the run does not make.
             if recorded, let pristine = entry.pristine, let content = workingCopy.contentFile {
                 observation.untouchedSeed = try files.isUnwritten(content, since: pristine)
+                    && (try? files.readPrefix(of: content, count: SQLiteHeader.length)).flatMap(SQLiteHeader.init)?.isWAL != true
             }
             let base = try files.fileType(at: paths.base) == .regular
             observation.baseFiles = DeployObservation.BaseFiles(base: base, previousBase: try files.fileType(at: paths.previousBase) == .regular)

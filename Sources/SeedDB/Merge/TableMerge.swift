@@ -92,6 +92,9 @@ struct TableMerge {
         var summary = MergeSummary()
         var conflicts: [MergeConflict] = []
         var wrote = false
+        /// Whether the user had edited a column the new seed dropped (its values are not
+        /// in the new copy).
+        var droppedEditedColumns = false
     }
 
     let db: Database
@@ -111,7 +114,7 @@ struct TableMerge {
     mutating func run() throws -> Outcome {
         let seedColumns = Set(seed.columns.map { MergeNames.folded($0.name) })
         try addAppColumns()
-        try warnAboutDroppedColumns()
+        let droppedEditedColumns = try warnAboutDroppedColumns()
         let columns = seed.columns.map { column in
             Column(name: column.name, inBase: base?.column(column.name) != nil, inUser: user.column(column.name) != nil,
                    inSeed: seedColumns.contains(MergeNames.folded(column.name)),
@@ -125,7 +128,9 @@ struct TableMerge {
         defer { try? db.execute(sql: "DROP TABLE IF EXISTS temp.\(Self.keysTable); DROP TABLE IF EXISTS temp.\(Self.rowsTable)") }
         try findUserChanges(columns: columns, keys: keyNames)
         try joinSides(columns: columns, keys: keyNames)
-        return try apply(columns: columns, keyIndices: keyIndices)
+        var outcome = try apply(columns: columns, keyIndices: keyIndices)
+        outcome.droppedEditedColumns = droppedEditedColumns
+        return outcome
     }
 
     // MARK: Schema moves
@@ -143,8 +148,12 @@ struct TableMerge {
         }
     }
 
-    private func warnAboutDroppedColumns() throws {
-        guard let base, let baseSchema = schemas.base else { return }
+    /// Warns of each column the new seed dropped that the user had edited.
+    ///
+    /// - Returns: Whether there was one.
+    private func warnAboutDroppedColumns() throws -> Bool {
+        guard let base, let baseSchema = schemas.base else { return false }
+        var any = false
         let on = seed.primaryKey.map { "b.\($0.quotedSQLIdentifier) = u.\($0.quotedSQLIdentifier)" }.joined(separator: " AND ")
         let firstKey = seed.primaryKey[0].quotedSQLIdentifier
         for column in user.columns where seed.column(column.name) == nil {
@@ -156,9 +165,11 @@ struct TableMerge {
                 WHERE (b.\(firstKey) IS NULL AND \(u) IS NOT NULL) OR (b.\(firstKey) IS NOT NULL AND NOT \(MergeSQL.same(u, b))))
                 """) ?? false
             if edited {
-                logger.warning("merge: column \(NameRules.quoted(column.name)) of table \(NameRules.quoted(name)) is gone from the new seed; the user's edits to it are dropped")
+                logger.warning("merge: column \(NameRules.quoted(column.name)) of table \(NameRules.quoted(name)) is gone from the new seed; the user's edits to it are not in the new copy (the old copy keeps them)")
+                any = true
             }
         }
+        return any
     }
 
     // MARK: Finding the user's changes

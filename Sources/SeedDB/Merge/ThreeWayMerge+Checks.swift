@@ -2,15 +2,19 @@ import GRDB
 import SeedDBCore
 
 extension ThreeWayMerge {
-    /// Warns when the user edited a table the new seed dropped: those edits are lost.
-    func warnIfEdited(droppedTable base: MergeCatalog.Table, user: MergeCatalog.Table, db: Database, schemas: MergeSchemas) throws {
-        guard let baseSchema = schemas.base else { return }
+    /// Warns when the user edited a table the new seed dropped: those edits are not in the
+    /// new copy (the old copy keeps them).
+    ///
+    /// - Returns: Whether the user had edited it.
+    func warnIfEdited(droppedTable base: MergeCatalog.Table, user: MergeCatalog.Table, db: Database, schemas: MergeSchemas) throws -> Bool {
+        guard let baseSchema = schemas.base else { return false }
         let shared = user.columns.filter { base.column($0.name) != nil }.map(\.name.quotedSQLIdentifier).joined(separator: ", ")
         let userTable = MergeSQL.qualified(schemas.user, user.name), baseTable = MergeSQL.qualified(baseSchema, base.name)
         let edited = shared.isEmpty ? true : try MergeSQL.differ(userTable, baseTable, columns: shared, db: db)
         if edited {
-            logger.warning("merge: table \(NameRules.quoted(user.name)) is gone from the new seed; the user's edits to it are dropped")
+            logger.warning("merge: table \(NameRules.quoted(user.name)) is gone from the new seed; the user's edits to it are not in the new copy (the old copy keeps them)")
         }
+        return edited
     }
 
     /// Rebuilds every FTS4/FTS5 table of the target whose external content table the merge

@@ -167,6 +167,10 @@ public struct ThreeWayMerge: Sendable {
         try db.inSavepoint {
             for trigger in silenced { try db.execute(sql: "DROP TRIGGER \(MergeSQL.qualified(target, trigger.name))") }
             var changedTables: Set<String> = []
+            // The tables whose user's edits the new seed has no place for (the table, or a
+            // column, is gone from it): named with those whose changes were replaced.
+            var droppedEdits: [String] = []
+            defer { result.unmergedTables = Set(result.unmergedTables + droppedEdits).sorted() }
             // Virtual tables last: an index over external content is rebuilt from it.
             let ordered = actions.filter { userCatalog.tables[MergeNames.folded($0.name)]?.kind != .virtual }
                 + actions.filter { userCatalog.tables[MergeNames.folded($0.name)]?.kind == .virtual }
@@ -183,6 +187,7 @@ public struct ThreeWayMerge: Sendable {
                     result.conflicts += merged.conflicts
                     result.mergedTables.append(name)
                     if merged.wrote { changedTables.insert(folded) }
+                    if merged.droppedEditedColumns { droppedEdits.append(name) }
                 case .carry:
                     guard let table = userCatalog.tables[folded] else { continue }
                     result.carriedRows += try carry.carry(table, into: seedCatalog.tables[folded], extraColumns: .added)
@@ -191,7 +196,7 @@ public struct ThreeWayMerge: Sendable {
                 case .dropped:
                     // Without a base, only a table the user left alone is dropped: nothing to say.
                     guard let dropped = baseCatalog?.tables[folded], let user = userCatalog.tables[folded] else { continue }
-                    try warnIfEdited(droppedTable: dropped, user: user, db: db, schemas: schemas)
+                    if try warnIfEdited(droppedTable: dropped, user: user, db: db, schemas: schemas) { droppedEdits.append(name) }
                 case .seedStands:
                     break
                 }

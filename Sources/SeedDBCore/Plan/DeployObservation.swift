@@ -369,6 +369,18 @@ package struct DeployObservation: Sendable, Hashable {
         return noLink && generationFiles.contains(generation)
     }
 
+    /// Whether a killed live replace (not a rollback) left its marker, the record
+    /// withdrawn, over a working copy that is there: whether its commit happened (what the
+    /// copy holds) is not known, so a `deploy` that would leave the copy as it is does the
+    /// replace again rather than leave the marker standing (and the previous generation
+    /// the killed run set aside in a temporary file).
+    package var redoesKilledLiveReplace: Bool {
+        guard let interrupted, interrupted.generation == nil, interrupted.seedLink == nil, !interrupted.isRollback, !interrupted.adopting,
+              interrupted.replacing != nil
+        else { return false }
+        return recorded == nil && workingCopyExists
+    }
+
     /// The seed an interrupted read-only deploy linked the working copy to, when that link
     /// is in place: the run is finished (``DeployPlanner``).
     package var interruptedLinkInPlace: String? {

@@ -33,6 +33,12 @@ package struct DeployPlan: Sendable, Hashable {
     /// as `<name>.adopted-<stamp>` once the run succeeded (or by a run with nothing else
     /// to do): named, reported by `status`, never removed but by `purge`.
     package var keepsHeldCopies: [PlannedStep.HeldCopy] = []
+    /// For a plan that finishes a killed merge past its switch: whether it keeps the old
+    /// content as the previous generation not knowing what the killed merge carried (what
+    /// it could not merge is only there). A replace later in the same run that would drop
+    /// that previous generation keeps it as an adopted copy
+    /// (``DeployRequest/keepsPreviousAsAdopted``).
+    package var keptPreviousMayHoldUnmerged: Bool = false
     /// The branch a swap that finds the old copy busy takes (``PlannedStep/OnBusy/goLive``):
     /// the same run, live. Stored as an array so a plan can hold a plan.
     private var busyBranch: [DeployPlan] = []
@@ -265,6 +271,11 @@ package struct DeployRequest: Sendable, Hashable {
     /// Whether the merge base may be a hard link to the seed file where that is safe
     /// (system mode: the package manager's seed, replaced by rename).
     package var linksBaseToSeed: Bool = false
+    /// Whether the previous generation on disk was kept, earlier in this run, by the finish
+    /// of a killed merge that cannot tell what that merge carried
+    /// (``DeployPlan/keptPreviousMayHoldUnmerged``): a replace that drops it keeps it as an
+    /// adopted copy.
+    package var keepsPreviousAsAdopted: Bool = false
 
     /// Whether this run's carry merges the user's edits: a reseed's own merge when it was
     /// given one, the seed's otherwise.

@@ -139,6 +139,13 @@ package enum DeployPlanner {
                 throw .nothingToRollBack
             }
             action = .rolledBack
+        case .deploy where observed.redoesKilledLiveReplace:
+            // A killed live replace left its marker: whether it committed (what the copy
+            // holds) is not known. A deploy that would leave the copy as it is does the
+            // seed's replace again, as a reseed, which records the copy and keeps what it
+            // replaces (a hold ends: the killed run ended it, or would have).
+            let asked = DeployDecision.action(recorded: recorded, current: observed.current, workingCopyExists: true)
+            action = asked == .unchanged ? .reseeded : asked
         case .deploy where observed.heldFrom == observed.current && recorded != nil && observed.workingCopyExists:
             return observed.linkMissing ? relinking(observed) : .held
         case .deploy where seedLinked:
@@ -465,7 +472,7 @@ package enum DeployPlanner {
         // While the record names a read-only seed's link, the previous generation holds what
         // the user wrote before it: a run that drops it (one adopting a file found in the
         // link's place) keeps it.
-        guard observed.previousAdopted || !observed.previousRecorded || observed.recordedSeedLink != nil else { return nil }
+        guard request.keepsPreviousAsAdopted || observed.previousAdopted || !observed.previousRecorded || observed.recordedSeedLink != nil else { return nil }
         return freeStamp(request, besides: Set(observed.adoptedCopies))
     }
 
@@ -568,6 +575,7 @@ package enum DeployPlanner {
             : (oldContentThere && (keepsPrevious || !request.keepPrevious)))
         // A link removed by hand is put back to the generation the run installed.
         var steps: [PlannedStep] = observed.noLink ? interrupted.generation.map { [.relink(generation: $0)] } ?? [] : []
+        var keptPreviousMayHoldUnmerged = false
         if oldContentThere || dropsPrevious {
             var keep = PlannedStep.KeepPrevious(
                 // What the killed run was decides, not what this run was asked: a replace's
@@ -583,6 +591,7 @@ package enum DeployPlanner {
                 if case .keepAsAdopted(let stamp)? = keep.drop { taken.insert(stamp) }
                 keep.keepsFinishedOldContentAs = freeStamp(request, besides: taken)
             }
+            keptPreviousMayHoldUnmerged = keep.keep == .oldContent && request.carryMerges && !interrupted.adopting
             if keep.drop != nil || keep.keep != nil { keep.setsAsidePreviousSidecars = observed.previousSidecars }
             keep.setsAsideCompressedPreviousBase = (dropsPrevious || keepsPrevious) && observed.baseFiles.previousBaseCompressed
             // An adopted database has no known base: none is kept as its own.
@@ -594,6 +603,7 @@ package enum DeployPlanner {
         var plan = DeployPlan(action: action, strategy: .swap, steps: steps)
         plan.finishesInterrupted = true
         plan.adopted = interrupted.adopting
+        plan.keptPreviousMayHoldUnmerged = keptPreviousMayHoldUnmerged
         return plan
     }
 }
