@@ -881,12 +881,8 @@ public struct Deployer: Sendable {
             // A killed run's marker withdrew the record but kept its identity: a run killed
             // before it switched left that very file, unwritten or not, in place.
             let recorded = entry.interrupted.map { $0.replacing != nil } ?? (entry.record != nil)
-            // A copy in WAL mode is never taken for unwritten: the writer's lock opens it with
-            // its `-wal`, which the carry's second look then finds (NOTES.md), and a dry run
-            // must not promise the skip the run does not make.
             if recorded, let pristine = entry.pristine, let content = workingCopy.contentFile {
                 observation.untouchedSeed = try files.isUnwritten(content, since: pristine)
-                    && (try? files.readPrefix(of: content, count: SQLiteHeader.length)).flatMap(SQLiteHeader.init)?.isWAL != true
             }
             let base = try files.fileType(at: paths.base) == .regular
             observation.baseFiles = DeployObservation.BaseFiles(base: base, previousBase: try files.fileType(at: paths.previousBase) == .regular)
