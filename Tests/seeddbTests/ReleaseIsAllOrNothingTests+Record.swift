@@ -161,3 +161,50 @@ extension ReleaseIsAllOrNothingTests {
         #expect(Self.releaseProblems(cli, count: 2, version: "2") == [])
     }
 }
+
+extension ReleaseIsAllOrNothingTests {
+    /// A signed release of serial 2 killed after its first seed's install, then the older
+    /// release (serial 1) run again, as a package's hook replayed: refused as a downgrade
+    /// (65) with nothing changed, every seed still marked by the newer release, which its
+    /// own rerun then finishes. The replay finished and recorded the switched seed at 2
+    /// (its pin, serial 2, then refused the replay), left the other seed's marker, and
+    /// said `unchanged at 2` for it: half a release recorded. A dry run refuses the same.
+    @Test func anOlderReleaseAfterAKilledNewerOneIsRefusedBeforeItFinishesAnySeed() throws {
+        let cli = CLIHarness()
+        let key = (public: cli.root + "/release.pub", secret: cli.root + "/release.key")
+        #expect(try cli.run(["keygen", "--unencrypted", "--public-key", key.public, "--secret-key", key.secret]).status == 0)
+        func signed(_ folder: String, version: Int, serial: Int) throws -> String {
+            let manifest = try Self.release(cli, folder, version: version, count: 2)
+            let bytes = try #require(cli.bytes(manifest))
+            var document = try #require(try JSONSerialization.jsonObject(with: bytes) as? [String: Any])
+            let digest = try #require(cli.shell("sha256sum '\(cli.root)/\(folder)/levels.sqlite'").stdout.split(separator: " ").first)
+            document["serial"] = serial
+            document["seeds"] = (document["seeds"] as? [[String: Any]])?.map { $0.merging(["sha256": String(digest)]) { $1 } }
+            try JSONSerialization.data(withJSONObject: document).write(to: URL(fileURLWithPath: manifest))
+            let sign = try cli.run(["sign", "--key", key.secret, manifest])
+            #expect(sign.status == 0, "\(sign.stderr)")
+            return manifest
+        }
+        let r1 = try signed("r1", version: 1, serial: 1)
+        let r2 = try signed("r2", version: 2, serial: 2)
+        #expect(try cli.run(["deploy", "--manifest", r1, "--trusted-key", key.public]).status == 0)
+        let killed = try cli.run(["deploy", "--manifest", r2, "--trusted-key", key.public], environment: ["SEEDDB_TEST_KILL_AFTER": "install"])
+        #expect(killed.killedBy == SIGKILL, "\(killed.stderr)")
+        #expect(try cli.levelCount(cli.appData + "/levels.sqlite") == 24, "the first seed was not switched before the kill")
+        let killedState = Self.state(cli)
+
+        let replay = try cli.run(["deploy", "--json", "--manifest", r1, "--trusted-key", key.public])
+        #expect(replay.status == 65, "\(replay.status) \(replay.stderr)")
+        #expect(replay.stderr.contains("lower than serial 2"), "\(replay.stderr)")
+        #expect(Self.state(cli) == killedState, "the refused replay changed the release's files or settings")
+        for name in Self.names.prefix(2) {
+            #expect(Self.markedRelease(cli, name) == Self.names.prefix(2).map { "\($0) 2" }, "\(name): \(cli.settingsEntry(name: name) ?? [:])")
+        }
+        let dryRun = try cli.run(["deploy", "--dry-run", "--manifest", r1, "--trusted-key", key.public])
+        #expect(dryRun.status == 65 && dryRun.stderr.contains("lower than serial 2"), "\(dryRun.status) \(dryRun.stderr)")
+
+        let rerun = try cli.run(["deploy", "--manifest", r2, "--trusted-key", key.public])
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(Self.releaseProblems(cli, count: 2, version: "2") == [])
+    }
+}

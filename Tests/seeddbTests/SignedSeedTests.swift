@@ -349,9 +349,11 @@ import Testing
     }
 
     /// A deploy of serial 2 killed once it switched the working copy, then a replay of the
-    /// older signed serial 1: the killed run is finished and records its own signature
-    /// (serial 2), and the replay is refused as a downgrade. It was finished recording
-    /// the replay's serial 1, and then replaced 2 by 1 with no `--allow-downgrade`.
+    /// older signed serial 1: refused as a downgrade before it finishes the killed run
+    /// (whose finish would pin serial 2), so nothing changes, and the newer release's
+    /// rerun finishes it. It was once finished recording the replay's serial 1, and then
+    /// replaced 2 by 1 with no `--allow-downgrade`; later finished and recorded at 2 by
+    /// the refused replay (a refusal that changed the disk).
     @Test(.enabled(if: DurabilityOrderTests.strace != nil, "strace is missing: .ci/run installs it"))
     func aReplayAfterAKilledNewerReleaseIsRefused() throws {
         let key = try keygen("release")
@@ -365,11 +367,16 @@ import Testing
             guard killed.killedBy == SIGKILL else { continue }
             let heldV2 = try trial.levelCount() == 24
             if heldV2 { switched += 1 }
+            let killedSettings = trial.bytes(trial.settingsFile)
             let replay = try trial.run(["deploy", "--manifest", v1, "--trusted-key", key.publicKey])
-            let entry = trial.settingsEntry() ?? [:]
+            var entry = trial.settingsEntry() ?? [:]
             if heldV2 {
                 #expect(replay.status == 65 && replay.stderr.contains("lower"), "rename #\(when): \(replay.status) \(replay.stderr)")
                 #expect(try trial.levelCount() == 24, "rename #\(when): the replay replaced the newer release")
+                #expect(trial.bytes(trial.settingsFile) == killedSettings, "rename #\(when): the refused replay changed the settings: \(entry)")
+                let rerun = try trial.run(["deploy", "--manifest", v2, "--trusted-key", key.publicKey])
+                entry = trial.settingsEntry() ?? [:]
+                #expect(rerun.status == 0, "rename #\(when): \(rerun.stderr)")
                 #expect(entry["version"] as? String == "2" && (entry["signature"] as? [String: Any])?["serial"] as? Int == 2, "rename #\(when): \(entry)")
             } else {
                 #expect(replay.status == 0 && entry["version"] as? String == "1", "rename #\(when): \(replay.status) \(replay.stderr)")

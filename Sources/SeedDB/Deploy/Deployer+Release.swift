@@ -81,6 +81,13 @@ extension Deployer {
         }
         let release = ReleaseRuns(kind: kind)
         do {
+            // An older release met after a killed newer one is refused before any seed is
+            // touched: under the locks, a seed whose killed run is undone comes first.
+            for (_, found) in work {
+                guard let plan = try? DeployPlanner.plan(found.quick.observation, request(kind, found.quick.seed)) else { continue }
+                release.failing = found.seed.name
+                try requirePinned(found.signature, finishing: plan, entry: found.quick.entry, seed: found.seed)
+            }
             try prepareEach(work[...], release) { () throws(SeedDBError) in
                 try writeMarkers(release)
                 // Live installs last: one cannot be undone once it commits, so every swap
@@ -156,6 +163,7 @@ extension Deployer {
             var observed = try observe(first.seed, paths: first.paths, lock: lock, known: first.quick.sourceDigest, planning: release.kind)
             try requirePinned(first.signature, entry: observed.entry, seed: first.seed)
             var plan = try decide(observed, release.kind, paths: first.paths)
+            try requirePinned(first.signature, finishing: plan, entry: observed.entry, seed: first.seed)
             if plan.finishesInterrupted, plan.names.contains(where: { $0 != .cleanUp && $0 != .repairOwnership }),
                plan.undoesInterrupted || plan.action.copies && !plan.finishesWhatWasAsked {
                 // A killed run of this seed that installed something else is finished first;

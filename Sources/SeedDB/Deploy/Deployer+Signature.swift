@@ -126,6 +126,20 @@ extension Deployer {
             remedy: .downgrade)
     }
 
+    /// Refuses, before `plan` finishes a killed run that installed its content, what the
+    /// pin that finish records would refuse: the finish records the killed run's own
+    /// signature (``SettingsEntry/InterruptedRun/runSignature``), so an older serial met
+    /// after a killed newer one is refused before it changes anything, not once the newer
+    /// one is finished. Nothing when `plan` undoes the killed run (it installed nothing)
+    /// or finishes nothing.
+    /// - Throws: ``SeedDBError`` `untrustedSeed`, as ``requirePinned(_:entry:seed:)``.
+    func requirePinned(_ signature: SeedSignature?, finishing plan: DeployPlan, entry: SettingsEntry, seed: Seed) throws(SeedDBError) {
+        guard plan.finishesInterrupted, !plan.undoesInterrupted, case .signed(let killed)? = entry.interrupted?.runSignature else { return }
+        var finished = entry
+        finished.signature = killed
+        try requirePinned(signature, entry: finished, seed: seed)
+    }
+
     /// Whether a run whose plan copies nothing still records `signature`: an up-to-date
     /// seed whose manifest a new key signed (a rotation re-pins), or a higher serial, or
     /// whose pin ``DeployConfiguration/forgetSignature`` forgets. A seed a rollback holds

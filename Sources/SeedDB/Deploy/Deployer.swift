@@ -122,6 +122,7 @@ public struct Deployer: Sendable {
             logger.warning("\(problem.warning(in: paths.settingsFile))")
         }
         let plan = try decide(observed, kind, paths: paths)
+        if kind != .rollback { try requirePinned(signature, finishing: plan, entry: observed.entry, seed: vouched) }
         if kind == .rollback, plan.undoesInterrupted {
             // A rollback undoes a killed run only when it has nothing to roll back: the run
             // undoes it, then fails so.
@@ -665,6 +666,7 @@ public struct Deployer: Sendable {
                 if error == .nothingToRollBack { removeLeftovers(observed, .nothing, paths: paths) }
                 throw failure(refusing: error, observed, paths: paths)
             }
+            if kind != .rollback { try requirePinned(signature, finishing: plan, entry: observed.entry, seed: seed) }
             // Work to run: a copy, or a killed run to undo (`reinstate`, which copies nothing).
             guard plan.names.contains(where: { $0 != .cleanUp && $0 != .repairOwnership }) else {
                 if kind == .deploy { try rememberSignature(signature, entry: observed.entry, plan: plan, paths: paths) }
