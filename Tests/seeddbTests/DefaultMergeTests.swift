@@ -420,6 +420,19 @@ import Testing
         #expect(unknownRun.status == 0 && unknownRun.stderr == warning, "\(unknownRun.stderr)")
     }
 
+    /// A copy of a seed shipped in WAL mode, unwritten: the dry run said `nothing to merge`
+    /// (`"mergeSkipped": true`) where the run merges (its writer's lock opens the copy with
+    /// its `-wal`). The dry run says what the run does.
+    @Test func aDryRunOfAnUnwrittenWALCopySaysWhatTheRunDoes() throws {
+        try makeSeeds { version in "PRAGMA journal_mode = WAL; CREATE TABLE words (id INTEGER PRIMARY KEY, word TEXT); INSERT INTO words VALUES (1, 'w\(version)');" }
+        #expect(try cli.run(["deploy"] + flags(1)).status == 0)
+        let dry = try cli.run(["deploy", "--dry-run", "--json"] + flags(2))
+        let run = try cli.run(["deploy", "--json"] + flags(2))
+        #expect(dry.status == 0 && run.status == 0, "\(dry.stderr) \(run.stderr)")
+        let (planned, done) = (try #require(try dry.seeds().first), try #require(try run.seeds().first))
+        #expect((planned["mergeSkipped"] as? Bool ?? false) == (done["mergeSkipped"] as? Bool ?? false), "\(dry.stdout) \(run.stdout)")
+    }
+
     /// A full-text index kept from a merged table by its triggers follows the merged rows:
     /// it was named among the tables whose changes were replaced once virtual tables were
     /// compared, though the merge keeps those rows and the triggers index them.

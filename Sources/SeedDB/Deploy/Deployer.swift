@@ -884,7 +884,14 @@ public struct Deployer: Sendable {
             // before it switched left that very file, unwritten or not, in place.
             let recorded = entry.interrupted.map { $0.replacing != nil } ?? (entry.record != nil)
             if recorded, let pristine = entry.pristine, let content = workingCopy.contentFile {
+                // A copy in WAL mode is never taken for unwritten: the writer's lock opens it
+                // with its `-wal`, which the carry's second look then finds (NOTES.md), and a
+                // dry run must not promise the skip the run does not make. An unwritten copy
+                // holds the base's bytes, so the base's header tells, read instead of the
+                // copy's own: opening and closing the copy in the app's process would drop
+                // the app's SQLite locks.
                 observation.untouchedSeed = try files.isUnwritten(content, since: pristine)
+                    && (try? files.readPrefix(of: paths.base, count: SQLiteHeader.length)).flatMap(SQLiteHeader.init)?.isWAL != true
             }
             let base = try files.fileType(at: paths.base) == .regular
             observation.baseFiles = DeployObservation.BaseFiles(base: base, previousBase: try files.fileType(at: paths.previousBase) == .regular)
