@@ -37,10 +37,7 @@ import Testing
         let live = Command(kind: .reseed, version: 1, live: true)
         let upgrade = Command(kind: .deploy, version: 2, live: true)
         for command in [live, upgrade] {
-            for crash in 0...start.calls(command) {
-                let sim = start.copy()
-                sim.run(command, crash: crash)
-                sim.run(command)
+            start.everyCut(of: command) { sim, crash in
                 #expect(sim.problems() == [], "\(command), crash before call \(crash): \(sim.log)")
                 #expect(sim.entry()?.previous?.version.rawValue == "1", "\(command), crash before call \(crash)")
             }
@@ -53,11 +50,7 @@ import Testing
         start.run(Command(kind: .deploy, version: 1, merge: true))
         start.appWrites(editingTheSeed: true)
         start.run(Command(kind: .deploy, version: 2, merge: true))
-        let rollback = Command(kind: .rollback, version: 2, merge: true)
-        for crash in 0...start.calls(rollback) {
-            let sim = start.copy()
-            sim.run(rollback, crash: crash)
-            sim.run(rollback)
+        start.everyCut(of: Command(kind: .rollback, version: 2, merge: true)) { sim, crash in
             #expect(sim.problems() == [], "crash before call \(crash): \(sim.log)")
             #expect(sim.entry()?.record?.version.rawValue == "1")
         }
@@ -73,11 +66,7 @@ import Testing
         start.run(Command(kind: .deploy, version: 1, merge: withBases))
         start.run(Command(kind: .deploy, version: 2, merge: withBases))
         start.appWrites(.unmergeableSeedTable)
-        let rollback = Command(kind: .rollback, version: 2, merge: true)
-        for crash in 0...start.calls(rollback) {
-            let sim = start.copy()
-            sim.run(rollback, crash: crash)
-            sim.run(rollback)
+        start.everyCut(of: Command(kind: .rollback, version: 2, merge: true)) { sim, crash in
             #expect(sim.problems() == [], "crash before call \(crash): \(sim.log)")
         }
     }
@@ -97,12 +86,36 @@ import Testing
         start.run(Command(kind: .deploy, version: 1))
         start.run(Command(kind: .deploy, version: 2))
         start.appWrites(.unmergeableSeedTable)
-        let killed = Command(kind: .deploy, version: 3, merge: true)
-        for crash in 0...start.calls(killed) {
-            let sim = start.copy()
-            sim.run(killed, crash: crash)
-            sim.run(Command(kind: .deploy, version: 1, merge: true))
+        start.everyCut(of: Command(kind: .deploy, version: 3, merge: true), then: Command(kind: .deploy, version: 1, merge: true)) { sim, crash in
             #expect(sim.problems() == [], "crash before call \(crash): \(sim.log)")
+        }
+    }
+
+    /// A live run cut anywhere, then met by a `deploy` that copies nothing (up to date,
+    /// held, or a read-only deploy of a held copy): that deploy said `unchanged` or `held`
+    /// and left the killed run's marker, so the version stayed unrecorded (`status`: not
+    /// installed) while every later deploy said the same. It now does the killed run
+    /// again: a live rollback's, and a live replace's over a copy recorded as adopted.
+    @Test func aKilledLiveRunIsDoneAgainByADeployThatWouldCopyNothing() {
+        let start = Simulator()
+        start.run(Command(kind: .deploy, version: 1, merge: true))
+        start.run(Command(kind: .deploy, version: 2, merge: true))
+        start.appWrites(editingTheSeed: true)
+        start.everyCut(of: Command(kind: .rollback, version: 2, live: true, merge: true), then: Command(kind: .deploy, version: 2, merge: true)) { sim, crash in
+            #expect(sim.problems() == [], "live rollback, crash before call \(crash): \(sim.log)")
+            #expect(sim.entry()?.interrupted == nil && sim.entry()?.record != nil, "live rollback, crash before call \(crash): \(sim.log)")
+        }
+        // Held on a copy recorded as adopted (a rollback restored one), then reseeded live.
+        let held = Simulator()
+        held.run(Command(kind: .deploy, version: 1))
+        held.appWrites(editingTheSeed: true)
+        held.userDamagesSettings()
+        held.run(Command(kind: .deploy, version: 1))
+        #expect(held.run(Command(kind: .rollback, version: 1)) == .done(.rolledBack), "\(held.log)")
+        for next in [Command(kind: .deploy, version: 1), Command(kind: .deploy, version: 1, readOnly: true)] {
+            held.everyCut(of: Command(kind: .reseed, version: 1, live: true), then: next) { sim, crash in
+                #expect(sim.problems() == [], "\(next) after a live reseed cut before call \(crash): \(sim.log)")
+            }
         }
     }
 

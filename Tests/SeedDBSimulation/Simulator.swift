@@ -219,15 +219,9 @@ final class Simulator {
         }
         // A run that says it is done leaves no run under way behind it: a marker left would
         // stand in the settings, the version unrecorded, while every later run says done too.
-        // A killed live replace's too, over the copy whose record it withdrew: a deploy does
-        // it again. (Not yet the others a live run leaves, met by a run that copies nothing:
-        // a live rollback's, an adoption's, and a killed live replace's met by a read-only
-        // deploy that finds the copy held; NOTES.md.)
-        let redone = { (marker: SettingsEntry.InterruptedRun) in
-            !command.readOnly && !marker.isRollback && !marker.adopting && marker.replacing != nil
-                && self.world.database(at: self.paths.workingCopy) != nil
-        }
-        if case .done(let action) = outcome, let marker = entry()?.interrupted, marker.generation != nil || marker.seedLink != nil || redone(marker) {
+        // A killed live run's included (a replace's, a rollback's, an adoption's), whatever
+        // met it: whether it committed is not known, so a deploy does it again.
+        if case .done(let action) = outcome, let marker = entry()?.interrupted {
             runProblems.append("\(command) ended \(action) and left the marker of a run under way (version \(marker.version))")
         }
         // Once the working copy is a link to a read-only seed, what the app wrote before it
@@ -254,6 +248,18 @@ final class Simulator {
         let before = trial.world.mutatingCalls
         trial.run(command)
         return trial.world.mutatingCalls - before
+    }
+
+    /// Every cut of `command` from this state: on a copy for each of its mutating calls,
+    /// `command` cut before that call (and, last, run whole), then `next` (`command` again
+    /// when `nil`); `check` gets the copy and where it was cut.
+    func everyCut(of command: Command, then next: Command? = nil, _ check: (_ sim: Simulator, _ crash: Int) -> Void) {
+        for crash in 0...calls(command) {
+            let sim = copy()
+            sim.run(command, crash: crash)
+            sim.run(next ?? command)
+            check(sim, crash)
+        }
     }
 
     // MARK: - What happens around SeedDB

@@ -196,6 +196,42 @@ import Testing
         #expect(!killed, "the reseed was killed at every rename tried")
     }
 
+    /// A `rollback --strategy live` killed at each `rename` (strace), then the app's
+    /// `deploy` of the version rolled back from: the deploy said `unchanged` and left the
+    /// rollback's marker (`status` said `not-installed` while every deploy said the
+    /// same). A rollback that left its marker is done again: restored, recorded and held,
+    /// and the user's row kept.
+    @Test(.enabled(if: DurabilityOrderTests.strace != nil, "strace is missing: .ci/run installs it"))
+    func aKilledLiveRollbackIsDoneAgainByTheNextDeploy() throws {
+        let strace = try #require(DurabilityOrderTests.strace)
+        var (killed, marked) = (true, 0)
+        for when in 1...20 where killed {
+            let cli = CLIHarness()
+            #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+            #expect(try cli.shell("sqlite3 '\(cli.workingCopy)' 'INSERT OR REPLACE INTO progress VALUES (1, 3)'").status == 0)
+            #expect(try cli.run(["deploy"] + cli.seedFlags(2)).status == 0)
+            let arguments = (["rollback", "--strategy", "live"] + cli.seedFlags(2)).map { "'\($0)'" }.joined(separator: " ")
+            let cut = try cli.shell("\(strace) -f -qq -o /dev/null -e inject=rename:signal=KILL:when=\(when) '\(CLIHarness.binary)' \(arguments)")
+            killed = cut.status != 0
+            let rollbackUnderWay = (cli.settingsEntry()?["interrupted"] as? [String: Any])?["rollback"] as? Bool == true
+            if rollbackUnderWay { marked += 1 }
+            let deploy = try cli.run(["deploy"] + cli.seedFlags(2))
+            #expect(deploy.status == 0, "rename \(when): \(deploy.stderr)")
+            #expect(cli.settingsEntry()?["interrupted"] == nil, "rename \(when): \(deploy.stdout) \(deploy.stderr)")
+            let status = try cli.run(["status", "--json"] + cli.seedFlags(2))
+            #expect(try status.seeds().first?["state"] as? String != "not-installed", "rename \(when): \(status.stdout)")
+            if rollbackUnderWay {
+                #expect(try cli.levelCount() == 20, "rename \(when): the rollback was not done again: \(deploy.stderr)")
+                #expect(cli.settingsEntry()?["version"] as? String == "1", "rename \(when): \(cli.settingsEntry() ?? [:])")
+            }
+            #expect(cli.temporaryFiles.isEmpty, "rename \(when): \(cli.list(cli.appData))")
+            let row = try cli.shell("sqlite3 '\(cli.workingCopy)' 'SELECT stars FROM progress WHERE level = 1'")
+            #expect(row.stdout == "3\n", "rename \(when): \(row.stdout) \(row.stderr)")
+        }
+        #expect(!killed, "the rollback was killed at every rename tried")
+        #expect(marked > 0, "no kill left the rollback's marker")
+    }
+
     /// A first install killed after its stage (its staged files left, no marker yet),
     /// then `rollback`: nothing to roll back (66), and the killed run's files are removed
     /// under the lock, as a run with nothing to copy removes them. They were left: the

@@ -1039,19 +1039,20 @@ public struct Deployer: Sendable {
             // A killed run's marker stands in for the record it withdrew.
             replacedVersion: (observed.entry.record ?? observed.entry.interrupted?.replacing)?.version, settingsBackup: try records(at: paths).backup())
         if observed.observation.untouchedSeed { target.unwrittenSince = observed.entry.pristine }
-        if plan.finishesInterrupted, let interrupted = observed.entry.interrupted {
+        if plan.restoresPrevious {
+            // A rollback (or a killed live one done again). A previous generation on disk
+            // whose record was lost is restored all the same.
+            target.source = paths.previousGeneration
+            target.version = observed.restorableVersion
+            target.expectedSHA256 = nil
+            target.knownSourceDigest = nil
+        } else if plan.finishesInterrupted, let interrupted = observed.entry.interrupted {
             target.version = interrupted.version
             // Nothing is staged: the seed this run was asked for may not be what the killed
             // run installed. A linked seed's digest stays known by its identity (checked
             // before use).
             target.expectedSHA256 = nil
             if interrupted.seedLink == nil { target.knownSourceDigest = nil }
-        } else if kind == .rollback {
-            // A previous generation on disk whose record was lost is restored all the same.
-            target.source = paths.previousGeneration
-            target.version = observed.restorableVersion
-            target.expectedSHA256 = nil
-            target.knownSourceDigest = nil
         }
         return target
     }

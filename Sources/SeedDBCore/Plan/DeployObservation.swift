@@ -375,10 +375,20 @@ package struct DeployObservation: Sendable, Hashable {
     /// replace again rather than leave the marker standing (and the previous generation
     /// the killed run set aside in a temporary file).
     package var redoesKilledLiveReplace: Bool {
-        guard let interrupted, interrupted.generation == nil, interrupted.seedLink == nil, !interrupted.isRollback, !interrupted.adopting,
+        guard let interrupted, interrupted.generation == nil, interrupted.seedLink == nil, !interrupted.isRollback,
               interrupted.replacing != nil
         else { return false }
         return recorded == nil && workingCopyExists
+    }
+
+    /// Whether a killed live rollback left its marker, the record withdrawn, over a working
+    /// copy that is there, with the previous generation it restores still on disk (a live
+    /// rollback drops it only once it committed and recorded): whether its commit happened
+    /// is not known, so a `deploy` does the rollback again rather than leave the marker
+    /// standing.
+    package var redoesKilledLiveRollback: Bool {
+        guard let interrupted, interrupted.isRollback, interrupted.generation == nil, interrupted.seedLink == nil else { return false }
+        return recorded == nil && workingCopyExists && previousExists
     }
 
     /// The seed an interrupted read-only deploy linked the working copy to, when that link

@@ -118,6 +118,13 @@ package struct DeployPlan: Sendable, Hashable {
     /// generations turned off, or kept as an adopted copy).
     package var dropsPrevious: Bool { keepPrevious?.drop != nil || seedLink?.drop != nil }
 
+    /// Whether the plan restores the previous generation (a rollback's, or a killed live
+    /// rollback's done again by a `deploy`): its content is staged from that file.
+    package var restoresPrevious: Bool {
+        for case .stage(let stage) in steps { return stage.restoresPrevious }
+        return false
+    }
+
     /// The number of the generation file a swap installs; `nil` for a live replace and
     /// for plans that install nothing new.
     package var generation: Int? {

@@ -25,7 +25,10 @@ extension DeployPlanner {
     static func linking(_ observed: DeployObservation, _ request: DeployRequest, _ seed: ReadOnlySeed) throws(DeployRefusal) -> DeployPlan {
         let recorded = observed.effectiveRecorded
         let linked = observed.workingCopy.seedLinkTarget == seed.path
-        if request.kind == .deploy, observed.heldFrom == observed.current, recorded != nil, observed.workingCopyExists {
+        // (A killed live replace's copy is not held: what it holds is not known, and the
+        // link takes its place, keeping it.)
+        if request.kind == .deploy, observed.heldFrom == observed.current, recorded != nil, observed.workingCopyExists,
+           !observed.redoesKilledLiveReplace {
             return .held
         }
         // Up to date too: a seed file gone, or one the app's user could write since its

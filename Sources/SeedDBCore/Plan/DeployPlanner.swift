@@ -126,6 +126,16 @@ package enum DeployPlanner {
             // it was restored; only the record is left.
             return finishingLiveRollback(observed, interrupted)
         }
+        if request.kind == .deploy, observed.redoesKilledLiveRollback {
+            // A killed live rollback left its marker, the previous generation it restores
+            // still there: whether it committed (what the copy holds) is not known. A deploy
+            // does the rollback again, as its rerun would, then plans what was asked (held).
+            var rollback = request
+            rollback.kind = .rollback
+            var plan = try decide(observed, rollback)
+            plan.finishesInterrupted = true
+            return plan
+        }
         let recorded = observed.effectiveRecorded
         let adopted = recorded == nil && observed.workingCopyExists
         let action: DeployAction
