@@ -53,6 +53,39 @@ import Testing
         #expect(cli.settingsEntry()?["version"] as? String == "2")
     }
 
+    /// An adopted copy never takes a name whose `-wal`, `-shm` or `-journal` is on disk
+    /// (SQLite would replay that sidecar into it): stale sidecars named for every stamp
+    /// around the run's start. The stamp was checked against adopted copies only, so the
+    /// copy was renamed beside a foreign `-wal` and read as a mix of two databases.
+    @Test func anAdoptedCopyNeverTakesTheNameOfAStaleSidecar() throws {
+        let cli = CLIHarness()
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+        #expect(try cli.shell("sqlite3 '\(cli.workingCopy)' \"UPDATE levels SET background = 'the user wrote this' WHERE ix = 3\"").status == 0)
+        try Data("{ damaged".utf8).write(to: URL(fileURLWithPath: cli.settingsFile))
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+        let formatter = DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        var planted: Set<String> = []
+        for offset in -5...30 {
+            let stamp = formatter.string(from: Date().addingTimeInterval(Double(offset)))
+            for suffix in ["-wal", "-shm", "-journal"] {
+                let name = "levels.sqlite.adopted-\(stamp)\(suffix)"
+                try Data("stale".utf8).write(to: URL(fileURLWithPath: cli.appData + "/" + name))
+                planted.insert(name)
+            }
+        }
+        let upgrade = try cli.run(["deploy"] + cli.seedFlags(2))
+        #expect(upgrade.status == 0, "\(upgrade.stderr)")
+        let adopted = cli.list(cli.appData).filter { $0.hasPrefix("levels.sqlite.adopted-") && !planted.contains($0) }
+        try #require(adopted.count == 1, "\(cli.list(cli.appData))")
+        for suffix in ["-wal", "-shm", "-journal"] {
+            #expect(!planted.contains(adopted[0] + suffix), "\(adopted[0]) was named beside a stale \(suffix)")
+        }
+        let row = try cli.shell("sqlite3 -readonly '\(cli.appData)/\(adopted[0])' \"SELECT background FROM levels WHERE ix = 3\"")
+        #expect(row.stdout == "the user wrote this\n", "\(row.stdout) \(row.stderr)")
+    }
+
     /// Files of the user's own whose names only look like an adopted copy's (or a
     /// generation's, a base's) are nobody's business of SeedDB's: `status` does not list
     /// them, `purge --adopted` and `purge` leave them with their bytes.

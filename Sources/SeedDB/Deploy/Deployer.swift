@@ -873,6 +873,7 @@ public struct Deployer: Sendable {
             current: resolved.seed.version, alreadyChecked: checked,
             usage: try lock.map { (lock) throws(SeedDBError) in try usage(of: workingCopy, lock: lock) } ?? .idle)
         observation.previousSidecars = listing.previousSidecars
+        observation.adoptedSidecarStamps = listing.adoptedSidecarStamps
         observation.records = DeployObservation.Records(
             current: entry.record, previous: entry.previous, base: entry.base, signature: entry.signature, passedCheck: entry.checked)
         if let source = resolved.source, source.sha256 == entry.checked?.sha256 { observation.vouchedDigest = source.sha256 }

@@ -167,6 +167,9 @@ struct WorkingCopy {
         var stagedBases: [Int]
         /// The stamps of the adopted copies (`<name>.adopted-<stamp>`).
         var adoptedCopies: [String]
+        /// The stamps SQLite sidecars are named after (`<name>.adopted-<stamp>-wal`,
+        /// `-shm`, `-journal`), whether or not their adopted copy is there.
+        var adoptedSidecarStamps: [String] = []
         /// The paths of SQLite sidecars named after the previous generation
         /// (`<name>.previous-wal`, `-shm`, `-journal`), whether or not it is there.
         var previousSidecars: [String] = []
@@ -197,14 +200,14 @@ struct WorkingCopy {
     /// of this working copy's (`e` + U+0301 for `é`) is another's.
     func listing() -> Listing {
         let names = entries.filter(\.nameIsExact).map(\.name)
-        var generations: [Int] = [], sidecars: Set<Int> = [], stagedBases: [Int] = [], adoptedCopies: [String] = []
+        var generations: [Int] = [], sidecars: Set<Int> = [], stagedBases: [Int] = [], adoptedCopies: [String] = [], adoptedSidecars: Set<String> = []
         let basePrefix = FileSystem.temporaryPrefix(paths.name.rawValue)
         for name in names {
             let database = SeedPaths.databaseName(of: name)
             if let number = paths.generationNumber(of: database) {
                 if database.utf8.count == name.utf8.count { generations.append(number) } else { sidecars.insert(number) }
-            } else if let stamp = paths.adoptedCopyStamp(of: name) {
-                adoptedCopies.append(stamp)
+            } else if let stamp = paths.adoptedCopyStamp(of: database) {
+                if database.utf8.count == name.utf8.count { adoptedCopies.append(stamp) } else { adoptedSidecars.insert(stamp) }
             } else if let number = name.removingBytePrefix(basePrefix)?.removingByteSuffix(".base.tmp").flatMap(paths.generationNumber(of:)) {
                 stagedBases.append(number)
             }
@@ -218,7 +221,7 @@ struct WorkingCopy {
         }.map { paths.previousGeneration + $0 }
         return Listing(
             names: names, generations: generations.sorted(), sidecarGenerations: sidecars.sorted(), stagedBases: stagedBases.sorted(),
-            adoptedCopies: adoptedCopies.sorted(), previousSidecars: previousSidecars, removableTemporaries: temporaries.filter { !holdsOnlyCopy($0) },
+            adoptedCopies: adoptedCopies.sorted(), adoptedSidecarStamps: adoptedSidecars.sorted(), previousSidecars: previousSidecars, removableTemporaries: temporaries.filter { !holdsOnlyCopy($0) },
             heldCopies: temporaries.filter(holdsOnlyCopy))
     }
 

@@ -282,6 +282,13 @@ package struct DeployObservation: Sendable, Hashable {
     /// The stamps of the adopted copies kept beside the working copy
     /// (`<name>.adopted-<stamp>`).
     package var adoptedCopies: [String]
+    /// The stamps that a SQLite sidecar on disk is named after
+    /// (`<name>.adopted-<stamp>-wal`, `-shm`, `-journal`), whether or not its adopted copy
+    /// is there: SQLite would replay it into whatever file takes that name.
+    package var adoptedSidecarStamps: [String] = []
+    /// The stamps an adopted copy this run keeps may not take: those of the adopted copies
+    /// and of the sidecars on disk.
+    package var takenAdoptedStamps: Set<String> { Set(adoptedCopies).union(adoptedSidecarStamps) }
     /// The SQLite sidecars named after the previous generation that are on disk
     /// (`<name>.previous-wal`, `-shm`, `-journal`): SQLite would replay them into whatever
     /// file next takes that name, so a run that puts a file there sets them aside first.

@@ -90,7 +90,7 @@ package enum DeployPlanner {
     /// run's own, with a counter (`…Z-2`) past the stamps already taken on disk and by the
     /// previous generation `plan` keeps as an adopted copy.
     private static func heldCopies(_ observed: DeployObservation, _ request: DeployRequest, besides plan: DeployPlan) -> [PlannedStep.HeldCopy] {
-        var taken = Set(observed.adoptedCopies)
+        var taken = observed.takenAdoptedStamps
         var finished: Set<String> = []
         for step in plan.steps {
             switch step {
@@ -243,7 +243,7 @@ package enum DeployPlanner {
             // snapshots the old content, to the adopted copy's name.)
             let retiresAGeneration = if case .generation = observed.oldContent { true } else { false }
             if carry.merge == .merge && !keepsPrevious && (strategy != .swap || retiresAGeneration) {
-                var taken = Set(observed.adoptedCopies)
+                var taken = observed.takenAdoptedStamps
                 if case .keepAsAdopted(let stamp)? = drop { taken.insert(stamp) }
                 carry.keepsOldCopyIfDiscarded = freeStamp(request, besides: taken)
             }
@@ -483,7 +483,7 @@ package enum DeployPlanner {
         // the user wrote before it: a run that drops it (one adopting a file found in the
         // link's place) keeps it.
         guard request.keepsPreviousAsAdopted || observed.previousAdopted || !observed.previousRecorded || observed.recordedSeedLink != nil else { return nil }
-        return freeStamp(request, besides: Set(observed.adoptedCopies))
+        return freeStamp(request, besides: observed.takenAdoptedStamps)
     }
 
     /// The run's stamp for an adopted copy, with a counter (`…Z-2`) past those `taken`.
@@ -597,7 +597,7 @@ package enum DeployPlanner {
                 keep: keepsPrevious && oldContentThere ? .oldContent : nil)
             keep.finishesHeldFile = heldFile
             if keep.keep == nil && oldContentThere && request.carryMerges && !interrupted.adopting {
-                var taken = Set(observed.adoptedCopies)
+                var taken = observed.takenAdoptedStamps
                 if case .keepAsAdopted(let stamp)? = keep.drop { taken.insert(stamp) }
                 keep.keepsFinishedOldContentAs = freeStamp(request, besides: taken)
             }
