@@ -24,8 +24,8 @@ extension SeedDBCommand {
         @Option(name: .long, help: ArgumentHelp("A working-copy file name to purge (repeatable).", valueName: "file"), transform: { (text) throws(SeedDBError) in try SeedName(text) })
         var name: [SeedName] = []
 
-        @Option(name: .long, help: ArgumentHelp("Where the working copies live: data or cache.", valueName: "data|cache"))
-        var location: SeedLocation = .data
+        @Option(name: .long, help: ArgumentHelp("Where the working copies live: data (the default) or cache.", valueName: "data|cache"))
+        var location: SeedLocation?
 
         @OptionGroup var system: SystemOptions
         @OptionGroup var ownership: OwnershipOptions
@@ -49,7 +49,7 @@ extension SeedDBCommand {
                 throw ValidationError("--adopted cannot be combined with --orphans")
             }
             if manifestOptions.manifest != nil {
-                let extra = [("--app", manifestOptions.app != nil), ("--name", !name.isEmpty)].filter(\.1).map(\.0)
+                let extra = [("--app", manifestOptions.app != nil), ("--location", location != nil), ("--name", !name.isEmpty)].filter(\.1).map(\.0)
                 guard extra.isEmpty else { throw ValidationError("--manifest cannot be combined with \(extra.joined(separator: ", "))") }
                 return
             }
@@ -67,7 +67,7 @@ extension SeedDBCommand {
             }
             guard let app = manifestOptions.app else { return [] }
             var named: Set<SeedName> = []
-            return name.filter { named.insert($0).inserted }.map { (app, $0, location) }
+            return name.filter { named.insert($0).inserted }.map { (app, $0, location ?? .data) }
         }
 
         func run() throws {

@@ -122,6 +122,7 @@ struct AnsibleModuleTests {
         #expect(result.task["msg"] as? String == "--manifest cannot be combined with --merge")
         #expect(result.task["rc"] as? Int == 64)
         #expect(result.task["cmd"] as? [String] == [], "seeddb never ran")
+        #expect(result.task["held"] as? Bool == false && (result.task["held_seeds"] as? [Any])?.isEmpty == true, "returned always: \(result.task)")
         // The same words as seeddb's own refusal.
         let cliResult = try cli.run(["deploy", "--manifest", manifest, "--merge", "user-wins"])
         #expect(cliResult.status == 64)
@@ -131,6 +132,7 @@ struct AnsibleModuleTests {
         let cases: [([String: Any], [String])] = [
             (["app": cli.app, "seed": DemoSeeds.v1], ["deploy", "--app", cli.app, "--seed", DemoSeeds.v1]),
             (["command": "purge", "manifest": manifest, "name": "levels.sqlite"], ["purge", "--manifest", manifest, "--name", "levels.sqlite"]),
+            (["command": "purge", "manifest": manifest, "location": "cache"], ["purge", "--manifest", manifest, "--location", "cache"]),
             (["command": "rollback", "app": cli.app], ["rollback", "--app", cli.app]),
             (["command": "reseed", "manifest": manifest, "preserve": ["progress"], "sha256": String(repeating: "0", count: 64)], ["reseed", "--manifest", manifest, "--sha256", String(repeating: "0", count: 64), "--preserve", "progress"]),
         ]
@@ -142,6 +144,17 @@ struct AnsibleModuleTests {
             #expect(expected.status == 64)
             #expect(expected.stderr == "seeddb: error: \(message)\n", "\(arguments)")
         }
+    }
+
+    /// `merge_table: {levels: off}`, `off` unquoted as the docs write it, reaches the module
+    /// as YAML's `false`: it means `off` (it was refused as `"False" is not a merge policy`).
+    @Test
+    func anUnquotedOffIsAMergePolicy() throws {
+        #expect(try play(seed: DemoSeeds.v1, version: "1").task["failed"] as? Bool != true)
+        let result = try play(seed: DemoSeeds.v2, version: "2", arguments: ["merge_table": ["levels": false]])
+        #expect(result.task["failed"] as? Bool != true, "\(result.task)")
+        let command = try #require(result.task["cmd"] as? [String], "\(result.task)")
+        #expect(command.contains("levels=off"), "\(command)")
     }
 
     /// Issue 30, item 1: a reseed's `merge` goes beside a manifest (it is that reseed's own),

@@ -600,8 +600,8 @@ OPTIONS:
   --app <id>              The app identifier: 1-128 of [A-Za-z0-9._-], not
                           starting with '.'.
   --name <file>           A working-copy file name to purge (repeatable).
-  --location <data|cache> Where the working copies live: data or cache.
-                          (values: data, cache; default: data)
+  --location <data|cache> Where the working copies live: data (the default) or
+                          cache. (values: data, cache)
   --system                Use system locations (/var/lib/<app>,
                           /var/cache/<app>) for services and post-install
                           scripts.

@@ -37,6 +37,22 @@ import Testing
         #expect(flags.status == 0 && flags.stderr.isEmpty, "\(flags.stderr)")
     }
 
+    /// `purge --manifest … --location cache` is a usage error (64, nothing removed), as
+    /// `--location` beside `--manifest` is for every other command: it was ignored, and
+    /// the manifest's data copy purged, the user's rows with it.
+    @Test func purgeRefusesALocationBesideAManifest() throws {
+        let path = try manifest("m.json", [("levels.sqlite", "data")])
+        #expect(try cli.run(["deploy", "--manifest", path]).status == 0)
+        let before = cli.list(cli.appData)
+        for extra in [["--location", "cache"], ["--location", "data"], ["--orphans", "--location", "cache"]] {
+            let purge = try cli.run(["purge", "--manifest", path] + extra)
+            #expect(purge.status == 64, "\(extra): \(purge.status) \(purge.stderr)")
+            #expect(purge.stderr.contains("--manifest cannot be combined with --location"), "\(extra): \(purge.stderr)")
+        }
+        #expect(cli.list(cli.appData) == before)
+        #expect(cli.settingsEntry()?["version"] as? String == "1")
+    }
+
     @Test func purgeOrphansRemovesExactlyWhatTheManifestNoLongerLists() throws {
         let new = try renamed()
         let kept = cli.bytes(cli.contentFile)

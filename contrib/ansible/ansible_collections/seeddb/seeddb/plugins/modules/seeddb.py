@@ -74,6 +74,7 @@ options:
     description:
       - Where the working copy lives (C(--location)), V(data) (user data, the seeddb default) or
         V(cache) (regenerable).
+      - Only with O(app), for every command, O(command=purge) included; a manifest sets it per seed.
     type: str
     choices: [data, cache]
   merge:
@@ -91,7 +92,7 @@ options:
     description:
       - One table's merge policy, overriding O(merge) (C(--merge-table TABLE=POLICY), once per
         table), as a dictionary from table to policy (V(off), V(seed-wins), V(user-wins) or
-        V(fail)).
+        V(fail)). An unquoted V(off), which YAML reads as false, means V(off).
       - Only with O(app); a table the seed does not have is refused.
       - Ignored by O(command=purge).
     type: dict
@@ -364,7 +365,7 @@ NO_CHANGE = ('unchanged', 'held')
 # The options each command passes on, in the order `seeddb` lists them.
 DEPLOY_FLAGS = ('seed', 'version', 'location', 'name', 'sha256', 'preserve', 'merge', 'merge_table', 'read_only')
 ROLLBACK_FLAGS = ('seed', 'location', 'name', 'preserve', 'merge', 'merge_table')
-PURGE_FLAGS = ('name',)
+PURGE_FLAGS = ('location', 'name')
 
 # The flag each option is passed as.
 FLAG = dict(
@@ -581,13 +582,17 @@ def main():
     params = module.params
     command = params['command']
     # Refused here, in SeedDB's words and with its exit code, before anything runs.
+    refused = dict(rc=64, seeds=[], dry_run=module.check_mode, held=False, held_seeds=[], cmd=[], stdout='', stderr='')
     problem = usage_problem(params)
     if problem is not None:
-        module.fail_json(msg=problem, rc=64, seeds=[], dry_run=module.check_mode, cmd=[], stdout='', stderr='')
+        module.fail_json(msg=problem, **refused)
+    if params['merge_table']:
+        # YAML 1.1 reads an unquoted `off` as false.
+        params['merge_table'] = dict((table, 'off' if policy is False else policy) for table, policy in params['merge_table'].items())
     for table, policy in (params['merge_table'] or {}).items():
         if policy not in ('off', 'seed-wins', 'user-wins', 'fail'):
             module.fail_json(msg='invalid --merge-table "%s=%s": "%s" is not a merge policy (off, seed-wins, user-wins or fail)'
-                             % (table, policy, policy), rc=64, seeds=[], dry_run=module.check_mode, cmd=[], stdout='', stderr='')
+                             % (table, policy, policy), **refused)
 
     executable = params['executable']
     if '/' not in executable:
