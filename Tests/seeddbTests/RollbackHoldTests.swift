@@ -55,6 +55,24 @@ import Testing
     /// A rollback keeps no previous generation: what the user wrote since the upgrade in a
     /// seed table it cannot merge (no primary key) is kept in the replaced copy, as an
     /// adopted copy, and the line says where.
+    /// A `-wal` (or `-journal`) beside the previous generation is not SeedDB's (it keeps
+    /// the previous generation without one): the rollback is refused (65) with nothing
+    /// changed, saying to move it away. It said to checkpoint it "before shipping", a seed
+    /// publisher's advice that would write that file's frames into the previous generation.
+    @Test(arguments: ["-wal", "-journal"])
+    func aStaleSidecarBesideThePreviousGenerationIsNamedNotCheckpointed(suffix: String) throws {
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+        #expect(try cli.run(["deploy"] + cli.seedFlags(2)).status == 0)
+        let sidecar = cli.appData + "/levels.sqlite.previous" + suffix
+        try Data(repeating: 7, count: 4096).write(to: URL(fileURLWithPath: sidecar))
+        let before = ReleaseIsAllOrNothingTests.state(cli)
+        let rollback = try cli.run(["rollback"] + cli.seedFlags(2))
+        #expect(rollback.status == 65, "\(rollback.stderr)")
+        #expect(rollback.stderr.contains("\(sidecar) holds 4096 bytes SeedDB did not write") && rollback.stderr.contains("move that file away"), "\(rollback.stderr)")
+        #expect(!rollback.stderr.contains("shipping"), "\(rollback.stderr)")
+        #expect(ReleaseIsAllOrNothingTests.state(cli) == before)
+    }
+
     @Test func aRollbackKeepsTheCopyWhoseChangesItCouldNotMerge() throws {
         let seeds = cli.root + "/nopk"
         try FileManager.default.createDirectory(atPath: seeds, withIntermediateDirectories: true)

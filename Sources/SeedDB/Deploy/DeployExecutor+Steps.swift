@@ -26,6 +26,15 @@ extension DeployExecutor {
         let source = SeedSource(path: target.source)
         let known = target.knownSourceDigest
         let vouched = stage.vouched != nil
+        if stage.restoresPrevious {
+            // The previous generation is set aside without sidecars: one beside it now is
+            // not SeedDB's, and checkpointing it would write its frames into that copy.
+            for (suffix, empty) in [("-wal", Int64(32)), ("-journal", Int64(0))] {
+                if let sidecar = try? fs.identity(of: paths.previousGeneration + suffix), sidecar.size > empty {
+                    throw SeedDBError(.invalidSeed, "cannot roll back \(paths.workingCopy): \(paths.previousGeneration + suffix) holds \(sidecar.size) bytes SeedDB did not write beside the previous generation (it keeps none); move that file away, then roll back again")
+                }
+            }
+        }
         let inspected = try db.inspectSeed(target.source, readingHeader: !vouched)
         if source.compression == .none, let known, known.identity == inspected.identity, let expected = target.expectedSHA256, expected != known.sha256 {
             // The remembered digest of the seed as it is: refused before anything is copied.
