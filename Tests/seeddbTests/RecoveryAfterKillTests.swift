@@ -175,13 +175,8 @@ import Testing
         let strace = try #require(DurabilityOrderTests.strace)
         var killed = true
         for when in 1...20 where killed {
-            let cli = CLIHarness()
-            #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
-            #expect(try cli.shell("sqlite3 '\(cli.workingCopy)' 'INSERT OR REPLACE INTO progress VALUES (1, 3)'").status == 0)
-            #expect(try cli.run(["deploy"] + cli.seedFlags(2)).status == 0)
-            let arguments = (["reseed", "--strategy", "live"] + cli.seedFlags(2)).map { "'\($0)'" }.joined(separator: " ")
-            let cut = try cli.shell("\(strace) -f -qq -o /dev/null -e inject=rename:signal=KILL:when=\(when) '\(CLIHarness.binary)' \(arguments)")
-            killed = cut.status != 0
+            let cli: CLIHarness
+            (cli, killed) = try liveRunAfterAnUpgrade("reseed", killedAtRename: when, strace: strace)
             let deploy = try cli.run(["deploy"] + cli.seedFlags(2))
             #expect(deploy.status == 0, "rename \(when): \(deploy.stderr)")
             #expect(cli.settingsEntry()?["interrupted"] == nil, "rename \(when): \(deploy.stdout)")
@@ -206,13 +201,8 @@ import Testing
         let strace = try #require(DurabilityOrderTests.strace)
         var (killed, marked) = (true, 0)
         for when in 1...20 where killed {
-            let cli = CLIHarness()
-            #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
-            #expect(try cli.shell("sqlite3 '\(cli.workingCopy)' 'INSERT OR REPLACE INTO progress VALUES (1, 3)'").status == 0)
-            #expect(try cli.run(["deploy"] + cli.seedFlags(2)).status == 0)
-            let arguments = (["rollback", "--strategy", "live"] + cli.seedFlags(2)).map { "'\($0)'" }.joined(separator: " ")
-            let cut = try cli.shell("\(strace) -f -qq -o /dev/null -e inject=rename:signal=KILL:when=\(when) '\(CLIHarness.binary)' \(arguments)")
-            killed = cut.status != 0
+            let cli: CLIHarness
+            (cli, killed) = try liveRunAfterAnUpgrade("rollback", killedAtRename: when, strace: strace)
             let rollbackUnderWay = (cli.settingsEntry()?["interrupted"] as? [String: Any])?["rollback"] as? Bool == true
             if rollbackUnderWay { marked += 1 }
             let deploy = try cli.run(["deploy"] + cli.seedFlags(2))
@@ -230,6 +220,19 @@ import Testing
         }
         #expect(!killed, "the rollback was killed at every rename tried")
         #expect(marked > 0, "no kill left the rollback's marker")
+    }
+
+    /// A working copy with the user's row (level 1, 3 stars) written at version 1, then
+    /// upgraded to 2, and `command --strategy live` of version 2 run under strace, killed at
+    /// its `when`th `rename`: the harness, and whether the run was killed.
+    private func liveRunAfterAnUpgrade(_ command: String, killedAtRename when: Int, strace: String) throws -> (CLIHarness, Bool) {
+        let cli = CLIHarness()
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+        #expect(try cli.shell("sqlite3 '\(cli.workingCopy)' 'INSERT OR REPLACE INTO progress VALUES (1, 3)'").status == 0)
+        #expect(try cli.run(["deploy"] + cli.seedFlags(2)).status == 0)
+        let arguments = ([command, "--strategy", "live"] + cli.seedFlags(2)).map { "'\($0)'" }.joined(separator: " ")
+        let cut = try cli.shell("\(strace) -f -qq -o /dev/null -e inject=rename:signal=KILL:when=\(when) '\(CLIHarness.binary)' \(arguments)")
+        return (cli, cut.status != 0)
     }
 
     /// A first install killed after its stage (its staged files left, no marker yet),
