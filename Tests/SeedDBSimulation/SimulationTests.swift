@@ -97,13 +97,19 @@ import Testing
     /// installed) while every later deploy said the same. It now does the killed run
     /// again: a live rollback's, and a live replace's over a copy recorded as adopted.
     @Test func aKilledLiveRunIsDoneAgainByADeployThatWouldCopyNothing() {
-        let start = Simulator()
-        start.run(Command(kind: .deploy, version: 1, merge: true))
-        start.run(Command(kind: .deploy, version: 2, merge: true))
-        start.appWrites(editingTheSeed: true)
-        start.everyCut(of: Command(kind: .rollback, version: 2, live: true, merge: true), then: Command(kind: .deploy, version: 2, merge: true)) { sim, crash in
-            #expect(sim.problems() == [], "live rollback, crash before call \(crash): \(sim.log)")
-            #expect(sim.entry()?.interrupted == nil && sim.entry()?.record != nil, "live rollback, crash before call \(crash): \(sim.log)")
+        // (Written or not: an unwritten copy merges against its checked base too.)
+        for writes in [true, false] {
+            let start = Simulator()
+            start.run(Command(kind: .deploy, version: 1, merge: true))
+            start.run(Command(kind: .deploy, version: 2, merge: true))
+            if writes { start.appWrites(editingTheSeed: true) }
+            start.everyCut(of: Command(kind: .rollback, version: 2, live: true, merge: true), then: Command(kind: .deploy, version: 2, merge: true)) { sim, crash in
+                #expect(sim.problems() == [], "live rollback, crash before call \(crash): \(sim.log)")
+                #expect(sim.entry()?.interrupted == nil && sim.entry()?.record != nil, "live rollback, crash before call \(crash): \(sim.log)")
+                if sim.entry()?.heldFrom != nil {
+                    #expect(sim.world.database(at: sim.paths.workingCopy)?.content.seed == "1", "live rollback, crash before call \(crash): \(sim.log)")
+                }
+            }
         }
         // Held on a copy recorded as adopted (a rollback restored one), then reseeded live.
         let held = Simulator()

@@ -176,7 +176,7 @@ import Testing
         var killed = true
         for when in 1...20 where killed {
             let cli: CLIHarness
-            (cli, killed) = try liveRunAfterAnUpgrade("reseed", killedAtRename: when, strace: strace)
+            (cli, killed) = try liveRunAfterAnUpgrade("reseed", killedAt: "rename", when, strace: strace)
             let deploy = try cli.run(["deploy"] + cli.seedFlags(2))
             #expect(deploy.status == 0, "rename \(when): \(deploy.stderr)")
             #expect(cli.settingsEntry()?["interrupted"] == nil, "rename \(when): \(deploy.stdout)")
@@ -195,43 +195,47 @@ import Testing
     /// `deploy` of the version rolled back from: the deploy said `unchanged` and left the
     /// rollback's marker (`status` said `not-installed` while every deploy said the
     /// same). A rollback that left its marker is done again: restored, recorded and held,
-    /// and the user's row kept.
-    @Test(.enabled(if: DurabilityOrderTests.strace != nil, "strace is missing: .ci/run installs it"))
-    func aKilledLiveRollbackIsDoneAgainByTheNextDeploy() throws {
+    /// and the user's row kept. Killed at each `rename` and each `fsync`.
+    ///
+    /// Without the user's row the copy is the seed's own, unwritten: the rollback done again
+    /// merges against its checked base all the same (unchecked, it merged without one and
+    /// kept the newer seed's rows as the user's).
+    @Test(.enabled(if: DurabilityOrderTests.strace != nil, "strace is missing: .ci/run installs it"), arguments: [true, false])
+    func aKilledLiveRollbackIsDoneAgainByTheNextDeploy(userRow: Bool) throws {
         let strace = try #require(DurabilityOrderTests.strace)
-        var (killed, marked) = (true, 0)
-        for when in 1...20 where killed {
-            let cli: CLIHarness
-            (cli, killed) = try liveRunAfterAnUpgrade("rollback", killedAtRename: when, strace: strace)
+        var marked = 0
+        for (call, when) in (1...20).map({ ("rename", $0) }) + (1...12).map({ ("fsync", $0) }) {
+            let (cli, killed) = try liveRunAfterAnUpgrade("rollback", killedAt: call, when, strace: strace, userRow: userRow)
+            guard killed else { continue }
             let rollbackUnderWay = (cli.settingsEntry()?["interrupted"] as? [String: Any])?["rollback"] as? Bool == true
             if rollbackUnderWay { marked += 1 }
             let deploy = try cli.run(["deploy"] + cli.seedFlags(2))
-            #expect(deploy.status == 0, "rename \(when): \(deploy.stderr)")
-            #expect(cli.settingsEntry()?["interrupted"] == nil, "rename \(when): \(deploy.stdout) \(deploy.stderr)")
+            #expect(deploy.status == 0, "\(call) \(when): \(deploy.stderr)")
+            #expect(cli.settingsEntry()?["interrupted"] == nil, "\(call) \(when): \(deploy.stdout) \(deploy.stderr)")
             let status = try cli.run(["status", "--json"] + cli.seedFlags(2))
-            #expect(try status.seeds().first?["state"] as? String != "not-installed", "rename \(when): \(status.stdout)")
+            #expect(try status.seeds().first?["state"] as? String != "not-installed", "\(call) \(when): \(status.stdout)")
             if rollbackUnderWay {
-                #expect(try cli.levelCount() == 20, "rename \(when): the rollback was not done again: \(deploy.stderr)")
-                #expect(cli.settingsEntry()?["version"] as? String == "1", "rename \(when): \(cli.settingsEntry() ?? [:])")
+                #expect(try cli.levelCount() == 20, "\(call) \(when): the rollback was not done again: \(deploy.stderr)")
+                #expect(cli.settingsEntry()?["version"] as? String == "1", "\(call) \(when): \(cli.settingsEntry() ?? [:])")
             }
-            #expect(cli.temporaryFiles.isEmpty, "rename \(when): \(cli.list(cli.appData))")
+            #expect(cli.temporaryFiles.isEmpty, "\(call) \(when): \(cli.list(cli.appData))")
             let row = try cli.shell("sqlite3 '\(cli.workingCopy)' 'SELECT stars FROM progress WHERE level = 1'")
-            #expect(row.stdout == "3\n", "rename \(when): \(row.stdout) \(row.stderr)")
+            #expect(row.stdout == (userRow ? "3\n" : ""), "\(call) \(when): \(row.stdout) \(row.stderr)")
         }
-        #expect(!killed, "the rollback was killed at every rename tried")
         #expect(marked > 0, "no kill left the rollback's marker")
     }
 
-    /// A working copy with the user's row (level 1, 3 stars) written at version 1, then
-    /// upgraded to 2, and `command --strategy live` of version 2 run under strace, killed at
-    /// its `when`th `rename`: the harness, and whether the run was killed.
-    private func liveRunAfterAnUpgrade(_ command: String, killedAtRename when: Int, strace: String) throws -> (CLIHarness, Bool) {
+    /// A working copy with the user's row (level 1, 3 stars) written at version 1 (unless
+    /// not `userRow`), then upgraded to 2, and `command --strategy live` of version 2 run
+    /// under strace, killed at its `when`th `rename`: the harness, and whether the run was
+    /// killed.
+    private func liveRunAfterAnUpgrade(_ command: String, killedAt call: String = "rename", _ when: Int, strace: String, userRow: Bool = true) throws -> (CLIHarness, Bool) {
         let cli = CLIHarness()
         #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
-        #expect(try cli.shell("sqlite3 '\(cli.workingCopy)' 'INSERT OR REPLACE INTO progress VALUES (1, 3)'").status == 0)
+        if userRow { #expect(try cli.shell("sqlite3 '\(cli.workingCopy)' 'INSERT OR REPLACE INTO progress VALUES (1, 3)'").status == 0) }
         #expect(try cli.run(["deploy"] + cli.seedFlags(2)).status == 0)
         let arguments = ([command, "--strategy", "live"] + cli.seedFlags(2)).map { "'\($0)'" }.joined(separator: " ")
-        let cut = try cli.shell("\(strace) -f -qq -o /dev/null -e inject=rename:signal=KILL:when=\(when) '\(CLIHarness.binary)' \(arguments)")
+        let cut = try cli.shell("\(strace) -f -qq -o /dev/null -e inject=\(call):signal=KILL:when=\(when) '\(CLIHarness.binary)' \(arguments)")
         return (cli, cut.status != 0)
     }
 

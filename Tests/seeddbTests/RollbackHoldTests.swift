@@ -52,9 +52,6 @@ import Testing
         #expect(cli.settingsEntry()?["heldFrom"] == nil)
     }
 
-    /// A rollback keeps no previous generation: what the user wrote since the upgrade in a
-    /// seed table it cannot merge (no primary key) is kept in the replaced copy, as an
-    /// adopted copy, and the line says where.
     /// A `-wal` (or `-journal`) beside the previous generation is not SeedDB's (it keeps
     /// the previous generation without one): the rollback is refused (65) with nothing
     /// changed, saying to move it away. It said to checkpoint it "before shipping", a seed
@@ -73,6 +70,9 @@ import Testing
         #expect(ReleaseIsAllOrNothingTests.state(cli) == before)
     }
 
+    /// A rollback keeps no previous generation: what the user wrote since the upgrade in a
+    /// seed table it cannot merge (no primary key) is kept in the replaced copy, as an
+    /// adopted copy, and the line says where.
     @Test func aRollbackKeepsTheCopyWhoseChangesItCouldNotMerge() throws {
         let seeds = cli.root + "/nopk"
         try FileManager.default.createDirectory(atPath: seeds, withIntermediateDirectories: true)

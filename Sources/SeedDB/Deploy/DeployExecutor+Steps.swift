@@ -31,7 +31,7 @@ extension DeployExecutor {
             // not SeedDB's, and checkpointing it would write its frames into that copy.
             for (suffix, empty) in [("-wal", Int64(32)), ("-journal", Int64(0))] {
                 if let sidecar = try? fs.identity(of: paths.previousGeneration + suffix), sidecar.size > empty {
-                    throw SeedDBError(.invalidSeed, "cannot roll back \(paths.workingCopy): \(paths.previousGeneration + suffix) holds \(sidecar.size) bytes SeedDB did not write beside the previous generation (it keeps none); move that file away, then roll back again")
+                    throw SeedDBError(.invalidSeed, "cannot roll back \(paths.workingCopy): \(paths.previousGeneration + suffix) holds \(sidecar.size) bytes SeedDB did not write beside the previous generation (it keeps none); move that file away, then run again")
                 }
             }
         }

@@ -130,13 +130,16 @@ extension Deployer {
     /// pin that finish records would refuse: the finish records the killed run's own
     /// signature (``SettingsEntry/InterruptedRun/runSignature``), so an older serial met
     /// after a killed newer one is refused before it changes anything, not once the newer
-    /// one is finished. Nothing when `plan` undoes the killed run (it installed nothing)
-    /// or finishes nothing.
+    /// one is finished. So is a plan that replaces the copy of a killed live replace, which
+    /// may have committed the newer content. Nothing when `plan` undoes the killed run (it
+    /// installed nothing), and nothing for a killed rollback (its finish keeps the pin).
     /// - Throws: ``SeedDBError`` `untrustedSeed`, as ``requirePinned(_:entry:seed:)``.
     func requirePinned(_ signature: SeedSignature?, finishing plan: DeployPlan, entry: SettingsEntry, seed: Seed) throws(SeedDBError) {
-        guard plan.finishesInterrupted, !plan.undoesInterrupted, case .signed(let killed)? = entry.interrupted?.runSignature else { return }
+        guard let killed = entry.interrupted, !killed.isRollback, case .signed(let killedSignature) = killed.runSignature else { return }
+        let liveReplace = killed.generation == nil && killed.seedLink == nil
+        guard plan.finishesInterrupted && !plan.undoesInterrupted || liveReplace && plan.action.copies else { return }
         var finished = entry
-        finished.signature = killed
+        finished.signature = killedSignature
         try requirePinned(signature, entry: finished, seed: seed)
     }
 

@@ -140,7 +140,7 @@ public struct Deployer: Sendable {
                     try requireConfiguredTables(observed, plan, paths: paths)
                 }
             }
-            for case .carry(let carry) in plan.steps where carry.merge == .merge { try rehearseMerge(observed, carry, kind, paths: paths) }
+            for case .carry(let carry) in plan.steps where carry.merge == .merge { try rehearseMerge(observed, carry, plan, kind, paths: paths) }
         }
         var planned = report(observed, plan, kind, paths: paths)
         planned.mergeSkipped = plan.skipsMerge && carryPolicies(kind, observed.seed).mergesAnything
@@ -239,17 +239,17 @@ public struct Deployer: Sendable {
     /// For a dry run whose merge could refuse (a `fail` policy): runs the merge on a
     /// scratch copy of the new content in `$TMPDIR`, removed afterwards, so the dry run
     /// fails as the run would (65, conflicts). Nothing beside the working copy is written.
-    private func rehearseMerge(_ observed: Observed, _ carry: PlannedStep.Carry, _ kind: DeployRequest.Kind, paths: SeedPaths) throws(SeedDBError) {
+    private func rehearseMerge(_ observed: Observed, _ carry: PlannedStep.Carry, _ plan: DeployPlan, _ kind: DeployRequest.Kind, paths: SeedPaths) throws(SeedDBError) {
         let policies = carryPolicies(kind, observed.seed)
         guard policies.default == .fail || policies.tables.values.contains(.fail),
               let old = carry.from == .previousGeneration ? paths.previousGeneration : observed.workingCopy.contentFile else { return }
-        let source = SeedSource(path: kind == .rollback ? paths.previousGeneration : observed.seed.source)
+        let source = SeedSource(path: plan.restoresPrevious ? paths.previousGeneration : observed.seed.source)
         let temporary = FileSystem.trimmedTemporaryDirectory()
         let (descriptor, scratch) = try FileSystem.createTemporaryFile(in: temporary, stem: paths.name.rawValue, permissions: [.ownerReadWrite])
         var scratchBase: String?
         defer { for file in [scratch] + SeedPaths.sqliteSidecars(of: scratch) + [scratchBase].compactMap(\.self) { try? FileSystem.remove(file) } }
         _ = try FileSystem.writing(descriptor, path: scratch) { () throws(SeedDBError) in try source.copy(to: descriptor, destinationPath: scratch, progress: nil) }
-        if kind == .rollback { try GenerationFence.unfence(scratch) }
+        if plan.restoresPrevious { try GenerationFence.unfence(scratch) }
         let base: String?
         switch carry.base {
         case .recorded: base = paths.base
@@ -796,6 +796,11 @@ public struct Deployer: Sendable {
         let snapshot: SettingsSnapshot
         if let read { snapshot = read } else { snapshot = quick ? try store.snapshot(only: seed.name) : try store.snapshot() }
         let entry = try snapshot.entry(of: seed.name) ?? SettingsEntry()
+        // A deploy that meets a killed live rollback does that rollback again
+        // (`DeployObservation.redoesKilledLiveRollback`): it looks at the bases as the
+        // rollback does (a copy left unwritten still merges against its checked base).
+        let looking = kind == .deploy && !seed.readOnly
+            && entry.interrupted.map { $0.isRollback && $0.generation == nil && $0.seedLink == nil } == true ? .rollback : kind
         let seedLinks = Self.seedLinks(seed, entry: entry)
         var workingCopy = quick
             ? try WorkingCopy.inspect(paths, seedLinks: seedLinks, files: files)
@@ -843,7 +848,7 @@ public struct Deployer: Sendable {
             marker.seedLink = run.seedLink
             marker.tableDigests = run.tableDigests
             marker.snapshot = run.snapshot
-            if !quick, kind != nil, let base = run.base {
+            if !quick, looking != nil, let base = run.base {
                 marker.baseFoundAt = try baseFound(base, paths: paths, generation: marker.generation, isRollback: run.isRollback)
             }
             interrupted = marker
@@ -901,14 +906,14 @@ public struct Deployer: Sendable {
             // previous one, which takes zstd, loaded (a `dlopen`) only then, not for a base
             // a reflink or a second name shares. Without zstd such a base is left unknown
             // (`nil`) and keeps a second name, as before.
-            if kind != nil, base {
+            if looking != nil, base {
                 let shared = try baseShared(paths, previousBase: observation.baseFiles.previousBase)
                 if shared || files.compresses { observation.baseFiles.baseShared = shared }
             }
             // Restored and hashed only where a rollback could restore it as the base, against
             // the previous generation it was made against; without libzstd it cannot be, and
             // the rollback goes ahead without it.
-            if kind == .rollback, observation.baseFiles.previousBaseCompressed, !observation.baseFiles.previousBase, previousExists, let recorded = entry.previous?.base {
+            if looking == .rollback, observation.baseFiles.previousBaseCompressed, !observation.baseFiles.previousBase, previousExists, let recorded = entry.previous?.base {
                 var matches = false
                 if files.compresses { matches = try files.sha256(ofDelta: paths.previousBaseCompressed, against: paths.previousGeneration) == recorded }
                 observation.baseFiles.previousBaseCompressedMatchesRecord = matches
@@ -921,8 +926,8 @@ public struct Deployer: Sendable {
             // since it was recorded) merges against the previous generation's base (or names
             // by it the tables whose changes it replaces): hashed, or restored and hashed,
             // only then.
-            if let kind, kind != .rollback, !seed.readOnly, observation.replacesSeedLink, previousExists, let recorded = entry.previous?.base,
-               carryPolicies(kind, resolved.seed).mergesAnything || resolved.seed.location == .data {
+            if let looking, looking != .rollback, !seed.readOnly, observation.replacesSeedLink, previousExists, let recorded = entry.previous?.base,
+               carryPolicies(looking, resolved.seed).mergesAnything || resolved.seed.location == .data {
                 if observation.baseFiles.previousBase {
                     observation.baseFiles.previousBaseMatchesRecord = try files.sha256(of: paths.previousBase) == recorded
                 } else if observation.baseFiles.previousBaseCompressed, files.compresses {
@@ -933,8 +938,8 @@ public struct Deployer: Sendable {
             // Hashed only where a carry could use it, to merge or (a data seed) to name the
             // tables whose changes it replaces; not for a copy the user has not written,
             // unless a rollback's.
-            if let kind, base, carryPolicies(kind, resolved.seed).mergesAnything || resolved.seed.location == .data, !seed.readOnly,
-               workingCopy.exists, kind == .rollback || !observation.untouchedSeed, let recorded = entry.base {
+            if let looking, base, carryPolicies(looking, resolved.seed).mergesAnything || resolved.seed.location == .data, !seed.readOnly,
+               workingCopy.exists, looking == .rollback || !observation.untouchedSeed, let recorded = entry.base {
                 // Not hashed again while it keeps the identity it had when its digest was known.
                 var matches = false
                 if let identity = entry.baseIdentity { matches = try files.identity(of: paths.base) == identity }
@@ -1030,8 +1035,9 @@ public struct Deployer: Sendable {
         throw SeedDBError(.conflictingSeed, "working copy \(NameRules.quoted(seed.name.rawValue)) of \(seed.app) is recorded in the \(recorded.rawValue) location, not \(seed.location.rawValue); to move it, purge it from the \(recorded.rawValue) location, then deploy")
     }
 
-    /// The target of a run of `kind`: the seed, or the previous generation for a rollback;
-    /// for a plan that finishes an interrupted run, what that run was installing.
+    /// The target of a run of `kind`: the seed, or the previous generation for a plan that
+    /// restores it (a rollback's, or a killed live rollback's done again by a deploy); for
+    /// a plan that finishes an interrupted run, what that run was installing.
     func target(_ observed: Observed, _ plan: DeployPlan, _ kind: DeployRequest.Kind, paths: SeedPaths) throws(SeedDBError) -> DeployTarget {
         var target = DeployTarget(
             paths: paths, source: observed.seed.source, version: observed.seed.version,

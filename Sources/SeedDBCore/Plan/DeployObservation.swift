@@ -390,7 +390,7 @@ package struct DeployObservation: Sendable, Hashable {
 
     /// Whether a killed live rollback left its marker, the record withdrawn, over a working
     /// copy that is there, with the previous generation it restores still on disk (a live
-    /// rollback drops it only once it committed and recorded): whether its commit happened
+    /// rollback drops it only once it committed): whether its commit happened
     /// is not known, so a `deploy` does the rollback again rather than leave the marker
     /// standing.
     package var redoesKilledLiveRollback: Bool {

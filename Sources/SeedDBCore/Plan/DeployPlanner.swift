@@ -130,6 +130,9 @@ package enum DeployPlanner {
             // A killed live rollback left its marker, the previous generation it restores
             // still there: whether it committed (what the copy holds) is not known. A deploy
             // does the rollback again, as its rerun would, then plans what was asked (held).
+            // (The request's other fields are the deploy's: a rollback's plan reads only its
+            // strategy, integrity, stamp, migrations and merge among them, as a rollback
+            // run's request has them.)
             var rollback = request
             rollback.kind = .rollback
             var plan = try decide(observed, rollback)
