@@ -35,6 +35,17 @@ public struct SeedPaths: Hashable, Sendable {
         self.init(app: seed.app, name: seed.name, location: seed.location, directories: directories)
     }
 
+    /// Whether a SQLite sidecar with `suffix` holding `size` bytes has content SQLite would
+    /// replay (or roll back) into the database of its name: a `-wal` past its 32-byte
+    /// header, a `-journal` with any byte. A `-shm` holds none.
+    public static func sidecarHoldsContent(suffix: String, size: Int64) -> Bool {
+        switch suffix {
+        case "-wal": size > 32
+        case "-journal": size > 0
+        default: false
+        }
+    }
+
     /// SQLite's `-wal`, `-shm` and `-journal` files of the database at `path`.
     public static func sqliteSidecars(of path: String) -> [String] {
         sqliteSidecarSuffixes.map { path + $0 }

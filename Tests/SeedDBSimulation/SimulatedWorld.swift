@@ -263,6 +263,12 @@ final class SimulatedWorld: @unchecked Sendable {
         }
     }
 
+    /// A sidecar of a database that is gone (another lineage) is at `path`: one a user or
+    /// a tool left when it moved its database away.
+    func foreignSidecarAppears(_ path: String) {
+        put(path, .sidecar(owner: newLineage()))
+    }
+
     /// Removes `path` as a user or a cleaner would.
     func userRemoves(_ path: String) { nodes[path] = nil }
 

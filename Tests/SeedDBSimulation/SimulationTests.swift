@@ -389,6 +389,24 @@ import Testing
         #expect(sim.problems() == [], "\(sim.log)")
     }
 
+    /// A sidecar with content beside the previous generation is not SeedDB's (it keeps the
+    /// previous generation without one): the plan refuses the rollback, so its dry run
+    /// says so too (the check once sat in the executor's stage, and the dry run promised
+    /// the rollback). Nothing is changed.
+    @Test(arguments: ["-wal", "-journal"])
+    func aForeignSidecarBesideThePreviousGenerationIsRefusedByThePlan(suffix: String) {
+        let sim = Simulator()
+        sim.run(Command(kind: .deploy, version: 1))
+        sim.run(Command(kind: .deploy, version: 2))
+        sim.world.foreignSidecarAppears(sim.paths.previousGeneration + suffix)
+        let rollback = Command(kind: .rollback, version: 2)
+        #expect(throws: SeedDBError.self) { try sim.deployer(rollback).planRollback(sim.seed(rollback)) }
+        let before = sim.world.nodes
+        #expect(sim.run(rollback) == .failed(.invalidSeed))
+        #expect(sim.world.nodes == before)
+        #expect(sim.problems() == [], "\(sim.log)")
+    }
+
     /// The base's identity is remembered with its digest by the run that made it: the
     /// next upgrade merges against it without reading it again (on ext4 in user mode, a
     /// copy of the seed's size).

@@ -56,6 +56,7 @@ import Testing
     /// the previous generation without one): the rollback is refused (65) with nothing
     /// changed, saying to move it away. It said to checkpoint it "before shipping", a seed
     /// publisher's advice that would write that file's frames into the previous generation.
+    /// The planner refuses it, so a dry run says so too (it promised a rollback).
     @Test(arguments: ["-wal", "-journal"])
     func aStaleSidecarBesideThePreviousGenerationIsNamedNotCheckpointed(suffix: String) throws {
         #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
@@ -67,6 +68,9 @@ import Testing
         #expect(rollback.status == 65, "\(rollback.stderr)")
         #expect(rollback.stderr.contains("\(sidecar) holds 4096 bytes SeedDB did not write") && rollback.stderr.contains("move that file away"), "\(rollback.stderr)")
         #expect(!rollback.stderr.contains("shipping"), "\(rollback.stderr)")
+        let dryRun = try cli.run(["rollback", "--dry-run"] + cli.seedFlags(2))
+        #expect(dryRun.status == 65, "\(dryRun.stdout)\(dryRun.stderr)")
+        #expect(dryRun.stderr.contains("\(sidecar) holds 4096 bytes SeedDB did not write"), "\(dryRun.stderr)")
         #expect(ReleaseIsAllOrNothingTests.state(cli) == before)
     }
 

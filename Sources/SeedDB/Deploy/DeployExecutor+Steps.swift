@@ -27,11 +27,13 @@ extension DeployExecutor {
         let known = target.knownSourceDigest
         let vouched = stage.vouched != nil
         if stage.restoresPrevious {
-            // The previous generation is set aside without sidecars: one beside it now is
-            // not SeedDB's, and checkpointing it would write its frames into that copy.
-            for (suffix, empty) in [("-wal", Int64(32)), ("-journal", Int64(0))] {
-                if let sidecar = try? fs.identity(of: paths.previousGeneration + suffix), sidecar.size > empty {
-                    throw SeedDBError(.invalidSeed, "cannot roll back \(paths.workingCopy): \(paths.previousGeneration + suffix) holds \(sidecar.size) bytes SeedDB did not write beside the previous generation (it keeps none); move that file away, then run again")
+            // The planner refused a sidecar with content beside the previous generation
+            // (`DeployRefusal.sidecarBesidePrevious`); one that appeared since is refused
+            // here: opening that copy would replay it.
+            for suffix in SeedPaths.sqliteSidecarSuffixes {
+                let path = paths.previousGeneration + suffix
+                if let sidecar = try? fs.identity(of: path), SeedPaths.sidecarHoldsContent(suffix: suffix, size: sidecar.size) {
+                    throw Deployer.sidecarBesidePrevious(path, size: sidecar.size, paths: paths)
                 }
             }
         }

@@ -136,8 +136,7 @@ extension Deployer {
     /// - Throws: ``SeedDBError`` `untrustedSeed`, as ``requirePinned(_:entry:seed:)``.
     func requirePinned(_ signature: SeedSignature?, finishing plan: DeployPlan, entry: SettingsEntry, seed: Seed) throws(SeedDBError) {
         guard let killed = entry.interrupted, !killed.isRollback, case .signed(let killedSignature) = killed.runSignature else { return }
-        let liveReplace = killed.generation == nil && killed.seedLink == nil
-        guard plan.finishesInterrupted && !plan.undoesInterrupted || liveReplace && plan.action.copies else { return }
+        guard plan.finishesInterrupted && !plan.undoesInterrupted || killed.isLive && plan.action.copies else { return }
         var finished = entry
         finished.signature = killedSignature
         try requirePinned(signature, entry: finished, seed: seed)

@@ -428,6 +428,8 @@ public struct Deployer: Sendable {
         switch refusal {
         case .blocked(let what):
             return WorkingCopy.blocked(paths.workingCopy, what: what)
+        case .sidecarBesidePrevious(let sidecar, let size):
+            return Self.sidecarBesidePrevious(sidecar, size: size, paths: paths)
         case .nothingToRollBack:
             let adopted = observed?.observation.adoptedCopies.map(paths.adoptedCopy) ?? []
             let hint = adopted.isEmpty ? "" : "; adopted \(adopted.count == 1 ? "copy" : "copies") kept: \(adopted.joined(separator: ", ")) (to restore one, stop the app and copy it over the working copy; seeddb purge --adopted removes them)"
@@ -443,6 +445,12 @@ public struct Deployer: Sendable {
         case .readOnlySeedWritable(let path, let who):
             return Self.writableSeed(path, by: who, paths: paths)
         }
+    }
+
+    /// The error of a rollback whose previous generation has `sidecar` (`size` bytes)
+    /// beside it: the planner's refusal, and the stage's when one appeared since.
+    static func sidecarBesidePrevious(_ sidecar: String, size: Int64, paths: SeedPaths) -> SeedDBError {
+        SeedDBError(.invalidSeed, "cannot roll back \(paths.workingCopy): \(sidecar) holds \(size) bytes SeedDB did not write beside the previous generation (it keeps none); move that file away, then run again")
     }
 
     /// The error of a read-only seed at `path` that `who` could write (or put another file
@@ -800,7 +808,7 @@ public struct Deployer: Sendable {
         // (`DeployObservation.redoesKilledLiveRollback`): it looks at the bases as the
         // rollback does (a copy left unwritten still merges against its checked base).
         let looking = kind == .deploy && !seed.readOnly
-            && entry.interrupted.map { $0.isRollback && $0.generation == nil && $0.seedLink == nil } == true ? .rollback : kind
+            && entry.interrupted.map { $0.isRollback && $0.isLive } == true ? .rollback : kind
         let seedLinks = Self.seedLinks(seed, entry: entry)
         var workingCopy = quick
             ? try WorkingCopy.inspect(paths, seedLinks: seedLinks, files: files)
@@ -878,6 +886,13 @@ public struct Deployer: Sendable {
             current: resolved.seed.version, alreadyChecked: checked,
             usage: try lock.map { (lock) throws(SeedDBError) in try usage(of: workingCopy, lock: lock) } ?? .idle)
         observation.previousSidecars = listing.previousSidecars
+        observation.previousSidecarWithContent = listing.previousSidecars.lazy.compactMap { path in
+            // (Listed, so there: one gone since holds nothing.)
+            guard let size = try? files.identity(of: path).size,
+                  SeedPaths.sidecarHoldsContent(suffix: String(path.dropFirst(paths.previousGeneration.count)), size: size)
+            else { return nil }
+            return DeployObservation.SidecarFile(path: path, size: size)
+        }.first
         observation.adoptedSidecarStamps = listing.adoptedSidecarStamps
         observation.records = DeployObservation.Records(
             current: entry.record, previous: entry.previous, base: entry.base, signature: entry.signature, passedCheck: entry.checked)
@@ -945,7 +960,7 @@ public struct Deployer: Sendable {
                 if let identity = entry.baseIdentity { matches = try files.identity(of: paths.base) == identity }
                 if !matches { matches = try files.sha256(of: paths.base) == recorded }
                 observation.baseFiles.baseMatchesRecord = matches
-                if !matches, let run = entry.interrupted, run.generation == nil, run.seedLink == nil, !run.isRollback, let staged = run.base {
+                if !matches, let run = entry.interrupted, run.isLive, !run.isRollback, let staged = run.base {
                     observation.baseFiles.baseIsInterruptedLiveBase = try files.sha256(of: paths.base) == staged
                 }
             }

@@ -106,6 +106,11 @@ public struct SettingsEntry: Sendable, Hashable {
         /// working copy to, so every run recognises that link as SeedDB's and finishes the
         /// run once the link is in place, or undoes it before. `nil` for a copy.
         public var seedLink: String? = nil
+
+        /// Whether the run replaced the working copy's content in place (a live replace or
+        /// a live rollback): it installs no generation file and links no seed, so whether
+        /// its commit happened is not known from the names on disk.
+        public var isLive: Bool { generation == nil && seedLink == nil }
     }
 
     /// The signature an ``InterruptedRun`` records once finished.

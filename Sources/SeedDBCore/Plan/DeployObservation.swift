@@ -104,6 +104,9 @@ package struct DeployObservation: Sendable, Hashable {
         package var snapshot: SHA256Digest? = nil
         /// A read-only deploy's: the seed file it was linking the working copy to.
         package var seedLink: String? = nil
+        /// Whether the run replaced the content in place (a live replace or rollback): no
+        /// generation file and no seed link tell whether its commit happened.
+        package var isLive: Bool { generation == nil && seedLink == nil }
         /// Whether the regular file the run was replacing (its marker names its identity)
         /// is the file at the working-copy path now: the run's switch, which puts the link
         /// in that file's place, never happened, and its new generation was never linked.
@@ -293,6 +296,24 @@ package struct DeployObservation: Sendable, Hashable {
     /// (`<name>.previous-wal`, `-shm`, `-journal`): SQLite would replay them into whatever
     /// file next takes that name, so a run that puts a file there sets them aside first.
     package var previousSidecars: [String] = []
+    /// One of ``previousSidecars`` that holds content
+    /// (``SeedPaths/sidecarHoldsContent(suffix:size:)``): SeedDB keeps no sidecar beside the
+    /// previous generation, so it is not SeedDB's, and a rollback that opened the previous
+    /// generation would replay it into that copy (the planner refuses the rollback).
+    package var previousSidecarWithContent: SidecarFile?
+
+    /// A SQLite sidecar on disk: its path and size.
+    package struct SidecarFile: Sendable, Hashable {
+        /// The sidecar's path.
+        package var path: String
+        /// Its size in bytes.
+        package var size: Int64
+
+        package init(path: String, size: Int64) {
+            self.path = path
+            self.size = size
+        }
+    }
     /// Whether temporary files of SeedDB's naming (a killed run's) are in the directory.
     package var leftoversFound: Bool
     /// Whether the working copy is the seed's own content, unwritten since its deploy
@@ -382,7 +403,7 @@ package struct DeployObservation: Sendable, Hashable {
     /// replace again rather than leave the marker standing (and the previous generation
     /// the killed run set aside in a temporary file).
     package var redoesKilledLiveReplace: Bool {
-        guard let interrupted, interrupted.generation == nil, interrupted.seedLink == nil, !interrupted.isRollback,
+        guard let interrupted, interrupted.isLive, !interrupted.isRollback,
               interrupted.replacing != nil
         else { return false }
         return recorded == nil && workingCopyExists
@@ -394,7 +415,7 @@ package struct DeployObservation: Sendable, Hashable {
     /// is not known, so a `deploy` does the rollback again rather than leave the marker
     /// standing.
     package var redoesKilledLiveRollback: Bool {
-        guard let interrupted, interrupted.isRollback, interrupted.generation == nil, interrupted.seedLink == nil else { return false }
+        guard let interrupted, interrupted.isRollback, interrupted.isLive else { return false }
         return recorded == nil && workingCopyExists && previousExists
     }
 

@@ -218,6 +218,9 @@ package enum DeployRefusal: Error, Sendable, Hashable {
     case blocked(String)
     /// A rollback with no previous generation on disk.
     case nothingToRollBack
+    /// A rollback whose previous generation has a sidecar with content beside it
+    /// (``DeployObservation/previousSidecarWithContent``): its path and size.
+    case sidecarBesidePrevious(String, Int64)
     /// A read-only seed that cannot be linked as it is, only copied (it is compressed):
     /// the seed's path.
     case readOnlyNeedsCopy(String)

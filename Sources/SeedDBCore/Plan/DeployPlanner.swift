@@ -151,6 +151,10 @@ package enum DeployPlanner {
                 }
                 throw .nothingToRollBack
             }
+            if let sidecar = observed.previousSidecarWithContent {
+                // Not SeedDB's: opening the previous generation would replay it into that copy.
+                throw .sidecarBesidePrevious(sidecar.path, sidecar.size)
+            }
             action = .rolledBack
         case .deploy where observed.redoesKilledLiveReplace:
             // A killed live replace left its marker: whether it committed (what the copy
