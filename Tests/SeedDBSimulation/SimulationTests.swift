@@ -125,6 +125,26 @@ import Testing
         }
     }
 
+    /// A killed live rollback met by a `reseed` or a read-only deploy: the run replaced
+    /// the copy and kept it as the previous generation under the record the rollback
+    /// replaced (the newer version), though the copy may hold the restored older content
+    /// (the rollback's commit may have happened). They do the rollback again first, as a
+    /// deploy does, then what was asked.
+    @Test(arguments: [
+        Command(kind: .reseed, version: 2, merge: true),
+        Command(kind: .deploy, version: 2, readOnly: true),
+    ])
+    func aKilledLiveRollbackIsDoneAgainBeforeAReseedOrALink(next: Command) {
+        let start = Simulator()
+        start.run(Command(kind: .deploy, version: 1, merge: true))
+        start.run(Command(kind: .deploy, version: 2, merge: true))
+        start.appWrites(editingTheSeed: true)
+        start.everyCut(of: Command(kind: .rollback, version: 2, live: true, merge: true), then: next) { sim, crash in
+            #expect(sim.problems() == [], "\(next) after a live rollback cut before call \(crash): \(sim.log)")
+            #expect(sim.entry()?.interrupted == nil, "\(next) after a live rollback cut before call \(crash): \(sim.log)")
+        }
+    }
+
     /// A rollback killed while it cleaned up was not finished by its rerun (exit 66, its
     /// set-aside files left until the app's next deploy).
     @Test func aKilledRollbacksRerunFinishesItsCleanUp() {

@@ -44,13 +44,13 @@ struct AnsibleModuleTests {
         try play(["app": cli.app, "seed": seed, "version": version].merging(arguments) { $1 }, options)
     }
 
-    /// Runs the module with `arguments` (the built `seeddb` as its executable) against
+    /// Runs the module with `arguments` (the built `seeddb` as its executable, unless they name one) against
     /// localhost, with more options (`--check`, `--diff`), in the harness's XDG directories.
     func play(_ arguments: [String: Any], _ options: [String] = []) throws -> PlayResult {
         try #require(AnsibleCore.venvProblem == nil, "\(AnsibleCore.venvProblem ?? "")")
         let playbook = cli.root + "/site.yml"
         let resultFile = cli.root + "/result.json"
-        try Data(try Self.playbook(arguments.merging(["executable": CLIHarness.binary]) { $1 }, result: resultFile).utf8).write(to: URL(fileURLWithPath: playbook))
+        try Data(try Self.playbook(["executable": CLIHarness.binary].merging(arguments) { $1 }, result: resultFile).utf8).write(to: URL(fileURLWithPath: playbook))
         try? FileManager.default.removeItem(atPath: resultFile)
         try FileManager.default.createDirectory(atPath: cli.root + "/home", withIntermediateDirectories: true)
         let result = AnsibleCore.run(
@@ -59,6 +59,39 @@ struct AnsibleModuleTests {
         let written = try #require(cli.bytes(resultFile), "no result: \(result.stdout) \(result.stderr)")
         let task = try #require(try JSONSerialization.jsonObject(with: written) as? [String: Any])
         return PlayResult(status: result.status, task: task, output: result.stdout + result.stderr)
+    }
+
+    /// `--diff` of a purge of the adopted copies only said the seed went from `deployed`
+    /// to `none`, though its record and working copy stay (found by a contract probe). It
+    /// names the adopted copies removed.
+    @Test
+    func theDiffOfAnAdoptedPurgeNamesTheCopiesNotTheSeed() throws {
+        try FileManager.default.createDirectory(atPath: cli.appData, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: DemoSeeds.v1, toPath: cli.workingCopy)
+        #expect(try play(seed: DemoSeeds.v1, version: "1").status == 0)
+        #expect(try play(seed: DemoSeeds.v2, version: "2").status == 0)
+        let adopted = cli.list(cli.appData).filter { $0.contains(".adopted-") }
+        try #require(adopted.count == 1, "\(cli.list(cli.appData))")
+        let purge = try play(["app": cli.app, "name": "levels.sqlite", "command": "purge", "adopted": true], ["--diff"])
+        #expect(purge.status == 0, "\(purge.output)")
+        let diff = try #require(purge.task["diff"] as? [String: Any], "\(purge.task)")
+        #expect(diff["before"] as? String == "levels.sqlite: adopted copies: \(adopted[0])\n", "\(diff)")
+        #expect(diff["after"] as? String == "levels.sqlite: adopted copies: none\n", "\(diff)")
+        #expect(FileManager.default.fileExists(atPath: cli.workingCopy))
+    }
+
+    /// `seeddb` not in `PATH`: the task failed with Ansible's own message and none of the
+    /// fields documented as returned always (`held`, `held_seeds`, `seeds`, `rc`). It fails
+    /// with them, `rc` 127, and SeedDB's words.
+    @Test
+    func aMissingSeeddbFailsWithTheFieldsReturnedAlways() throws {
+        let missing = try play(["app": cli.app, "seed": DemoSeeds.v1, "version": "1", "executable": "seeddb-not-installed-here"])
+        #expect(missing.task["failed"] as? Bool == true, "\(missing.task)")
+        #expect(missing.task["rc"] as? Int == 127, "\(missing.task)")
+        #expect(missing.task["held"] as? Bool == false, "\(missing.task)")
+        #expect((missing.task["held_seeds"] as? [Any])?.isEmpty == true && (missing.task["seeds"] as? [Any])?.isEmpty == true, "\(missing.task)")
+        #expect((missing.task["msg"] as? String)?.contains("seeddb not found: \"seeddb-not-installed-here\" is not in PATH") == true, "\(missing.task)")
+        #expect(!FileManager.default.fileExists(atPath: cli.workingCopy))
     }
 
     @Test

@@ -30,8 +30,8 @@ extension DeployExecutor {
 
         func switchAndKeep() throws(SeedDBError) {
             if !link.alreadyLinked {
-                undoLinkSwitch(from: link.from, run)
                 try fs.replaceWithLink(paths.workingCopy, to: link.target, owner: owner)
+                undoLinkSwitch(from: link.from, run)
                 try fs.syncDirectory(paths.directory)
             }
             run.installed = true

@@ -407,8 +407,9 @@ extension DeployExecutor {
         run.installedIdentity = try fs.identity(of: generationPath)
 
         if swap.from == .file { run.oldContent = try holdOldFile(run) }
-        undoLinkSwitch(from: swap.from, run)
+        // (A link that failed changed nothing: its temporary name never replaced the path.)
         try fs.replaceWithLink(paths.workingCopy, to: generation, owner: files.owner)
+        undoLinkSwitch(from: swap.from, run)
         try fs.syncDirectory(paths.directory)
         run.installed = true
 
@@ -431,7 +432,8 @@ extension DeployExecutor {
     }
 
     /// Registers how the working-copy path is put back as `from` found it once a new link
-    /// replaces it: SeedDB's link to the old generation or to a read-only seed again, or
+    /// replaced it (not before: a link that failed changed nothing, and undoing it would
+    /// make a second failure and a second line): SeedDB's link to the old generation or to a read-only seed again, or
     /// nothing (a regular file comes back by its hold's rename, ``holdOldFile(_:)``).
     func undoLinkSwitch(from: PlannedStep.OldContent, _ run: DeployRun) {
         let link: String?

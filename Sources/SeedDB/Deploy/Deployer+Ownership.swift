@@ -6,12 +6,21 @@ extension Deployer {
     /// (someone ran `chmod` or `chown`), under the deploy lock, and says so in a warning;
     /// the run's answer is unchanged. (A run with work does this as its
     /// `repair-ownership` step.)
-    func repairOwnership(_ paths: SeedPaths, contentFile: String?) throws(SeedDBError) {
+    /// For a read-only seed's link (`seedLink`, the seed it names), the link's owner: the
+    /// repair gives the link (never the seed), the directory, the lock file and the
+    /// settings file the owner.
+    func repairOwnership(_ paths: SeedPaths, contentFile: String?, seedLink: String?) throws(SeedDBError) {
         let policy = configuration.files
-        guard let drift = try OwnershipRepair.drift(of: contentFile, policy: policy, files: effects.files) else { return }
+        guard let drift = try OwnershipRepair.drift(of: seedLink != nil ? paths.workingCopy : contentFile, policy: policy, files: effects.files, seedLink: seedLink != nil)
+        else { return }
         try withDeployLock(paths) { (_, _) throws(SeedDBError) in
-            guard let content = try WorkingCopy.inspect(paths, files: effects.files).contentFile else { return }
-            try OwnershipRepair.apply(paths, content: content, drift: drift, policy: policy, files: effects.files, logger: logger)
+            let found = try WorkingCopy.inspect(paths, seedLinks: seedLink.map { [$0] } ?? [], files: effects.files)
+            if let seedLink {
+                guard found.seedLinkTarget == seedLink else { return }
+                try OwnershipRepair.apply(paths, content: nil, drift: drift, policy: policy, files: effects.files, logger: logger)
+            } else if let content = found.contentFile {
+                try OwnershipRepair.apply(paths, content: content, drift: drift, policy: policy, files: effects.files, logger: logger)
+            }
         }
     }
 }

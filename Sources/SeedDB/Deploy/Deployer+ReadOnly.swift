@@ -47,7 +47,7 @@ extension Deployer {
         // In WAL mode: its header's read and write versions (a file that is no database is
         // refused by the link step).
         observed.inWALMode = (try? effects.files.readPrefix(of: seed.source, count: SQLiteHeader.length)).flatMap(SQLiteHeader.init)?.isWAL == true
-        let appUser = appUserID
+        let appUser = appUserID(workingCopy: paths.workingCopy)
         observed.writableBy = ReadOnlySeed.writer(mode: mode, ownerID: owner.uid, appUserID: appUser)
         // Or could put another file at its path: each directory on it, as written (followed,
         // as the app's open follows them) and with every link on it resolved (the
@@ -63,19 +63,26 @@ extension Deployer {
     }
 
     /// The account a read-only seed must be read-only to (``readOnlySeed(_:looking:)``):
-    /// `nil` when it is not known (system mode run by root without `--owner`).
-    var appUserID: UInt32? {
+    /// `--owner`'s; for a run as root without it, the owner of what is at `workingCopy`
+    /// when that is another account (a run with `--owner` made it so, and the app runs as
+    /// that account); else the runner, or `nil` when it is not known (system mode run by
+    /// root).
+    func appUserID(workingCopy: String) -> UInt32? {
         let files = configuration.files
+        if let owner = files.owner { return owner.uid }
         let runner = Syscalls.effectiveUserID
-        return files.owner?.uid ?? (files.isSystem && runner == 0 ? nil : runner)
+        if runner == 0, let (_, found) = try? effects.files.modeAndOwner(of: workingCopy, followingLinks: false), found.uid != 0 {
+            return found.uid
+        }
+        return files.isSystem && runner == 0 ? nil : runner
     }
 
-    /// Whether the app's user could write the read-only seed at `path` (one `stat`, as
-    /// the startup check makes for such a seed), or nothing is there: work for a run that
-    /// looks at it whole, and refuses.
-    func seedLinkNeedsALook(_ path: String) -> Bool {
+    /// Whether the app's user could write the read-only seed at `path` that the link at
+    /// `workingCopy` names (one `stat`, as the startup check makes for such a seed), or
+    /// nothing is there: work for a run that looks at it whole, and refuses.
+    func seedLinkNeedsALook(_ path: String, workingCopy: String) -> Bool {
         guard let (mode, owner) = try? effects.files.modeAndOwner(of: path, followingLinks: true) else { return true }
-        return ReadOnlySeed.writer(mode: mode, ownerID: owner.uid, appUserID: appUserID) != nil
+        return ReadOnlySeed.writer(mode: mode, ownerID: owner.uid, appUserID: appUserID(workingCopy: workingCopy)) != nil
     }
 
     /// How a refused read-only deploy's line starts.

@@ -143,7 +143,7 @@ public struct Deployer: Sendable {
             for case .carry(let carry) in plan.steps where carry.merge == .merge { try rehearseMerge(observed, carry, plan, kind, paths: paths) }
         }
         var planned = report(observed, plan, kind, paths: paths)
-        planned.mergeSkipped = plan.skipsMerge && carryPolicies(kind, observed.seed).mergesAnything
+        planned.mergeSkipped = plan.skipsMerge && carryPolicies(kind, observed.seed, plan).mergesAnything
         if plan.action.copies, !plan.finishesInterrupted {
             for case .carry(let carry) in plan.steps {
                 planned.merging = carry.merge == .merge
@@ -240,7 +240,7 @@ public struct Deployer: Sendable {
     /// scratch copy of the new content in `$TMPDIR`, removed afterwards, so the dry run
     /// fails as the run would (65, conflicts). Nothing beside the working copy is written.
     private func rehearseMerge(_ observed: Observed, _ carry: PlannedStep.Carry, _ plan: DeployPlan, _ kind: DeployRequest.Kind, paths: SeedPaths) throws(SeedDBError) {
-        let policies = carryPolicies(kind, observed.seed)
+        let policies = carryPolicies(kind, observed.seed, plan)
         guard policies.default == .fail || policies.tables.values.contains(.fail),
               let old = carry.from == .previousGeneration ? paths.previousGeneration : observed.workingCopy.contentFile else { return }
         let source = SeedSource(path: plan.restoresPrevious ? paths.previousGeneration : observed.seed.source)
@@ -405,9 +405,11 @@ public struct Deployer: Sendable {
     }
 
     /// The merge policies a run of `kind` carries the user's edits with: a reseed's own
-    /// (``DeployConfiguration/reseedMerge``), else the seed's.
-    func carryPolicies(_ kind: DeployRequest.Kind, _ seed: Seed) -> MergePolicies {
-        kind == .reseed ? configuration.reseedMerge ?? seed.merge : seed.merge
+    /// (``DeployConfiguration/reseedMerge``), else the seed's. A `plan` that restores the
+    /// previous generation (a killed live rollback done again first) carries as a rollback
+    /// does, with the seed's.
+    func carryPolicies(_ kind: DeployRequest.Kind, _ seed: Seed, _ plan: DeployPlan? = nil) -> MergePolicies {
+        kind == .reseed && plan?.restoresPrevious != true ? configuration.reseedMerge ?? seed.merge : seed.merge
     }
 
     /// The plan for what was observed, or the refusal as the error the run fails with.
@@ -507,7 +509,7 @@ public struct Deployer: Sendable {
         // A read-only seed's link is the working copy: with its seed file gone it opens
         // nothing, and a seed the app's user could write since is no longer read-only; the
         // run that looks at the seed says so (one `stat`, for such a seed only).
-        if let seed = quick.workingCopy.seedLinkTarget, seedLinkNeedsALook(seed) { return nil }
+        if let seed = quick.workingCopy.seedLinkTarget, seedLinkNeedsALook(seed, workingCopy: paths(for: quick.seed).workingCopy) { return nil }
         return plan
     }
 
@@ -553,8 +555,9 @@ public struct Deployer: Sendable {
                 try records(at: paths).update(timeout: configuration.wait) { $0[seed.name.rawValue]?.source = quick.sourceDigest }
             }
             try rememberSignature(signature, entry: quick.entry, plan: plan, paths: paths)
-            // `--owner`/`--mode`: one more lstat, of the content file, and a repair if it drifted.
-            try repairOwnership(paths, contentFile: quick.workingCopy.contentFile)
+            // `--owner`/`--mode`: one more lstat, of the content file (or a read-only seed's
+            // link), and a repair if it drifted.
+            try repairOwnership(paths, contentFile: quick.workingCopy.contentFile, seedLink: quick.workingCopy.seedLinkTarget)
             return .answered(signed(report(quick, plan, kind, paths: paths), signature, pinned: quick.entry.signature))
         }
         if case .foreign(let what) = quick.workingCopy.state { throw WorkingCopy.blocked(paths.workingCopy, what: what) }
@@ -804,10 +807,11 @@ public struct Deployer: Sendable {
         let snapshot: SettingsSnapshot
         if let read { snapshot = read } else { snapshot = quick ? try store.snapshot(only: seed.name) : try store.snapshot() }
         let entry = try snapshot.entry(of: seed.name) ?? SettingsEntry()
-        // A deploy that meets a killed live rollback does that rollback again
-        // (`DeployObservation.redoesKilledLiveRollback`): it looks at the bases as the
-        // rollback does (a copy left unwritten still merges against its checked base).
-        let looking = kind == .deploy && !seed.readOnly
+        // A run other than a rollback that meets a killed live rollback does that rollback
+        // again first (`DeployObservation.redoesKilledLiveRollback`): it looks at the bases
+        // as the rollback does (a copy left unwritten still merges against its checked base),
+        // a read-only seed's run too.
+        let looking = kind != nil && kind != .rollback
             && entry.interrupted.map { $0.isRollback && $0.isLive } == true ? .rollback : kind
         let seedLinks = Self.seedLinks(seed, entry: entry)
         var workingCopy = quick
@@ -953,7 +957,7 @@ public struct Deployer: Sendable {
             // Hashed only where a carry could use it, to merge or (a data seed) to name the
             // tables whose changes it replaces; not for a copy the user has not written,
             // unless a rollback's.
-            if let looking, base, carryPolicies(looking, resolved.seed).mergesAnything || resolved.seed.location == .data, !seed.readOnly,
+            if let looking, base, carryPolicies(looking, resolved.seed).mergesAnything || resolved.seed.location == .data, !seed.readOnly || looking == .rollback,
                workingCopy.exists, looking == .rollback || !observation.untouchedSeed, let recorded = entry.base {
                 // Not hashed again while it keeps the identity it had when its digest was known.
                 var matches = false
@@ -1057,7 +1061,7 @@ public struct Deployer: Sendable {
         var target = DeployTarget(
             paths: paths, source: observed.seed.source, version: observed.seed.version,
             expectedSHA256: observed.seed.expectedSHA256, knownSourceDigest: observed.sourceDigest,
-            preservedTables: observed.seed.preservedTables, merge: carryPolicies(kind, observed.seed), location: observed.seed.location,
+            preservedTables: observed.seed.preservedTables, merge: carryPolicies(kind, observed.seed, plan), location: observed.seed.location,
             // A killed run's marker stands in for the record it withdrew.
             replacedVersion: (observed.entry.record ?? observed.entry.interrupted?.replacing)?.version, settingsBackup: try records(at: paths).backup())
         if observed.observation.untouchedSeed { target.unwrittenSince = observed.entry.pristine }

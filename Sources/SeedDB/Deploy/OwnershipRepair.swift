@@ -7,11 +7,13 @@ import SeedDBCore
 enum OwnershipRepair {
     /// What differs between the file at `path` and the owner and mode `policy` asks for,
     /// as words for a log line (`mode 0664 -> 0640, owner 0:0 -> 65534:65534`); `nil` when
-    /// nothing does. One `lstat`, and none when neither is asked for.
-    static func drift(of path: String?, policy: FilePolicy, files: any DeployFileSystem) throws(SeedDBError) -> String? {
+    /// nothing does. One `lstat`, and none when neither is asked for. For a read-only
+    /// seed's link (`seedLink`), the link's owner only: a link has no mode of its own, and
+    /// `--mode` never reaches the seed through it.
+    static func drift(of path: String?, policy: FilePolicy, files: any DeployFileSystem, seedLink: Bool = false) throws(SeedDBError) -> String? {
         guard policy.asksForOwnership, let path, let (mode, owner) = try files.modeAndOwner(of: path) else { return nil }
         var drift: [String] = []
-        if let wanted = policy.workingCopyMode, mode != wanted {
+        if !seedLink, let wanted = policy.workingCopyMode, mode != wanted {
             drift.append("mode \(FilePolicy.octal(mode)) -> \(FilePolicy.octal(wanted))")
         }
         if let wanted = policy.owner, owner != wanted {
@@ -24,8 +26,11 @@ enum OwnershipRepair {
     /// link and the previous generation the same, and the settings file the owner, and
     /// says what was set (`drift`) in a warning. Runs under the deploy lock, which gave the
     /// directory and the lock file to the owner.
-    static func apply(_ paths: SeedPaths, content: String, drift: String, policy: FilePolicy, files: any DeployFileSystem, logger: Logger) throws(SeedDBError) {
-        try files.setMode(policy.workingCopyMode, owner: policy.owner, of: content)
+    ///
+    /// - Parameter content: `nil` for a read-only seed's link: only the link itself is
+    ///   given the owner (never the seed it names).
+    static func apply(_ paths: SeedPaths, content: String?, drift: String, policy: FilePolicy, files: any DeployFileSystem, logger: Logger) throws(SeedDBError) {
+        if let content { try files.setMode(policy.workingCopyMode, owner: policy.owner, of: content) }
         if content != paths.workingCopy, policy.owner != nil { try files.setMode(nil, owner: policy.owner, of: paths.workingCopy) }
         if try files.fileType(at: paths.previousGeneration) == .regular {
             try files.setMode(policy.workingCopyMode, owner: policy.owner, of: paths.previousGeneration)

@@ -118,27 +118,29 @@ package enum DeployPlanner {
         if case .blocked(let what) = observed.workingCopy { throw .blocked(what) }
         if observed.interruptedAfterSwitch, let interrupted = observed.interrupted { return finishing(observed, interrupted, request) }
         if let seed = observed.interruptedLinkInPlace, let interrupted = observed.interrupted { return finishingLink(observed, interrupted, request, to: seed) }
-        if request.kind != .rollback, let seed = observed.readOnlySeed { return try linking(observed, request, seed) }
-        // SeedDB's link to a read-only seed: nothing of the user's is in it.
-        let seedLinked = observed.workingCopy.seedLinkTarget != nil
         if let interrupted = observed.interrupted, interrupted.isRollback, interrupted.generation == nil, !observed.previousExists {
             // A live rollback drops the previous generation only after its commit: gone,
             // it was restored; only the record is left.
             return finishingLiveRollback(observed, interrupted)
         }
-        if request.kind == .deploy, observed.redoesKilledLiveRollback {
+        if request.kind != .rollback, observed.redoesKilledLiveRollback {
             // A killed live rollback left its marker, the previous generation it restores
             // still there: whether it committed (what the copy holds) is not known. A deploy
-            // does the rollback again, as its rerun would, then plans what was asked (held).
-            // (The request's other fields are the deploy's: a rollback's plan reads only its
-            // strategy, integrity, stamp, migrations and merge among them, as a rollback
-            // run's request has them.)
+            // (a read-only one too) or a reseed does the rollback again, as its rerun would,
+            // then plans what was asked (a deploy is held). Replacing the copy instead would
+            // keep it as the previous generation under the record the rollback replaced,
+            // which it may no longer hold. (The request's other fields are the run's: a
+            // rollback's plan reads only its strategy, integrity, stamp, migrations and
+            // merge among them, as a rollback run's request has them.)
             var rollback = request
             rollback.kind = .rollback
             var plan = try decide(observed, rollback)
             plan.finishesInterrupted = true
             return plan
         }
+        if request.kind != .rollback, let seed = observed.readOnlySeed { return try linking(observed, request, seed) }
+        // SeedDB's link to a read-only seed: nothing of the user's is in it.
+        let seedLinked = observed.workingCopy.seedLinkTarget != nil
         let recorded = observed.effectiveRecorded
         let adopted = recorded == nil && observed.workingCopyExists
         let action: DeployAction

@@ -20,7 +20,9 @@ description:
     hold), or when a purge removed something.
   - In check mode the command runs with C(--dry-run), which changes nothing and reports what
     would be done.
-  - With C(--diff), shows each seed's recorded version before and after.
+  - With C(--diff), shows each seed's recorded version before and after; for C(purge),
+    whether the seed is deployed, or with I(adopted=true) the adopted copies removed (the
+    record stays).
   - On failure, returns SeedDB's one-line message as C(msg) and its exit code as RV(rc).
     A combination of options C(seeddb) refuses as bad usage is refused by the module before
     anything runs, in SeedDB's words, with RV(rc=64).
@@ -218,7 +220,7 @@ attributes:
     description: Runs C(seeddb) with C(--dry-run).
     support: full
   diff_mode:
-    description: Shows each seed's recorded version before and after.
+    description: Shows each seed's recorded version before and after (for C(purge), whether it is deployed, or the adopted copies removed).
     support: full
   platform:
     description: SeedDB runs on Linux.
@@ -333,7 +335,8 @@ cmd:
   elements: str
   sample: [seeddb, deploy, --manifest, /usr/share/levels/seeds.json, --json]
 rc:
-  description: The exit code of C(seeddb) (see docs/reference.md, "Exit codes").
+  description: The exit code of C(seeddb) (see docs/reference.md, "Exit codes"); V(127) when
+    C(seeddb) is not found in C(PATH).
   returned: always
   type: int
   sample: 66
@@ -356,6 +359,7 @@ error:
 '''
 
 import json
+import os
 
 from ansible.module_utils.basic import AnsibleModule
 
@@ -547,12 +551,18 @@ def version_text(version):
     return 'none' if version is None else version
 
 
-def diff_of(command, seeds):
-    """Each seed's recorded version before and after, one line per seed."""
+def diff_of(command, seeds, adopted=False):
+    """Each seed's recorded version before and after, one line per seed. A purge's JSON
+    names the files it removes, not the version: whether the seed is deployed, or, for a
+    purge of the adopted copies only (the record stays), the copies removed."""
     before, after = [], []
     for entry in seeds:
         name = entry.get('name', '?')
-        if command == 'purge':
+        if command == 'purge' and adopted:
+            removed = [os.path.basename(path) for path in entry.get('removed') or []]
+            before.append('%s: adopted copies: %s\n' % (name, ', '.join(removed) if removed else 'none'))
+            after.append('%s: adopted copies: none\n' % name)
+        elif command == 'purge':
             before.append('%s: %s\n' % (name, 'deployed' if entry.get('removed') else 'none'))
             after.append('%s: none\n' % name)
         else:
@@ -596,7 +606,11 @@ def main():
 
     executable = params['executable']
     if '/' not in executable:
-        executable = module.get_bin_path(executable, required=True)
+        found = module.get_bin_path(executable)
+        if found is None:
+            module.fail_json(msg='seeddb not found: "%s" is not in PATH; install seeddb, or give its path in executable' % executable,
+                             **dict(refused, rc=127))
+        executable = found
     argv = build_command(module, executable)
 
     rc, stdout, stderr = module.run_command(argv)
@@ -625,7 +639,7 @@ def main():
         module.fail_json(**result)
 
     if module._diff:
-        result['diff'] = diff_of(command, seeds)
+        result['diff'] = diff_of(command, seeds, adopted=bool(module.params.get('adopted')))
     module.exit_json(**result)
 
 
