@@ -105,6 +105,25 @@ import Testing
         #expect(try reseed.seeds().first?["discarded"] as? [String] == ["words"], "\(reseed.stdout)")
     }
 
+    /// A replace with merging off killed after its switch, finished by the next deploy:
+    /// that run's line and JSON said nothing of the user's changes it had replaced (found
+    /// by a contract probe). The finish names them, compared in the previous generation
+    /// against the digests the old record took.
+    @Test func aFinishedReplaceWithMergingOffNamesTheTablesItReplaced() throws {
+        try makeSeeds()
+        #expect(try cli.run(["deploy", "--manifest", try manifest(1, #","merge":"off""#)]).status == 0)
+        try editTagsAndWords()
+        let killed = try cli.run(["deploy", "--manifest", try manifest(2, #","merge":"off""#)], environment: ["SEEDDB_TEST_KILL_AFTER": "install"])
+        #expect(killed.killedBy == SIGKILL)
+        let finished = try cli.run(["deploy", "--manifest", try manifest(2, #","merge":"off""#), "--json"])
+        #expect(finished.status == 0, "\(finished.stderr)")
+        let entry = try #require(try finished.seeds().first)
+        #expect(entry["action"] as? String == "replaced" && entry["discarded"] as? [String] == ["tags", "words"], "\(finished.stdout)")
+        #expect(try sql("SELECT name FROM tags WHERE id = 2") == "b\n", "the seed's row")
+        let previous = try cli.shell("sqlite3 '\(cli.workingCopy).previous' \"SELECT name FROM tags WHERE id = 2\"")
+        #expect(previous.stdout == "mine\n", "the old copy keeps the user's edit")
+    }
+
     @Test func aCopyNobodyWroteTakesThePlainReplaceAndOneWriteMakesItMerge() throws {
         try makeSeeds()
         #expect(try cli.run(["deploy"] + flags(1)).status == 0)

@@ -100,8 +100,11 @@ extension Deployer {
                 }
                 try recordAll(release)
                 for entry in release.prepared {
-                    let done = entry.executor.finish(entry.plan, entry.run)
-                    if entry.plan.finishesInterrupted { warnOfFinishedRun(done, at: entry.work.paths) }
+                    var done = entry.executor.finish(entry.plan, entry.run)
+                    if entry.plan.finishesInterrupted {
+                        if done.discarded == nil { done.discarded = discardedByFinishedRun(entry.observed, entry.plan, kind, paths: entry.work.paths) }
+                        warnOfFinishedRun(done, at: entry.work.paths)
+                    }
                     answered[entry.index] = try finished(done, entry.work, kind)
                 }
             }

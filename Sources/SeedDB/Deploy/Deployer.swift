@@ -691,7 +691,7 @@ public struct Deployer: Sendable {
             var target = try target(observed, plan, kind, paths: paths)
             (target.signature, target.manifest) = (signature, seed.manifest)
             let executor = DeployExecutor(context: context(at: paths), target: target, lock: lock, deadline: deadline)
-            let done: DeployReport
+            var done: DeployReport
             do {
                 done = try executor.run(plan)
             } catch {
@@ -703,6 +703,7 @@ public struct Deployer: Sendable {
             guard plan.finishesInterrupted else { return done }
             // Undone (`reinstate` said so): what was asked is planned and reported next.
             if plan.undoesInterrupted { continue }
+            if done.discarded == nil { done.discarded = discardedByFinishedRun(observed, plan, kind, paths: paths) }
             warnOfFinishedRun(done, at: paths)
             if plan.finishesWhatWasAsked { return done }
             finished = done
@@ -713,6 +714,23 @@ public struct Deployer: Sendable {
             throw SeedDBError(.inUse, "cannot replace \(paths.workingCopy): it was written while the run staged, more than once; run again")
         }
         return finished
+    }
+
+    /// For a replace killed after its switch and finished by `plan`, which keeps the old
+    /// content as the previous generation: the seed tables the killed run's carry replaced
+    /// that the user had changed, compared in the previous generation against the digests
+    /// its record took (a data seed that merges nothing records them), so the finishing
+    /// run says what was replaced as the killed run would have. With this run's policies
+    /// (the killed run's are not in its marker); `nil` where they cannot be told.
+    func discardedByFinishedRun(_ observed: Observed, _ plan: DeployPlan, _ kind: DeployRequest.Kind, paths: SeedPaths) -> [String]? {
+        let policies = carryPolicies(kind, observed.seed, plan)
+        guard plan.leavesReplacedContentAsPrevious, !plan.restoresPrevious, let killed = observed.entry.interrupted, !killed.isRollback,
+              killed.seedLink == nil, let digests = killed.replacing?.tableDigests, observed.seed.location == .data, !observed.seed.readOnly,
+              policies.replacesAnything
+        else { return nil }
+        return try? TableDigest.discarded(
+            policies: policies, preserved: observed.seed.preservedTables, .againstDigests(digests), inCopyAt: paths.previousGeneration,
+            access: .immutable, workingCopy: paths.workingCopy, wait: configuration.wait)
     }
 
     /// Warns that a run finished a killed one, as `done` reports it.
