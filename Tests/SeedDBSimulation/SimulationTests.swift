@@ -130,8 +130,11 @@ import Testing
     /// replaced (the newer version), though the copy may hold the restored older content
     /// (the rollback's commit may have happened). They do the rollback again first, as a
     /// deploy does, then what was asked.
+    /// (`reseed --merge off` too: the rollback done again merges with the seed's policy,
+    /// as the rollback would have, not the reseed's.)
     @Test(arguments: [
         Command(kind: .reseed, version: 2, merge: true),
+        Command(kind: .reseed, version: 2, merge: true, mergeOffOnce: true),
         Command(kind: .deploy, version: 2, readOnly: true),
     ])
     func aKilledLiveRollbackIsDoneAgainBeforeAReseedOrALink(next: Command) {
@@ -139,9 +142,16 @@ import Testing
         start.run(Command(kind: .deploy, version: 1, merge: true))
         start.run(Command(kind: .deploy, version: 2, merge: true))
         start.appWrites(editingTheSeed: true)
+        let edits = start.editsWritten
         start.everyCut(of: Command(kind: .rollback, version: 2, live: true, merge: true), then: next) { sim, crash in
             #expect(sim.problems() == [], "\(next) after a live rollback cut before call \(crash): \(sim.log)")
             #expect(sim.entry()?.interrupted == nil, "\(next) after a live rollback cut before call \(crash): \(sim.log)")
+            if next.mergeOffOnce {
+                // The rollback merged the user's edits into what it restored, which the
+                // reseed keeps as the previous generation.
+                let kept = sim.world.database(at: sim.paths.previousGeneration)?.content.edits ?? []
+                #expect(edits.isSubset(of: kept), "\(next) after a live rollback cut before call \(crash): \(sim.log)")
+            }
         }
     }
 

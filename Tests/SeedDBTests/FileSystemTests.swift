@@ -27,6 +27,20 @@ import Testing
         #expect { try FileSystem.entries(of: directory.path + "/loop") } throws: { ($0 as? SeedDBError)?.code == .ioFailure }
     }
 
+    /// `setMode` sets a file's mode, and never a mode through a symbolic link put in a
+    /// file's place (found in review: root's `chmod` in a directory the app's account owns
+    /// followed such a link to the file it names, a shipped seed).
+    @Test func setModeNeverFollowsALink() throws {
+        let file = directory.write("seed.sqlite", "x")
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file)
+        let link = directory.path + "/levels.sqlite.previous"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: file)
+        #expect(throws: SeedDBError.self) { try FileSystem.setMode(0o666, owner: nil, of: link) }
+        #expect(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int == 0o644)
+        try FileSystem.setMode(0o600, owner: nil, of: file)
+        #expect(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int == 0o600)
+    }
+
     /// A directory whose listing takes many `getdents64` calls (3,000 names of 200 bytes
     /// and more, some not ASCII, one of 255 bytes): every name once, none invented.
     @Test func entriesReadsADirectoryInManyBatches() throws {

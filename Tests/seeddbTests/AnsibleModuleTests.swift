@@ -92,6 +92,10 @@ struct AnsibleModuleTests {
         #expect((missing.task["held_seeds"] as? [Any])?.isEmpty == true && (missing.task["seeds"] as? [Any])?.isEmpty == true, "\(missing.task)")
         #expect((missing.task["msg"] as? String)?.contains("seeddb not found: \"seeddb-not-installed-here\" is not in PATH") == true, "\(missing.task)")
         #expect(!FileManager.default.fileExists(atPath: cli.workingCopy))
+        // A path that names nothing: the same.
+        let absent = try play(["app": cli.app, "seed": DemoSeeds.v1, "version": "1", "executable": cli.root + "/bin/seeddb"])
+        #expect(absent.task["rc"] as? Int == 127 && absent.task["held"] as? Bool == false, "\(absent.task)")
+        #expect((absent.task["msg"] as? String)?.contains("is not an executable file") == true, "\(absent.task)")
     }
 
     @Test

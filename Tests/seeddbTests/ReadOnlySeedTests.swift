@@ -19,6 +19,14 @@ struct ReadOnlySeedTests {
         return path
     }
 
+    /// The start of a command that runs `seeddb` as `nobody` (through `setpriv`), the
+    /// binary copied where that account may run it.
+    static func asNobody(_ cli: CLIHarness) throws -> String {
+        let binary = cli.root + "/seeddb"
+        try FileManager.default.copyItem(atPath: CLIHarness.binary, toPath: binary)
+        return "setpriv --reuid=65534 --regid=65534 --clear-groups '\(binary)'"
+    }
+
     static func flags(_ cli: CLIHarness, _ version: Int, _ seed: String) -> [String] {
         ["--app", cli.app, "--seed", seed, "--version", "\(version)"]
     }
@@ -254,12 +262,11 @@ struct ReadOnlySeedTests {
     func aServiceDeployingAsItselfIsTheAppsUser() throws {
         let cli = CLIHarness()
         let seed = try Self.shipped(cli, 1, mode: "0644")
-        let binary = cli.root + "/seeddb"
-        try FileManager.default.copyItem(atPath: CLIHarness.binary, toPath: binary)
+        let nobody = try Self.asNobody(cli)
         let system = cli.root + "/system"
         let prepared = try cli.shell("chmod 755 '\(cli.root)' '\(cli.root)/share' && chown nobody '\(seed)' && mkdir '\(system)' && chown nobody '\(system)'")
         try #require(prepared.status == 0, "\(prepared.stderr)")
-        let asService = "setpriv --reuid=65534 --regid=65534 --clear-groups '\(binary)' deploy --read-only --system --root '\(system)' --app \(cli.app) --seed '\(seed)' --version 1"
+        let asService = nobody + " deploy --read-only --system --root '\(system)' --app \(cli.app) --seed '\(seed)' --version 1"
         let refused = try cli.shell(asService)
         #expect(refused.status == 73 && refused.stderr.contains("uid 65534, the app's user"), "\(refused.stderr)")
         #expect(try cli.shell("find '\(system)' -type l -o -type f").stdout.isEmpty, "nothing was linked or recorded")
@@ -279,12 +286,11 @@ struct ReadOnlySeedTests {
     func aLinkThatCannotBeMadeFailsWithOneLine() throws {
         let cli = CLIHarness()
         let seed = try Self.shipped(cli, 2, mode: "0644")
-        let binary = cli.root + "/seeddb"
-        try FileManager.default.copyItem(atPath: CLIHarness.binary, toPath: binary)
+        let nobody = try Self.asNobody(cli)
         let homes = ["data", "config", "cache"].map { "\(cli.root)/\($0)" }
         let prepared = try cli.shell("chmod 755 '\(cli.root)' '\(cli.root)/share' && mkdir -p \(homes.map { "'\($0)'" }.joined(separator: " ")) && chown -R nobody \(homes.map { "'\($0)'" }.joined(separator: " "))")
         try #require(prepared.status == 0, "\(prepared.stderr)")
-        let asApp = "setpriv --reuid=65534 --regid=65534 --clear-groups env XDG_DATA_HOME='\(homes[0])' XDG_CONFIG_HOME='\(homes[1])' XDG_CACHE_HOME='\(homes[2])' '\(binary)' deploy --app \(cli.app)"
+        let asApp = "XDG_DATA_HOME='\(homes[0])' XDG_CONFIG_HOME='\(homes[1])' XDG_CACHE_HOME='\(homes[2])' \(nobody) deploy --app \(cli.app)"
         let copied = try cli.shell(asApp + " --seed '\(CLIHarness.seeds)/v1/levels.sqlite' --version 1")
         try #require(copied.status == 0, "\(copied.stderr)")
         try #require(try cli.shell("chmod 555 '\(cli.appData)'").status == 0)

@@ -7,8 +7,8 @@ extension Deployer {
     /// the run's answer is unchanged. (A run with work does this as its
     /// `repair-ownership` step.)
     /// For a read-only seed's link (`seedLink`, the seed it names), the link's owner: the
-    /// repair gives the link (never the seed), the directory, the lock file and the
-    /// settings file the owner.
+    /// repair gives the link (never the seed), the directory, the lock file, the settings
+    /// file and a previous generation kept beside it the owner (and that copy the mode).
     func repairOwnership(_ paths: SeedPaths, contentFile: String?, seedLink: String?) throws(SeedDBError) {
         let policy = configuration.files
         guard let drift = try OwnershipRepair.drift(of: seedLink != nil ? paths.workingCopy : contentFile, policy: policy, files: effects.files, seedLink: seedLink != nil)

@@ -16,10 +16,12 @@ extension Deployer {
     /// (two for each directory on it, and on it with its links resolved). `nil` for a
     /// seed that is copied.
     ///
-    /// The app's user is `--owner` when given; otherwise, in system mode run by root, an
-    /// account that is not the seed's owner (services run under their own), and otherwise
-    /// the user running SeedDB (a user's own files, or a service deploying its own seed
-    /// as itself, `ExecStartPre=` under `User=`).
+    /// The app's user is `--owner` when given; otherwise, for a run as root, the owner of
+    /// what is at the working-copy path when that is another account (a run with `--owner`
+    /// made it so); otherwise, in system mode run by root, an account that is not the
+    /// seed's owner (services run under their own), and otherwise the user running SeedDB
+    /// (a user's own files, or a service deploying its own seed as itself,
+    /// `ExecStartPre=` under `User=`): ``appUserID(workingCopy:)``.
     func readOnlySeed(_ seed: Seed, looking: Bool) throws(SeedDBError) -> ReadOnlySeed? {
         guard seed.readOnly else { return nil }
         var observed = ReadOnlySeed(

@@ -393,10 +393,13 @@ public struct Deployer: Sendable {
             stamp: UTCTimestamp.basic(secondsSinceEpoch: effects.clock()))
         request.migrates = configuration.migrator != nil
         request.merges = seed.merge.mergesAnything
-        if kind == .reseed, let merge = configuration.reseedMerge { request.reseedMerges = merge.mergesAnything }
-        let carried = carryPolicies(kind, seed)
         // A cache's content can be regenerated: what it replaces is not reported.
-        request.replacesEdits = carried.replacesAnything && seed.location == .data && !seed.readOnly
+        let namesReplaced = seed.location == .data && !seed.readOnly
+        request.replacesEdits = seed.merge.replacesAnything && namesReplaced
+        if kind == .reseed, let merge = configuration.reseedMerge {
+            request.reseedMerges = merge.mergesAnything
+            request.reseedReplacesEdits = merge.replacesAnything && namesReplaced
+        }
         request.recordsTableDigests = seed.location == .data && !seed.merge.mergesAnything && !seed.readOnly
         request.namesTables = !ConfiguredTables.names(preserved: seed.preservedTables, merge: seed.merge).isEmpty
         request.linksBaseToSeed = configuration.linksBaseToSeed
@@ -617,7 +620,8 @@ public struct Deployer: Sendable {
     /// copy whose owner or mode drifted), under the deploy lock the caller holds.
     func repairOwnershipWithoutCopy(_ plan: DeployPlan, _ observed: Observed, paths: SeedPaths) throws(SeedDBError) {
         for case .repairOwnership(let drift) in plan.steps {
-            guard let content = observed.workingCopy.contentFile else { continue }
+            let content = observed.workingCopy.contentFile
+            guard content != nil || observed.workingCopy.seedLinkTarget != nil else { continue }
             try OwnershipRepair.apply(paths, content: content, drift: drift, policy: configuration.files, files: effects.files, logger: logger)
         }
     }
@@ -922,7 +926,10 @@ public struct Deployer: Sendable {
         observation.recordedSeedLink = entry.seedLink
         observation.readOnlySeed = try readOnlySeed(seed, looking: !quick)
         if !quick {
-            observation.ownershipDrift = try OwnershipRepair.drift(of: workingCopy.contentFile, policy: configuration.files, files: files)
+            // (A read-only seed's link: the link's own owner, never the seed's.)
+            let seedLinked = workingCopy.seedLinkTarget != nil
+            observation.ownershipDrift = try OwnershipRepair.drift(
+                of: seedLinked ? paths.workingCopy : workingCopy.contentFile, policy: configuration.files, files: files, seedLink: seedLinked)
             // A killed run's marker withdrew the record but kept its identity: a run killed
             // before it switched left that very file, unwritten or not, in place.
             let recorded = entry.interrupted.map { $0.replacing != nil } ?? (entry.record != nil)
@@ -1073,7 +1080,7 @@ public struct Deployer: Sendable {
     }
 
     /// The target of a run of `kind`: the seed, or the previous generation for a plan that
-    /// restores it (a rollback's, or a killed live rollback's done again by a deploy); for
+    /// restores it (a rollback's, or a killed live rollback's done again by a deploy or a reseed); for
     /// a plan that finishes an interrupted run, what that run was installing.
     func target(_ observed: Observed, _ plan: DeployPlan, _ kind: DeployRequest.Kind, paths: SeedPaths) throws(SeedDBError) -> DeployTarget {
         var target = DeployTarget(

@@ -53,9 +53,12 @@ enum Syscalls {
         try retrying { Glibc.fchmod(fd.rawValue, mode) }
     }
 
-    /// `chmod(2)`.
+    /// `chmod(2)` that never follows a symbolic link at `path` (`fchmodat(2)` with
+    /// `AT_SYMLINK_NOFOLLOW`: a link there is refused, `EOPNOTSUPP`). SeedDB sets modes as
+    /// root in directories another account may own: a link that account put in a file's
+    /// place must not carry the mode to the file it names (a shipped seed).
     static func chmod(_ path: String, mode: mode_t) throws(Errno) {
-        try retrying { Glibc.chmod(path, mode) }
+        try retrying { Glibc.fchmodat(AT_FDCWD, path, mode, AT_SYMLINK_NOFOLLOW) }
     }
 
     /// `chown(2)`.

@@ -412,8 +412,9 @@ package struct DeployObservation: Sendable, Hashable {
     /// Whether a killed live rollback left its marker, the record withdrawn, over a working
     /// copy that is there, with the previous generation it restores still on disk (a live
     /// rollback drops it only once it committed): whether its commit happened
-    /// is not known, so a `deploy` does the rollback again rather than leave the marker
-    /// standing.
+    /// is not known, so a `deploy` (a read-only one too) or a `reseed` does the rollback
+    /// again first rather than leave the marker standing, or keep that copy as the
+    /// previous generation under a record it may not match.
     package var redoesKilledLiveRollback: Bool {
         guard let interrupted, interrupted.isRollback, interrupted.isLive else { return false }
         return recorded == nil && workingCopyExists && previousExists

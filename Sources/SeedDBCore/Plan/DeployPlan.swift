@@ -268,9 +268,13 @@ package struct DeployRequest: Sendable, Hashable {
     /// A reseed's own merge (`reseed --merge`), when it was given one: whether that
     /// merges anything. `nil`: the seed's (``merges``).
     package var reseedMerges: Bool? = nil
-    /// Whether the run's carry puts the seed's rows in place of the user's changes to some
+    /// Whether the seed's carry puts the seed's rows in place of the user's changes to some
     /// seed table (its policy is `off`): the run names the tables the user had changed.
     package var replacesEdits: Bool = false
+    /// A reseed's own merge's (`reseed --merge`), when it was given one: whether its carry
+    /// replaces the user's changes to some seed table. `nil`: the seed's
+    /// (``replacesEdits``).
+    package var reseedReplacesEdits: Bool? = nil
     /// Whether the record keeps the digest of each seed table (``DeployRecord/tableDigests``):
     /// a copy in the `data` location whose seed keeps no merge base, so a later replace
     /// with merging off can still name the tables the user changed.
@@ -291,6 +295,12 @@ package struct DeployRequest: Sendable, Hashable {
     /// given one, the seed's otherwise.
     package var carryMerges: Bool {
         kind == .reseed ? reseedMerges ?? merges : merges
+    }
+
+    /// Whether this run's carry replaces the user's changes to some seed table: a reseed's
+    /// own merge's when it was given one, the seed's otherwise.
+    package var carryReplacesEdits: Bool {
+        kind == .reseed ? reseedReplacesEdits ?? replacesEdits : replacesEdits
     }
 
     /// Creates a request.

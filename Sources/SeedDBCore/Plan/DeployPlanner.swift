@@ -370,7 +370,7 @@ package enum DeployPlanner {
             base = .missing("does not match the recorded seed")
         }
         let discards: PlannedStep.Discards
-        if !request.replacesEdits || adopted {
+        if !request.carryReplacesEdits || adopted {
             // An adopted database is kept whole as the previous generation.
             discards = .none
         } else if observed.untouchedSeed {
@@ -411,7 +411,7 @@ package enum DeployPlanner {
             : "(kept as its compressed difference) cannot be restored without libzstd (libzstd.so.1)"
         let base = found ?? .missing(problem)
         let discards: PlannedStep.Discards
-        if !request.replacesEdits {
+        if !request.carryReplacesEdits {
             discards = .none
         } else if found != nil {
             discards = .againstBase

@@ -336,7 +336,7 @@ cmd:
   sample: [seeddb, deploy, --manifest, /usr/share/levels/seeds.json, --json]
 rc:
   description: The exit code of C(seeddb) (see docs/reference.md, "Exit codes"); V(127) when
-    C(seeddb) is not found in C(PATH).
+    C(seeddb) is not found (in C(PATH), or at the path O(executable) gives).
   returned: always
   type: int
   sample: 66
@@ -611,6 +611,9 @@ def main():
             module.fail_json(msg='seeddb not found: "%s" is not in PATH; install seeddb, or give its path in executable' % executable,
                              **dict(refused, rc=127))
         executable = found
+    elif not (os.path.isfile(executable) and os.access(executable, os.X_OK)):
+        module.fail_json(msg='seeddb not found: "%s" is not an executable file; install seeddb, or give its path in executable' % executable,
+                         **dict(refused, rc=127))
     argv = build_command(module, executable)
 
     rc, stdout, stderr = module.run_command(argv)
