@@ -30,11 +30,9 @@ extension DeployExecutor {
             // The planner refused a sidecar with content beside the previous generation
             // (`DeployRefusal.sidecarBesidePrevious`); one that appeared since is refused
             // here: opening that copy would replay it.
-            for suffix in SeedPaths.sqliteSidecarSuffixes {
-                let path = paths.previousGeneration + suffix
-                if let sidecar = try? fs.identity(of: path), SeedPaths.sidecarHoldsContent(suffix: suffix, size: sidecar.size) {
-                    throw Deployer.sidecarBesidePrevious(path, size: sidecar.size, paths: paths)
-                }
+            let previous = paths.previousGeneration
+            if let sidecar = fs.sidecarWithContent(of: previous, among: SeedPaths.sqliteSidecars(of: previous)) {
+                throw Deployer.sidecarBesidePrevious(sidecar.path, size: sidecar.size, paths: paths)
             }
         }
         let inspected = try db.inspectSeed(target.source, readingHeader: !vouched)

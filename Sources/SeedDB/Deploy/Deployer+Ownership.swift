@@ -6,21 +6,19 @@ extension Deployer {
     /// (someone ran `chmod` or `chown`), under the deploy lock, and says so in a warning;
     /// the run's answer is unchanged. (A run with work does this as its
     /// `repair-ownership` step.)
-    /// For a read-only seed's link (`seedLink`, the seed it names), the link's owner: the
-    /// repair gives the link (never the seed), the directory, the lock file, the settings
-    /// file and a previous generation kept beside it the owner (and that copy the mode).
-    func repairOwnership(_ paths: SeedPaths, contentFile: String?, seedLink: String?) throws(SeedDBError) {
-        let policy = configuration.files
-        guard let drift = try OwnershipRepair.drift(of: seedLink != nil ? paths.workingCopy : contentFile, policy: policy, files: effects.files, seedLink: seedLink != nil)
-        else { return }
+    /// For a read-only seed's link, the link's owner: the repair gives the link (never the
+    /// seed), the directory, the lock file, the settings file and a previous generation
+    /// kept beside it the owner (and that copy the mode).
+    func repairOwnership(_ workingCopy: WorkingCopy) throws(SeedDBError) {
+        let policy = configuration.files, paths = workingCopy.paths
+        guard let drift = try OwnershipRepair.drift(of: workingCopy, policy: policy, files: effects.files) else { return }
+        let seedLinks = workingCopy.seedLinkTarget.map { [$0] } ?? []
         try withDeployLock(paths) { (_, _) throws(SeedDBError) in
-            let found = try WorkingCopy.inspect(paths, seedLinks: seedLink.map { [$0] } ?? [], files: effects.files)
-            if let seedLink {
-                guard found.seedLinkTarget == seedLink else { return }
-                try OwnershipRepair.apply(paths, content: nil, drift: drift, policy: policy, files: effects.files, logger: logger)
-            } else if let content = found.contentFile {
-                try OwnershipRepair.apply(paths, content: content, drift: drift, policy: policy, files: effects.files, logger: logger)
-            }
+            // Still the copy (or the link) the drift was seen on.
+            let found = try WorkingCopy.inspect(paths, seedLinks: seedLinks, files: effects.files)
+            let same = if let link = workingCopy.seedLinkTarget { found.seedLinkTarget == link } else { found.contentFile != nil }
+            guard same else { return }
+            try OwnershipRepair.apply(paths, content: found.contentFile, drift: drift, policy: policy, files: effects.files, logger: logger)
         }
     }
 }

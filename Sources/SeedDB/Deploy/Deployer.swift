@@ -560,7 +560,7 @@ public struct Deployer: Sendable {
             try rememberSignature(signature, entry: quick.entry, plan: plan, paths: paths)
             // `--owner`/`--mode`: one more lstat, of the content file (or a read-only seed's
             // link), and a repair if it drifted.
-            try repairOwnership(paths, contentFile: quick.workingCopy.contentFile, seedLink: quick.workingCopy.seedLinkTarget)
+            try repairOwnership(quick.workingCopy)
             return .answered(signed(report(quick, plan, kind, paths: paths), signature, pinned: quick.entry.signature))
         }
         if case .foreign(let what) = quick.workingCopy.state { throw WorkingCopy.blocked(paths.workingCopy, what: what) }
@@ -619,10 +619,9 @@ public struct Deployer: Sendable {
     /// The `repair-ownership` step of a plan with nothing to copy (an up-to-date or held
     /// copy whose owner or mode drifted), under the deploy lock the caller holds.
     func repairOwnershipWithoutCopy(_ plan: DeployPlan, _ observed: Observed, paths: SeedPaths) throws(SeedDBError) {
+        // (The step is planned only where a drift was seen: on a content file or a link.)
         for case .repairOwnership(let drift) in plan.steps {
-            let content = observed.workingCopy.contentFile
-            guard content != nil || observed.workingCopy.seedLinkTarget != nil else { continue }
-            try OwnershipRepair.apply(paths, content: content, drift: drift, policy: configuration.files, files: effects.files, logger: logger)
+            try OwnershipRepair.apply(paths, content: observed.workingCopy.contentFile, drift: drift, policy: configuration.files, files: effects.files, logger: logger)
         }
     }
 
@@ -912,13 +911,7 @@ public struct Deployer: Sendable {
             current: resolved.seed.version, alreadyChecked: checked,
             usage: try lock.map { (lock) throws(SeedDBError) in try usage(of: workingCopy, lock: lock) } ?? .idle)
         observation.previousSidecars = listing.previousSidecars
-        observation.previousSidecarWithContent = listing.previousSidecars.lazy.compactMap { path in
-            // (Listed, so there: one gone since holds nothing.)
-            guard let size = try? files.identity(of: path).size,
-                  SeedPaths.sidecarHoldsContent(suffix: String(path.dropFirst(paths.previousGeneration.count)), size: size)
-            else { return nil }
-            return DeployObservation.SidecarFile(path: path, size: size)
-        }.first
+        observation.previousSidecarWithContent = files.sidecarWithContent(of: paths.previousGeneration, among: listing.previousSidecars)
         observation.adoptedSidecarStamps = listing.adoptedSidecarStamps
         observation.records = DeployObservation.Records(
             current: entry.record, previous: entry.previous, base: entry.base, signature: entry.signature, passedCheck: entry.checked)
@@ -926,10 +919,7 @@ public struct Deployer: Sendable {
         observation.recordedSeedLink = entry.seedLink
         observation.readOnlySeed = try readOnlySeed(seed, looking: !quick)
         if !quick {
-            // (A read-only seed's link: the link's own owner, never the seed's.)
-            let seedLinked = workingCopy.seedLinkTarget != nil
-            observation.ownershipDrift = try OwnershipRepair.drift(
-                of: seedLinked ? paths.workingCopy : workingCopy.contentFile, policy: configuration.files, files: files, seedLink: seedLinked)
+            observation.ownershipDrift = try OwnershipRepair.drift(of: workingCopy, policy: configuration.files, files: files)
             // A killed run's marker withdrew the record but kept its identity: a run killed
             // before it switched left that very file, unwritten or not, in place.
             let recorded = entry.interrupted.map { $0.replacing != nil } ?? (entry.record != nil)

@@ -5,13 +5,16 @@ import SeedDBCore
 /// `--mode`): the `repair-ownership` step, and the startup check's repair of an up-to-date
 /// copy. Through the effects, so the simulator runs it too.
 enum OwnershipRepair {
-    /// What differs between the file at `path` and the owner and mode `policy` asks for,
-    /// as words for a log line (`mode 0664 -> 0640, owner 0:0 -> 65534:65534`); `nil` when
-    /// nothing does. One `lstat`, and none when neither is asked for. For a read-only
-    /// seed's link (`seedLink`), the link's owner only: a link has no mode of its own, and
-    /// `--mode` never reaches the seed through it.
-    static func drift(of path: String?, policy: FilePolicy, files: any DeployFileSystem, seedLink: Bool = false) throws(SeedDBError) -> String? {
-        guard policy.asksForOwnership, let path, let (mode, owner) = try files.modeAndOwner(of: path) else { return nil }
+    /// What differs between `workingCopy` and the owner and mode `policy` asks for, as
+    /// words for a log line (`mode 0664 -> 0640, owner 0:0 -> 65534:65534`); `nil` when
+    /// nothing does, or nothing is there. One `lstat` of its content file, and none when
+    /// neither is asked for. For a read-only seed's link, the link's own owner only: a
+    /// link has no mode of its own, and `--mode` never reaches the seed through it.
+    static func drift(of workingCopy: WorkingCopy, policy: FilePolicy, files: any DeployFileSystem) throws(SeedDBError) -> String? {
+        let seedLink = workingCopy.seedLinkTarget != nil
+        guard policy.asksForOwnership, let path = seedLink ? workingCopy.paths.workingCopy : workingCopy.contentFile,
+              let (mode, owner) = try files.modeAndOwner(of: path)
+        else { return nil }
         var drift: [String] = []
         if !seedLink, let wanted = policy.workingCopyMode, mode != wanted {
             drift.append("mode \(FilePolicy.octal(mode)) -> \(FilePolicy.octal(wanted))")

@@ -115,6 +115,19 @@ extension DeployFileSystem {
         try modeAndOwner(of: path, followingLinks: false)
     }
 
+    /// The first of `sidecars` (SQLite sidecars of the database file `database`, by name)
+    /// that holds content SQLite would replay into that file
+    /// (``SeedPaths/sidecarHoldsContent(suffix:size:)``), with its size; one `stat` each.
+    func sidecarWithContent(of database: String, among sidecars: [String]) -> DeployObservation.SidecarFile? {
+        sidecars.lazy.compactMap { path in
+            // (One gone since it was listed holds nothing.)
+            guard let size = try? identity(of: path).size,
+                  SeedPaths.sidecarHoldsContent(suffix: String(path.dropFirst(database.count)), size: size)
+            else { return nil }
+            return DeployObservation.SidecarFile(path: path, size: size)
+        }.first
+    }
+
     /// Whether the database file at `path` was written since it had `identity`: not when
     /// it keeps that identity (device, inode, size, modification and change times) with no
     /// `-journal` beside it (unless `journalIsOurs`: the caller holds the write lock whose
