@@ -14,7 +14,7 @@ extension SeedDBCommand {
             manifest's signature and the seed's SHA-256 against it: what a deploy would \
             refuse is a warning, "refusal" in --json, and exit 65. A read-only seed the app's user \
             could write (or replace through a directory on its path) is refused so too, with exit 73. \
-            Exits 65 when a seed or working copy is damaged, 66 when a working copy recorded as deployed is missing. A working copy \
+            Exits 65 when a seed or working copy is damaged, 66 when a seed file is not there or a working copy recorded as deployed is missing. A working copy \
             never deployed (nothing recorded) is reported as "not deployed" and is not a \
             failure. Changes nothing.
 
@@ -36,11 +36,14 @@ extension SeedDBCommand {
             for report in reports {
                 if let refusal = report.refusal { Terminal.logger.warning("\(SeedFailure(seed: report.name, error: refusal).message)") }
             }
-            let failure = stopped ?? reports.lazy.compactMap { report in
-                report.failure.map { SeedFailure(seed: report.name, error: $0) }
-            }.first
+            let failed = reports.first { $0.failure != nil }
+            let failure = stopped ?? failed.flatMap { report in report.failure.map { SeedFailure(seed: report.name, error: $0) } }
             Printer(output).verifyReports(reports, verbose: verbose, failure: failure)
-            try failure?.exit()
+            guard let failure else { return }
+            // A refusal (a report's first failure) was said once, as its warning above: its
+            // exit status alone.
+            if stopped == nil, failed?.refusal != nil { throw ExitCode(failure.status) }
+            try failure.exit()
         }
     }
 }

@@ -437,6 +437,62 @@ import Testing
         #expect(sim.problems() == [], "\(sim.log)")
     }
 
+    /// A copy switched to a read-only link becomes the previous generation, recorded with
+    /// its base or none; the bases of the previous generation it drops go with that one,
+    /// whether or not a `.base` takes their place. With `.base` gone (removed by hand), the
+    /// old previous generation's base was left beside the new one, recorded with no base.
+    @Test(arguments: [false, true])
+    func aSwitchToALinkTakesTheDroppedPreviousGenerationsBasesWithIt(baseRemoved: Bool) {
+        let sim = Simulator(reflinks: false)
+        sim.run(Command(kind: .deploy, version: 1, merge: true))
+        sim.appWrites(editingTheSeed: true)
+        sim.run(Command(kind: .deploy, version: 2, merge: true))
+        #expect([sim.paths.previousBase, sim.paths.previousBaseCompressed].contains { sim.world.node($0) != nil }, "\(sim.log)")
+        if baseRemoved { sim.userDeletes(["levels.sqlite.base"]) }
+        var link = Command(kind: .deploy, version: 2)
+        link.readOnly = true
+        #expect(sim.run(link) == .done(.replaced), "\(sim.log)")
+        // A previous base left on disk is the one the previous record names.
+        let files = SimulatedFileSystem(world: sim.world)
+        let recorded = sim.entry()?.previous?.base
+        if sim.world.node(sim.paths.previousBase) != nil {
+            #expect(recorded != nil && (try? files.sha256(of: sim.paths.previousBase)) == recorded, "\(sim.log)")
+        }
+        if sim.world.node(sim.paths.previousBaseCompressed) != nil {
+            #expect(recorded != nil && (try? files.sha256(ofDelta: sim.paths.previousBaseCompressed, against: sim.paths.previousGeneration)) == recorded, "\(sim.log)")
+        }
+        #expect(sim.problems() == [] && sim.leftovers() == [], "\(sim.log)")
+    }
+
+    /// A rollback from a read-only seed's link cut before its switch, then the read-only
+    /// deploy: the link is still in place, so the killed rollback is undone (its record put
+    /// back) and the deploy is `unchanged`. It said `replaced` (found by a contract probe):
+    /// its link plan wrote the record again over the killed run's marker.
+    @Test func aRollbackFromALinkCutBeforeItsSwitchIsUndoneByTheNextLinkDeploy() {
+        let start = Simulator()
+        start.run(Command(kind: .deploy, version: 1))
+        start.appWrites(editingTheSeed: true)
+        var link = Command(kind: .deploy, version: 2)
+        link.readOnly = true
+        #expect(start.run(link) == .done(.replaced))
+        var rollback = Command(kind: .rollback, version: 2)
+        rollback.readOnly = true
+        var undone = 0
+        for crash in 0..<start.calls(rollback) {
+            let sim = start.copy()
+            sim.run(rollback, crash: crash)
+            let killedBeforeItsSwitch = sim.entry()?.interrupted != nil && sim.entry()?.record == nil
+                && { if case .link(let target)? = sim.world.node(sim.paths.workingCopy) { target.hasPrefix("/") } else { false } }()
+            let outcome = sim.run(link)
+            if killedBeforeItsSwitch {
+                undone += 1
+                #expect(outcome == .done(.unchanged), "cut before call \(crash): \(sim.log)")
+            }
+            #expect(sim.problems() == [], "cut before call \(crash): \(sim.log)")
+        }
+        #expect(undone > 0, "no cut came between the rollback's marker and its switch")
+    }
+
     /// The base's identity is remembered with its digest by the run that made it: the
     /// next upgrade merges against it without reading it again (on ext4 in user mode, a
     /// copy of the seed's size).

@@ -17,6 +17,20 @@ import Testing
         #expect(MergeSQL.create(sql, in: "main") == sql)
     }
 
+    /// The definitions of a `CREATE TABLE` statement, as SQLite keeps the app's text: commas
+    /// and parentheses inside quotes, comments and expressions do not split them.
+    @Test(arguments: [
+        ("CREATE TABLE t (id INTEGER PRIMARY KEY, w TEXT)", ["id INTEGER PRIMARY KEY", "w TEXT"]),
+        (#"CREATE TABLE "a(b" (x TEXT DEFAULT 'p,q', "y,z" INT CHECK (y IN (1, 2)), PRIMARY KEY (x))"#,
+         [#"x TEXT DEFAULT 'p,q'"#, #""y,z" INT CHECK (y IN (1, 2))"#, "PRIMARY KEY (x)"]),
+        ("CREATE TABLE t (a, -- one, two\n b /* c, d */, [e,f] GENERATED ALWAYS AS (a || ',') VIRTUAL) WITHOUT ROWID",
+         ["a", "-- one, two\n b /* c, d */", "[e,f] GENERATED ALWAYS AS (a || ',') VIRTUAL"]),
+        ("CREATE TABLE t AS SELECT 1", []),
+    ])
+    func readsATablesDefinitions(_ sql: String, _ expected: [String]) {
+        #expect(MergeSQL.tableDefinitions(sql) == expected)
+    }
+
     @Test(arguments: [
         ("CREATE VIRTUAL TABLE f USING fts5(body, content='levels', content_rowid='id')", "levels"),
         ("CREATE VIRTUAL TABLE f USING FTS5(body, content=\"my levels\")", "my levels"),

@@ -73,6 +73,14 @@ import Testing
             if chance() { run.tableDigests = try tableDigests() }
             // A read-only deploy's marker names a seed, never a generation.
             if run.generation == nil, chance() { run.seedLink = "/usr/share/" + text() }
+            if chance() {
+                var merge: MergeSummary?
+                if chance() {
+                    merge = MergeSummary(inserted: next(), updated: next(), deleted: next(), conflicts: next())
+                    merge?.withoutBase = chance()
+                }
+                run.carry = SettingsEntry.CarryOutcome(carried: tables(), merge: merge, discarded: chance() ? tables() : nil)
+            }
             entry.interrupted = run
         }
         if chance() { entry.signature = signature() }

@@ -172,6 +172,10 @@ struct AnsibleModuleTests {
             (["command": "purge", "manifest": manifest, "location": "cache"], ["purge", "--manifest", manifest, "--location", "cache"]),
             (["command": "rollback", "app": cli.app], ["rollback", "--app", cli.app]),
             (["command": "reseed", "manifest": manifest, "preserve": ["progress"], "sha256": String(repeating: "0", count: 64)], ["reseed", "--manifest", manifest, "--sha256", String(repeating: "0", count: 64), "--preserve", "progress"]),
+            // A rollback's option that was left out, and the rollback ran without it (found by
+            // a contract probe): refused as seeddb refuses its flag.
+            (["command": "rollback", "manifest": manifest, "forget_signature": true], ["rollback", "--manifest", manifest, "--forget-signature"]),
+            (["command": "rollback", "app": cli.app, "name": "levels.sqlite", "keep_previous": false], ["rollback", "--app", cli.app, "--name", "levels.sqlite", "--keep-previous", "false"]),
         ]
         for (arguments, command) in cases {
             let module = try play(arguments)

@@ -124,6 +124,98 @@ import Testing
         #expect(previous.stdout == "mine\n", "the old copy keeps the user's edit")
     }
 
+    /// A merging upgrade killed after its switch, finished by the next deploy: that run's
+    /// line and JSON said nothing of the merge, and `conflicts` said `no merge has run`
+    /// (the conflicts file was written after the record). The killed run writes both down
+    /// before its switch (its conflicts file, its carry in its marker); the finish reports
+    /// them.
+    @Test func aFinishedMergingUpgradeReportsItsMergeAndItsConflicts() throws {
+        try makeSeeds()
+        #expect(try cli.run(["deploy", "--manifest", try manifest(1)]).status == 0)
+        // Row 1 of tags conflicts with v2's change of it; row 2 merges.
+        _ = try sql("UPDATE tags SET name = 'u1' WHERE id = 1; UPDATE tags SET name = 'mine' WHERE id = 2")
+        let killed = try cli.run(["deploy", "--manifest", try manifest(2)], environment: ["SEEDDB_TEST_KILL_AFTER": "install"])
+        #expect(killed.killedBy == SIGKILL)
+        let finished = try cli.run(["deploy", "--manifest", try manifest(2), "--json"])
+        #expect(finished.status == 0, "\(finished.stderr)")
+        let entry = try #require(try finished.seeds().first)
+        #expect(entry["action"] as? String == "replaced", "\(finished.stdout)")
+        let merge = try #require(entry["merge"] as? [String: Any], "\(finished.stdout)")
+        #expect(merge["updated"] as? Int == 2 && merge["conflicts"] as? Int == 1, "\(finished.stdout)")
+        let conflicts = try cli.run(["conflicts", "--manifest", try manifest(2)])
+        #expect(conflicts.stdout.hasPrefix("levels.sqlite: 1 conflict in the last merge\n"), "\(conflicts.stdout)")
+        #expect(try sql("SELECT id, name FROM tags ORDER BY id") == "1|u1\n2|mine\n3|c\n")
+    }
+
+    /// A merging rollback killed after its switch: the run that finishes it keeps the
+    /// conflicts file the rollback's merge wrote (a review found the finish removing it, as
+    /// a rollback that merged nothing does), and reports the merge.
+    @Test func aFinishedMergingRollbackKeepsItsConflicts() throws {
+        try makeSeeds()
+        #expect(try cli.run(["deploy", "--manifest", try manifest(1)]).status == 0)
+        _ = try sql("UPDATE tags SET name = 'mine' WHERE id = 2")
+        #expect(try cli.run(["deploy", "--manifest", try manifest(2)]).status == 0)
+        // v2 changed row 1; the user changes it again: the rollback's merge meets v1's value.
+        _ = try sql("UPDATE tags SET name = 'u1' WHERE id = 1")
+        let killed = try cli.run(["rollback", "--manifest", try manifest(2)], environment: ["SEEDDB_TEST_KILL_AFTER": "install"])
+        #expect(killed.killedBy == SIGKILL)
+        let finished = try cli.run(["rollback", "--manifest", try manifest(2), "--json"])
+        #expect(finished.status == 0, "\(finished.stderr)")
+        let merge = try #require(try finished.seeds().first?["merge"] as? [String: Any], "\(finished.stdout)")
+        #expect(merge["conflicts"] as? Int == 1, "\(finished.stdout)")
+        let conflicts = try cli.run(["conflicts", "--manifest", try manifest(2)])
+        #expect(conflicts.stdout.hasPrefix("levels.sqlite: 1 conflict in the last merge\n"), "\(conflicts.stdout)")
+        #expect(try sql("SELECT id, name FROM tags ORDER BY id") == "1|u1\n2|mine\n3|c\n")
+    }
+
+    /// A seed table the app dropped from its copy came back with the new seed's rows and
+    /// nothing said (found by a contract probe), where merging off names it. The merge
+    /// names it too, with a warning: its changes were replaced.
+    @Test func aSeedTableTheAppDroppedIsNamedAsReplaced() throws {
+        try makeSeeds()
+        #expect(try cli.run(["deploy", "--manifest", try manifest(1)]).status == 0)
+        _ = try sql("DROP TABLE other; UPDATE tags SET name = 'mine' WHERE id = 2")
+        let upgrade = try cli.run(["deploy", "--manifest", try manifest(2), "--json"])
+        #expect(upgrade.status == 0, "\(upgrade.stderr)")
+        let entry = try #require(try upgrade.seeds().first)
+        #expect(entry["discarded"] as? [String] == ["other"], "\(upgrade.stdout)")
+        #expect(upgrade.stderr.contains("not merged") && upgrade.stderr.contains("dropped from the user's copy"), "\(upgrade.stderr)")
+        #expect(try sql("SELECT name FROM tags WHERE id = 2") == "mine\n", "the other tables merge")
+        let previous = try cli.shell("sqlite3 '\(cli.workingCopy).previous' \"SELECT count(*) FROM sqlite_schema WHERE name = 'other'\"")
+        #expect(previous.stdout == "0\n", "the old copy, as the app left it")
+
+        // A seed column the app dropped: named the same way.
+        _ = try sql("ALTER TABLE words DROP COLUMN word")
+        let reseed = try cli.run(["reseed", "--manifest", try manifest(2), "--json"])
+        #expect(reseed.status == 0, "\(reseed.stderr)")
+        #expect(try reseed.seeds().first?["discarded"] as? [String] == ["words"], "\(reseed.stdout)")
+        #expect(reseed.stderr.contains("column \"word\" of table \"words\" is gone from the user's copy"), "\(reseed.stderr)")
+    }
+
+    /// A column the app added to a seed table is added to the new copy as the app declared
+    /// it: a generated column was left out with no word (and the app's index on it then
+    /// did not fit), and a column's collation and check were dropped (found by a contract
+    /// probe).
+    @Test func theAppsColumnsKeepTheirDeclaration() throws {
+        try makeSeeds()
+        #expect(try cli.run(["deploy", "--manifest", try manifest(1)]).status == 0)
+        _ = try sql("""
+            ALTER TABLE words ADD COLUMN up TEXT GENERATED ALWAYS AS (upper(word)) VIRTUAL;
+            ALTER TABLE words ADD COLUMN note TEXT COLLATE NOCASE DEFAULT 'n' CHECK (length(note) < 10);
+            CREATE INDEX words_up ON words(up);
+            UPDATE words SET note = 'Hello' WHERE id = 2;
+            """)
+        let upgrade = try cli.run(["deploy", "--manifest", try manifest(2)])
+        #expect(upgrade.status == 0 && upgrade.stderr.isEmpty, "\(upgrade.stderr)")
+        let schema = try sql("SELECT sql FROM sqlite_schema WHERE name = 'words'")
+        for declared in ["up TEXT GENERATED ALWAYS AS (upper(word)) VIRTUAL", "note TEXT COLLATE NOCASE DEFAULT 'n' CHECK (length(note) < 10)"] {
+            #expect(schema.contains(declared), "\(schema)")
+        }
+        #expect(try sql("SELECT up, note FROM words WHERE id = 2") == "X|Hello\n")
+        #expect(try sql("SELECT count(*) FROM words WHERE note = 'hello'") == "1\n", "the collation")
+        #expect(try sql("SELECT name FROM sqlite_schema WHERE name = 'words_up'") == "words_up\n", "the app's index on the generated column")
+    }
+
     @Test func aCopyNobodyWroteTakesThePlainReplaceAndOneWriteMakesItMerge() throws {
         try makeSeeds()
         #expect(try cli.run(["deploy"] + flags(1)).status == 0)

@@ -377,9 +377,9 @@ manifest's signature and the seed's SHA-256 against it: what a deploy would
 refuse is a warning, "refusal" in --json, and exit 65. A read-only seed the
 app's user could write (or replace through a directory on its path) is refused
 so too, with exit 73. Exits 65 when a seed or working copy is damaged, 66 when
-a working copy recorded as deployed is missing. A working copy never deployed
-(nothing recorded) is reported as "not deployed" and is not a failure. Changes
-nothing.
+a seed file is not there or a working copy recorded as deployed is missing. A
+working copy never deployed (nothing recorded) is reported as "not deployed"
+and is not a failure. Changes nothing.
 
 Example:
   seeddb verify --manifest Seeds/v2/seeds.json

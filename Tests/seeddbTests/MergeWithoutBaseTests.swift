@@ -106,9 +106,16 @@ import Testing
         let settings = cli.bytes(cli.settingsFile)
         let dryRun = try cli.run(["deploy", "--dry-run", "--merge", "fail"] + cli.seedFlags(2))
         #expect(dryRun.status == 65, "\(dryRun.stderr)")
+        // The run's words, but no `seeddb conflicts` to run: a dry run writes no conflicts
+        // file (it pointed there, and named no path; found by a contract probe).
+        let refusal = try #require(dryRun.stderr.split(separator: "\n").last)
+        #expect(refusal.hasPrefix("seeddb: error: cannot carry the user's data into \(cli.workingCopy): merge refused"), "\(dryRun.stderr)")
+        #expect(!dryRun.stderr.contains("seeddb conflicts"), "\(dryRun.stderr)")
+        #expect(try cli.run(["conflicts"] + cli.seedFlags(2)).stdout == "levels.sqlite: no merge has run\n")
         let result = try cli.run(["deploy", "--merge", "fail"] + cli.seedFlags(2))
         #expect(result.status == 65, "\(result.stderr)")
         #expect(result.stderr.contains("seeddb conflicts"), "\(result.stderr)")
+        #expect(result.stderr.contains("cannot carry the user's data into \(cli.workingCopy): merge refused"), "\(result.stderr)")
         // The warning promises nothing the refused run does not do: no base is kept.
         let warning = try #require(result.stderr.split(separator: "\n").first { $0.hasPrefix("seeddb: warning: merge base ") })
         #expect(warning.hasSuffix("was never kept for the old copy (it was deployed with merging off): merging without a base (a cell that differs from the new seed is a conflict); once a deploy succeeds, its base is kept for the next upgrade"), "\(warning)")

@@ -43,6 +43,29 @@ extension ReleaseIsAllOrNothingTests {
         }
     }
 
+    /// A release that fails before it touches a seed a killed release left switched (its
+    /// marker, no record) printed that seed `unchanged` at the version the killed release
+    /// replaced (found by a contract probe); it holds the killed release's version, which
+    /// the next run finishes. A seed the kill left unswitched is printed at its old one.
+    @Test func aFailedReleasePrintsTheVersionAKilledOneLeftInPlace() throws {
+        let cli = CLIHarness()
+        #expect(try cli.run(["deploy", "--manifest", try Self.release(cli, "r1", version: 1, count: 2)]).status == 0)
+        let killed = try cli.run(["deploy", "--manifest", try Self.release(cli, "r2", version: 2, count: 2)], environment: ["SEEDDB_TEST_KILL_AFTER": "install"])
+        #expect(killed.killedBy == SIGKILL, "\(killed.stderr)")
+        // A release whose first seed is refused at its look: the others are only reported.
+        let failing = cli.root + "/r3/seeds.json"
+        try FileManager.default.createDirectory(atPath: cli.root + "/r3", withIntermediateDirectories: true)
+        let entries = Self.names.prefix(2).reversed().map { #"{"source": "\#($0)", "version": "3", "location": "data"}"# }
+        try Data(#"{"app": "\#(cli.app)", "seeds": [\#(entries.joined(separator: ", "))]}"#.utf8).write(to: URL(fileURLWithPath: failing))
+        let settings = cli.bytes(cli.settingsFile)
+        let refused = try cli.run(["deploy", "--json", "--manifest", failing])
+        #expect(refused.status == 66, "\(refused.stderr)")
+        let reported = try refused.seeds().map { "\($0["name"] as? String ?? "?") \($0["action"] as? String ?? "?") \($0["to"] as? String ?? "nil")" }
+        #expect(reported == ["levels.sqlite unchanged 2"], "\(refused.stdout)")
+        #expect(cli.bytes(cli.settingsFile) == settings, "the failed release changed the settings")
+        #expect(try cli.levelCount(cli.appData + "/levels.sqlite") == 24, "levels.sqlite holds version 2")
+    }
+
     /// One settings write holds every seed's marker, and one every seed's record: two
     /// renames onto the settings file for a release of three seeds (a seed deployed on
     /// its own writes two as well).

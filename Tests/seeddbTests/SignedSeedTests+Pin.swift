@@ -116,8 +116,13 @@ extension SignedSeedTests {
         try sign(v2, with: key.secretKey)
         #expect(try cli.run(["deploy", "--manifest", v2, "--trusted-key", key.publicKey]).status == 0)
         let unsigned = try release(sameVersion ? 2 : 1, serial: nil, name: "unsigned")
-        // A trusted key still applies: forgetting the pin does not drop it.
+        // A trusted key still applies: forgetting the pin does not drop it. So the refusal
+        // without --forget-signature does not offer it (it did, found by a contract probe).
+        let trusted = try expectRefused(["deploy", "--manifest", unsigned, "--trusted-key", key.publicKey], mentioning: [unsigned, "unsigned", key.id], tampering: "an unsigned manifest over a pinned seed, a trusted key")
+        #expect(!trusted.stderr.contains("--forget-signature"), "\(trusted.stderr)")
         try expectRefused(["deploy", "--manifest", unsigned, "--forget-signature", "--trusted-key", key.publicKey], mentioning: [unsigned, "unsigned", key.id], tampering: "an unsigned manifest with --forget-signature and a trusted key")
+        // Without the trusted key, the pin alone refuses: the flag is offered.
+        try expectRefused(["deploy", "--manifest", unsigned], mentioning: [unsigned, "pass --forget-signature"], tampering: "an unsigned manifest over a pinned seed, no key")
 
         // When it is deployed with --forget-signature: deployed, said, and no longer pinned
         let result = try cli.run(["deploy", "--manifest", unsigned, "--forget-signature", "--json"])

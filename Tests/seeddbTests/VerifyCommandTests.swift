@@ -26,6 +26,28 @@ import Testing
         return path
     }
 
+    /// A seed file gone is that seed's failure (66), and the other seeds are checked and
+    /// listed: verify stopped at it and listed none (found by a contract probe).
+    @Test func aMissingSeedFileIsOneSeedsFailureAndTheOthersAreChecked() throws {
+        let folder = cli.root + "/release"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for name in ["a.sqlite", "b.sqlite"] {
+            try FileManager.default.copyItem(atPath: "\(CLIHarness.seeds)/v1/levels.sqlite", toPath: folder + "/" + name)
+        }
+        let manifest = folder + "/seeds.json"
+        try Data(#"{"app": "\#(cli.app)", "seeds": [{"source": "a.sqlite", "version": "1"}, {"source": "b.sqlite", "version": "1"}]}"#.utf8).write(to: URL(fileURLWithPath: manifest))
+        #expect(try cli.run(["deploy", "--manifest", manifest]).status == 0)
+        try FileManager.default.removeItem(atPath: folder + "/a.sqlite")
+        let result = try cli.run(["verify", "--json", "--manifest", manifest])
+        #expect(result.status == 66, "\(result.stderr)")
+        let seeds = try result.seeds().map { "\($0["name"] as? String ?? "?") \($0["seed"] as? String ?? "?") \($0["workingCopy"] as? String ?? "?")" }
+        #expect(seeds == ["a.sqlite missing ok", "b.sqlite ok ok"], "\(result.stdout)")
+        let error = try result.json()["error"] as? [String: Any]
+        #expect(error?["seed"] as? String == "a.sqlite" && error?["code"] as? Int == 66, "\(result.stdout)")
+        let text = try cli.run(["verify", "--manifest", manifest])
+        #expect(text.status == 66 && text.stderr == "seeddb: error: seed not found: \(folder)/a.sqlite\n", "\(text.stderr)")
+    }
+
     @Test func verifyWritesNothingBesideAWALWorkingCopy() throws {
         #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
         try cli.shell("sqlite3 '\(cli.workingCopy)' 'PRAGMA journal_mode=WAL; CREATE TABLE mine(x); INSERT INTO mine VALUES (1);'")

@@ -292,6 +292,27 @@ extension DeployExecutor {
                 context.logger.warning("old working copy \(paths.workingCopy) is not a database; nothing was carried from it")
             }
         }
+        try writeDown(carriedBy: run)
+    }
+
+    /// Once the carry is done, before anything switches: the merge's conflicts are written
+    /// beside the working copy (the last merge attempt's, for `seeddb conflicts`; the file
+    /// they replace goes back if the run fails), and what the carry did goes into the run's
+    /// marker (``SettingsEntry/InterruptedRun/carry``), so the run that finishes this one,
+    /// killed from here on, reports it. The marker goes back with the settings.
+    private func writeDown(carriedBy run: DeployRun) throws(SeedDBError) {
+        if let merge = run.merge {
+            if try fs.fileType(at: paths.conflictsFile) != nil {
+                try setAside(paths.conflictsFile, as: "conflicts", what: "the last merge's conflicts", run)
+            }
+            run.onFailure("this merge's conflicts") { () throws(SeedDBError) in try? fs.remove(paths.conflictsFile) }
+            writeConflicts(merge.conflicts)
+        }
+        let outcome = SettingsEntry.CarryOutcome(carried: run.carried, merge: run.merge?.summary, discarded: run.discarded)
+        guard !outcome.isEmpty else { return }
+        try context.records.update(timeout: deadline.timeLeft) { table in
+            table[paths.name.rawValue]?.interrupted?.carry = outcome
+        }
     }
 
     /// The carry into the staged copy: the merge first (against `<name>.base` when the
@@ -349,15 +370,19 @@ extension DeployExecutor {
                 warnAboutTheBase()
                 writeConflicts(failure.conflicts)
             }
-            // A refusal of the carry (a misspelt table, a row the new seed's constraints
-            // refuse, a conflict under `fail`) names the working copy: which seed of a
-            // release it is.
-            var refusal = error
-            if [.invalidConfiguration, .invalidSeed, .mergeRefused].contains(error.code), !error.message.contains(paths.workingCopy) {
-                refusal.message = "cannot carry the user's data into \(paths.workingCopy): \(error.message)"
-            }
-            throw refusal
+            throw Self.carryRefusal(error, workingCopy: paths.workingCopy)
         }
+    }
+
+    /// A refusal of the carry (a misspelt table, a row the new seed's constraints refuse, a
+    /// conflict under `fail`), naming the working copy: which seed of a release it is. The
+    /// run's, and its dry run's rehearsal (``Deployer/plan(_:force:)``).
+    static func carryRefusal(_ error: SeedDBError, workingCopy: String) -> SeedDBError {
+        var refusal = error
+        if [.invalidConfiguration, .invalidSeed, .mergeRefused].contains(error.code), !error.message.contains(workingCopy) {
+            refusal.message = "cannot carry the user's data into \(workingCopy): \(error.message)"
+        }
+        return refusal
     }
 
     /// The warning of a carry that replaces the user's changes to tables whose policy is
@@ -746,17 +771,10 @@ extension DeployExecutor {
             table[paths.name.rawValue] = entry
         }
         try commitRecord(change, run)
-        let hasConflictsFile = (try? fs.fileType(at: paths.conflictsFile)) != nil
-        if let merge = run.merge {
-            if target.release != nil {
-                // One seed of a release: the file goes back as it was if another seed fails.
-                if hasConflictsFile { try setAside(paths.conflictsFile, as: "conflicts", what: "the last merge's conflicts", run) }
-                run.onFailure("this merge's conflicts") { () throws(SeedDBError) in try? fs.remove(paths.conflictsFile) }
-            }
-            writeConflicts(merge.conflicts)
-        } else if record.removesConflicts, hasConflictsFile {
-            // A rollback (never one seed of a release): the merge whose conflicts the file
-            // lists is the one rolled back.
+        // A merge wrote its conflicts after its carry. A rollback that merged nothing (never
+        // one seed of a release): the merge whose conflicts the file lists is the one
+        // rolled back.
+        if record.removesConflicts, run.merge == nil, (try? fs.fileType(at: paths.conflictsFile)) != nil {
             try? fs.remove(paths.conflictsFile)
         }
     }

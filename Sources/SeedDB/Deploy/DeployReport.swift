@@ -126,7 +126,8 @@ public enum IntegrityResult: Sendable, Hashable, CustomStringConvertible {
     /// The problems `integrity_check` listed, one per element, in its order (or why the
     /// file could not be read as a database); never empty.
     case damaged([String])
-    /// A version is recorded as deployed, but no working copy is there.
+    /// A version is recorded as deployed, but no working copy is there (for the seed: its
+    /// file is not there).
     case missing
     /// Nothing is recorded and no working copy is there: not deployed yet (not a failure).
     case notDeployed
@@ -161,7 +162,8 @@ public struct VerifyReport: Sendable {
     public var source: String
     /// The working copy's path.
     public var workingCopyPath: String
-    /// What the seed's check found (``IntegrityResult/ok`` or ``IntegrityResult/damaged(_:)``).
+    /// What the seed's check found (``IntegrityResult/ok``, ``IntegrityResult/damaged(_:)``,
+    /// or ``IntegrityResult/missing`` for a seed file that is not there).
     public var seed: IntegrityResult
     /// What the working copy's check found.
     public var workingCopy: IntegrityResult
@@ -174,14 +176,20 @@ public struct VerifyReport: Sendable {
     public var refusal: SeedDBError? = nil
 
     /// The first failure, as the error a command exits with: what a deploy would refuse
-    /// (``refusal``), a damaged seed (`invalidSeed`), a damaged working copy
+    /// (``refusal``), a damaged seed (`invalidSeed`), a seed file not there
+    /// (`seedUnavailable`), a damaged working copy
     /// (`corruptWorkingCopy`), a working copy recorded but missing (`seedUnavailable`),
     /// or something else in its place (`cannotCreate`, as a deploy refuses it); `nil` when
     /// the seed passed (a working copy not deployed yet is not a failure).
     public var failure: SeedDBError? {
         if let refusal { return refusal }
-        if case .damaged(let problems) = seed {
+        switch seed {
+        case .damaged(let problems):
             return SeedDBError(.invalidSeed, "integrity check failed for seed \(source): \(Self.summary(problems))")
+        case .missing:
+            return SeedDBError(.seedUnavailable, "seed not found: \(source)")
+        default:
+            break
         }
         switch workingCopy {
         case .damaged(let problems):

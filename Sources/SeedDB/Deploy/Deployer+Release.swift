@@ -58,7 +58,7 @@ extension Deployer {
             } catch {
                 // A seed with nothing to do is reported as its plan says (held, unchanged).
                 let asTheyAre = planned.filter { [.unchanged, .held].contains($0.value.action) }
-                return ReleaseOutcome(reports: unchanged(seeds, asTheyAre, except: index), failure: (seed.name, error))
+                return ReleaseOutcome(reports: unchanged(seeds, asTheyAre, except: index, force ? .reseed : .deploy), failure: (seed.name, error))
             }
         }
         return ReleaseOutcome(reports: seeds.indices.compactMap { planned[$0] }, failure: nil)
@@ -76,7 +76,7 @@ extension Deployer {
                 case .work(let found): work.append((index, found))
                 }
             } catch {
-                return (ReleaseOutcome(reports: unchanged(seeds, answered, except: index), failure: (seed.name, error)), false)
+                return (ReleaseOutcome(reports: unchanged(seeds, answered, except: index, kind), failure: (seed.name, error)), false)
             }
         }
         let release = ReleaseRuns(kind: kind)
@@ -102,7 +102,7 @@ extension Deployer {
                 for entry in release.prepared {
                     var done = entry.executor.finish(entry.plan, entry.run)
                     if entry.plan.finishesInterrupted {
-                        if done.discarded == nil { done.discarded = discardedByFinishedRun(entry.observed, entry.plan, kind, paths: entry.work.paths) }
+                        reportCarry(of: entry.observed.entry.interrupted, in: &done, paths: entry.work.paths)
                         warnOfFinishedRun(done, at: entry.work.paths)
                     }
                     answered[entry.index] = try finished(done, entry.work, kind)
@@ -115,7 +115,7 @@ extension Deployer {
                 let kept = release.committed.values.map { "\($0.name) (\($0.to))" }.sorted().joined(separator: ", ")
                 error = SeedDBError(error.code, error.message + "; replaced live before the failure, which cannot be undone, and recorded so: \(kept)", underlying: error.underlying, remedy: error.remedy)
             }
-            let outcome = ReleaseOutcome(reports: unchanged(seeds, answered.merging(release.committed) { $1 }, except: seeds.firstIndex { $0.name == failed }), failure: (failed, error))
+            let outcome = ReleaseOutcome(reports: unchanged(seeds, answered.merging(release.committed) { $1 }, except: seeds.firstIndex { $0.name == failed }, kind), failure: (failed, error))
             return (outcome, !release.committed.isEmpty)
         }
         for (index, found) in work where answered[index] == nil {
@@ -333,15 +333,21 @@ extension Deployer {
     }
 
     /// Every seed of a failed release as it was: what the quick look answered, or the
-    /// seed unchanged at its recorded version; the failing seed left out.
-    private func unchanged(_ seeds: [Seed], _ answered: [Int: DeployReport], except failing: Int?) -> [DeployReport] {
+    /// seed unchanged at the version it holds (its recorded one; a killed run's, once that
+    /// run switched, which the next run finishes); the failing seed left out.
+    private func unchanged(_ seeds: [Seed], _ answered: [Int: DeployReport], except failing: Int?, _ kind: DeployRequest.Kind) -> [DeployReport] {
         seeds.indices.compactMap { index in
             if index == failing { return nil }
             if let report = answered[index] { return report }
             let seed = seeds[index]
             let paths = paths(for: seed)
             guard let observed = try? observe(seed, paths: paths, quick: true) else { return nil }
-            return report(observed, .nothing, .deploy, paths: paths)
+            var unchanged = report(observed, .nothing, .deploy, paths: paths)
+            if let killed = observed.entry.interrupted, observed.entry.record == nil,
+               let plan = try? DeployPlanner.plan(observed.observation, request(kind, seed)), plan.finishesInterrupted, !plan.undoesInterrupted {
+                unchanged.to = killed.version
+            }
+            return unchanged
         }
     }
 }

@@ -85,7 +85,7 @@ extension Deployer {
         guard !keys.isEmpty || pinned != nil else { return (seed, nil) }
         guard let path = seed.manifest else {
             let trust = SignedManifest.Trust(keys, pinned: pinned)
-            throw SeedDBError(.untrustedSeed, "refusing seed \(seed.name) of \(seed.app) (unsigned; \(trust)): it is not from a signed manifest", remedy: pinned == nil ? nil : .forgetSignature)
+            throw SeedDBError(.untrustedSeed, "refusing seed \(seed.name) of \(seed.app) (unsigned; \(trust)): it is not from a signed manifest", remedy: trust.unsignedRemedy)
         }
         let signed = try SignedManifest.verify(path, trustedKeys: keys, pinned: pinned)
         guard var vouched = signed.manifest.seeds.first(where: { $0.name == seed.name }), signed.manifest.app == seed.app else {

@@ -140,7 +140,17 @@ public struct Deployer: Sendable {
                     try requireConfiguredTables(observed, plan, paths: paths)
                 }
             }
-            for case .carry(let carry) in plan.steps where carry.merge == .merge { try rehearseMerge(observed, carry, plan, kind, paths: paths) }
+            for case .carry(let carry) in plan.steps where carry.merge == .merge {
+                do {
+                    try rehearseMerge(observed, carry, plan, kind, paths: paths)
+                } catch {
+                    // As the run words it; but a dry run writes no conflicts file for
+                    // `seeddb conflicts` to list.
+                    var refusal = DeployExecutor.carryRefusal(error, workingCopy: paths.workingCopy)
+                    if refusal.remedy == .conflicts { refusal.remedy = nil }
+                    throw refusal
+                }
+            }
         }
         var planned = report(observed, plan, kind, paths: paths)
         planned.mergeSkipped = plan.skipsMerge && carryPolicies(kind, observed.seed, plan).mergesAnything
@@ -339,7 +349,9 @@ public struct Deployer: Sendable {
     public func verify(_ seed: Seed) throws(SeedDBError) -> VerifyReport {
         let (signature, refusal) = signatureCheck(seed, digest: true)
         let source = SeedSource(path: seed.source)
-        _ = try source.inspect()
+        // A seed file that is not there is this seed's failure, found beside the others'.
+        let seedFound = try FileSystem.fileType(at: seed.source) != nil
+        if seedFound { _ = try source.inspect() }
         let paths = paths(for: seed)
         let entry = try settings(at: paths).snapshot(only: seed.name).entry(of: seed.name)
         let workingCopy = try WorkingCopy.inspect(paths, seedLinks: entry.map { Self.seedLinks(seed, entry: $0) } ?? [])
@@ -352,13 +364,13 @@ public struct Deployer: Sendable {
         } else {
             copyCheck = entry?.record == nil ? .notDeployed : .missing
         }
-        let (seedCheck, digest) = try source.withPlainFile { (path) throws(SeedDBError) in
+        let (seedCheck, digest): (IntegrityResult, SHA256Digest?) = seedFound ? try source.withPlainFile { (path) throws(SeedDBError) in
             (SQLiteFile.integrity(of: path, access: .immutable, full: true), try FileDigest.sha256(ofFileAt: path))
-        }
+        } : (.missing, nil)
         var report = VerifyReport(
             name: seed.name, source: seed.source, workingCopyPath: paths.workingCopy, seed: seedCheck, workingCopy: copyCheck, signature: signature,
             refusal: refusal ?? readOnlySeedRefusal(seed, linkedTo: workingCopy.seedLinkTarget, paths: paths))
-        if let expected = seed.expectedSHA256, expected != digest {
+        if let expected = seed.expectedSHA256, let digest, expected != digest {
             report.seed = IntegrityResult.damaged(["SHA-256 is \(digest), expected \(expected)"])
         }
         return report
@@ -706,7 +718,7 @@ public struct Deployer: Sendable {
             guard plan.finishesInterrupted else { return done }
             // Undone (`reinstate` said so): what was asked is planned and reported next.
             if plan.undoesInterrupted { continue }
-            if done.discarded == nil { done.discarded = discardedByFinishedRun(observed, plan, kind, paths: paths) }
+            reportCarry(of: observed.entry.interrupted, in: &done, paths: paths)
             warnOfFinishedRun(done, at: paths)
             if plan.finishesWhatWasAsked { return done }
             finished = done
@@ -719,21 +731,20 @@ public struct Deployer: Sendable {
         return finished
     }
 
-    /// For a replace killed after its switch and finished by `plan`, which keeps the old
-    /// content as the previous generation: the seed tables the killed run's carry replaced
-    /// that the user had changed, compared in the previous generation against the digests
-    /// its record took (a data seed that merges nothing records them), so the finishing
-    /// run says what was replaced as the killed run would have. With this run's policies
-    /// (the killed run's are not in its marker); `nil` where they cannot be told.
-    func discardedByFinishedRun(_ observed: Observed, _ plan: DeployPlan, _ kind: DeployRequest.Kind, paths: SeedPaths) -> [String]? {
-        let policies = carryPolicies(kind, observed.seed, plan)
-        guard plan.leavesReplacedContentAsPrevious, !plan.restoresPrevious, let killed = observed.entry.interrupted, !killed.isRollback,
-              killed.seedLink == nil, let digests = killed.replacing?.tableDigests, observed.seed.location == .data, !observed.seed.readOnly,
-              policies.replacesAnything
-        else { return nil }
-        return try? TableDigest.discarded(
-            policies: policies, preserved: observed.seed.preservedTables, .againstDigests(digests), inCopyAt: paths.previousGeneration,
-            access: .immutable, workingCopy: paths.workingCopy, wait: configuration.wait)
+    /// For a run killed after its carry and finished by this one: what the killed run's
+    /// carry did, as its marker wrote it down before the switch (the tables carried, the
+    /// merge's counts, the tables whose changes it replaced), with the side each conflict
+    /// kept from the conflicts file that merge wrote. `done` as it was when the marker
+    /// says nothing of a carry.
+    func reportCarry(of killed: SettingsEntry.InterruptedRun?, in done: inout DeployReport, paths: SeedPaths) {
+        guard let outcome = killed?.carry else { return }
+        done.carried = outcome.carried
+        done.merge = outcome.merge
+        done.discarded = outcome.discarded
+        if outcome.merge != nil, let bytes = try? FileSystem.readFile(at: paths.conflictsFile),
+           let conflicts = try? MergeConflict.list(from: bytes, path: paths.conflictsFile) {
+            done.conflictsKept = conflicts.map(\.kept)
+        }
     }
 
     /// Warns that a run finished a killed one, as `done` reports it.
@@ -881,6 +892,7 @@ public struct Deployer: Sendable {
             marker.seedLink = run.seedLink
             marker.tableDigests = run.tableDigests
             marker.snapshot = run.snapshot
+            marker.merged = run.carry?.merge != nil
             if !quick, looking != nil, let base = run.base {
                 marker.baseFoundAt = try baseFound(base, paths: paths, generation: marker.generation, isRollback: run.isRollback)
             }

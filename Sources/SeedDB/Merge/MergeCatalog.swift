@@ -24,6 +24,8 @@ struct MergeCatalog {
         var sql: String?
         /// Writable columns, in declaration order (generated columns left out).
         var columns: [Column]
+        /// Generated columns, in declaration order.
+        var generatedColumns: [Column] = []
         /// The declared primary key's columns, in key order; empty when none is declared.
         var primaryKey: [String]
         var withoutRowid: Bool
@@ -31,6 +33,29 @@ struct MergeCatalog {
         func column(_ name: String) -> Column? {
             let folded = MergeNames.folded(name)
             return columns.first { MergeNames.folded($0.name) == folded }
+        }
+
+        /// Whether the table has a column named `name`, generated or not.
+        func hasColumn(_ name: String) -> Bool {
+            let folded = MergeNames.folded(name)
+            return column(name) != nil || generatedColumns.contains { MergeNames.folded($0.name) == folded }
+        }
+
+        /// The text declaring column `name` in the table's `CREATE TABLE` statement, as the
+        /// app wrote it (`note TEXT COLLATE NOCASE CHECK (length(note) < 10)`); `nil` when it
+        /// is not found there.
+        func declaration(ofColumn name: String) -> String? {
+            guard let sql else { return nil }
+            let folded = MergeNames.folded(name)
+            let constraints: Set<String> = ["constraint", "primary", "unique", "check", "foreign"]
+            return MergeSQL.tableDefinitions(sql).first { definition in
+                // A name in single quotes (SQLite takes one there) is a string to the tokens.
+                if definition.hasPrefix("'"), let close = definition.dropFirst().firstIndex(of: "'") {
+                    return MergeNames.folded(String(definition[definition.index(after: definition.startIndex)..<close])) == folded
+                }
+                guard let first = MergeSQL.tokens(definition).first else { return false }
+                return first.text == folded && (first.quoted || !constraints.contains(first.text))
+            }
         }
 
         /// Whether a column names the row id: a single-column `INTEGER PRIMARY KEY` of a
@@ -110,7 +135,7 @@ struct MergeCatalog {
             let sql = try String.fetchOne(db, sql: "SELECT sql FROM \(quotedSchema).sqlite_master WHERE type = 'table' AND name = ?", arguments: [name])
             let withoutRowid: Bool = row["wr"]
             tables[folded] = Table(name: name, kind: kind, sql: sql, columns: columns.filter { !$0.generated },
-                                   primaryKey: primaryKey, withoutRowid: withoutRowid)
+                                   generatedColumns: columns.filter(\.generated), primaryKey: primaryKey, withoutRowid: withoutRowid)
         }
         let objects = try Row.fetchAll(db, sql: """
             SELECT type, name, tbl_name, sql FROM \(quotedSchema).sqlite_master

@@ -4,13 +4,63 @@ import SeedDBCore
 
 /// The few bits of SQL text a merge builds or reads.
 enum MergeSQL {
-    /// `ALTER TABLE destination ADD COLUMN …` for `column` as it is declared (type, `NOT NULL`,
-    /// default).
-    static func addColumn(_ column: MergeCatalog.Column, to destination: String) -> String {
+    /// `ALTER TABLE destination ADD COLUMN …` for `column` as `table` declares it: the text of
+    /// its declaration in the table's `CREATE TABLE` statement (its collation, checks,
+    /// references and generated expression with it) when `whole` and that text is found,
+    /// else its type, `NOT NULL` and default alone.
+    static func addColumn(_ column: MergeCatalog.Column, of table: MergeCatalog.Table, to destination: String, whole: Bool = true) -> String {
+        if whole, let declared = table.declaration(ofColumn: column.name) {
+            return "ALTER TABLE \(destination) ADD COLUMN \(declared)"
+        }
         var definition = "\(column.name.quotedSQLIdentifier) \(column.type)"
         if column.notNull { definition += " NOT NULL" }
         if let value = column.defaultSQL { definition += " DEFAULT \(value)" }
         return "ALTER TABLE \(destination) ADD COLUMN \(definition)"
+    }
+
+    /// The column and constraint definitions of a `CREATE TABLE` statement, each as written
+    /// (trimmed): the text between its outer parentheses, split at the commas outside
+    /// quotes, comments and nested parentheses. Empty when there are no parentheses.
+    static func tableDefinitions(_ sql: String) -> [String] {
+        let bytes = Array(sql.utf8)
+        var index = 0
+        var depth = 0
+        var start: Int?
+        var definitions: [String] = []
+        func piece(_ from: Int, _ to: Int) -> String {
+            String(decoding: bytes[from..<to], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: "`"), UInt8(ascii: "["):
+                let closing = byte == UInt8(ascii: "[") ? UInt8(ascii: "]") : byte
+                index += 1
+                while index < bytes.count, bytes[index] != closing { index += 1 }
+            case UInt8(ascii: "-") where index + 1 < bytes.count && bytes[index + 1] == byte:
+                while index < bytes.count, bytes[index] != UInt8(ascii: "\n") { index += 1 }
+            case UInt8(ascii: "/") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "*"):
+                index += 2
+                while index + 1 < bytes.count, !(bytes[index] == UInt8(ascii: "*") && bytes[index + 1] == UInt8(ascii: "/")) { index += 1 }
+                index += 1
+            case UInt8(ascii: "("):
+                depth += 1
+                if depth == 1 { start = index + 1 }
+            case UInt8(ascii: ")"):
+                depth -= 1
+                if depth == 0, let from = start {
+                    definitions.append(piece(from, index))
+                    return definitions
+                }
+            case UInt8(ascii: ",") where depth == 1:
+                if let from = start { definitions.append(piece(from, index)) }
+                start = index + 1
+            default:
+                break
+            }
+            index += 1
+        }
+        return []
     }
 
     /// Whether `schema` has an `sqlite_sequence` table (it has an `AUTOINCREMENT` table).

@@ -114,6 +114,12 @@ struct TableCarry {
     /// the missing ones to an app's table that already existed in the target).
     private func sharedColumns(_ table: MergeCatalog.Table, destination: MergeCatalog.Table, extraColumns: ExtraColumns) throws -> [String] {
         var shared: [String] = []
+        // The app's generated columns the destination lacks: added, never written.
+        if extraColumns == .added {
+            for column in table.generatedColumns where !destination.hasColumn(column.name) {
+                try Self.addColumn(column, of: table, to: MergeSQL.qualified(target, table.name), db: db, logger: logger)
+            }
+        }
         for column in table.columns {
             if destination.column(column.name) != nil {
                 shared.append(column.name.quotedSQLIdentifier)
@@ -121,13 +127,44 @@ struct TableCarry {
             }
             switch extraColumns {
             case .added:
-                try db.execute(sql: MergeSQL.addColumn(column, to: MergeSQL.qualified(target, table.name)))
+                try Self.addColumn(column, of: table, to: MergeSQL.qualified(target, table.name), db: db, logger: logger)
                 shared.append(column.name.quotedSQLIdentifier)
             case .dropped:
                 logger.warning("table \(NameRules.quoted(table.name)): column \(NameRules.quoted(column.name)) is gone from the new seed; its values are dropped")
             }
         }
         return shared
+    }
+
+    /// Adds the app's column `column` of `table` to `destination` (the new seed's table)
+    /// as the app declared it, its collation, checks and references with it. When SQLite
+    /// refuses that declaration in `ALTER TABLE … ADD COLUMN` (a `REFERENCES` column with a
+    /// default, say), the column is added with its type, `NOT NULL` and default alone, and a
+    /// warning says what was left out. A generated column goes only whole; one SQLite cannot
+    /// add (`STORED`) is left out with a warning.
+    /// - Returns: Whether the column was added.
+    /// - Throws: The database's error when the reduced declaration is refused too.
+    @discardableResult
+    static func addColumn(_ column: MergeCatalog.Column, of table: MergeCatalog.Table, to destination: String, db: Database, logger: Logger) throws -> Bool {
+        let named = "table \(NameRules.quoted(table.name)): the app's column \(NameRules.quoted(column.name))"
+        guard !column.generated || table.declaration(ofColumn: column.name) != nil else {
+            // Its expression is only in its declaration: a plain column would stay empty.
+            logger.warning("\(named) cannot be added to the new seed's table (its declaration was not found); it is not in the new copy, the old copy keeps it")
+            return false
+        }
+        do {
+            try db.execute(sql: MergeSQL.addColumn(column, of: table, to: destination))
+            return true
+        } catch let error as DatabaseError where table.declaration(ofColumn: column.name) != nil {
+            let why = error.message ?? "\(error.resultCode)"
+            if column.generated {
+                logger.warning("\(named) cannot be added to the new seed's table (\(why)); it is not in the new copy, the old copy keeps it")
+                return false
+            }
+            try db.execute(sql: MergeSQL.addColumn(column, of: table, to: destination, whole: false))
+            logger.warning("\(named) is added with its type, NOT NULL and default alone: SQLite refused its declaration in ALTER TABLE (\(why))")
+            return true
+        }
     }
 
     /// The name through which the user's row ids are carried (see the type's rule), or

@@ -136,24 +136,32 @@ struct TableMerge {
     // MARK: Schema moves
 
     private mutating func addAppColumns() throws {
-        for column in user.columns where seed.column(column.name) == nil && base?.column(column.name) == nil {
+        let destination = MergeSQL.qualified(schemas.target, seed.name)
+        for column in user.columns + user.generatedColumns where !seed.hasColumn(column.name) && base?.hasColumn(column.name) != true {
             do {
-                try db.execute(sql: MergeSQL.addColumn(column, to: MergeSQL.qualified(schemas.target, seed.name)))
+                guard try TableCarry.addColumn(column, of: user, to: destination, db: db, logger: logger) else { continue }
             } catch let error as DatabaseError {
                 throw SeedDBError(.invalidSeed, "cannot add the app's column \(NameRules.quoted(column.name)) to table \(NameRules.quoted(name)) of the new seed: \(error.message ?? "\(error.resultCode)"); nothing was changed", underlying: error)
             }
             var added = column
             added.primaryKeyIndex = 0
-            seed.columns.append(added)
+            if column.generated { seed.generatedColumns.append(added) } else { seed.columns.append(added) }
         }
     }
 
-    /// Warns of each column the new seed dropped that the user had edited.
+    /// Warns of each column the new seed dropped that the user had edited, and of each
+    /// seed column the app dropped from its copy (the base and the new seed have it): a
+    /// merge cannot say "no such column", so the new seed's stands, with its values.
     ///
-    /// - Returns: Whether there was one.
+    /// - Returns: Whether there was one (the table is then named among those whose
+    ///   changes were replaced).
     private func warnAboutDroppedColumns() throws -> Bool {
         guard let base, let baseSchema = schemas.base else { return false }
         var any = false
+        for column in seed.columns where base.column(column.name) != nil && !user.hasColumn(column.name) {
+            logger.warning("merge: column \(NameRules.quoted(column.name)) of table \(NameRules.quoted(name)) is gone from the user's copy; the new seed's column stands, with its values (the old copy is as the app left it)")
+            any = true
+        }
         let on = seed.primaryKey.map { "b.\($0.quotedSQLIdentifier) = u.\($0.quotedSQLIdentifier)" }.joined(separator: " AND ")
         let firstKey = seed.primaryKey[0].quotedSQLIdentifier
         for column in user.columns where seed.column(column.name) == nil {

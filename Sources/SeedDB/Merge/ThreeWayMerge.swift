@@ -136,7 +136,7 @@ public struct ThreeWayMerge: Sendable {
             .filter { try userChangedUnmergedTable($0, db: db, user: userCatalog, base: baseCatalog) }
         if !result.unmergedTables.isEmpty {
             let list = result.unmergedTables.map { NameRules.quoted($0) }.joined(separator: ", ")
-            logger.warning("merge: not merged, the new seed's version stands (no primary key or not the same one in every copy, virtual or sqlite_* table): \(list); set their merge policy to \"off\" to silence this")
+            logger.warning("merge: not merged, the new seed's version stands (no primary key or not the same one in every copy, virtual or sqlite_* table, or dropped from the user's copy): \(list); set their merge policy to \"off\" to silence this")
         }
         // Rows whose key holds a NULL match no row: the new seed's stand, and the table is
         // named with those whose changes were replaced.

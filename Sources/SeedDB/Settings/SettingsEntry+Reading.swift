@@ -152,6 +152,10 @@ extension SettingsEntry.InterruptedRun {
             adopting: (run.adopting ?? nil) ?? false, replacingFile: replacingFile, release: run.release ?? nil,
             tableDigests: try SettingsEntry.tableDigests(run.tableDigests, at: "interrupted."), seedLink: run.seedLink ?? nil)
         isReseed = (run.reseed ?? nil) ?? false
+        if let value = run.carry {
+            guard let outcome = value?.outcome else { throw ShapeError(field: "interrupted.carry") }
+            carry = outcome
+        }
         if let unsigned = run.unsigned, unsigned != true || run.signature != nil { throw ShapeError(field: "interrupted.unsigned") }
         if let signature = try SignatureMembers.signature(run.signature, at: "interrupted.") {
             runSignature = .signed(signature)
@@ -388,10 +392,12 @@ private struct InterruptedMembers: ObjectMembers {
     var release: [SettingsEntry.ReleaseSeed]??
     var tableDigests: [String: SHA256Digest]??
     var seedLink: String??
+    var carry: CarryMembers??
 
     mutating func read(_ key: String, _ parser: inout JSONValue.Parser, depth: Int) throws(SeedDBError) -> Bool {
         switch key {
         case "version": version = try parser.readString(depth: depth)
+        case "carry": carry = try CarryMembers.read(&parser, depth: depth)
         case "seedLink": seedLink = try parser.readString(depth: depth)
         case "rollback": rollback = try parser.readBool(depth: depth)
         case "replacing": replacing = try RecordMembers.read(&parser, depth: depth)
@@ -410,6 +416,67 @@ private struct InterruptedMembers: ObjectMembers {
         default: return false
         }
         return true
+    }
+}
+
+/// The members of an interrupted run's `"carry"` as read.
+private struct CarryMembers: ObjectMembers {
+    var carried: [String]??
+    var merge: MergeMembers??
+    var discarded: [String]??
+
+    mutating func read(_ key: String, _ parser: inout JSONValue.Parser, depth: Int) throws(SeedDBError) -> Bool {
+        switch key {
+        case "carried": carried = try parser.readStrings(depth: depth)
+        case "merge": merge = try MergeMembers.read(&parser, depth: depth)
+        case "discarded": discarded = try parser.readStrings(depth: depth)
+        default: return false
+        }
+        return true
+    }
+
+    /// The outcome, `nil` when a member is missing or not of its kind.
+    var outcome: SettingsEntry.CarryOutcome? {
+        guard let carried = carried ?? nil else { return nil }
+        var merge: MergeSummary?
+        if let value = self.merge {
+            guard let summary = value?.summary else { return nil }
+            merge = summary
+        }
+        if let discarded, discarded == nil { return nil }
+        return SettingsEntry.CarryOutcome(carried: carried, merge: merge, discarded: discarded ?? nil)
+    }
+}
+
+/// The members of a carry's `"merge"` as read.
+private struct MergeMembers: ObjectMembers {
+    var inserted: Int64??
+    var updated: Int64??
+    var deleted: Int64??
+    var conflicts: Int64??
+    var withoutBase: Bool??
+
+    mutating func read(_ key: String, _ parser: inout JSONValue.Parser, depth: Int) throws(SeedDBError) -> Bool {
+        switch key {
+        case "inserted": inserted = try parser.readInteger(depth: depth)
+        case "updated": updated = try parser.readInteger(depth: depth)
+        case "deleted": deleted = try parser.readInteger(depth: depth)
+        case "conflicts": conflicts = try parser.readInteger(depth: depth)
+        case "withoutBase": withoutBase = try parser.readBool(depth: depth)
+        default: return false
+        }
+        return true
+    }
+
+    /// The summary, `nil` when a count is missing, negative or not an integer.
+    var summary: MergeSummary? {
+        func count(_ member: Int64??) -> Int? { (member ?? nil).flatMap { $0 >= 0 ? Int(exactly: $0) : nil } }
+        guard let inserted = count(inserted), let updated = count(updated), let deleted = count(deleted),
+              let conflicts = count(conflicts) else { return nil }
+        if let withoutBase, withoutBase == nil { return nil }
+        var summary = MergeSummary(inserted: inserted, updated: updated, deleted: deleted, conflicts: conflicts)
+        summary.withoutBase = (withoutBase ?? nil) ?? false
+        return summary
     }
 }
 

@@ -106,11 +106,38 @@ public struct SettingsEntry: Sendable, Hashable {
         /// working copy to, so every run recognises that link as SeedDB's and finishes the
         /// run once the link is in place, or undoes it before. `nil` for a copy.
         public var seedLink: String? = nil
+        /// What the run's carry did (`"carry"`), written down once it is done and before
+        /// the switch, so the run that finishes it reports it as the killed run would have;
+        /// `nil` before that, and for a run whose carry had nothing to report.
+        public var carry: CarryOutcome? = nil
 
         /// Whether the run replaced the working copy's content in place (a live replace or
         /// a live rollback): it installs no generation file and links no seed, so whether
         /// its commit happened is not known from the names on disk.
         public var isLive: Bool { generation == nil && seedLink == nil }
+    }
+
+    /// What an interrupted run's carry did, as its report says it
+    /// (``DeployReport/carried``, ``DeployReport/merge``, ``DeployReport/discarded``).
+    public struct CarryOutcome: Sendable, Hashable {
+        /// The tables carried from the old working copy.
+        public var carried: [String]
+        /// What the merge did; `nil` when nothing merged.
+        public var merge: MergeSummary?
+        /// The seed tables whose changes the carry replaced; `nil` when it replaced none
+        /// (or could not tell).
+        public var discarded: [String]?
+
+        /// Creates an outcome.
+        public init(carried: [String], merge: MergeSummary?, discarded: [String]?) {
+            self.carried = carried
+            self.merge = merge
+            self.discarded = discarded
+        }
+
+        /// Whether there is nothing to report (no marker update is made for it): nothing
+        /// carried, no merge, no table replaced that the user had changed.
+        var isEmpty: Bool { carried.isEmpty && merge == nil && discarded?.isEmpty != false }
     }
 
     /// The signature an ``InterruptedRun`` records once finished.
@@ -196,6 +223,7 @@ public struct SettingsEntry: Sendable, Hashable {
             if let seedLink = interrupted.seedLink { run["seedLink"] = .string(seedLink) }
             if let seedTables = interrupted.seedTables { run["seedTables"] = .array(seedTables.map(JSONValue.string)) }
             if let digests = interrupted.tableDigests { run["tableDigests"] = Self.jsonValue(of: digests) }
+            if let carry = interrupted.carry { run["carry"] = Self.jsonValue(of: carry) }
             if let release = interrupted.release {
                 run["release"] = .array(release.map { .object(["name": .string($0.name), "version": .string($0.version.rawValue)]) })
             }
@@ -203,6 +231,22 @@ public struct SettingsEntry: Sendable, Hashable {
         }
         if let signature { object["signature"] = Self.jsonValue(of: signature) }
         return .object(object)
+    }
+
+    /// A killed run's carry as its marker writes it: `{"carried": [...], "merge":
+    /// {"inserted", "updated", "deleted", "conflicts", "withoutBase"}, "discarded": [...]}`.
+    private static func jsonValue(of carry: CarryOutcome) -> JSONValue {
+        var members: [String: JSONValue] = ["carried": .array(carry.carried.map(JSONValue.string))]
+        if let merge = carry.merge {
+            var counts: [String: JSONValue] = [
+                "inserted": JSONValue(Int64(merge.inserted)), "updated": JSONValue(Int64(merge.updated)),
+                "deleted": JSONValue(Int64(merge.deleted)), "conflicts": JSONValue(Int64(merge.conflicts)),
+            ]
+            if merge.withoutBase { counts["withoutBase"] = .bool(true) }
+            members["merge"] = .object(counts)
+        }
+        if let discarded = carry.discarded { members["discarded"] = .array(discarded.map(JSONValue.string)) }
+        return .object(members)
     }
 
     /// A file's identity as the entry writes it (`source`, `pristine`, `baseFile`).

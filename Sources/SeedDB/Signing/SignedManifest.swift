@@ -75,7 +75,7 @@ public struct SignedManifest: Sendable {
         let trusted = trust.description
         let signaturePath = try signaturePath(of: path, target: target)
         guard let signatureBytes = try signaturePath.flatMap({ (path) throws(SeedDBError) in try memo.read(path) }) else {
-            throw SeedDBError(.untrustedSeed, "refusing \(path) (unsigned; \(trusted)): no signature \(path).minisig", remedy: trust.pinned == nil ? nil : .forgetSignature)
+            throw SeedDBError(.untrustedSeed, "refusing \(path) (unsigned; \(trusted)): no signature \(path).minisig", remedy: trust.unsignedRemedy)
         }
         let minisig: MinisignSignature
         do {
@@ -114,6 +114,13 @@ public struct SignedManifest: Sendable {
         var keys: [MinisignPublicKey] {
             guard let key = pinned?.publicKey.flatMap({ try? MinisignPublicKey(text: $0) }), !trusted.contains(key) else { return trusted }
             return trusted + [key]
+        }
+
+        /// The remedy an unsigned manifest's refusal offers: `--forget-signature` only when
+        /// the pin alone refuses it (keys trusted by configuration still apply once the pin
+        /// is forgotten).
+        var unsignedRemedy: SeedDBError.Remedy? {
+            pinned != nil && trusted.isEmpty ? .forgetSignature : nil
         }
 
         /// `pinned key id 7B0460144D009C90; trusted key ids: 8F2F0F871B302A7F`, each part

@@ -9,15 +9,21 @@ public enum MergeTablePlan {
     /// - With no base, a table with a primary key is merged without one (a row only the
     ///   user's copy has stays, cells that differ are conflicts); a seed table that is
     ///   empty takes the user's rows, so an app table created by a migration keeps them.
-    /// - Tables with no primary key, virtual and shadow tables, `sqlite_*` tables: the
-    ///   seed's version stands, with a warning unless the table's policy is `off`.
+    /// - Tables with no primary key, virtual and shadow tables, `sqlite_*` tables, and a
+    ///   seed table the user dropped: the seed's version stands, with a warning unless the
+    ///   table's policy is `off`.
     ///
     /// - Parameters:
     ///   - facts: The table across the three databases.
     ///   - policy: The table's policy.
     ///   - hasBase: Whether a merge base is available.
     public static func action(for facts: MergeTableFacts, policy: MergePolicy, hasBase: Bool) -> MergeTableAction {
-        guard let user = facts.user else { return .seedStands(warn: false) }
+        guard let user = facts.user else {
+            // A seed table the user dropped (the base has it): the new seed's stands, and,
+            // when the table merges, it is named among those whose changes were replaced.
+            let dropped = hasBase && facts.base == .ordinary && facts.seed == .ordinary && !facts.seedTableIsTheApps && policy != .off
+            return .seedStands(warn: dropped)
+        }
         // The app's table in both copies (a rollback's restored one is from its time):
         // the user's version is the app's latest, carried whole, never merged.
         if facts.seedTableIsTheApps, user == .ordinary || user == .virtual { return .carry }

@@ -104,6 +104,9 @@ package struct DeployObservation: Sendable, Hashable {
         package var snapshot: SHA256Digest? = nil
         /// A read-only deploy's: the seed file it was linking the working copy to.
         package var seedLink: String? = nil
+        /// Whether the run merged, as its marker wrote down once its carry was done: it
+        /// wrote that merge's conflicts file, which its finish keeps.
+        package var merged = false
         /// Whether the run replaced the content in place (a live replace or rollback): no
         /// generation file and no seed link tell whether its commit happened.
         package var isLive: Bool { generation == nil && seedLink == nil }

@@ -108,10 +108,13 @@ extension DeployPlanner {
         var link = SeedLink(
             target: seed, from: observed.oldContent, alreadyLinked: linked, keeps: keeps,
             drop: dropsPrevious ? drop(observed, request) : nil,
-            movesBase: movesBase, setsAsidePreviousBase: movesBase && observed.baseFiles.previousBase,
+            // (Finishing a killed run with no `.base` left: its `.previous.base` may be the
+            // base that run moved there for the copy it keeps, which the record names.)
+            movesBase: movesBase, setsAsidePreviousBase: keeps != nil && observed.baseFiles.previousBase && (movesBase || !finishing),
             previous: recordsPrevious ? previousRecord(observed, adopted: adopted, replaced: replaced, keeps: true, drops: false) : .unchanged,
             base: recordsPrevious ? nil : observed.records.base)
-        link.setsAsideCompressedPreviousBase = movesBase && observed.baseFiles.previousBaseCompressed
+        // The previous generation's bases go with it, whether or not a base takes their place.
+        link.setsAsideCompressedPreviousBase = keeps != nil && observed.baseFiles.previousBaseCompressed
         if keeps != nil { link.setsAsidePreviousSidecars = observed.previousSidecars }
         link.finishesKilledRun = finishing
         if finishing, let killed = observed.interrupted { link.signature = killed.signature }

@@ -37,8 +37,8 @@ package enum DeployPlanner {
     /// - Throws: ``DeployRefusal`` when nothing may be done.
     package static func plan(_ observed: DeployObservation, _ request: DeployRequest) throws(DeployRefusal) -> DeployPlan {
         // A swap (or a read-only deploy) killed before its switch that this run would leave in place (it copies
-        // nothing: up to date, held, a link put back; or a rollback with nothing to roll
-        // back) is undone first, and the caller observes again and plans what was asked.
+        // nothing: up to date, held, a link put back, the seed's link already in place; or a
+        // rollback with nothing to roll back) is undone first, and the caller observes again and plans what was asked.
         // (A killed live replace may have committed: what the working copy holds is not
         // known, and its marker stays until a run that copies; NOTES.md.)
         // (The record it withdrew is put back; an install or an adoption withdrew none.)
@@ -52,7 +52,10 @@ package enum DeployPlanner {
         } catch .nothingToRollBack where undoable != nil {
             plan = undoing(observed, undoable!.replacingRecord)
         }
-        if let killed = undoable, plan.withdraw == nil, !plan.finishesInterrupted, plan.seedLink == nil {
+        // (So is one a read-only deploy finds its seed's link still in place of: its link
+        // plan would only write the record again, and say `replaced`.)
+        let leavesInPlace = plan.seedLink.map { $0.alreadyLinked && $0.keeps == nil } ?? (plan.withdraw == nil)
+        if let killed = undoable, leavesInPlace, !plan.finishesInterrupted {
             plan = undoing(observed, killed.replacingRecord)
         }
         // The content a run keeps (all but a new generation's) keeps a drifted owner or
@@ -525,7 +528,7 @@ package enum DeployPlanner {
             heldFrom: interrupted.isRollback ? replaced?.version ?? observed.heldFrom : nil,
             signature: interrupted.isRollback ? .this(Self.pinAfterRollback(observed)) : interrupted.signature,
             generation: interrupted.generation, seedTables: .these(interrupted.seedTables, digests: interrupted.tableDigests),
-            removesConflicts: interrupted.isRollback)
+            removesConflicts: interrupted.isRollback && !interrupted.merged)
     }
 
     /// The plan that undoes a run killed before it switched the link: the record it

@@ -25,7 +25,10 @@ description:
     record stays).
   - On failure, returns SeedDB's one-line message as C(msg) and its exit code as RV(rc).
     A combination of options C(seeddb) refuses as bad usage is refused by the module before
-    anything runs, in SeedDB's words, with RV(rc=64).
+    anything runs, in SeedDB's words, with RV(rc=64); so are O(forget_signature) and
+    O(keep_previous) with O(command=rollback) (C(unknown option `--forget-signature`)), which
+    would otherwise be left out. Other options a command does not take are ignored, as
+    each says.
   - "SeedDB's warnings (its C(seeddb: warning:) lines) become the task's warnings."
   - A seed held after a rollback (its action V(held)) is not a change, but it is reported
     (RV(held), RV(held_seeds)) with a warning, since the host stays on an older version than
@@ -137,7 +140,8 @@ options:
     description:
       - Keep the replaced copy as the previous generation, for O(command=rollback)
         (C(--keep-previous)); seeddb's default is V(true).
-      - For O(command=deploy) and O(command=reseed).
+      - For O(command=deploy) and O(command=reseed); refused with O(command=rollback)
+        (a rollback keeps none), ignored by O(command=purge).
     type: bool
   allow_downgrade:
     description:
@@ -190,7 +194,9 @@ options:
     description:
       - Deploy a manifest that is not signed by the key the seed's record pins, and forget
         the pin, to leave signing on purpose (C(--forget-signature)).
-      - For O(command=deploy) and O(command=reseed).
+      - For O(command=deploy) and O(command=reseed); refused with O(command=rollback)
+        (a rollback checks no signature and keeps the pin), ignored by O(command=purge)
+        (which forgets the pin with the record).
     type: bool
     default: false
   orphans:
@@ -375,6 +381,16 @@ PURGE_FLAGS = ('location', 'name')
 FLAG = dict(
     seed='--seed', version='--version', location='--location', name='--name', sha256='--sha256',
     preserve='--preserve', merge='--merge', merge_table='--merge-table', read_only='--read-only',
+    strategy='--strategy', integrity='--integrity', keep_previous='--keep-previous',
+    trusted_keys='--trusted-key', allow_downgrade='--allow-downgrade', forget_signature='--forget-signature',
+)
+
+# The options a command does not take whose leaving out would change what the task asks
+# (`seeddb` refuses their flags as unknown), in the order the module would pass them. The
+# other options a command does not take are ignored, as DOCUMENTATION says, so that tasks
+# can share their options (`module_defaults`).
+NOT_TAKEN = dict(
+    rollback=('keep_previous', 'forget_signature'),
 )
 
 # The prefix of SeedDB's warning lines on standard error.
@@ -431,6 +447,10 @@ def usage_problem(params):
         return 'adopted goes with command purge'
     if params['adopted'] and params['orphans']:
         return '--adopted cannot be combined with --orphans'
+    for key in NOT_TAKEN.get(command, ()):
+        # `keep_previous: false` is a setting; a flag left false is not.
+        if (params[key] is not None) if key == 'keep_previous' else given(params, key):
+            return 'unknown option `%s`' % FLAG[key]
     if params['manifest'] is not None:
         # A reseed's --merge is its own, beside a manifest too.
         extra = [FLAG[key] for key in flags if given(params, key) and not (command == 'reseed' and key == 'merge')]
