@@ -18,6 +18,21 @@ enum MergeSQL {
         return "ALTER TABLE \(destination) ADD COLUMN \(definition)"
     }
 
+    /// Moves `index` past the SQL comment that starts there (`-- …` to the end of its line,
+    /// `/* … */`); `false`, `index` unchanged, when none does.
+    static func skipComment(_ bytes: [UInt8], _ index: inout Int) -> Bool {
+        guard index + 1 < bytes.count else { return false }
+        if bytes[index] == UInt8(ascii: "-"), bytes[index + 1] == UInt8(ascii: "-") {
+            while index < bytes.count, bytes[index] != UInt8(ascii: "\n") { index += 1 }
+            return true
+        }
+        guard bytes[index] == UInt8(ascii: "/"), bytes[index + 1] == UInt8(ascii: "*") else { return false }
+        index += 2
+        while index + 1 < bytes.count, !(bytes[index] == UInt8(ascii: "*") && bytes[index + 1] == UInt8(ascii: "/")) { index += 1 }
+        index = min(bytes.count, index + 2)
+        return true
+    }
+
     /// The column and constraint definitions of a `CREATE TABLE` statement, each as written
     /// (trimmed): the text between its outer parentheses, split at the commas outside
     /// quotes, comments and nested parentheses. Empty when there are no parentheses.
@@ -31,18 +46,13 @@ enum MergeSQL {
             String(decoding: bytes[from..<to], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         }
         while index < bytes.count {
+            if skipComment(bytes, &index) { continue }
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "'"), UInt8(ascii: "\""), UInt8(ascii: "`"), UInt8(ascii: "["):
                 let closing = byte == UInt8(ascii: "[") ? UInt8(ascii: "]") : byte
                 index += 1
                 while index < bytes.count, bytes[index] != closing { index += 1 }
-            case UInt8(ascii: "-") where index + 1 < bytes.count && bytes[index + 1] == byte:
-                while index < bytes.count, bytes[index] != UInt8(ascii: "\n") { index += 1 }
-            case UInt8(ascii: "/") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "*"):
-                index += 2
-                while index + 1 < bytes.count, !(bytes[index] == UInt8(ascii: "*") && bytes[index + 1] == UInt8(ascii: "/")) { index += 1 }
-                index += 1
             case UInt8(ascii: "("):
                 depth += 1
                 if depth == 1 { start = index + 1 }
@@ -153,13 +163,7 @@ enum MergeSQL {
             while index < bytes.count {
                 if bytes[index] == 0x20 || (bytes[index] >= 0x09 && bytes[index] <= 0x0D) {
                     index += 1
-                } else if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "-"), bytes[index + 1] == UInt8(ascii: "-") {
-                    while index < bytes.count, bytes[index] != 0x0A { index += 1 }
-                } else if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "/"), bytes[index + 1] == UInt8(ascii: "*") {
-                    index += 2
-                    while index + 1 < bytes.count, !(bytes[index] == UInt8(ascii: "*") && bytes[index + 1] == UInt8(ascii: "/")) { index += 1 }
-                    index = min(bytes.count, index + 2)
-                } else {
+                } else if !MergeSQL.skipComment(bytes, &index) {
                     return
                 }
             }
@@ -225,6 +229,7 @@ enum MergeSQL {
             return text
         }
         while index < bytes.count {
+            if skipComment(bytes, &index) { continue }
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "'"):
@@ -232,12 +237,6 @@ enum MergeSQL {
             case UInt8(ascii: "\""), UInt8(ascii: "`"), UInt8(ascii: "["):
                 let text = quoted(closing: byte == UInt8(ascii: "[") ? UInt8(ascii: "]") : byte)
                 tokens.append(Token(text: MergeNames.folded(String(decoding: text, as: UTF8.self)), quoted: true))
-            case UInt8(ascii: "-") where index + 1 < bytes.count && bytes[index + 1] == byte:
-                while index < bytes.count, bytes[index] != UInt8(ascii: "\n") { index += 1 }
-            case UInt8(ascii: "/") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "*"):
-                index += 2
-                while index + 1 < bytes.count, !(bytes[index] == UInt8(ascii: "*") && bytes[index + 1] == UInt8(ascii: "/")) { index += 1 }
-                index += 2
             case _ where isWordByte(byte):
                 let start = index
                 while index < bytes.count, isWordByte(bytes[index]) { index += 1 }
