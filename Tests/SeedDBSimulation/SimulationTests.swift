@@ -172,6 +172,25 @@ import Testing
         }
     }
 
+    /// A rollback killed and run again left the previous generation's base beside a record
+    /// that names none (a second copy of a seed at rest, for no merge to use).
+    @Test func aKilledRollbacksRerunLeavesNoBaseNoRecordNames() {
+        let start = Simulator()
+        start.run(Command(kind: .deploy, version: 2))
+        start.appWrites(editingTheSeed: true)
+        start.run(Command(kind: .deploy, version: 3))
+        start.run(Command(kind: .deploy, version: 3, readOnly: true))
+        start.run(Command(kind: .reseed, version: 3, live: true, mergeOffOnce: true))
+        start.run(Command(kind: .deploy, version: 3, merge: true))
+        #expect(start.problems() == [], "\(start.log)")
+        let rollback = Command(kind: .rollback, version: 3)
+        start.everyCut(of: rollback) { sim, crash in
+            #expect(sim.problems() == [], "crash before call \(crash): \(sim.log.suffix(3))")
+            let stale = [sim.paths.previousBase, sim.paths.previousBaseCompressed].filter { sim.world.node($0) != nil }
+            #expect(sim.entry()?.previous?.base != nil || stale.isEmpty, "crash before call \(crash): \(stale) stayed, \(sim.log.suffix(3))")
+        }
+    }
+
     /// A database adopted with a damaged settings file was dropped by the next replace,
     /// and a row the user had written into a seed table was in no file.
     @Test func anAdoptedDatabaseIsNeverRotatedAway() {

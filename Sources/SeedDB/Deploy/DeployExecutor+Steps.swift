@@ -837,7 +837,8 @@ extension DeployExecutor {
     ///   file's identity.
     private func installBase(_ base: PlannedStep.BaseInstall, _ run: DeployRun) throws(SeedDBError) -> (SHA256Digest?, BaseIdentityChange) {
         switch base {
-        case .found(let digest, let location):
+        case .found(let digest, let location, let stale):
+            run.setAside += stale.map(paths.path(of:))
             if location != .inPlace {
                 // A killed run's staged base may not have been flushed.
                 try fs.sync(paths.path(of: location))

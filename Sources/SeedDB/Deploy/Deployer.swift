@@ -741,8 +741,7 @@ public struct Deployer: Sendable {
         done.carried = outcome.carried
         done.merge = outcome.merge
         done.discarded = outcome.discarded
-        if outcome.merge != nil, let bytes = try? FileSystem.readFile(at: paths.conflictsFile),
-           let conflicts = try? MergeConflict.list(from: bytes, path: paths.conflictsFile) {
+        if outcome.merge != nil, let conflicts = try? conflictList(at: paths) {
             done.conflictsKept = conflicts.map(\.kept)
         }
     }
@@ -1218,7 +1217,12 @@ extension Deployer {
     /// - Throws: ``SeedDBError`` `ioFailure` when the conflicts file cannot be read as
     ///   SeedDB wrote it.
     public func conflictList(_ seed: Seed) throws(SeedDBError) -> [MergeConflict] {
-        let path = paths(for: seed).conflictsFile
+        try conflictList(at: paths(for: seed))
+    }
+
+    /// The conflicts the file at `paths` lists, as ``conflictList(_:)`` reads them.
+    func conflictList(at paths: SeedPaths) throws(SeedDBError) -> [MergeConflict] {
+        let path = paths.conflictsFile
         guard let bytes = try FileSystem.readFile(at: path), bytes.contains(where: { $0 != 0x20 && $0 != 0x0A }) else { return [] }
         return try MergeConflict.list(from: bytes, path: path)
     }

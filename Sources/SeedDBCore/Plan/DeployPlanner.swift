@@ -513,13 +513,17 @@ package enum DeployPlanner {
     /// base it wrote down wherever it got to (the digest of the file found, or none).
     private static func finishingRecord(_ observed: DeployObservation, _ interrupted: DeployObservation.Interrupted, adopted: Bool, keeps: Bool, drops: Bool) -> PlannedStep.Record {
         let base: PlannedStep.BaseInstall
+        // A rollback's previous generation's base (or its delta) goes with the previous
+        // generation it restored, unless it is the base found.
+        let rollback = interrupted.isRollback
         if let digest = interrupted.base, let found = interrupted.baseFoundAt {
-            base = .found(digest, at: found)
+            base = .found(digest, at: found, removing: staleBases(
+                base: false, previousBase: rollback && observed.baseFiles.previousBase && found != .previous,
+                compressed: rollback && observed.baseFiles.previousBaseCompressed))
         } else {
-            // A rollback's delta of the previous generation's base goes with the previous
-            // generation it restored.
-            let compressed = interrupted.isRollback && observed.baseFiles.previousBaseCompressed
-            base = .none(removing: (observed.baseFiles.base ? [.inPlace] : []) + (compressed ? [.previousCompressed] : []))
+            base = .none(removing: staleBases(
+                base: observed.baseFiles.base, previousBase: rollback && observed.baseFiles.previousBase,
+                compressed: rollback && observed.baseFiles.previousBaseCompressed))
         }
         let replaced = observed.records.current ?? interrupted.replacingRecord
         return PlannedStep.Record(

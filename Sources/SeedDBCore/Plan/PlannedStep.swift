@@ -505,8 +505,9 @@ package enum PlannedStep: Sendable, Hashable {
         case pristine(otherwise: BaseFallback)
         /// `<name>.previous.base` (the restored generation's) becomes `<name>.base`.
         case previousBase(SHA256Digest)
-        /// A base a killed run put somewhere (observed by its digest) is moved in place.
-        case found(SHA256Digest, at: BaseLocation)
+        /// A base a killed run put somewhere (observed by its digest) is moved in place;
+        /// these stale ones are set aside (a killed rollback's previous generation's).
+        case found(SHA256Digest, at: BaseLocation, removing: [BaseLocation] = [])
         /// No base: these stale ones are set aside.
         case none(removing: [BaseLocation])
     }
