@@ -613,7 +613,7 @@ import Testing
         var observed = Self.observed()
         observed.records.current = DeployRecord(version: Self.version("1"), sha256: digest, size: 1, deployedAt: "", seedTables: ["levels"])
         #expect(try Self.mergingCarry(observed) == PlannedStep.Carry(
-            appTables: .notInTheOldSeed(["levels"]), merge: .merge, base: .missing("was never kept for the old copy (it was deployed with merging off)")))
+            appTables: .notInTheOldSeed(["levels"]), merge: .merge, base: .missing("is not known for the old copy (it was deployed with merging off, or a rollback could not restore its base)")))
         observed.records.base = digest
         #expect(try Self.mergingCarry(observed) == PlannedStep.Carry(appTables: .notInTheOldSeed(["levels"]), merge: .merge, base: .missing("is missing")))
         observed.baseFiles.base = true

@@ -191,6 +191,34 @@ import Testing
         }
     }
 
+    /// A live reseed killed after it set the previous generation aside, before its commit:
+    /// the `rollback` that followed, refused (nothing to roll back to), removed that
+    /// generation with the killed run's other leftovers. A refused rollback destroys nothing.
+    @Test func aRollbackRefusedAfterAKilledLiveReseedKeepsThePreviousGenerationSetAside() {
+        let start = Simulator()
+        start.run(Command(kind: .deploy, version: 1))
+        start.appWrites(editingTheSeed: true)
+        start.run(Command(kind: .deploy, version: 2))
+        let reseed = Command(kind: .reseed, version: 2, live: true)
+        // Temporary files included: the generation set aside has a temporary name.
+        func firstSeedFiles(_ sim: Simulator) -> Int {
+            sim.world.names(in: sim.paths.directory).filter { name in
+                guard case .file(.database(let content, _), _, _)? = sim.world.node(sim.paths.inDirectory(name)) else { return false }
+                return content.seed == "1"
+            }.count
+        }
+        var refused = 0
+        for crash in 0..<start.calls(reseed) {
+            let sim = start.copy()
+            sim.run(reseed, crash: crash)
+            let before = firstSeedFiles(sim)
+            guard sim.run(Command(kind: .rollback, version: 2)) == .failed(.seedUnavailable) else { continue }
+            refused += 1
+            #expect(firstSeedFiles(sim) == before, "crash before call \(crash): \(sim.log.suffix(3))")
+        }
+        #expect(refused > 0, "no cut left the rollback nothing to roll back to")
+    }
+
     /// A database adopted with a damaged settings file was dropped by the next replace,
     /// and a row the user had written into a seed table was in no file.
     @Test func anAdoptedDatabaseIsNeverRotatedAway() {

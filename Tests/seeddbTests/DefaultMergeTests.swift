@@ -105,6 +105,34 @@ import Testing
         #expect(try reseed.seeds().first?["discarded"] as? [String] == ["words"], "\(reseed.stdout)")
     }
 
+    /// With merging off, a rollback (or `--keep-previous false`) replaced the user's changes
+    /// and kept no copy of them: the line said `the old copy was not kept` (found by a
+    /// contract probe). The old copy is kept as an adopted copy, as a merging run keeps
+    /// what it could not merge.
+    @Test func mergeOffWithNoPreviousGenerationKeepsTheOldCopy() throws {
+        try makeSeeds()
+        let off = #","merge":"off""#
+        #expect(try cli.run(["deploy", "--manifest", try manifest(1, off)]).status == 0)
+        #expect(try cli.run(["deploy", "--manifest", try manifest(2, off)]).status == 0)
+        _ = try sql("UPDATE words SET word = 'mine' WHERE id = 2")
+        let rollback = try cli.run(["rollback", "--manifest", try manifest(2, off), "--json"])
+        #expect(rollback.status == 0, "\(rollback.stderr)")
+        let entry = try #require(try rollback.seeds().first)
+        #expect(entry["discarded"] as? [String] == ["words"], "\(rollback.stdout)")
+        let kept = try #require(entry["oldCopyKeptAs"] as? String, "\(rollback.stdout)")
+        #expect(try cli.shell("sqlite3 '\(kept)' \"SELECT word FROM words WHERE id = 2\"").stdout == "mine\n", "the old copy keeps the user's edit")
+
+        _ = try sql("UPDATE words SET word = 'again' WHERE id = 2")
+        // (The rollback holds version 1 while version 2 ships: a reseed replaces it.)
+        let upgrade = try cli.run(["reseed", "--manifest", try manifest(2, off), "--keep-previous", "false"])
+        #expect(upgrade.status == 0, "\(upgrade.stderr)")
+        #expect(upgrade.stdout.contains("merge is off: the user's changes to 1 seed table (words) were replaced; the old copy is kept as levels.sqlite.adopted-"), "\(upgrade.stdout)")
+        let directory = (cli.workingCopy as NSString).deletingLastPathComponent
+        let adopted = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasPrefix("levels.sqlite.adopted-") }
+        let again = try adopted.map { try cli.shell("sqlite3 '\(directory)/\($0)' \"SELECT word FROM words WHERE id = 2\"").stdout }
+        #expect(again.contains("again\n"), "\(adopted)")
+    }
+
     /// A replace with merging off killed after its switch, finished by the next deploy:
     /// that run's line and JSON said nothing of the user's changes it had replaced (found
     /// by a contract probe). The finish names them, compared in the previous generation

@@ -11,6 +11,22 @@ import Testing
         return (try #require(found[.posixPermissions] as? Int), try #require(found[.ownerAccountName] as? String))
     }
 
+    /// A database put by hand where a read-only seed's link was, adopted and kept as the
+    /// previous generation, kept its own owner (root's) under `--owner` (found by a
+    /// contract probe); a copy's previous generation gets the working copy's.
+    @Test(.enabled(if: PackagingTests.isRoot, "ownership needs root"))
+    func theCopyAReadOnlyLinkKeepsGetsTheOwnerAskedFor() throws {
+        let seedFolder = cli.root + "/shipped"
+        #expect(try cli.shell("mkdir -p '\(seedFolder)' && cp '\(CLIHarness.seeds)/v1/levels.sqlite' '\(seedFolder)/' && chmod 0644 '\(seedFolder)/levels.sqlite'").status == 0)
+        let flags = ["deploy", "--read-only", "--owner", "nobody:nogroup", "--app", cli.app, "--seed", seedFolder + "/levels.sqlite", "--version", "1"]
+        #expect(try cli.run(flags).status == 0)
+        // A database of root's put in the link's place by hand.
+        #expect(try cli.shell("cp --remove-destination '\(seedFolder)/levels.sqlite' '\(cli.workingCopy)' && chmod 0644 '\(cli.workingCopy)'").status == 0)
+        let relinked = try cli.run(flags)
+        #expect(relinked.status == 0, "\(relinked.stderr)")
+        #expect(try attributes(cli.workingCopy + ".previous").owner == "nobody")
+    }
+
     @Test(.enabled(if: PackagingTests.isRoot, "ownership needs root"))
     func anUpToDateDeployPutsBackTheOwnerAndModeAskedFor() throws {
         // Given a system install owned by a service account, 0640

@@ -52,6 +52,58 @@ import Testing
         #expect(cli.settingsEntry()?["heldFrom"] == nil)
     }
 
+    /// A release's `rollback` killed once its first seed was rolled back was never finished
+    /// by running it again: the rerun stopped at that seed (exit 66, nothing to roll back),
+    /// and the next seed kept its killed run's marker (found by a contract probe). A seed
+    /// of the manifest already rolled back from the version the manifest ships is passed
+    /// over (`held at 1: rolled back from 2`), so the rerun rolls back the rest; a second
+    /// rollback of the whole release says each is held.
+    @Test func aKilledReleaseRollbackIsFinishedByItsRerun() throws {
+        func manifest(_ version: Int) throws -> String {
+            let path = cli.root + "/release-\(version).json"
+            let seed = "\(CLIHarness.seeds)/v\(version)/levels.sqlite"
+            let text = #"{"app":"\#(cli.app)","seeds":[{"source":"\#(seed)","name":"a.sqlite","version":"\#(version)"},{"source":"\#(seed)","name":"b.sqlite","version":"\#(version)"}]}"#
+            try text.write(toFile: path, atomically: false, encoding: .utf8)
+            return path
+        }
+        #expect(try cli.run(["deploy", "--manifest", try manifest(1)]).status == 0)
+        #expect(try cli.run(["deploy", "--manifest", try manifest(2)]).status == 0)
+        // Killed once the first seed's run is done, before the second starts.
+        let killed = try cli.run(["rollback", "--manifest", try manifest(2)], environment: ["SEEDDB_TEST_KILL_AFTER": "clean-up"])
+        #expect(killed.status != 0)
+        let rerun = try cli.run(["rollback", "--manifest", try manifest(2)])
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        let directory = (cli.workingCopy as NSString).deletingLastPathComponent
+        #expect(rerun.stdout == """
+            a.sqlite: held at 1: rolled back from 2 (\(directory)/a.sqlite)
+            b.sqlite: rolled back 2 -> 1 by swap; merged: no changes of the user's (\(directory)/b.sqlite)
+
+            """, "\(rerun.stdout)")
+        let again = try cli.run(["rollback", "--manifest", try manifest(2), "--json"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try again.seeds().map { $0["action"] as? String } == ["held", "held"], "\(again.stdout)")
+        let dry = try cli.run(["rollback", "--manifest", try manifest(2), "--dry-run"])
+        #expect(dry.status == 0 && dry.stdout.hasPrefix("a.sqlite: held at 1"), "\(dry.stdout)\(dry.stderr)")
+        // With flags, a second rollback still has nothing to roll back.
+        #expect(try cli.run(["rollback", "--app", cli.app, "--name", "a.sqlite"]).status == 66)
+    }
+
+    /// After a rollback killed before it installed anything, a deploy's dry run said
+    /// `would be unchanged at 1` (`"from": "2", "to": "1"`) where the run undoes the killed
+    /// rollback and says `unchanged` at 2 (found by a contract probe).
+    @Test func aDryRunAfterAKilledRollbackNamesTheRecordPutBack() throws {
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+        #expect(try cli.run(["deploy"] + cli.seedFlags(2)).status == 0)
+        let killed = try cli.run(["rollback"] + cli.seedFlags(2), environment: ["SEEDDB_TEST_KILL_AFTER": "withdraw"])
+        #expect(killed.status != 0)
+        let dry = try cli.run(["deploy", "--dry-run", "--json"] + cli.seedFlags(2))
+        let planned = try #require(try dry.seeds().first, "\(dry.stdout)\(dry.stderr)")
+        #expect(planned["action"] as? String == "unchanged" && planned["from"] as? String == "2" && planned["to"] as? String == "2", "\(dry.stdout)")
+        let run = try cli.run(["deploy", "--json"] + cli.seedFlags(2))
+        let done = try #require(try run.seeds().first, "\(run.stdout)\(run.stderr)")
+        #expect(done["action"] as? String == "unchanged" && done["to"] as? String == "2", "\(run.stdout)")
+    }
+
     /// A `-wal` (or `-journal`) beside the previous generation is not SeedDB's (it keeps
     /// the previous generation without one): the rollback is refused (65) with nothing
     /// changed, saying to move it away. It said to checkpoint it "before shipping", a seed

@@ -102,6 +102,9 @@ extension DeployExecutor {
             try fs.rename(paths.base, to: paths.previousBase)
             run.onFailure("the merge base") { () throws(SeedDBError) in try fs.rename(paths.previousBase, to: paths.base) }
         }
+        // `--owner` and `--mode` as a copy's previous generation gets them; its own mode
+        // otherwise (the link's is the seed's).
+        try giveWorkingCopyOwnership(to: old, installed: old, run)
         try fs.rename(old, to: paths.previousGeneration)
         run.setAside.removeAll { $0 == old }
         run.onFailure("the new previous generation") { () throws(SeedDBError) in try fs.rename(paths.previousGeneration, to: old) }

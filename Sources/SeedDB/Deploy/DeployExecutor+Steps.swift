@@ -363,7 +363,8 @@ extension DeployExecutor {
             let result = try db.carry(into: carryTarget, from: old, request, logger: context.logger)
             (run.carried, run.merge) = (result.carried, result.merge)
             run.discarded = carry.discards == .unwritten ? [] : result.discarded
-            if let stamp = carry.keepsOldCopyIfDiscarded, result.discarded?.isEmpty == false { run.keepsOldCopyAs = stamp }
+            // (Changes that could not be told apart are kept too.)
+            if let stamp = carry.keepsOldCopyIfDiscarded, result.discarded?.isEmpty == false || carry.discards == .unknown { run.keepsOldCopyAs = stamp }
             warnAboutTheBase()
         } catch {
             if let failure = error.underlying as? MergeFailure {
@@ -683,7 +684,7 @@ extension DeployExecutor {
     /// root, its owner), so an adopted database or a generation made under another mode
     /// does not keep its own. Undone by giving it back its own. A file this process may
     /// not change (another user's, adopted) keeps its own, with a warning.
-    private func giveWorkingCopyOwnership(to content: String, installed: String?, _ run: DeployRun) throws(SeedDBError) {
+    func giveWorkingCopyOwnership(to content: String, installed: String?, _ run: DeployRun) throws(SeedDBError) {
         guard let (keptMode, keptOwner) = try fs.modeAndOwner(of: content),
               let installed = try installed.flatMap({ (path) throws(SeedDBError) in try fs.modeAndOwner(of: path) })
         else { return }

@@ -314,15 +314,15 @@ extension Deployer {
 
     /// A run of one seed that finds its marker naming a release (the release was killed
     /// before it recorded its seeds): says which other seeds of that release are still
-    /// unfinished. The run deploys its own seed; theirs keep their markers (no record)
-    /// until the release, or a run of each, finishes them.
-    func warnOfUnfinishedRelease(_ observed: Observed, paths: SeedPaths) {
+    /// unfinished. The run (of `kind`) does its own seed; theirs keep their markers (no
+    /// record) until the release, or a run of each, finishes them.
+    func warnOfUnfinishedRelease(_ observed: Observed, _ kind: DeployRequest.Kind, paths: SeedPaths) {
         guard let seeds = observed.entry.interrupted?.release else { return }
         let entries = (try? records(at: paths).snapshot().entries) ?? [:]
         let unfinished = seeds.filter { $0.name != paths.name.rawValue && entries[$0.name]?.interrupted != nil }
         guard !unfinished.isEmpty else { return }
         let names = unfinished.map { "\($0.name) (\($0.version.rawValue))" }.joined(separator: ", ")
-        logger.warning("\(paths.workingCopy) is one seed of a release interrupted before it was recorded; this run deploys it alone: \(names) of that release stay unfinished until the release is deployed again")
+        logger.warning("\(paths.workingCopy) is one seed of a release interrupted before it was recorded; this run \(kind == .rollback ? "rolls it back" : "deploys it") alone: \(names) of that release stay unfinished until the release is deployed again")
     }
 
     /// The executor of one seed's plan.

@@ -434,6 +434,8 @@ public struct Deployer: Sendable {
     func decide(_ observed: Observed, _ kind: DeployRequest.Kind, paths: SeedPaths, after finished: DeployPlan? = nil) throws(SeedDBError) -> DeployPlan {
         do {
             return try DeployPlanner.plan(observed.observation, request(kind, observed.seed, after: finished))
+        } catch .nothingToRollBack where kind == .rollback && Self.rolledBackByThisRelease(observed) {
+            return .held
         } catch {
             throw failure(refusing: error, observed, paths: paths)
         }
@@ -595,6 +597,8 @@ public struct Deployer: Sendable {
             let observed = try observe(seed, paths: paths)
             do {
                 _ = try DeployPlanner.plan(observed.observation, request(kind, observed.seed))
+            } catch .nothingToRollBack where Self.rolledBackByThisRelease(observed) {
+                return .answered(report(observed, .held, kind, paths: paths))
             } catch .nothingToRollBack where !observed.observation.leftovers.isEmpty {
                 // What a killed run left in the working copy's directory is removed under
                 // the lock: the locked run refuses the same, after removing it.
@@ -682,14 +686,19 @@ public struct Deployer: Sendable {
             lookAgain = false
             let observed = try observe(seed, paths: paths, lock: lock, known: hashed, planning: kind)
             if kind != .rollback { try requirePinned(signature, entry: observed.entry, seed: seed) }
-            if finished == nil { warnOfUnfinishedRelease(observed, paths: paths) }
+            if finished == nil { warnOfUnfinishedRelease(observed, kind, paths: paths) }
             let plan: DeployPlan
             do {
                 plan = try DeployPlanner.plan(observed.observation, request(kind, observed.seed, after: finishedPlan))
+            } catch .nothingToRollBack where Self.rolledBackByThisRelease(observed) {
+                removeLeftovers(observed, .nothing, paths: paths)
+                return report(observed, .held, kind, paths: paths)
             } catch {
                 // A rollback with nothing to roll back copies nothing: it removes what
-                // killed runs left, as any such run does, then fails.
-                if error == .nothingToRollBack { removeLeftovers(observed, .nothing, paths: paths) }
+                // killed runs left, as any such run does, then fails; but not a previous
+                // generation a killed live run set aside before its commit (the run that
+                // finishes that one drops it): a failed rollback destroys nothing.
+                if error == .nothingToRollBack { removeLeftovers(observed, .nothing, paths: paths, keepingSetAsidePrevious: true) }
                 throw failure(refusing: error, observed, paths: paths)
             }
             if kind != .rollback { try requirePinned(signature, finishing: plan, entry: observed.entry, seed: seed) }
@@ -763,16 +772,39 @@ public struct Deployer: Sendable {
     /// copies as adopted copies, as `plan` says, in a run that has nothing to copy (a run
     /// that copies does both in its `clean-up` step); and the temporary files a killed
     /// write of the settings left (a run that writes the settings removes those first).
-    func removeLeftovers(_ observed: Observed, _ plan: DeployPlan, paths: SeedPaths) {
+    /// With `keepingSetAsidePrevious`, what a killed run set aside of the previous
+    /// generation (``isSetAsidePreviousGeneration(_:of:)``) stays.
+    func removeLeftovers(_ observed: Observed, _ plan: DeployPlan, paths: SeedPaths, keepingSetAsidePrevious: Bool = false) {
         context(at: paths).keepHeldCopies(plan.keepsHeldCopies, of: paths)
         removeStaleSettingsFiles(paths)
-        for leftover in observed.observation.leftovers {
+        for leftover in observed.observation.leftovers where !(keepingSetAsidePrevious && Self.isSetAsidePreviousGeneration(leftover, of: paths)) {
             do {
                 try effects.files.remove(leftover)
             } catch {
                 logger.warning("could not remove \(leftover): \(error.message)")
             }
         }
+    }
+
+    /// Whether a manifest's seed that has nothing to roll back was rolled back from the
+    /// version the manifest ships (its record held from it, no run under way): a rerun of
+    /// a release's `rollback` that was killed after this seed passes over it to the seeds
+    /// still to roll back, and so does a second rollback of the whole release.
+    private static func rolledBackByThisRelease(_ observed: Observed) -> Bool {
+        let entry = observed.entry
+        return observed.seed.manifest != nil && entry.interrupted == nil && entry.record != nil
+            && entry.heldFrom.map { $0 == observed.seed.version } == true
+    }
+
+    /// Whether `path` is what a run set aside of the previous generation, to be removed
+    /// once that run succeeded: the generation (`.<name>.seeddb-<random>.previous.tmp`,
+    /// or a journal of it), its merge base (`….previous-base.tmp`) or a sidecar
+    /// (`….previous-sidecar.tmp`).
+    static func isSetAsidePreviousGeneration(_ path: String, of paths: SeedPaths) -> Bool {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard name.hasBytePrefix(FileSystem.temporaryPrefix(paths.name.rawValue)) else { return false }
+        let kinds = [".previous.tmp", ".previous-base.tmp", ".previous-sidecar.tmp"]
+        return kinds.contains { kind in ([""] + SeedPaths.sqliteSidecarSuffixes).contains { name.hasByteSuffix(kind + $0) } }
     }
 
     /// Removes the temporary files a killed write of the settings left, under the
@@ -1171,12 +1203,15 @@ public struct Deployer: Sendable {
         let recorded = observed.entry.record ?? observed.entry.interrupted?.replacing
         var to = observed.seed.version
         var from = recorded?.version
-        if plan.finishesInterrupted, let interrupted = observed.entry.interrupted {
+        if plan.undoesInterrupted, let recorded {
+            // The record a killed run withdrew, put back.
+            to = recorded.version
+        } else if plan.finishesInterrupted, let interrupted = observed.entry.interrupted {
             to = interrupted.version
         } else if plan.finishesInterrupted, kind == .rollback {
             // The clean-up of a rollback that had recorded.
             (from, to) = (observed.entry.heldFrom, recorded?.version ?? to)
-        } else if kind == .rollback {
+        } else if kind == .rollback && plan.action != .held {
             to = observed.restorableVersion
         } else if plan.action == .held || plan.action == .unchanged {
             to = recorded?.version ?? to

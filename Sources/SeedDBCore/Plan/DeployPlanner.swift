@@ -250,11 +250,13 @@ package enum DeployPlanner {
         if replacing && !seedLinked {
             var carry = carry(observed, request, adopted: adopted, replaced: replaced, skipsMerge: skipsMerge)
             // A swap retires the old generation file it does not keep, and a live replace
-            // writes over the old content: what the merge could not carry of the user's
-            // would be in no file. (The swap renames the old generation, the live replace
-            // snapshots the old content, to the adopted copy's name.)
+            // writes over the old content: what the merge could not carry of the user's,
+            // or what merging off replaces of it, would be in no file. (The swap renames
+            // the old generation, the live replace snapshots the old content, to the
+            // adopted copy's name.)
             let retiresAGeneration = if case .generation = observed.oldContent { true } else { false }
-            if carry.merge == .merge && !keepsPrevious && (strategy != .swap || retiresAGeneration) {
+            let replacesEdits = carry.merge == .merge || (carry.discards != .none && carry.discards != .unwritten)
+            if replacesEdits && !keepsPrevious && (strategy != .swap || retiresAGeneration) {
                 var taken = observed.takenAdoptedStamps
                 if case .keepAsAdopted(let stamp)? = drop { taken.insert(stamp) }
                 carry.keepsOldCopyIfDiscarded = freeStamp(request, besides: taken)
@@ -361,7 +363,7 @@ package enum DeployPlanner {
             // for a merge it has no base for); an old copy deployed with merging off (a
             // `cache` seed, a seed that turned merging on since) never had one.
             base = .missing(!request.merges ? "is not kept for this seed (its own merge policy is off)"
-                : observed.records.base == nil ? "was never kept for the old copy (it was deployed with merging off)" : "is missing")
+                : observed.records.base == nil ? "is not known for the old copy (it was deployed with merging off, or a rollback could not restore its base)" : "is missing")
         } else if observed.records.base != nil, observed.baseFiles.baseMatchesRecord == true {
             base = .recorded
         } else if observed.baseFiles.baseIsInterruptedLiveBase == true {

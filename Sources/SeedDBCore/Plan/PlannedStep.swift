@@ -229,12 +229,14 @@ package enum PlannedStep: Sendable, Hashable {
         /// differ from the new seed (the old seed's own values) as the user's. `nil` when the
         /// merge has its base, or no digests were recorded.
         package var unchangedIfDigests: [String: SHA256Digest]?
-        /// For a merge whose old content is not kept as the previous generation (a
+        /// For a carry whose old content is not kept as the previous generation (a
         /// rollback's, or with `keepPrevious` off): the stamp under which the old content is
         /// kept as an adopted copy (`<name>.adopted-<stamp>`: a swap's old generation file
-        /// instead of retired, a live replace's snapshot before its commit) when the merge
-        /// replaces some of the user's changes (a table it cannot merge: no primary
-        /// key, a virtual table), which would otherwise be in no file. `nil` otherwise.
+        /// instead of retired, a live replace's snapshot before its commit) when it
+        /// replaces some of the user's changes (a table the merge cannot merge: no primary
+        /// key, a virtual table; with merging off, each seed table the user changed, or
+        /// all of them when which ones cannot be told), which would otherwise be in no
+        /// file. `nil` otherwise.
         package var keepsOldCopyIfDiscarded: String? = nil
 
         /// Creates a carry.
