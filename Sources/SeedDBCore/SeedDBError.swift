@@ -22,7 +22,8 @@ public struct SeedDBError: Error, Sendable, CustomStringConvertible {
         case inUse = "in-use"
         /// A manifest is malformed: bad JSON, unknown or missing keys, invalid values.
         case invalidManifest = "invalid-manifest"
-        /// The working copy fails `PRAGMA integrity_check`.
+        /// The working copy fails `PRAGMA integrity_check`, or the file SeedDB keeps beside
+        /// it with its last merge's conflicts (`<name>.conflicts.json`) is damaged.
         case corruptWorkingCopy = "corrupt-working-copy"
         /// A seed clashes with what is recorded or with another seed: its name is recorded
         /// for the other location or looks like a recorded name in another Unicode

@@ -12,8 +12,8 @@ extension SeedDBCommand {
             <name>.conflicts.json beside the working copy until the next merge (a rollback \
             that does not merge removes it): the table, the row's key, the column (none for \
             a whole row), the base, user and seed values, and which side was kept (none \
-            after a refused "fail" merge). Says "no merge has run" when there is none. \
-            Changes nothing.
+            after a refused "fail" merge). Says "no merge has run" when there is none. A \
+            damaged file is an error that names it (exit 65). Changes nothing.
 
             Example:
               seeddb conflicts --manifest Seeds/v2/seeds.json --json
@@ -26,7 +26,7 @@ extension SeedDBCommand {
 
         func run() throws {
             let (lists, failure) = seeds.each(system, { (deployer, seed) throws(SeedDBError) in
-                (name: seed.name, conflicts: try deployer.hasMerged(seed) ? try deployer.conflicts(seed) : nil)
+                (name: seed.name, conflicts: try deployer.hasMerged(seed) ? try deployer.conflictList(seed) : nil)
             })
             Printer(output).conflicts(lists, failure: failure)
             try failure?.exit()

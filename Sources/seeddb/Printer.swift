@@ -1,4 +1,3 @@
-import Foundation
 import SeedDB
 
 /// Prints results as text for people, or as one JSON object with `--json`.
@@ -144,14 +143,13 @@ struct Printer {
         }
     }
 
-    /// `seeddb conflicts`: each seed's conflicts of its last merge attempt (`conflicts` is
-    /// the JSON array the library wrote; `nil` when no merge has run), each with its three
-    /// values (base, user, seed) and the side kept.
-    func conflicts(_ seeds: [(name: SeedName, conflicts: String?)], failure: SeedFailure? = nil) {
-        emit(json: ["seeds": seeds.map { [("name", $0.name.rawValue), ("conflicts", RawJSON(text: $0.conflicts ?? "[]"))] as [(String, Any?)] }], failure: failure) {
+    /// `seeddb conflicts`: each seed's conflicts of its last merge attempt (`nil` when no
+    /// merge has run), each with its three values (base, user, seed) and the side kept;
+    /// both forms are written from the values the library read.
+    func conflicts(_ seeds: [(name: SeedName, conflicts: [MergeConflict]?)], failure: SeedFailure? = nil) {
+        emit(json: ["seeds": seeds.map { [("name", $0.name.rawValue), ("conflicts", RawJSON(text: MergeConflict.jsonArray($0.conflicts ?? [])))] as [(String, Any?)] }], failure: failure) {
             seeds.flatMap { seed -> [String] in
-                guard let text = seed.conflicts else { return ["\(seed.name): no merge has run"] }
-                let list = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [[String: Any]] ?? []
+                guard let list = seed.conflicts else { return ["\(seed.name): no merge has run"] }
                 guard !list.isEmpty else { return ["\(seed.name): no conflicts in the last merge"] }
                 return ["\(seed.name): \(list.count) conflict\(list.count == 1 ? "" : "s") in the last merge"] + list.map(Self.conflictLine)
             }
@@ -160,18 +158,19 @@ struct Printer {
 
     /// One conflict for people:
     /// `  levels [ix=2] background: base "cave", user "my cave", seed "cave-hd"; kept the user's`;
-    /// a row conflict shows whole rows (`no row` for the side without it).
-    static func conflictLine(_ conflict: [String: Any]) -> String {
-        let key = (conflict["key"] as? [String: Any] ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\(text($0.value))" }.joined(separator: ",")
-        let column = conflict["column"] as? String
-        let where_ = column.map { " \($0)" } ?? " (whole row)"
-        let values = ["base", "user", "seed"].map { side -> String in
-            guard let value = conflict[side] else { return "\(side) (absent)" }
-            let shown = value is NSNull ? (column == nil ? "no row" : "NULL") : text(value)
-            return "\(side) \(shown)"
+    /// a row conflict shows whole rows (`no row` for the side without it), and a side
+    /// without the conflict's column says `(absent)`.
+    static func conflictLine(_ conflict: MergeConflict) -> String {
+        let column = conflict.column.map { " \($0)" } ?? " (whole row)"
+        let values = [("base", conflict.base), ("user", conflict.user), ("seed", conflict.seed)].map { name, side -> String in
+            guard let json = side.json else { return "\(name) (absent)" }
+            switch side {
+            case .absent: return "\(name) no row"
+            case .value(.null): return "\(name) NULL"
+            default: return "\(name) \(json)"
+            }
         }.joined(separator: ", ")
-        let kept: MergeConflict.Kept = (conflict["kept"] as? String).flatMap(MergeConflict.Kept.init(rawValue:)) ?? MergeConflict.Kept.none
-        return "  \(conflict["table"] as? String ?? "?") [\(key)]\(where_): \(values); \(kept)"
+        return "  \(conflict.table) \(MergeConflict.keyText(conflict.key))\(column): \(values); \(conflict.kept)"
     }
 
     /// A merge's counts for the deploy line: `4 rows updated, 1 inserted, 3 conflicts kept
@@ -194,12 +193,6 @@ struct Printer {
             parts.append("\(merge.conflicts) conflict\(merge.conflicts == 1 ? "" : "s")\(who) (seeddb conflicts)")
         }
         return parts.isEmpty ? "no changes of the user's" : parts.joined(separator: ", ")
-    }
-
-    /// A value from the conflicts file as JSON text (strings quoted, rows as objects).
-    private static func text(_ value: Any) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed, .sortedKeys, .withoutEscapingSlashes]) else { return "\(value)" }
-        return String(decoding: data, as: UTF8.self)
     }
 
     /// `status`: per seed, its state, versions and working copy; the signature recorded,

@@ -98,6 +98,30 @@ import Testing
         #expect(conflicts.contains("\"kept\":\"none\""), "\(conflicts)")
     }
 
+    /// `conflicts(_:)` once returned a damaged file's bytes as its JSON: it reads the file
+    /// as `conflictList(_:)` does, and both refuse it alike, naming it. Whitespace alone is
+    /// no conflicts.
+    @Test func aDamagedConflictsFileIsRefusedAsDamaged() throws {
+        let v1 = try makeSeed("v1.sqlite", Self.levelsV1)
+        let v2 = try makeSeed("v2.sqlite", Self.levelsV2)
+        try deployer.deploy(seed("1", v1, merge: .userWins))
+        try edit("UPDATE levels SET stars = 3 WHERE ix = 2")
+        let upgrade = try seed("2", v2, merge: .userWins)
+        try deployer.deploy(upgrade)
+        let written = try deployer.conflicts(upgrade)
+        #expect(written == "[" + (try deployer.conflictList(upgrade)).map(\.json).joined(separator: ",") + "]", "\(written)")
+        for damage in [#"[{"table":"levels","ke"#, "garbage", #"{"a":1}"#] {
+            try Data(damage.utf8).write(to: URL(fileURLWithPath: paths.conflictsFile))
+            for read in [{ () throws in _ = try deployer.conflicts(upgrade) }, { () throws in _ = try deployer.conflictList(upgrade) }] {
+                let error = try #require(throws: SeedDBError.self) { try read() }
+                #expect(error.code == .corruptWorkingCopy, "\(damage): \(error)")
+                #expect(error.message.hasPrefix("cannot read the conflicts in \(paths.conflictsFile): the file is damaged ("), "\(error.message)")
+            }
+        }
+        try Data(" \t\r\n".utf8).write(to: URL(fileURLWithPath: paths.conflictsFile))
+        #expect(try deployer.conflicts(upgrade) == "[]" && deployer.conflictList(upgrade).isEmpty)
+    }
+
     @Test func aMissingBaseMergesWithoutOneAndKeepsTheNewBase() throws {
         let v1 = try makeSeed("v1.sqlite", Self.levelsV1)
         let v2 = try makeSeed("v2.sqlite", Self.levelsV2)

@@ -420,7 +420,7 @@ in <name>.conflicts.json beside the working copy until the next merge (a
 rollback that does not merge removes it): the table, the row's key, the column
 (none for a whole row), the base, user and seed values, and which side was kept
 (none after a refused "fail" merge). Says "no merge has run" when there is
-none. Changes nothing.
+none. A damaged file is an error that names it (exit 65). Changes nothing.
 
 Example:
   seeddb conflicts --manifest Seeds/v2/seeds.json --json

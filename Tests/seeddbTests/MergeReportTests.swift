@@ -90,6 +90,50 @@ import Testing
         #expect(try cli.run(["conflicts", "--json"] + cli.seedFlags(2)).stdout == #"{"seeds":[{"name":"levels.sqlite","conflicts":[]}]}"# + "\n")
     }
 
+    /// A damaged conflicts file once read as "no conflicts in the last merge", and `--json`
+    /// pasted its bytes into the output (exit 0 both): it is one error line naming the file
+    /// (65, a damaged file as `verify`'s damaged working copy), and `--json` is still one
+    /// JSON object. A file of whitespace alone still lists no conflicts.
+    @Test(arguments: [
+        ("truncated", #"[{"table":"levels","key":{"ix":2},"column":"backgr"#),
+        ("not JSON", "garbage\n"),
+        ("not a list of conflicts", #"{"a":1}"#),
+        ("a conflict without its side kept", #"[{"table":"levels","key":{"ix":2},"column":"background"}]"#),
+    ])
+    func aDamagedConflictsFileIsAnErrorNamingIt(_ label: String, _ damage: String) throws {
+        try deployV1AndEdit("user-wins")
+        #expect(try cli.run(["deploy"] + cli.seedFlags(2) + ["--merge", "user-wins"]).status == 0)
+        let file = cli.workingCopy + ".conflicts.json"
+        try Data(damage.utf8).write(to: URL(fileURLWithPath: file))
+        let human = try cli.run(["conflicts"] + cli.seedFlags(2))
+        #expect(human.status == 65, "\(label): \(human.stdout) \(human.stderr)")
+        #expect(human.stdout.isEmpty, "\(label): \(human.stdout)")
+        #expect(human.stderr.hasPrefix("seeddb: error: cannot read the conflicts in \(file): the file is damaged ("), "\(label): \(human.stderr)")
+        #expect(human.stderr.split(separator: "\n").count == 1, "\(label): \(human.stderr)")
+        let json = try cli.run(["conflicts", "--json"] + cli.seedFlags(2))
+        #expect(json.status == 65, "\(label): \(json.stdout)")
+        let object = try json.json()
+        #expect((object["error"] as? [String: Any])?["code"] as? Int == 65, "\(label): \(json.stdout)")
+        #expect((object["seeds"] as? [Any])?.isEmpty == true, "\(label): \(json.stdout)")
+
+        try Data(" \t\r\n".utf8).write(to: URL(fileURLWithPath: file))
+        #expect(try cli.run(["conflicts"] + cli.seedFlags(2)).stdout == "levels.sqlite: no conflicts in the last merge\n")
+        #expect(try cli.run(["conflicts", "--json"] + cli.seedFlags(2)).stdout == #"{"seeds":[{"name":"levels.sqlite","conflicts":[]}]}"# + "\n")
+    }
+
+    /// `--json` lists the conflicts as the human form does, from the same values: a row
+    /// conflict's sides as objects, a cell's as values, the side kept.
+    @Test func theJSONListsTheConflictsTheLinesShow() throws {
+        try deployV1AndEdit("user-wins")
+        #expect(try cli.run(["deploy"] + cli.seedFlags(2) + ["--merge", "user-wins"]).status == 0)
+        let list = try #require(try cli.run(["conflicts", "--json"] + cli.seedFlags(2)).seeds().first?["conflicts"] as? [[String: Any]])
+        #expect(list.count == 3)
+        let cave = try #require(list.first { ($0["key"] as? [String: Any])?["ix"] as? Int == 2 })
+        #expect(cave["table"] as? String == "levels" && cave["column"] as? String == "background")
+        #expect(cave["base"] as? String == "cave" && cave["user"] as? String == "my cave" && cave["seed"] as? String == "cave-hd" && cave["kept"] as? String == "user")
+        #expect(list.contains { ($0["key"] as? [String: Any])?["ix"] as? Int == 5 && $0["user"] is NSNull })
+    }
+
     @Test(arguments: [["--merge", "off"], ["--merge", "user-wins"]])
     func aRollbackForgetsTheRolledBackMergesConflicts(rollbackFlags: [String]) throws {
         try deployV1AndEdit("user-wins")

@@ -401,7 +401,7 @@ extension DeployExecutor {
     /// Writes the conflicts of the last merge attempt beside the working copy (a JSON
     /// array). Failing to write it is a warning: the merge itself is what matters.
     func writeConflicts(_ conflicts: [MergeConflict]) {
-        let text = "[" + conflicts.map(\.json).joined(separator: ",") + "]\n"
+        let text = MergeConflict.jsonArray(conflicts) + "\n"
         do {
             try fs.writeAtomically(Array(text.utf8), to: paths.conflictsFile, permissions: [.ownerReadWrite, .groupRead, .otherRead], owner: files.owner)
         } catch {

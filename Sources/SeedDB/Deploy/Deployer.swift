@@ -1237,20 +1237,19 @@ public struct Deployer: Sendable {
 
 extension Deployer {
     /// The conflicts of the last merge attempt of `seed`'s working copy, as the JSON array
-    /// `seeddb conflicts` prints (each conflict `{"table", "key", "column", "base", "user",
-    /// "seed", "kept"}`); `"[]"` when the last merge had none or none was attempted.
+    /// `seeddb conflicts --json` lists (each conflict `{"table", "key", "column", "base",
+    /// "user", "seed", "kept"}`), written from ``conflictList(_:)``: never the file's bytes
+    /// as they are; `"[]"` when the last merge had none or none was attempted.
+    /// - Throws: ``SeedDBError`` as ``conflictList(_:)``.
     public func conflicts(_ seed: Seed) throws(SeedDBError) -> String {
-        let path = paths(for: seed).conflictsFile
-        guard let bytes = try FileSystem.readFile(at: path) else { return "[]" }
-        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        return text.isEmpty ? "[]" : text
+        MergeConflict.jsonArray(try conflictList(seed))
     }
 
     /// The conflicts of the last merge attempt of `seed`'s working copy, as values (the
     /// form ``conflicts(_:)`` prints as JSON); empty when the last merge had none or none
-    /// was attempted.
-    /// - Throws: ``SeedDBError`` `ioFailure` when the conflicts file cannot be read as
-    ///   SeedDB wrote it.
+    /// was attempted (no file, or one of whitespace alone).
+    /// - Throws: ``SeedDBError`` `corruptWorkingCopy` when the conflicts file is damaged
+    ///   (cut short, not JSON, not the list SeedDB writes), naming it.
     public func conflictList(_ seed: Seed) throws(SeedDBError) -> [MergeConflict] {
         try conflictList(at: paths(for: seed))
     }
@@ -1258,7 +1257,8 @@ extension Deployer {
     /// The conflicts the file at `paths` lists, as ``conflictList(_:)`` reads them.
     func conflictList(at paths: SeedPaths) throws(SeedDBError) -> [MergeConflict] {
         let path = paths.conflictsFile
-        guard let bytes = try FileSystem.readFile(at: path), bytes.contains(where: { $0 != 0x20 && $0 != 0x0A }) else { return [] }
+        // JSON's whitespace: space, tab, line feed, carriage return.
+        guard let bytes = try FileSystem.readFile(at: path), bytes.contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return [] }
         return try MergeConflict.list(from: bytes, path: path)
     }
 }

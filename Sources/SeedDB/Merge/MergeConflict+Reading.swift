@@ -5,12 +5,19 @@ extension MergeConflict {
     /// as values: a key's columns in name order, the sides a conflict's JSON leaves out
     /// as ``Side/noColumn``.
     ///
-    /// - Throws: ``SeedDBError`` `ioFailure` when the text is not such an array.
+    /// - Throws: ``SeedDBError`` `corruptWorkingCopy` when the text is not such an array
+    ///   (cut short, not JSON, another shape): the file at `path` is damaged.
     static func list(from text: [UInt8], path: String) throws(SeedDBError) -> [MergeConflict] {
         func damaged(_ what: String) -> SeedDBError {
-            SeedDBError(.ioFailure, "cannot read the conflicts in \(path): \(what)")
+            SeedDBError(.corruptWorkingCopy, "cannot read the conflicts in \(path): the file is damaged (\(what)); the next merge writes it anew")
         }
-        guard let array = try JSONValue.parse(text[...], rules: .strict).array else { throw damaged("not a JSON array") }
+        let parsed: JSONValue
+        do {
+            parsed = try JSONValue.parse(text[...], rules: .strict)
+        } catch {
+            throw damaged(error.message)
+        }
+        guard let array = parsed.array else { throw damaged("not a JSON array") }
         return try array.map { (element) throws(SeedDBError) -> MergeConflict in
             guard let object = element.object, let table = object["table"]?.string,
                   let key = object["key"]?.object, let kept = object["kept"]?.string.flatMap(Kept.init(rawValue:))

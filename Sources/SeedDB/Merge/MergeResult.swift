@@ -32,6 +32,6 @@ public struct MergeResult: Sendable {
 
     /// The conflicts as a JSON array of ``MergeConflict/json`` objects.
     public var conflictsJSON: String {
-        "[" + conflicts.map(\.json).joined(separator: ",") + "]"
+        MergeConflict.jsonArray(conflicts)
     }
 }

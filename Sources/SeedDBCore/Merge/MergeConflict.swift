@@ -84,6 +84,12 @@ public struct MergeConflict: Sendable, Hashable {
         "[" + key.sorted { $0.column < $1.column }.map { "\($0.column)=\($0.value.json)" }.joined(separator: ",") + "]"
     }
 
+    /// `conflicts` as one JSON array of ``json`` objects, in the order given: what a merge
+    /// writes to the conflicts file, and what `seeddb conflicts --json` lists for a seed.
+    public static func jsonArray(_ conflicts: [MergeConflict]) -> String {
+        "[" + conflicts.map(\.json).joined(separator: ",") + "]"
+    }
+
     /// The whole `seeddb conflicts --json` document:
     /// `{"seeds":[{"name":"…","conflicts":[…]}]}`, seeds in the order given.
     ///
@@ -91,7 +97,7 @@ public struct MergeConflict: Sendable, Hashable {
     ///   last merge attempt.
     public static func document(seeds: [(name: String, conflicts: [MergeConflict])]) -> String {
         let entries = seeds.map { seed in
-            "{\"name\":\(MergeJSON.string(seed.name)),\"conflicts\":[\(seed.conflicts.map(\.json).joined(separator: ","))]}"
+            "{\"name\":\(MergeJSON.string(seed.name)),\"conflicts\":\(jsonArray(seed.conflicts))}"
         }
         return "{\"seeds\":[\(entries.joined(separator: ","))]}"
     }
