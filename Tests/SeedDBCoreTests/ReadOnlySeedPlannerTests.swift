@@ -131,6 +131,22 @@ import Testing
         #expect(throws: refusal) { try DeployPlanner.plan(Self.observed(seed: seed), DeployRequest(kind: .deploy)) }
     }
 
+    /// A seed shorter (or longer) than its header declares is refused as a copied deploy
+    /// refuses it; a header whose page count SQLite would not trust declares nothing.
+    @Test func aSeedOfAnotherSizeThanItsHeaderDeclaresIsRefused() throws {
+        var seed = ReadOnlySeed(path: Self.seedPath)
+        seed.declaredSize = 12288
+        seed.size = 8192
+        #expect(throws: DeployRefusal.readOnlySeedWrongSize(Self.seedPath, declared: 12288, size: 8192)) {
+            try DeployPlanner.plan(Self.observed(seed: seed), DeployRequest(kind: .reseed))
+        }
+        seed.size = 12288
+        #expect(try DeployPlanner.plan(Self.observed(seed: seed), DeployRequest(kind: .deploy)).seedLink?.target == Self.seedPath)
+        seed.declaredSize = nil
+        seed.size = 8192
+        #expect(try DeployPlanner.plan(Self.observed(seed: seed), DeployRequest(kind: .deploy)).seedLink?.target == Self.seedPath)
+    }
+
     @Test func backToACopyCarriesThePreviousGenerationAndKeepsIt() throws {
         var linked = Self.observed(current: "2", workingCopy: .seedLink(Self.seedPath), recordedGeneration: nil, recordedLink: Self.seedPath, previous: true, seed: nil)
         // No record of the previous generation: its app tables come across, nothing else

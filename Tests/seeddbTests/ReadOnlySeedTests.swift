@@ -116,6 +116,37 @@ struct ReadOnlySeedTests {
         #expect(cli.state() == before, "a refused run changed something")
     }
 
+    /// A seed shorter than its header says (a truncated download) was linked (exit 0),
+    /// replacing a healthy copy, where a copied deploy refuses it (65). The link refuses it
+    /// in the copy's words, changing nothing, and `status`, `verify` and `--dry-run` foresee it.
+    @Test func aTruncatedSeedIsRefusedAsACopiedDeployRefusesIt() throws {
+        let cli = CLIHarness()
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+        let seed = try Self.shipped(cli, 2)
+        #expect(try cli.shell("chmod u+w '\(seed)' && truncate -s 8192 '\(seed)' && chmod 0444 '\(seed)'").status == 0)
+        let words = "invalid seed \(seed): its header declares 12288 bytes but 8192 were read"
+        let before = cli.state()
+        let copied = try cli.run(["deploy"] + Self.flags(cli, 2, seed))
+        #expect(copied.status == 65 && copied.stderr.contains(words), "\(copied.stderr)")
+        for command in [["deploy"], ["reseed"], ["deploy", "--dry-run"]] {
+            let linked = try cli.run(command + ["--read-only"] + Self.flags(cli, 2, seed))
+            #expect(linked.status == 65, "\(command): \(linked.stdout) \(linked.stderr)")
+            #expect(linked.stderr.contains(words) && linked.stderr.hasSuffix("; nothing was changed\n"), "\(command): \(linked.stderr)")
+        }
+        #expect(cli.state() == before, "a refused run changed something")
+
+        let manifest = cli.root + "/share/seeds.json"
+        try Data(#"{"app": "\#(cli.app)", "seeds": [{"source": "levels.sqlite", "version": "2", "readOnly": true}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: manifest))
+        let status = try cli.run(["status", "--json", "--manifest", manifest])
+        #expect(status.status == 0, "\(status.stderr)")
+        #expect((try status.seeds().first?["refusal"] as? String)?.contains(words) == true, "\(status.stdout)")
+        let verify = try cli.run(["verify", "--json", "--manifest", manifest])
+        #expect(verify.status == 65, "\(verify.stdout) \(verify.stderr)")
+        #expect((try verify.seeds().first?["refusal"] as? String)?.contains(words) == true, "\(verify.stdout)")
+        #expect(cli.state() == before, "status or verify changed something")
+    }
+
     /// The same in a manifest (78; the library's ``Seed`` refuses them too).
     @Test(arguments: [#""preserve": ["progress"]"#, #""merge": "off""#, #""mergeTables": {"levels": "user-wins"}"#, #""preserve": []"#, #""mergeTables": {}"#])
     func aReadOnlyManifestSeedTakesNoCarry(_ member: String) throws {

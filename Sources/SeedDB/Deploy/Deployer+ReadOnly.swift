@@ -11,10 +11,10 @@ extension Deployer {
 
     /// What the planner needs to know of a read-only seed: its path, whether it is
     /// compressed, whether the path is absolute and stable and, when `looking` (a run
-    /// under the deploy lock), who could write the file through the link (one `stat`,
-    /// following links, as the app's connection would) or put another file at its path
-    /// (two for each directory on it, and on it with its links resolved). `nil` for a
-    /// seed that is copied.
+    /// under the deploy lock), its header (WAL mode, the size it declares) and size, who
+    /// could write the file through the link (one `stat`, following links, as the app's
+    /// connection would) or put another file at its path (two for each directory on it,
+    /// and on it with its links resolved). `nil` for a seed that is copied.
     ///
     /// The app's user is `--owner` when given; otherwise, for a run as root, the owner of
     /// what is at the working-copy path when that is another account (a run with `--owner`
@@ -46,9 +46,12 @@ extension Deployer {
         }
         // Not a file (a directory): the link step refuses it, as a copy's would be.
         if let type = try? effects.files.fileType(at: resolved), type != .regular { return observed }
-        // In WAL mode: its header's read and write versions (a file that is no database is
-        // refused by the link step).
-        observed.inWALMode = (try? effects.files.readPrefix(of: seed.source, count: SQLiteHeader.length)).flatMap(SQLiteHeader.init)?.isWAL == true
+        // Its header (a file that is no database is refused by the link step): in WAL mode
+        // (its read and write versions), and the size it declares, against the file's.
+        let header = (try? effects.files.readPrefix(of: seed.source, count: SQLiteHeader.length)).flatMap(SQLiteHeader.init)
+        observed.inWALMode = header?.isWAL == true
+        observed.declaredSize = header?.declaredSize
+        observed.size = try? effects.files.identity(of: seed.source).size
         let appUser = appUserID(workingCopy: paths.workingCopy)
         observed.writableBy = ReadOnlySeed.writer(mode: mode, ownerID: owner.uid, appUserID: appUser)
         // Or could put another file at its path: each directory on it, as written (followed,

@@ -457,6 +457,10 @@ public struct Deployer: Sendable {
             return SeedDBError(.invalidConfiguration, "\(Self.readOnlyPrefix(paths)): \(NameRules.shown(path: path)) is compressed and needs a copy to be opened; ship it uncompressed, or deploy it without read-only; nothing was changed")
         case .readOnlySeedInWALMode(let path):
             return SeedDBError(.invalidConfiguration, "\(Self.readOnlyPrefix(paths)): \(NameRules.shown(path: path)) is in WAL mode, and the app could open it only where it may create its -shm file beside the seed; ship it in rollback-journal mode (PRAGMA journal_mode=DELETE), or deploy it without read-only; nothing was changed")
+        case .readOnlySeedWrongSize(let path, let declared, let size):
+            var error = SeedSource.wrongSize(NameRules.shown(path: path), declared: declared, read: size, why: "truncated")
+            error.message += "; nothing was changed"
+            return error
         case .readOnlySeedUnstable(let path, let why):
             return SeedDBError(.cannotCreate, "\(Self.readOnlyPrefix(paths)): \(NameRules.quoted(path, limit: 200)) is not an absolute, stable path (\(why)); give the absolute path of the seed as shipped; nothing was changed")
         case .readOnlySeedMissing(let path):
@@ -482,8 +486,8 @@ public struct Deployer: Sendable {
     /// working copy links to (`linkedTo`), as ``readOnlySeed(_:looking:)`` sees it: for a
     /// link already in place, the seed file writable by the app's user (as the startup
     /// check reads it); for a link to be made, what the link step refuses of the seed's
-    /// path and permissions (a compressed seed, a path that is not absolute and stable, a
-    /// seed the app's user could write or replace), not a missing seed or one that is not
+    /// header, path and permissions (a compressed seed, one cut short or in WAL mode, a
+    /// path that is not absolute and stable, a seed the app's user could write or replace), not a missing seed or one that is not
     /// a regular file (reported as such). `nil` for a copied seed, and when it would not.
     func readOnlySeedRefusal(_ seed: Seed, linkedTo: String?, paths: SeedPaths) -> SeedDBError? {
         var linked = seed

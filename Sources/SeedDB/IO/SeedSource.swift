@@ -72,6 +72,14 @@ struct SeedSource {
         return Inspection(identity: identity, header: header, prefix: (identity, prefix))
     }
 
+    /// The refusal of the seed at `path` whose header declares `declared` bytes where
+    /// `read` were read (its copy's, or the file's size for a link to it): `why` says what
+    /// may have cut it short or changed it. A copied deploy and a read-only one refuse it
+    /// in the same words.
+    static func wrongSize(_ path: String, declared: Int64, read: Int64, why: String) -> SeedDBError {
+        SeedDBError(.invalidSeed, "invalid seed \(path): its header declares \(declared) bytes but \(read) were read (\(why))")
+    }
+
     /// Refuses a seed whose `-wal` or `-journal` holds changes a copy of the file alone
     /// would lose (two `stat`s, no read).
     private func requireNoSidecarChanges() throws(SeedDBError) {

@@ -227,6 +227,10 @@ package enum DeployRefusal: Error, Sendable, Hashable {
     /// A read-only seed in WAL mode (its header says so), which a connection opens only
     /// where it can create the `-shm` file beside it: the seed's path.
     case readOnlySeedInWALMode(String)
+    /// A read-only seed whose file is not the size its header declares (cut short, as a
+    /// truncated download is), which a copied deploy refuses too: the seed's path, the size
+    /// declared and the file's.
+    case readOnlySeedWrongSize(String, declared: Int64, size: Int64)
     /// A read-only seed whose path is not absolute and stable: the path, and why.
     case readOnlySeedUnstable(String, String)
     /// A read-only seed the app's user could write through the link, or replace through a

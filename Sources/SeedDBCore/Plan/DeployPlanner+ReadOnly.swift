@@ -5,6 +5,7 @@ extension DeployPlanner {
     /// - Up to date: the working copy is the link to this seed, the record names it and
     ///   the version (a `deploy` only; a `reseed` records again). A rollback's hold holds.
     /// - Refused, before anything else is planned: a compressed seed (it needs a copy), a
+    ///   seed of another size than its header declares (cut short), a seed in WAL mode, a
     ///   path that is not absolute and stable, a seed the app's user could replace through
     ///   a directory on its path; and, even when its link is recorded at this version, a
     ///   seed whose file is not there or that the app's user could write.

@@ -28,11 +28,19 @@ package struct ReadOnlySeed: Sendable, Hashable {
     /// only where it can create its `-shm` beside it, which the app's user cannot beside
     /// a seed it may not write; it needs a copy.
     package var inWALMode: Bool = false
+    /// The size the seed's header declares (``SQLiteHeader/declaredSize``), when it
+    /// declares one (looked at).
+    package var declaredSize: Int64? = nil
+    /// The seed file's size (looked at).
+    package var size: Int64? = nil
 
     /// Why the seed cannot be linked, as ``DeployPlanner`` refuses it; `nil` when it can.
+    /// A file of another size than its header declares (cut short: a truncated download)
+    /// is refused as a copied deploy refuses it.
     package var refusal: DeployRefusal? {
         if missing { return .readOnlySeedMissing(path) }
         if compressed { return .readOnlyNeedsCopy(path) }
+        if let declaredSize, let size, declaredSize != size { return .readOnlySeedWrongSize(path, declared: declaredSize, size: size) }
         if inWALMode { return .readOnlySeedInWALMode(path) }
         if let unstable { return .readOnlySeedUnstable(path, unstable) }
         if let who = writableBy ?? replaceableBy { return .readOnlySeedWritable(path, who) }
