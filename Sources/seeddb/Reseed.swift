@@ -10,10 +10,11 @@ extension SeedDBCommand {
             discussion: """
             Runs the same safe steps as deploy, and follows the seed's merge policy as a deploy \
             does: with user-wins (the default for data), what the user wrote is merged into the \
-            fresh seed. --merge sets the policy of this reseed alone (beside --manifest too): \
-            --merge off puts the seed's own rows back and names the tables whose changes it \
-            replaced; the old copy is kept as the previous generation. A manifest's seeds are \
-            reseeded as one release: all of them or none.
+            fresh seed. --merge sets the policy of this reseed alone (beside --manifest too, \
+            for the seeds it copies; refused when they are all read-only): --merge off puts \
+            the seed's own rows back and names the tables whose changes it replaced; the old \
+            copy is kept as the previous generation. A manifest's seeds are reseeded as one \
+            release: all of them or none.
 
             Example:
               seeddb reseed --app com.example.levels --seed levels.sqlite --version 2
@@ -21,6 +22,16 @@ extension SeedDBCommand {
             """)
 
         @OptionGroup var options: DeployOptions
+
+        func validate() throws {
+            // A manifest of links alone has no copy for `--merge` to apply to, as beside
+            // `--read-only` (``SeedOptions``); a manifest that copies a seed takes it for that
+            // one. One that cannot be read is left to the run, which reports it.
+            if options.seeds.carry.merge != nil, let path = options.seeds.manifestOptions.manifest,
+               let manifest = try? options.seeds.manifestOptions.loadManifest(), manifest.seeds.allSatisfy(\.readOnly) {
+                throw ValidationError("every seed of \(NameRules.shown(path: path)) is read-only, a link to its seed file, not a copy: --merge has nothing to apply to; drop it")
+            }
+        }
 
         func run() throws {
             try options.run(force: true)

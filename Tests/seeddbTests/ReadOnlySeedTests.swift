@@ -116,6 +116,32 @@ struct ReadOnlySeedTests {
         #expect(cli.state() == before, "a refused run changed something")
     }
 
+    /// `reseed --merge` beside a manifest whose seeds are all read-only was taken and
+    /// ignored (exit 0): refused as beside `--read-only` (64), before anything changes.
+    /// Beside a manifest that also copies a seed, it applies to the seed it copies.
+    @Test func reseedMergeBesideAManifestOfLinksIsRefused() throws {
+        let cli = CLIHarness()
+        _ = try Self.shipped(cli, 1)
+        let manifest = cli.root + "/share/seeds.json"
+        try Data(#"{"app": "\#(cli.app)", "seeds": [{"source": "levels.sqlite", "version": "1", "readOnly": true}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: manifest))
+        #expect(try cli.run(["deploy", "--manifest", manifest]).status == 0)
+        let before = cli.state()
+        let refused = try cli.run(["reseed", "--manifest", manifest, "--merge", "off"])
+        #expect(refused.status == 64, "\(refused.stdout) \(refused.stderr)")
+        #expect(refused.stderr == "seeddb: error: every seed of \(manifest) is read-only, a link to its seed file, not a copy: --merge has nothing to apply to; drop it\n")
+        #expect(refused.stdout.isEmpty)
+        #expect(cli.state() == before, "a refused run changed something")
+
+        let mixed = cli.root + "/share/mixed.json"
+        try Data(#"{"app": "\#(cli.app)", "seeds": [{"source": "levels.sqlite", "version": "1", "readOnly": true}, {"source": "\#(CLIHarness.seeds)/v1/levels.sqlite", "name": "copy.sqlite", "version": "1"}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: mixed))
+        #expect(try cli.run(["deploy", "--manifest", mixed]).status == 0)
+        let reseed = try cli.run(["reseed", "--manifest", mixed, "--merge", "off"])
+        #expect(reseed.status == 0, "\(reseed.stderr)")
+        #expect(reseed.stdout.contains("copy.sqlite: reseeded at 1 by "), "\(reseed.stdout)")
+    }
+
     /// A seed shorter than its header says (a truncated download) was linked (exit 0),
     /// replacing a healthy copy, where a copied deploy refuses it (65). The link refuses it
     /// in the copy's words, changing nothing, and `status`, `verify` and `--dry-run` foresee it.
