@@ -71,9 +71,14 @@ struct Printer {
     /// changes to 2 seed tables (tags, words) were replaced; the old copy is
     /// levels.sqlite.previous`, or, after a merge, `; not merged: …` (tables it could not
     /// merge, or whose policy is `off`); in a dry run, what would be replaced; nothing when
-    /// it replaced none.
+    /// it replaced none. When, merging off, which tables changed is not known (the run
+    /// warned) and the old copy was kept as an adopted copy: `; the old copy is kept as …`.
     static func discarded(_ report: DeployReport, dryRun: Bool = false) -> String {
-        guard let tables = report.discarded, !tables.isEmpty else { return "" }
+        guard let tables = report.discarded, !tables.isEmpty else {
+            guard report.discarded == nil, report.merge == nil, !report.merging, let kept = report.oldCopyKeptAs else { return "" }
+            return dryRun ? "; the old copy would be kept as an adopted copy (\(report.name).adopted-…)"
+                : "; the old copy is kept as \(kept.split(separator: "/").last.map(String.init) ?? kept)"
+        }
         let names = tables.map(Self.tableName).joined(separator: ", ")
         let changes = "the user's changes to \(tables.count) seed table\(tables.count == 1 ? "" : "s") (\(names))"
         let why = report.merge != nil || report.merging ? "not merged" : "merge is off"

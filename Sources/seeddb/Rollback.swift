@@ -10,7 +10,8 @@ extension SeedDBCommand {
             discussion: """
             Each replace keeps the old working copy as one previous generation (unless \
             deploy --keep-previous false). Rollback swaps it back in atomically (or live, \
-            while the database is in use) and consumes it; exits 66 when there is none. What \
+            while the database is in use) and consumes it; exits 66 when there is none (from \
+            a manifest, a seed already rolled back from the version it ships is held). What \
             the user wrote since is carried into the restored copy: the app's own tables, the \
             --preserve tables and, with --merge, the user's edits. The version rolled back \
             from is then held: deploy leaves the copy alone until the app ships another \

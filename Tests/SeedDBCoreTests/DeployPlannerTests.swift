@@ -953,6 +953,22 @@ import Testing
         #expect(finished.keepPrevious?.compressesBaseAsPrevious == true && finished.keepPrevious?.setsAsideCompressedPreviousBase == true)
     }
 
+    /// A rollback with merging off killed after its switch, before it kept the old
+    /// generation as an adopted copy (its carry replaced some of the user's changes): the
+    /// finish retired that generation, the only file with those changes (found in review).
+    /// The finish keeps it as an adopted copy, as it does a merging run's.
+    @Test func aKilledRollbackThatReplacedEditsKeepsTheOldGenerationOnItsFinish() throws {
+        var killed = Self.observed(recorded: nil, workingCopy: .generation(3), generations: [2, 3], previous: true,
+                                   interrupted: .init(version: Self.version("1"), generation: 3, replacing: Self.version("2"), isRollback: true))
+        killed.recordedGeneration = 2
+        killed.interrupted?.replacingGeneration = 2
+        let request = DeployRequest(kind: .rollback)
+        #expect(!request.carryMerges)
+        #expect(try DeployPlanner.plan(killed, request).keepPrevious?.keepsFinishedOldContentAs == nil, "nothing of the user's was replaced")
+        killed.interrupted?.replacedEdits = true
+        #expect(try DeployPlanner.plan(killed, request).keepPrevious?.keepsFinishedOldContentAs == request.stamp)
+    }
+
     /// With the link removed, nothing can be using the working copy's path: a live
     /// replace would leave the link missing, so the plan swaps.
     @Test func aRemovedLinkIsReplacedBySwapEvenWhenLiveIsAsked() throws {

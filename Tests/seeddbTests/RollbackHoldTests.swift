@@ -104,6 +104,19 @@ import Testing
         #expect(done["action"] as? String == "unchanged" && done["to"] as? String == "2", "\(run.stdout)")
     }
 
+    /// The link of a held copy removed by hand: `deploy` put it back and said
+    /// `restored 1 -> 2`, the version shipped, while the record stays 1 (found in review).
+    @Test func aHeldCopysLinkPutBackIsRestoredAtTheHeldVersion() throws {
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+        #expect(try cli.run(["deploy"] + cli.seedFlags(2)).status == 0)
+        #expect(try cli.run(["rollback"] + cli.seedFlags(2)).status == 0)
+        #expect(unlink(cli.workingCopy) == 0)
+        let restored = try cli.run(["deploy", "--json"] + cli.seedFlags(2))
+        let entry = try #require(try restored.seeds().first, "\(restored.stdout)\(restored.stderr)")
+        #expect(entry["action"] as? String == "restored" && entry["to"] as? String == "1", "\(restored.stdout)")
+        #expect(try cli.levelCount() == 20, "version 1's content")
+    }
+
     /// A `-wal` (or `-journal`) beside the previous generation is not SeedDB's (it keeps
     /// the previous generation without one): the rollback is refused (65) with nothing
     /// changed, saying to move it away. It said to checkpoint it "before shipping", a seed

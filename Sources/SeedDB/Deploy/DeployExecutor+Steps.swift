@@ -596,7 +596,7 @@ extension DeployExecutor {
         }
         if let stamp = keep.keepsFinishedOldContentAs {
             run.keepsOldCopyAs = stamp
-            context.logger.warning("\(paths.workingCopy): the interrupted run's old copy is kept as \(paths.adoptedCopy(stamp)): its merge may not have carried all of the user's changes (`seeddb purge --adopted` removes it)")
+            context.logger.warning("\(paths.workingCopy): the interrupted run's old copy is kept as \(paths.adoptedCopy(stamp)): it may hold changes of the user's that the run's carry did not carry (`seeddb purge --adopted` removes it)")
         }
         if let number = keep.finishesOldGeneration {
             let old = paths.inDirectory(paths.generationName(number))

@@ -90,8 +90,12 @@ public struct Deployer: Sendable {
     /// replace is carried into the restored content as on any replace: the app's tables,
     /// preserved tables and, with a merging policy, the user's edits of seeded rows.
     ///
+    /// A seed read from a manifest (``Seed/manifest``) that has nothing to restore and is
+    /// held from the version the manifest ships is reported as ``DeployAction/held``:
+    /// a release's rollback run again passes over the seeds it already rolled back.
+    ///
     /// - Throws: ``SeedDBError`` `seedUnavailable` (exit 66) when there is no previous
-    ///   generation; otherwise as ``deploy(_:)``.
+    ///   generation (but for such a seed); otherwise as ``deploy(_:)``.
     @discardableResult
     public func rollback(_ seed: Seed) throws(SeedDBError) -> DeployReport {
         try run(seed, .rollback)
@@ -159,7 +163,9 @@ public struct Deployer: Sendable {
                 planned.merging = carry.merge == .merge
                 planned.discarded = try wouldDiscard(observed, carry, kind, paths: paths)
                 planned.keptPrevious = plan.leavesReplacedContentAsPrevious
-                if planned.discarded?.isEmpty == false { planned.oldCopyKeptAs = carry.keepsOldCopyIfDiscarded.map(paths.adoptedCopy) }
+                if planned.discarded?.isEmpty == false || carry.discards == .unknown {
+                    planned.oldCopyKeptAs = carry.keepsOldCopyIfDiscarded.map(paths.adoptedCopy)
+                }
                 if carry.discards == .unknown { logger.warning("\(DeployExecutor.unknownChanges(carry, paths: paths, files: effects.files))") }
             }
         }
@@ -434,7 +440,7 @@ public struct Deployer: Sendable {
     func decide(_ observed: Observed, _ kind: DeployRequest.Kind, paths: SeedPaths, after finished: DeployPlan? = nil) throws(SeedDBError) -> DeployPlan {
         do {
             return try DeployPlanner.plan(observed.observation, request(kind, observed.seed, after: finished))
-        } catch .nothingToRollBack where kind == .rollback && Self.rolledBackByThisRelease(observed) {
+        } catch .nothingToRollBack where kind == .rollback && Self.heldFromShippedVersion(observed) {
             return .held
         } catch {
             throw failure(refusing: error, observed, paths: paths)
@@ -601,7 +607,7 @@ public struct Deployer: Sendable {
             let observed = try observe(seed, paths: paths)
             do {
                 _ = try DeployPlanner.plan(observed.observation, request(kind, observed.seed))
-            } catch .nothingToRollBack where Self.rolledBackByThisRelease(observed) {
+            } catch .nothingToRollBack where Self.heldFromShippedVersion(observed) {
                 return .answered(report(observed, .held, kind, paths: paths))
             } catch .nothingToRollBack where !observed.observation.leftovers.isEmpty {
                 // What a killed run left in the working copy's directory is removed under
@@ -694,7 +700,7 @@ public struct Deployer: Sendable {
             let plan: DeployPlan
             do {
                 plan = try DeployPlanner.plan(observed.observation, request(kind, observed.seed, after: finishedPlan))
-            } catch .nothingToRollBack where Self.rolledBackByThisRelease(observed) {
+            } catch .nothingToRollBack where Self.heldFromShippedVersion(observed) {
                 removeLeftovers(observed, .nothing, paths: paths)
                 return report(observed, .held, kind, paths: paths)
             } catch {
@@ -790,14 +796,16 @@ public struct Deployer: Sendable {
         }
     }
 
-    /// Whether a manifest's seed that has nothing to roll back was rolled back from the
-    /// version the manifest ships (its record held from it, no run under way): a rerun of
-    /// a release's `rollback` that was killed after this seed passes over it to the seeds
-    /// still to roll back, and so does a second rollback of the whole release.
-    private static func rolledBackByThisRelease(_ observed: Observed) -> Bool {
+    /// Whether a manifest's seed that has nothing to roll back is held from the version
+    /// the manifest ships (rolled back from it, no run under way, its working copy in
+    /// place): a rerun of a release's `rollback` that was killed after this seed passes
+    /// over it to the seeds still to roll back, and so does a second rollback of the whole
+    /// release.
+    private static func heldFromShippedVersion(_ observed: Observed) -> Bool {
         let entry = observed.entry
         return observed.seed.manifest != nil && entry.interrupted == nil && entry.record != nil
             && entry.heldFrom.map { $0 == observed.seed.version } == true
+            && observed.observation.workingCopyExists && !observed.observation.linkMissing
     }
 
     /// Whether `path` is what a run set aside of the previous generation, to be removed
@@ -928,6 +936,7 @@ public struct Deployer: Sendable {
             marker.tableDigests = run.tableDigests
             marker.snapshot = run.snapshot
             marker.merged = run.carry?.merge != nil
+            marker.replacedEdits = run.carry?.discarded?.isEmpty == false
             if !quick, looking != nil, let base = run.base {
                 marker.baseFoundAt = try baseFound(base, paths: paths, generation: marker.generation, isRollback: run.isRollback)
             }
@@ -1134,6 +1143,9 @@ public struct Deployer: Sendable {
             target.version = observed.restorableVersion
             target.expectedSHA256 = nil
             target.knownSourceDigest = nil
+        } else if plan.action == .restored, let recorded = observed.entry.record {
+            // A link put back to the recorded generation: up to date, or held.
+            target.version = recorded.version
         } else if plan.finishesInterrupted, let interrupted = observed.entry.interrupted {
             target.version = interrupted.version
             // Nothing is staged: the seed this run was asked for may not be what the killed
@@ -1217,7 +1229,8 @@ public struct Deployer: Sendable {
             (from, to) = (observed.entry.heldFrom, recorded?.version ?? to)
         } else if kind == .rollback && plan.action != .held {
             to = observed.restorableVersion
-        } else if plan.action == .held || plan.action == .unchanged {
+        } else if plan.action == .held || plan.action == .unchanged || plan.action == .restored {
+            // (A link put back holds the recorded version: up to date, or held.)
             to = recorded?.version ?? to
         }
         var report = DeployReport(

@@ -107,6 +107,9 @@ package struct DeployObservation: Sendable, Hashable {
         /// Whether the run merged, as its marker wrote down once its carry was done: it
         /// wrote that merge's conflicts file, which its finish keeps.
         package var merged = false
+        /// Whether the run's carry replaced some of the user's changes (merging off for a
+        /// table they changed), as its marker wrote down once its carry was done.
+        package var replacedEdits = false
         /// Whether the run replaced the content in place (a live replace or rollback): no
         /// generation file and no seed link tell whether its commit happened.
         package var isLive: Bool { generation == nil && seedLink == nil }

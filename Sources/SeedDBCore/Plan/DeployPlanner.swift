@@ -614,7 +614,7 @@ package enum DeployPlanner {
                 finishesOldGeneration: oldGenerationThere ? oldGeneration : nil,
                 keep: keepsPrevious && oldContentThere ? .oldContent : nil)
             keep.finishesHeldFile = heldFile
-            if keep.keep == nil && oldContentThere && request.carryMerges && !interrupted.adopting {
+            if keep.keep == nil && oldContentThere && (request.carryMerges || interrupted.replacedEdits) && !interrupted.adopting {
                 var taken = observed.takenAdoptedStamps
                 if case .keepAsAdopted(let stamp)? = keep.drop { taken.insert(stamp) }
                 keep.keepsFinishedOldContentAs = freeStamp(request, besides: taken)

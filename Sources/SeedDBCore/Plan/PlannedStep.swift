@@ -397,11 +397,12 @@ package enum PlannedStep: Sendable, Hashable {
         package var finishesHeldFile: String? = nil
         /// What becomes the previous generation; `nil` when nothing does.
         package var keep: Keep?
-        /// Finishing a merging swap killed after its switch that kept no previous
-        /// generation (a rollback's, or with `keepPrevious` off): the stamp under which the
-        /// old content is kept as an adopted copy (`<name>.adopted-<stamp>`) instead of
-        /// retired. Whether the killed run's merge carried all of the user's changes is not
-        /// known, and what it did not would be in no other file
+        /// Finishing a swap killed after its switch that kept no previous generation (a
+        /// rollback's, or with `keepPrevious` off), a merging one or one whose carry
+        /// replaced some of the user's changes: the stamp under which the old content is
+        /// kept as an adopted copy (`<name>.adopted-<stamp>`) instead of retired. Whether
+        /// the killed run's merge carried all of the user's changes is not known, and what
+        /// it did not (or replaced) would be in no other file
         /// (``Carry/keepsOldCopyIfDiscarded``).
         package var keepsFinishedOldContentAs: String? = nil
         /// The SQLite sidecars named after the previous generation to set aside (they go
