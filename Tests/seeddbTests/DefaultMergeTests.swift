@@ -133,6 +133,44 @@ import Testing
         #expect(again.contains("again\n"), "\(adopted)")
     }
 
+    /// A live replace killed after its commit, before its record (its seed's base not yet
+    /// in place), then a deploy of the next version or a rollback: the run merged the copy
+    /// against the old seed's base, so the killed seed's rows counted as the user's and won
+    /// over the new seed's as conflicts (1,993 of them in a contract probe), or were carried
+    /// into the restored copy, under a record of another version. The killed replace is
+    /// done again first, from the copy of its seed it staged: either way the copy then
+    /// holds that version with the user's changes, and the run merges against its base.
+    @Test(arguments: ["deploy", "rollback"])
+    func aLiveReplaceKilledAfterItsCommitIsDoneAgainFirst(next: String) throws {
+        try cli.shell("mkdir -p '\(cli.root)/seeds'")
+        for version in 1...3 {
+            let made = try cli.shell("sqlite3 '\(cli.root)/seeds/v\(version).sqlite' \"CREATE TABLE words (id INTEGER PRIMARY KEY, word TEXT); INSERT INTO words VALUES (1, 'w\(version)'), (2, 'x'); CREATE TABLE tags (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO tags VALUES (1, 'a\(version)');\"")
+            #expect(made.status == 0, "\(made.stderr)")
+        }
+        #expect(try cli.run(["deploy", "--manifest", try manifest(1)]).status == 0)
+        _ = try sql("UPDATE words SET word = 'mine' WHERE id = 2")
+        let started = try cli.start(["reseed", "--manifest", try manifest(2), "--strategy", "live"], environment: ["SEEDDB_TEST_STOP_BEFORE": "record"])
+        started.waitUntilStopped()
+        started.signal(SIGKILL)
+        _ = cli.finish(started)
+        #expect(try sql("SELECT word FROM words WHERE id = 1") == "w2\n", "the killed replace committed")
+
+        if next == "deploy" {
+            let upgrade = try cli.run(["deploy", "--manifest", try manifest(3), "--json"])
+            #expect(upgrade.status == 0, "\(upgrade.stderr)")
+            #expect((try upgrade.seeds().first?["merge"] as? [String: Any])?["conflicts"] as? Int == 0, "\(upgrade.stdout)")
+            #expect(try sql("SELECT id, word FROM words ORDER BY id") == "1|w3\n2|mine\n", "the new seed's row, the user's edit")
+            #expect(try sql("SELECT name FROM tags") == "a3\n")
+            #expect(cli.settingsEntry()?["version"] as? String == "3")
+        } else {
+            let rollback = try cli.run(["rollback", "--manifest", try manifest(2)])
+            #expect(rollback.status == 0, "\(rollback.stderr)")
+            #expect(try sql("SELECT id, word FROM words ORDER BY id") == "1|w1\n2|mine\n", "version 1's row, the user's edit")
+            #expect(try sql("SELECT name FROM tags") == "a1\n")
+            #expect(cli.settingsEntry()?["version"] as? String == "1")
+        }
+    }
+
     /// A replace with merging off killed after its switch, finished by the next deploy:
     /// that run's line and JSON said nothing of the user's changes it had replaced (found
     /// by a contract probe). The finish names them, compared in the previous generation

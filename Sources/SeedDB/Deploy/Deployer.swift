@@ -707,8 +707,12 @@ public struct Deployer: Sendable {
                 // A rollback with nothing to roll back copies nothing: it removes what
                 // killed runs left, as any such run does, then fails; but not a previous
                 // generation a killed live run set aside before its commit (the run that
-                // finishes that one drops it): a failed rollback destroys nothing.
-                if error == .nothingToRollBack { removeLeftovers(observed, .nothing, paths: paths, keepingSetAsidePrevious: true) }
+                // finishes that one drops it): a failed rollback destroys nothing. Nor
+                // anything a killed live replace left: the run that does it again may
+                // stage the copy of its seed it kept.
+                if error == .nothingToRollBack, !observed.observation.redoesKilledLiveReplace {
+                    removeLeftovers(observed, .nothing, paths: paths, keepingSetAsidePrevious: true)
+                }
                 throw failure(refusing: error, observed, paths: paths)
             }
             if kind != .rollback { try requirePinned(signature, finishing: plan, entry: observed.entry, seed: seed) }
@@ -1040,6 +1044,19 @@ public struct Deployer: Sendable {
                 }
             }
             observation.leftovers = workingCopy.leftovers(disposable: observation.disposableGenerations, in: listing)
+            // A killed live replace met by a rollback, or by a run of another version: the
+            // copy of its seed it staged (its merge base), already in place as `<name>.base`
+            // or found among its temporary files by its digest, for the planner to do that
+            // replace again first.
+            if let looking, observation.redoesKilledLiveReplace, let run = entry.interrupted, let staged = run.base,
+               looking == .rollback || run.version != resolved.seed.version {
+                if observation.baseFiles.baseIsInterruptedLiveBase == true { observation.interrupted?.stagedSeed = paths.base }
+                for path in listing.removableTemporaries where observation.interrupted?.stagedSeed == nil && path.hasByteSuffix(".base.tmp") {
+                    guard try files.sha256(of: path) == staged else { continue }
+                    observation.interrupted?.stagedSeed = path
+                    break
+                }
+            }
             observation.heldCopies = listing.heldCopies
             if let replaced = entry.interrupted?.replacingFile {
                 observation.interrupted?.heldReplacedFile = listing.heldCopies.first { held in
@@ -1142,6 +1159,13 @@ public struct Deployer: Sendable {
             target.source = paths.previousGeneration
             target.version = observed.restorableVersion
             target.expectedSHA256 = nil
+            target.knownSourceDigest = nil
+        } else if let staged = plan.stagesKilledRunsSeed, let interrupted = observed.entry.interrupted {
+            // A killed live replace of another version done again, from the copy of its
+            // seed it staged, which must still hold the digest its marker names.
+            target.source = staged
+            target.version = interrupted.version
+            target.expectedSHA256 = interrupted.base
             target.knownSourceDigest = nil
         } else if plan.action == .restored, let recorded = observed.entry.record {
             // A link put back to the recorded generation: up to date, or held.

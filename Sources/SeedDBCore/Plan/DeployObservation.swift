@@ -102,6 +102,11 @@ package struct DeployObservation: Sendable, Hashable {
         package var tableDigests: [String: SHA256Digest]? = nil
         /// The digest of a killed live replace's snapshot, as it wrote it down.
         package var snapshot: SHA256Digest? = nil
+        /// A killed live replace's pristine copy of the seed it installed (its staged
+        /// merge base, a temporary file), found by the digest its marker names, where a
+        /// run of another version needs it (``DeployPlanner`` does that replace again from
+        /// it first).
+        package var stagedSeed: String? = nil
         /// A read-only deploy's: the seed file it was linking the working copy to.
         package var seedLink: String? = nil
         /// Whether the run merged, as its marker wrote down once its carry was done: it

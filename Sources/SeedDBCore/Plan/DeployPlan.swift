@@ -125,6 +125,27 @@ package struct DeployPlan: Sendable, Hashable {
         return false
     }
 
+    /// The killed live replace's copy of its seed the plan stages instead of the seed
+    /// (``PlannedStep/Stage/killedRunsSeed``), if it does.
+    package var stagesKilledRunsSeed: String? {
+        for case .stage(let stage) in steps { return stage.killedRunsSeed }
+        return nil
+    }
+
+    /// Makes the plan's stage, and its busy branch's, copy `seed` (a killed live replace's
+    /// copy of its seed) in place of the seed.
+    package mutating func stage(fromKilledRunsSeed seed: String) {
+        for (index, step) in steps.enumerated() {
+            guard case .stage(var stage) = step else { continue }
+            stage.killedRunsSeed = seed
+            steps[index] = .stage(stage)
+        }
+        if var busy = whenBusy {
+            busy.stage(fromKilledRunsSeed: seed)
+            whenBusy = busy
+        }
+    }
+
     /// The number of the generation file a swap installs; `nil` for a live replace and
     /// for plans that install nothing new.
     package var generation: Int? {

@@ -141,6 +141,31 @@ package enum DeployPlanner {
             plan.finishesInterrupted = true
             return plan
         }
+        if observed.redoesKilledLiveReplace, let interrupted = observed.interrupted, let staged = interrupted.stagedSeed,
+           request.kind == .rollback ? interrupted.previousIsSnapshot && observed.previousExists : interrupted.version != observed.current {
+            // A killed live replace left its marker: whether it committed (the killed
+            // version's seed merged in the copy, or the old content still) is not known, and
+            // the base in place is the old seed's. A run of another version, or a rollback
+            // (which merges the copy into the previous generation: the snapshot the killed
+            // run kept of what it replaced), merging the copy against that base would take
+            // the killed seed's rows for the user's. The
+            // replace is done again first, as a reseed of that version from the pristine
+            // copy of its seed it staged (checked by its digest): either way the copy then
+            // holds that version with the user's changes, recorded with its base; then what
+            // was asked is planned.
+            var again = observed
+            again.current = interrupted.version
+            (again.readOnlySeed, again.seedFile, again.vouchedDigest) = (nil, nil, nil)
+            var reseed = request
+            reseed.kind = .reseed
+            var plan = try decide(again, reseed)
+            plan.stage(fromKilledRunsSeed: staged)
+            plan.finishesInterrupted = true
+            // What its merge could not carry is only in the previous generation it keeps (or
+            // the snapshot the killed run kept): the replace that follows keeps that one.
+            plan.keptPreviousMayHoldUnmerged = request.carryMerges
+            return plan
+        }
         if request.kind != .rollback, let seed = observed.readOnlySeed { return try linking(observed, request, seed) }
         // SeedDB's link to a read-only seed: nothing of the user's is in it.
         let seedLinked = observed.workingCopy.seedLinkTarget != nil

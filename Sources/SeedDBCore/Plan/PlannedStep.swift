@@ -89,6 +89,9 @@ package enum PlannedStep: Sendable, Hashable {
         /// against `<name>.previous` (still in place, unchanged) and must hold this digest,
         /// the one the previous generation's record names; the delta is then set aside.
         package var restoresPreviousBase: SHA256Digest?
+        /// The killed live replace's pristine copy of its seed, staged in place of the seed
+        /// (``DeployObservation/Interrupted/stagedSeed``): that replace done again.
+        package var killedRunsSeed: String? = nil
 
         /// Creates a stage.
         package init(
