@@ -969,6 +969,28 @@ import Testing
         #expect(try DeployPlanner.plan(killed, request).keepPrevious?.keepsFinishedOldContentAs == request.stamp)
     }
 
+    /// A live replace of 2 killed (its commit unknown) met by a deploy of 3: it is done
+    /// again first, as a reseed of 2 from the copy of its seed it staged, recorded with the
+    /// killed run's signature (an unsigned rollback's redo erased the pin, found in
+    /// review); without that copy, the deploy is planned as before.
+    @Test func aKilledLiveReplaceOfAnotherVersionIsDoneAgainFromItsStagedSeed() throws {
+        var killed = Self.observed(recorded: nil, current: "3", interrupted: .init(version: Self.version("2"), generation: nil, replacing: Self.version("1")))
+        killed.interrupted?.signature = .this(nil)
+        #expect(killed.redoesKilledLiveReplace)
+        let plain = try DeployPlanner.plan(killed, DeployRequest(kind: .deploy))
+        #expect(plain.stagesKilledRunsSeed == nil && !plain.finishesInterrupted)
+        killed.interrupted?.stagedSeed = "/data/.levels.sqlite.seeddb-x.base.tmp"
+        let redo = try DeployPlanner.plan(killed, DeployRequest(kind: .deploy))
+        #expect(redo.stagesKilledRunsSeed == "/data/.levels.sqlite.seeddb-x.base.tmp")
+        #expect(redo.finishesInterrupted && !redo.finishesWhatWasAsked && redo.action == .reseeded)
+        var signatures: [PlannedStep.RecordedSignature] = []
+        for case .record(let record) in redo.steps { signatures.append(record.signature) }
+        #expect(signatures == [.this(nil)])
+        // A deploy of the killed version itself does the replace again from the seed.
+        killed.current = Self.version("2")
+        #expect(try DeployPlanner.plan(killed, DeployRequest(kind: .deploy)).stagesKilledRunsSeed == nil)
+    }
+
     /// With the link removed, nothing can be using the working copy's path: a live
     /// replace would leave the link missing, so the plan swaps.
     @Test func aRemovedLinkIsReplacedBySwapEvenWhenLiveIsAsked() throws {

@@ -279,13 +279,13 @@ extension DeployExecutor {
             // what the user wrote before it, fenced and written by nobody, read as it is
             // (`immutable`: never created, no journal or WAL of its own).
             let previous = SQLiteFile.uri(paths.previousGeneration, query: "immutable=1")
-            try self.carry(into: .staged(try run.staged(for: .carry).path), old: previous, carry, keepsBase: plan.keepsMergeBase, run)
+            try self.carry(into: .staged(try run.staged(for: .carry).path), old: previous, carry, keepsBase: plan.keepsMergeBase, checksNames: plan.stagesKilledRunsSeed == nil, run)
             if !run.carried.isEmpty || run.merge != nil { try run.rehashStaged(fs) }
         case .live(let live, let old?):
-            try self.carry(into: .live(live), old: old, carry, keepsBase: plan.keepsMergeBase, run)
+            try self.carry(into: .live(live), old: old, carry, keepsBase: plan.keepsMergeBase, checksNames: plan.stagesKilledRunsSeed == nil, run)
             if let stamp = run.keepsOldCopyAs { try keepOldCopy(of: old, as: stamp, live: live, run) }
         case .swap(let old?):
-            try self.carry(into: .staged(try run.staged(for: .carry).path), old: old, carry, keepsBase: plan.keepsMergeBase, run)
+            try self.carry(into: .staged(try run.staged(for: .carry).path), old: old, carry, keepsBase: plan.keepsMergeBase, checksNames: plan.stagesKilledRunsSeed == nil, run)
             if !run.carried.isEmpty || run.merge != nil { try run.rehashStaged(fs) }
         default:
             if !target.preservedTables.isEmpty || carry.merge != .off {
@@ -320,7 +320,8 @@ extension DeployExecutor {
     /// app created. A refusal under `fail` still writes the conflicts file, for
     /// `seeddb conflicts`. `keepsBase`: whether the run keeps a merge base for the next
     /// upgrade (the seed's own policy merges), for the warning about a missing one.
-    private func carry(into carryTarget: CarryTarget, old: String, _ carry: PlannedStep.Carry, keepsBase: Bool, _ run: DeployRun) throws(SeedDBError) {
+    /// `checksNames`: whether the configured tables' names are checked (the typo guard).
+    private func carry(into carryTarget: CarryTarget, old: String, _ carry: PlannedStep.Carry, keepsBase: Bool, checksNames: Bool, _ run: DeployRun) throws(SeedDBError) {
         let appTables: TableCarry.AppTables
         switch carry.appTables {
         case .notInTheOldSeed(let tables): appTables = .notInTheOldSeed(tables)
@@ -348,7 +349,10 @@ extension DeployExecutor {
         }
         let request = CarryRequest(
             workingCopy: paths.workingCopy, preservedTables: target.preservedTables, merge: merges ? target.merge : MergePolicies(), appTables: appTables,
-            configuredTables: ConfiguredTables.names(preserved: target.preservedTables, merge: target.merge), base: merges ? base.path : nil,
+            // (Not checked when a killed live replace is done again: the tables named are the
+            // asked run's, for the seed after it; its own pass checks them.)
+            configuredTables: checksNames ? ConfiguredTables.names(preserved: target.preservedTables, merge: target.merge) : [],
+            base: merges ? base.path : nil,
             discards: discards, restoredSeedTables: carry.restoredSeedTables,
             unchangedIfDigests: carry.unchangedIfDigests)
         // Said once the merge ran (done or refused): a carry refused first (a misspelt

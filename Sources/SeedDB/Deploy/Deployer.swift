@@ -1052,7 +1052,7 @@ public struct Deployer: Sendable {
                looking == .rollback || run.version != resolved.seed.version {
                 if observation.baseFiles.baseIsInterruptedLiveBase == true { observation.interrupted?.stagedSeed = paths.base }
                 for path in listing.removableTemporaries where observation.interrupted?.stagedSeed == nil && path.hasByteSuffix(".base.tmp") {
-                    guard try files.sha256(of: path) == staged else { continue }
+                    guard (try? files.fileType(at: path)) == .regular, (try? files.sha256(of: path)) == staged else { continue }
                     observation.interrupted?.stagedSeed = path
                     break
                 }

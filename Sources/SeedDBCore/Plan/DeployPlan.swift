@@ -132,16 +132,23 @@ package struct DeployPlan: Sendable, Hashable {
         return nil
     }
 
-    /// Makes the plan's stage, and its busy branch's, copy `seed` (a killed live replace's
-    /// copy of its seed) in place of the seed.
-    package mutating func stage(fromKilledRunsSeed seed: String) {
+    /// Makes the plan, and its busy branch, do a killed live replace again: its stage
+    /// copies `seed` (that run's copy of its seed) in place of the seed, and its record
+    /// names the signature that run would have recorded (`signature`), not the asked run's.
+    package mutating func redo(fromKilledRunsSeed seed: String, signature: PlannedStep.RecordedSignature) {
         for (index, step) in steps.enumerated() {
-            guard case .stage(var stage) = step else { continue }
-            stage.killedRunsSeed = seed
-            steps[index] = .stage(stage)
+            switch step {
+            case .stage(var stage):
+                stage.killedRunsSeed = seed
+                steps[index] = .stage(stage)
+            case .record(var record):
+                record.signature = signature
+                steps[index] = .record(record)
+            default: continue
+            }
         }
         if var busy = whenBusy {
-            busy.stage(fromKilledRunsSeed: seed)
+            busy.redo(fromKilledRunsSeed: seed, signature: signature)
             whenBusy = busy
         }
     }

@@ -159,7 +159,7 @@ package enum DeployPlanner {
             var reseed = request
             reseed.kind = .reseed
             var plan = try decide(again, reseed)
-            plan.stage(fromKilledRunsSeed: staged)
+            plan.redo(fromKilledRunsSeed: staged, signature: interrupted.signature)
             plan.finishesInterrupted = true
             // What its merge could not carry is only in the previous generation it keeps (or
             // the snapshot the killed run kept): the replace that follows keeps that one.
