@@ -271,6 +271,22 @@ import Testing
         #expect(throws: DeployRefusal.nothingToRollBack) { try DeployPlanner.plan(Self.observed(recorded: "2", current: "2", workingCopy: .generation(2), recordedGeneration: 2), DeployRequest(kind: .rollback)) }
     }
 
+    /// A rollback of a manifest's seed already rolled back from the version the manifest
+    /// ships (recorded at 1, held from 2, nothing left to roll back) is held: the rerun of
+    /// a release's rollback killed after this seed passes over it. By name it is refused;
+    /// so is a manifest's seed held from another version, or with a run under way.
+    @Test func aManifestsSeedRolledBackFromTheVersionItShipsIsHeldByARollback() throws {
+        var fromManifest = DeployRequest(kind: .rollback)
+        fromManifest.fromManifest = true
+        let rolledBack = Self.observed(recorded: "1", current: "2", heldFrom: "2")
+        #expect(try DeployPlanner.plan(rolledBack, fromManifest) == .held)
+        #expect(throws: DeployRefusal.nothingToRollBack) { try DeployPlanner.plan(rolledBack, DeployRequest(kind: .rollback)) }
+        #expect(throws: DeployRefusal.nothingToRollBack) { try DeployPlanner.plan(Self.observed(recorded: "1", current: "3", heldFrom: "2"), fromManifest) }
+        var linkRemoved = rolledBack
+        linkRemoved.workingCopy = .absent
+        #expect(throws: DeployRefusal.nothingToRollBack) { try DeployPlanner.plan(linkRemoved, fromManifest) }
+    }
+
     /// The same for a killed run that withdrew no record: an adoption of a database found
     /// with none (a swap, or a switch to a read-only seed's link), or a first install.
     /// Only the marker goes (`reinstate(nil)`): the rollback once refused with it still there.
@@ -972,7 +988,8 @@ import Testing
     /// A live replace of 2 killed (its commit unknown) met by a deploy of 3: it is done
     /// again first, as a reseed of 2 from the copy of its seed it staged, recorded with the
     /// killed run's signature (an unsigned rollback's redo erased the pin, found in
-    /// review); without that copy, the deploy is planned as before.
+    /// review) and reported as what the killed run did (a replace said `reseeded`, found
+    /// by a contract probe); without that copy, the deploy is planned as before.
     @Test func aKilledLiveReplaceOfAnotherVersionIsDoneAgainFromItsStagedSeed() throws {
         var killed = Self.observed(recorded: nil, current: "3", interrupted: .init(version: Self.version("2"), generation: nil, replacing: Self.version("1")))
         killed.interrupted?.signature = .this(nil)
@@ -982,10 +999,16 @@ import Testing
         killed.interrupted?.stagedSeed = "/data/.levels.sqlite.seeddb-x.base.tmp"
         let redo = try DeployPlanner.plan(killed, DeployRequest(kind: .deploy))
         #expect(redo.stagesKilledRunsSeed == "/data/.levels.sqlite.seeddb-x.base.tmp")
-        #expect(redo.finishesInterrupted && !redo.finishesWhatWasAsked && redo.action == .reseeded)
+        #expect(redo.finishesInterrupted && !redo.finishesWhatWasAsked && redo.action == .replaced)
         var signatures: [PlannedStep.RecordedSignature] = []
         for case .record(let record) in redo.steps { signatures.append(record.signature) }
         #expect(signatures == [.this(nil)])
+        var reseeds: [Bool] = []
+        for case .withdraw(let withdraw) in redo.steps { reseeds.append(withdraw.isReseed) }
+        #expect(reseeds == [false], "a redo killed in turn is still finished as a replace")
+        killed.interrupted?.isReseed = true
+        #expect(try DeployPlanner.plan(killed, DeployRequest(kind: .deploy)).action == .reseeded)
+        killed.interrupted?.isReseed = false
         // A deploy of the killed version itself does the replace again from the seed.
         killed.current = Self.version("2")
         #expect(try DeployPlanner.plan(killed, DeployRequest(kind: .deploy)).stagesKilledRunsSeed == nil)

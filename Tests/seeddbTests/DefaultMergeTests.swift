@@ -294,6 +294,10 @@ import Testing
         let entry = try #require(try untouched.seeds().first)
         #expect(entry["mergeSkipped"] as? Bool == true, "\(untouched.stdout)")
         #expect(entry["merge"] == nil)
+        // Every key the run writes is in the JSON reference.md documents (a contract probe
+        // found `mergeSkipped` only in merge.md).
+        let reference = String(decoding: cli.bytes(ShippingTests.repository + "/docs/reference.md") ?? Data(), as: UTF8.self)
+        for key in entry.keys { #expect(reference.contains("\"\(key)\""), "docs/reference.md does not name \"\(key)\"") }
 
         _ = try sql("UPDATE words SET word = 'w' WHERE id = 2")
         let plannedWritten = try cli.run(["reseed", "--dry-run", "--json"] + flags(2))

@@ -735,8 +735,9 @@ struct ReadOnlySeedTests {
     }
 
     /// A read-only seed's link whose seed file was removed (the package purged) opens
-    /// nothing: `status` says the working copy is missing, and `deploy` (which answered
-    /// `unchanged` once) refuses it as a missing seed (66), changing nothing.
+    /// nothing: `status` and `verify` say the working copy is missing (`verify` said
+    /// `unable to open database file`, found by a contract probe), and `deploy` (which
+    /// answered `unchanged` once) refuses it as a missing seed (66), changing nothing.
     @Test func aLinkToAGoneSeedIsAMissingWorkingCopy() throws {
         let cli = CLIHarness()
         let seed = try Self.shipped(cli, 1)
@@ -746,6 +747,10 @@ struct ReadOnlySeedTests {
         let entry = try #require(try status.seeds().first, "\(status.stdout) \(status.stderr)")
         #expect(entry["exists"] as? Bool == false, "\(status.stdout)")
         #expect(entry["state"] as? String != "up-to-date", "\(status.stdout)")
+        let verify = try cli.run(["verify", "--json"] + Self.flags(cli, 1, seed))
+        #expect(verify.status == 66, "\(verify.stdout) \(verify.stderr)")
+        let checked = try #require(try verify.seeds().first, "\(verify.stdout)")
+        #expect(checked["workingCopy"] as? String == "missing" && checked["seed"] as? String == "missing", "\(verify.stdout)")
         let settings = cli.bytes(cli.settingsFile)
         let deploy = try cli.run(["deploy", "--read-only"] + Self.flags(cli, 1, seed))
         #expect(deploy.status == 66, "\(deploy.stdout) \(deploy.stderr)")

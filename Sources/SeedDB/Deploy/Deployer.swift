@@ -361,11 +361,15 @@ public struct Deployer: Sendable {
         let paths = paths(for: seed)
         let entry = try settings(at: paths).snapshot(only: seed.name).entry(of: seed.name)
         let workingCopy = try WorkingCopy.inspect(paths, seedLinks: entry.map { Self.seedLinks(seed, entry: $0) } ?? [])
+        var readable = workingCopy.readableFile
+        // A read-only seed's link whose seed file is gone (a package removed it) opens
+        // nothing: the working copy is missing, as `status` says.
+        if workingCopy.contentFile == nil, let target = readable, try FileSystem.fileType(at: target) == nil { readable = nil }
         let copyCheck: IntegrityResult
         if case .foreign(let what) = workingCopy.state {
             // Neither missing nor SeedDB's: what a deploy refuses.
             copyCheck = .blocked(what)
-        } else if let content = workingCopy.readableFile {
+        } else if let content = readable {
             copyCheck = SQLiteFile.integrity(of: content, access: Self.readOnlyAccess(content), full: true)
         } else {
             copyCheck = entry?.record == nil ? .notDeployed : .missing
@@ -422,6 +426,7 @@ public struct Deployer: Sendable {
         request.namesTables = !ConfiguredTables.names(preserved: seed.preservedTables, merge: seed.merge).isEmpty
         request.linksBaseToSeed = configuration.linksBaseToSeed
         request.keepsPreviousAsAdopted = finished?.keptPreviousMayHoldUnmerged ?? false
+        request.fromManifest = seed.manifest != nil
         return request
     }
 
@@ -440,8 +445,6 @@ public struct Deployer: Sendable {
     func decide(_ observed: Observed, _ kind: DeployRequest.Kind, paths: SeedPaths, after finished: DeployPlan? = nil) throws(SeedDBError) -> DeployPlan {
         do {
             return try DeployPlanner.plan(observed.observation, request(kind, observed.seed, after: finished))
-        } catch .nothingToRollBack where kind == .rollback && Self.heldFromShippedVersion(observed) {
-            return .held
         } catch {
             throw failure(refusing: error, observed, paths: paths)
         }
@@ -607,8 +610,6 @@ public struct Deployer: Sendable {
             let observed = try observe(seed, paths: paths)
             do {
                 _ = try DeployPlanner.plan(observed.observation, request(kind, observed.seed))
-            } catch .nothingToRollBack where Self.heldFromShippedVersion(observed) {
-                return .answered(report(observed, .held, kind, paths: paths))
             } catch .nothingToRollBack where !observed.observation.leftovers.isEmpty {
                 // What a killed run left in the working copy's directory is removed under
                 // the lock: the locked run refuses the same, after removing it.
@@ -700,9 +701,6 @@ public struct Deployer: Sendable {
             let plan: DeployPlan
             do {
                 plan = try DeployPlanner.plan(observed.observation, request(kind, observed.seed, after: finishedPlan))
-            } catch .nothingToRollBack where Self.heldFromShippedVersion(observed) {
-                removeLeftovers(observed, .nothing, paths: paths)
-                return report(observed, .held, kind, paths: paths)
             } catch {
                 // A rollback with nothing to roll back copies nothing: it removes what
                 // killed runs left, as any such run does, then fails; but not a previous
@@ -798,18 +796,6 @@ public struct Deployer: Sendable {
                 logger.warning("could not remove \(leftover): \(error.message)")
             }
         }
-    }
-
-    /// Whether a manifest's seed that has nothing to roll back is held from the version
-    /// the manifest ships (rolled back from it, no run under way, its working copy in
-    /// place): a rerun of a release's `rollback` that was killed after this seed passes
-    /// over it to the seeds still to roll back, and so does a second rollback of the whole
-    /// release.
-    private static func heldFromShippedVersion(_ observed: Observed) -> Bool {
-        let entry = observed.entry
-        return observed.seed.manifest != nil && entry.interrupted == nil && entry.record != nil
-            && entry.heldFrom.map { $0 == observed.seed.version } == true
-            && observed.observation.workingCopyExists && !observed.observation.linkMissing
     }
 
     /// Whether `path` is what a run set aside of the previous generation, to be removed

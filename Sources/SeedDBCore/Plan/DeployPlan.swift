@@ -132,27 +132,6 @@ package struct DeployPlan: Sendable, Hashable {
         return nil
     }
 
-    /// Makes the plan, and its busy branch, do a killed live replace again: its stage
-    /// copies `seed` (that run's copy of its seed) in place of the seed, and its record
-    /// names the signature that run would have recorded (`signature`), not the asked run's.
-    package mutating func redo(fromKilledRunsSeed seed: String, signature: PlannedStep.RecordedSignature) {
-        for (index, step) in steps.enumerated() {
-            switch step {
-            case .stage(var stage):
-                stage.killedRunsSeed = seed
-                steps[index] = .stage(stage)
-            case .record(var record):
-                record.signature = signature
-                steps[index] = .record(record)
-            default: continue
-            }
-        }
-        if var busy = whenBusy {
-            busy.redo(fromKilledRunsSeed: seed, signature: signature)
-            whenBusy = busy
-        }
-    }
-
     /// The number of the generation file a swap installs; `nil` for a live replace and
     /// for plans that install nothing new.
     package var generation: Int? {
@@ -322,6 +301,25 @@ package struct DeployRequest: Sendable, Hashable {
     /// (``DeployPlan/keptPreviousMayHoldUnmerged``): a replace that drops it keeps it as an
     /// adopted copy.
     package var keepsPreviousAsAdopted: Bool = false
+    /// Whether the seed comes from a manifest, which names the version the app ships: a
+    /// rollback of a seed already rolled back from that version is held (so a killed
+    /// release rollback's rerun passes over the seeds it rolled back).
+    package var fromManifest: Bool = false
+    /// A killed live replace this run does again first (a reseed of that run's version,
+    /// see ``DeployPlanner``), set by the planner for that pass; `nil` otherwise.
+    package var redoes: KilledReplace? = nil
+
+    /// A killed live replace done again: what its stage copies and its record names.
+    package struct KilledReplace: Sendable, Hashable {
+        /// That run's pristine copy of its seed (``DeployObservation/Interrupted/stagedSeed``),
+        /// staged in place of the seed.
+        package var seed: String
+        /// The signature that run would have recorded, not the asked run's.
+        package var signature: PlannedStep.RecordedSignature
+        /// What that run did, as its finish reports it (``DeployObservation/Interrupted/action``):
+        /// a replace stays a replace, though it is done again as a reseed.
+        package var action: DeployAction
+    }
 
     /// Whether this run's carry merges the user's edits: a reseed's own merge when it was
     /// given one, the seed's otherwise.

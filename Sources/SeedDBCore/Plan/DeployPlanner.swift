@@ -14,12 +14,16 @@ package enum DeployPlanner {
     ///   is undone first (its record put back, ``DeployStep/reinstate``), and the caller
     ///   plans again.
     /// - A removed link to an up-to-date recorded generation is put back (``DeployStep/relink``).
-    /// - A rollback needs a previous generation on disk. A `deploy` of the version a
-    ///   rollback was made from is held.
+    /// - A rollback needs a previous generation on disk; a manifest's seed already rolled
+    ///   back from the version the manifest ships is held without one. A `deploy` of the
+    ///   version a rollback was made from is held.
     /// - A database with no record that matches it is adopted: replaced, kept as the
     ///   previous generation, its app tables carried, never merged (it has no known base);
     ///   a rollback from it too: it becomes the previous generation in place of the one
     ///   restored.
+    /// - A live replace killed before its record, met by a run of another version (or a
+    ///   rollback to the snapshot it kept), is done again first from the copy of its seed
+    ///   it staged (``DeployRequest/redoes``); the caller plans what was asked next.
     /// - The action otherwise follows ``DeployDecision/action(recorded:current:workingCopyExists:force:)``,
     ///   reading through an interrupted run that had not switched the link.
     /// - The strategy: a first install is always a swap (there is nothing to be in use);
@@ -144,22 +148,22 @@ package enum DeployPlanner {
         if observed.redoesKilledLiveReplace, let interrupted = observed.interrupted, let staged = interrupted.stagedSeed,
            request.kind == .rollback ? interrupted.previousIsSnapshot && observed.previousExists : interrupted.version != observed.current {
             // A killed live replace left its marker: whether it committed (the killed
-            // version's seed merged in the copy, or the old content still) is not known, and
-            // the base in place is the old seed's. A run of another version, or a rollback
-            // (which merges the copy into the previous generation: the snapshot the killed
-            // run kept of what it replaced), merging the copy against that base would take
-            // the killed seed's rows for the user's. The
-            // replace is done again first, as a reseed of that version from the pristine
-            // copy of its seed it staged (checked by its digest): either way the copy then
-            // holds that version with the user's changes, recorded with its base; then what
-            // was asked is planned.
+            // version's seed merged in the copy, or the old content still) is not known,
+            // and the base in place is the old seed's. A run of another version, or a
+            // rollback (which merges the copy into the previous generation: the snapshot
+            // the killed run kept of what it replaced), merging the copy against that base
+            // would take the killed seed's rows for the user's. The replace is done again
+            // first, as a reseed of that version from the pristine copy of its seed it
+            // staged (checked by its digest), recorded with that run's signature: either
+            // way the copy then holds that version with the user's changes, recorded with
+            // its base; then what was asked is planned.
             var again = observed
             again.current = interrupted.version
             (again.readOnlySeed, again.seedFile, again.vouchedDigest) = (nil, nil, nil)
             var reseed = request
             reseed.kind = .reseed
+            reseed.redoes = DeployRequest.KilledReplace(seed: staged, signature: interrupted.signature, action: interrupted.action)
             var plan = try decide(again, reseed)
-            plan.redo(fromKilledRunsSeed: staged, signature: interrupted.signature)
             plan.finishesInterrupted = true
             // What its merge could not carry is only in the previous generation it keeps (or
             // the snapshot the killed run kept): the replace that follows keeps that one.
@@ -178,6 +182,14 @@ package enum DeployPlanner {
                 // A rollback killed after its record, while cleaning up: its rerun finishes that.
                 if observed.leftoversFound || !observed.disposableGenerations.isEmpty, observed.heldFrom != nil, observed.interrupted == nil {
                     return finishingCleanUp(observed)
+                }
+                // A manifest's seed already rolled back from the version the manifest ships
+                // (no run under way, its copy in place) is held: the rerun of a release's
+                // rollback killed after this seed passes over it to the seeds still to roll
+                // back, and so does a second rollback of the whole release.
+                if request.fromManifest, observed.heldFrom == observed.current, observed.recorded != nil,
+                   observed.interrupted == nil, observed.workingCopyExists, !observed.linkMissing {
+                    return .held
                 }
                 throw .nothingToRollBack
             }
@@ -259,7 +271,7 @@ package enum DeployPlanner {
             checksConfiguredTables: (!replacing || seedLinked) && !carriesPrevious && !isRollback && request.namesTables,
             knownTables: isRollback ? .these(observed.records.previous?.seedTables, digests: observed.records.previous?.tableDigests)
                 : observed.records.passedCheck.map { .ifPassed($0) } ?? .none,
-            restoresPreviousBase: restoresPreviousBase))]
+            restoresPreviousBase: restoresPreviousBase, killedRunsSeed: request.redoes?.seed))]
         if request.migrates { steps.append(.migrate) }
         if integrity != .none { steps.append(.check(PlannedStep.Check(level: integrity, passed: observed.records.passedCheck, listsSeedTables: !isRollback))) }
         // After the migrations: the tables as the app will find them.
@@ -269,7 +281,7 @@ package enum DeployPlanner {
             snapshot: previousAlreadyKept ? observed.interrupted?.snapshot : nil,
             replacingGeneration: observed.linkedGeneration, adopting: unaccounted, isRollback: isRollback)
         withdraw.replacesFile = observed.workingCopy == .file && strategy == .swap
-        withdraw.isReseed = request.kind == .reseed
+        withdraw.isReseed = request.redoes.map { $0.action == .reseeded } ?? (request.kind == .reseed)
         steps.append(.withdraw(withdraw))
         let drop = dropsPrevious ? drop(observed, request) : nil
         if replacing && !seedLinked {
@@ -339,12 +351,12 @@ package enum DeployPlanner {
             content: .staged, base: base,
             previous: previousRecord(observed, adopted: adopted, replaced: replaced, keeps: keepsPrevious || previousAlreadyKept, drops: dropsPrevious || isRollback),
             heldFrom: isRollback ? replaced?.version ?? observed.heldFrom : nil,
-            signature: isRollback ? .this(Self.pinAfterRollback(observed)) : .fromManifest,
+            signature: isRollback ? .this(Self.pinAfterRollback(observed)) : request.redoes?.signature ?? .fromManifest,
             generation: generation, seedTables: .staged,
             // Only a swap's new file can be seen unwritten: a live replace's is the app's own.
             recordsPristineIdentity: !isRollback && strategy == .swap, removesConflicts: isRollback)))
         steps.append(.cleanUp(leftovers: observed.leftovers))
-        var plan = DeployPlan(action: action, strategy: strategy, steps: steps)
+        var plan = DeployPlan(action: request.redoes?.action ?? action, strategy: strategy, steps: steps)
         plan.adopted = adopted
         if case .install(.swap(let swap)) = steps.first(where: { $0.name == .install }), swap.onBusy == .goLive {
             // The branch a busy database takes: the same run, live.

@@ -91,13 +91,13 @@ package enum PlannedStep: Sendable, Hashable {
         package var restoresPreviousBase: SHA256Digest?
         /// The killed live replace's pristine copy of its seed, staged in place of the seed
         /// (``DeployObservation/Interrupted/stagedSeed``): that replace done again.
-        package var killedRunsSeed: String? = nil
+        package var killedRunsSeed: String?
 
         /// Creates a stage.
         package init(
             restoresPrevious: Bool = false, generation: Int? = nil, base: BaseCopy = .clone, rereads: Bool = false,
             vouched: SHA256Digest? = nil, integrity: IntegrityLevel = .none, checksConfiguredTables: Bool = false, knownTables: KnownTables = .none,
-            restoresPreviousBase: SHA256Digest? = nil
+            restoresPreviousBase: SHA256Digest? = nil, killedRunsSeed: String? = nil
         ) {
             self.restoresPrevious = restoresPrevious
             self.generation = generation
@@ -108,6 +108,7 @@ package enum PlannedStep: Sendable, Hashable {
             self.checksConfiguredTables = checksConfiguredTables
             self.knownTables = knownTables
             self.restoresPreviousBase = restoresPreviousBase
+            self.killedRunsSeed = killedRunsSeed
         }
     }
 
