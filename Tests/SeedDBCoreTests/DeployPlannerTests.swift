@@ -535,6 +535,28 @@ import Testing
         #expect(try !DeployPlanner.plan(rollback, mergingRollback).skipsMerge)
     }
 
+    /// A directory at `<name>.conflicts.json` was set aside by a merging run under a
+    /// temporary name no run removes. A plan whose carry merges refuses whatever is there
+    /// but a regular file; one that merges nothing (merging off, a merge skipped for an
+    /// unwritten copy, a first install) goes on and leaves it.
+    @Test func aMergeRefusesWhatIsNotAFileAtTheConflictsPath() throws {
+        var blocked = Self.observed()
+        blocked.conflictsFileBlocked = "a directory"
+        var merging = DeployRequest(kind: .deploy)
+        merging.merges = true
+        #expect(throws: DeployRefusal.conflictsFileBlocked("a directory")) { try DeployPlanner.plan(blocked, merging) }
+        var reseed = merging
+        reseed.kind = .reseed
+        #expect(throws: DeployRefusal.conflictsFileBlocked("a directory")) { try DeployPlanner.plan(blocked, reseed) }
+        #expect(try DeployPlanner.plan(blocked, DeployRequest(kind: .deploy)).action == .replaced)
+        var untouched = blocked
+        untouched.untouchedSeed = true
+        #expect(try DeployPlanner.plan(untouched, merging).skipsMerge)
+        var first = Self.observed(recorded: nil, workingCopy: .absent, recordedGeneration: nil)
+        first.conflictsFileBlocked = "a directory"
+        #expect(try DeployPlanner.plan(first, merging).action == .installed)
+    }
+
     /// `auto` names its live branch in the plan: a swap that finds the old copy busy gives
     /// up at once and the live plan runs; an asked-for swap waits; a first install has
     /// nothing to find busy.

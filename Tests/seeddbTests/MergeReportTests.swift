@@ -90,6 +90,40 @@ import Testing
         #expect(try cli.run(["conflicts", "--json"] + cli.seedFlags(2)).stdout == #"{"seeds":[{"name":"levels.sqlite","conflicts":[]}]}"# + "\n")
     }
 
+    /// A directory at `<name>.conflicts.json` was renamed by a merging run to a temporary
+    /// name no run could remove, and `purge` then exited 73. A run that would merge refuses
+    /// it, as a directory at the working-copy path (73, one line naming it, nothing
+    /// changed), and so does its dry run; a run that merges nothing goes on and leaves it;
+    /// `purge` refuses it before removing anything, and removes everything once it is
+    /// moved away.
+    @Test func aDirectoryAtTheConflictsFileIsRefusedAndNeverMoved() throws {
+        try deployV1AndEdit("user-wins")
+        let directory = cli.workingCopy + ".conflicts.json"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        try Data("mine\n".utf8).write(to: URL(fileURLWithPath: directory + "/notes.txt"))
+        let before = cli.state()
+        for command in [["deploy", "--dry-run"], ["deploy"], ["reseed"]] {
+            let refused = try cli.run(command + cli.seedFlags(2) + ["--merge", "user-wins"])
+            #expect(refused.status == 73, "\(command): \(refused.stdout) \(refused.stderr)")
+            #expect(refused.stderr == "seeddb: error: cannot merge into \(cli.workingCopy): \(directory) is a directory, not SeedDB's conflicts file, and SeedDB never replaces it; nothing was changed; move it away and run again\n", "\(command)")
+            #expect(cli.state() == before, "\(command): the refused run changed something")
+        }
+        let purgeFlags = ["--app", cli.app, "--name", "levels.sqlite"]
+        let purge = try cli.run(["purge"] + purgeFlags)
+        #expect(purge.status == 73, "\(purge.stdout) \(purge.stderr)")
+        #expect(purge.stderr == "seeddb: error: cannot purge \(cli.workingCopy): \(directory) is a directory, not SeedDB's conflicts file, and SeedDB never removes it; nothing was changed; move it away and run again\n")
+        #expect(cli.state() == before, "the refused purge removed something")
+
+        let unmerged = try cli.run(["deploy"] + cli.seedFlags(2) + ["--merge", "off"])
+        #expect(unmerged.status == 0, "\(unmerged.stderr)")
+        #expect(cli.temporaryFiles.isEmpty, "\(cli.list(cli.appData))")
+        #expect(FileManager.default.fileExists(atPath: directory + "/notes.txt"))
+        try FileManager.default.moveItem(atPath: directory, toPath: cli.root + "/moved")
+        let purged = try cli.run(["purge"] + purgeFlags)
+        #expect(purged.status == 0, "\(purged.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: cli.appData), "\(cli.list(cli.appData))")
+    }
+
     /// A damaged conflicts file once read as "no conflicts in the last merge", and `--json`
     /// pasted its bytes into the output (exit 0 both): it is one error line naming the file
     /// (65, a damaged file as `verify`'s damaged working copy), and `--json` is still one

@@ -30,7 +30,9 @@ extension Deployer {
     ///   - onlyAdopted: Remove only the adopted copies (`<name>.adopted-<stamp>`, the
     ///     databases SeedDB found with no record and kept), nothing else.
     /// - Throws: ``SeedDBError`` `inUse` (75) while a ``SeedDatabase`` has it open,
-    ///   `conflictingSeed` when the name is recorded for the other location.
+    ///   `conflictingSeed` when the name is recorded for the other location,
+    ///   `cannotCreate` (73) for a directory at the working-copy path or at the conflicts
+    ///   file's (`<name>.conflicts.json`): not SeedDB's, it is never removed.
     public func purge(app: AppIdentifier, name: SeedName, location: SeedLocation, dryRun: Bool = false, onlyAdopted: Bool = false) throws(SeedDBError) -> PurgeReport {
         let paths = SeedPaths(app: app, name: name, location: location, directories: directories)
         var deployer = self
@@ -74,6 +76,11 @@ extension Deployer {
         // Everything the purge needs, checked before anything is removed.
         if try fs.fileType(at: paths.workingCopy) == .directory {
             throw WorkingCopy.blocked(paths.workingCopy, what: "a directory", operation: "purge")
+        }
+        // A directory at the conflicts file's name is not SeedDB's: a merge refuses to
+        // replace it (``DeployRefusal/conflictsFileBlocked(_:)``), and what it holds is the user's.
+        if try fs.fileType(at: paths.conflictsFile) == .directory {
+            throw SeedDBError(.cannotCreate, "cannot purge \(paths.workingCopy): \(paths.conflictsFile) is a directory, not SeedDB's conflicts file, and SeedDB never removes it; nothing was changed; move it away and run again")
         }
         if !files.isEmpty { try fs.requireSafeForRoot(paths.directory, owner: configuration.files.owner) }
         if changesSettings {

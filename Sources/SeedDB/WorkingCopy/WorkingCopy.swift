@@ -98,10 +98,30 @@ struct WorkingCopy {
         case nil: return .absent
         case .regular: return .file
         case .symbolicLink: return nil
-        case .directory: return .foreign("a directory")
-        case .fifo: return .foreign("a FIFO")
-        case .socket: return .foreign("a socket")
-        default: return .foreign("a device or special file")
+        case let other?: return .foreign(kind(of: other))
+        }
+    }
+
+    /// A file of `type` that SeedDB did not make, in words (`a directory`).
+    private static func kind(of type: FileType) -> String {
+        switch type {
+        case .directory: return "a directory"
+        case .fifo: return "a FIFO"
+        case .socket: return "a socket"
+        case .symbolicLink: return "a symbolic link"
+        default: return "a device or special file"
+        }
+    }
+
+    /// What is at the conflicts file's path (`<name>.conflicts.json`) when it is not a
+    /// regular file (a directory, a link), from the read of the directory when the working
+    /// copy was inspected; `nil` for a regular file or nothing. A merge writes its
+    /// conflicts there and sets aside the file it replaces: a file SeedDB did not make
+    /// would go to a temporary name no run removes (a directory) or be removed.
+    func foreignConflictsFile() throws(SeedDBError) -> String? {
+        switch try Self.type(of: paths.conflictsFileName, in: entries, paths: paths, files: files) {
+        case nil, .regular?: return nil
+        case let other?: return Self.kind(of: other)
         }
     }
 

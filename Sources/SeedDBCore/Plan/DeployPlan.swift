@@ -157,6 +157,13 @@ package struct DeployPlan: Sendable, Hashable {
     /// switch back from a read-only link carries from.
     package var leavesReplacedContentAsPrevious: Bool { keepsPrevious || carriesPreviousGeneration }
 
+    /// Whether the carry merges the user's edits (and writes the merge's conflicts beside
+    /// the working copy).
+    package var merges: Bool {
+        for case .carry(let carry) in steps { return carry.merge == .merge }
+        return false
+    }
+
     /// Whether the merge is skipped: the working copy is the seed's own content, unwritten
     /// since its deploy.
     package var skipsMerge: Bool {
@@ -223,6 +230,9 @@ package struct DeployPlan: Sendable, Hashable {
 package enum DeployRefusal: Error, Sendable, Hashable {
     /// Something SeedDB did not make is at the working-copy path (what it is).
     case blocked(String)
+    /// A run that merges, with something SeedDB did not make at `<name>.conflicts.json`,
+    /// where the merge writes its conflicts (what it is: a directory, a link).
+    case conflictsFileBlocked(String)
     /// A rollback with no previous generation on disk.
     case nothingToRollBack
     /// A rollback whose previous generation has a sidecar with content beside it
