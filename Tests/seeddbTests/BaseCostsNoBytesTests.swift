@@ -213,10 +213,15 @@ import Testing
         let (workingCopy, compressed) = try deployV2OverAnEditedV1()
         // When someone replaces it with another seed's content, well compressed
         #expect(try cli.shell("zstd -q -f -o '\(compressed)' '\(CLIHarness.seeds)/v2/levels.sqlite'").status == 0)
-        let rollback = try cli.run(["rollback", "--system", "--root", image, "--app", cli.app, "--name", "levels.sqlite"])
-        // Then the rollback goes ahead without it, and says so
+        let flags = ["--system", "--root", image, "--app", cli.app, "--name", "levels.sqlite"]
+        let dryRun = try cli.run(["rollback", "--dry-run"] + flags)
+        let rollback = try cli.run(["rollback"] + flags)
+        // Then the rollback goes ahead without it, and says so; its dry run said so first
+        // (it said nothing of the base)
         #expect(rollback.status == 0, "\(rollback.stderr)")
-        #expect(rollback.stderr.contains("levels.sqlite.previous.base.xor.zst does not match the recorded seed"), "\(rollback.stderr)")
+        #expect(rollback.stderr.contains("levels.sqlite.previous.base.xor.zst does not match the recorded seed: the rollback restores no base (the next upgrade merges without one)"), "\(rollback.stderr)")
+        #expect(dryRun.status == 0, "\(dryRun.stderr)")
+        #expect(dryRun.stderr == rollback.stderr, "\(dryRun.stderr)")
         #expect(try sql(workingCopy, "SELECT background FROM levels WHERE ix = 1") == "mine")
         #expect(!FileManager.default.fileExists(atPath: compressed))
         #expect(!FileManager.default.fileExists(atPath: directory + "/levels.sqlite.base"))

@@ -995,12 +995,13 @@ public struct Deployer: Sendable {
             }
             // Restored and hashed only where a rollback could restore it as the base, against
             // the previous generation it was made against; without libzstd it cannot be, and
-            // the rollback goes ahead without it.
+            // the rollback goes ahead without it, and says so: under its lock, and in its dry
+            // run (which observes once, without the lock).
             if looking == .rollback, observation.baseFiles.previousBaseCompressed, !observation.baseFiles.previousBase, previousExists, let recorded = entry.previous?.base {
                 var matches = false
                 if files.compresses { matches = try files.sha256(ofDelta: paths.previousBaseCompressed, against: paths.previousGeneration) == recorded }
                 observation.baseFiles.previousBaseCompressedMatchesRecord = matches
-                if !matches, lock != nil {
+                if !matches {
                     let problem = files.compresses ? "does not match the recorded seed" : "cannot be restored without libzstd (libzstd.so.1)"
                     logger.warning("merge base \(paths.previousBaseCompressed) \(problem): the rollback restores no base (the next upgrade merges without one)")
                 }
