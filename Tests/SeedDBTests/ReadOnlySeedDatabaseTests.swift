@@ -43,4 +43,38 @@ struct ReadOnlySeedDatabaseTests {
         #expect { try deployer.deploy(seed) } throws: { ($0 as? SeedDBError)?.code == .cannotCreate }
         #expect(!FileManager.default.fileExists(atPath: directory.file("data/com.example.levels/levels.sqlite")))
     }
+
+    /// A reseed's own merge (`reseedMerge`) beside a release whose seeds are all read-only
+    /// was ignored: the release reseeded the links (the CLI refused it, 64). The library
+    /// refuses it alike, `invalidArgument`, before anything is looked at, and so does its
+    /// dry run; a deploy ignores it, as documented, and a release that also copies a seed
+    /// applies it to that seed.
+    @Test func aReseedMergeBesideOnlyReadOnlySeedsIsRefused() throws {
+        let shipped = directory.file("share/levels.sqlite")
+        try FileManager.default.createDirectory(atPath: directory.file("share"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: DemoSeeds.v1, toPath: shipped)
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: shipped)
+        let app = try AppIdentifier("com.example.levels")
+        let linked = try Seed(app: app, source: shipped, version: SeedVersion("1"), readOnly: true)
+        var configuration = DeployConfiguration()
+        configuration.reseedMerge = MergePolicies(default: .off)
+        let deployer = Deployer(directories: directory.xdg, configuration: configuration, logger: Logger(label: "test"))
+        #expect(deployer.deploy(release: [linked]).failure == nil)
+        let settings = directory.file("config/com.example.levels/settings.json")
+        let before = try Data(contentsOf: URL(fileURLWithPath: settings))
+
+        for outcome in [deployer.deploy(release: [linked], force: true), deployer.plan(release: [linked], force: true)] {
+            let failure = try #require(outcome.failure)
+            #expect(failure.error.code == .invalidArgument, "\(failure.error)")
+            #expect(failure.error.message == "every seed of the release is read-only, a link to its seed file, not a copy: a reseed's own merge (--merge) has nothing to apply to; drop it", "\(failure.error)")
+            #expect(outcome.reports.isEmpty)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: settings)) == before)
+
+        let copied = try Seed(app: app, source: DemoSeeds.v1, version: SeedVersion("1"), name: SeedName("copy.sqlite"))
+        #expect(deployer.deploy(release: [linked, copied]).failure == nil)
+        let mixed = deployer.deploy(release: [linked, copied], force: true)
+        #expect(mixed.failure == nil, "\(String(describing: mixed.failure))")
+        #expect(mixed.reports.last?.action == .reseeded, "\(mixed.reports)")
+    }
 }

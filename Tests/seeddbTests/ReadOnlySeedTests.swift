@@ -117,7 +117,8 @@ struct ReadOnlySeedTests {
     }
 
     /// `reseed --merge` beside a manifest whose seeds are all read-only was taken and
-    /// ignored (exit 0): refused as beside `--read-only` (64), before anything changes.
+    /// ignored (exit 0): refused as beside `--read-only` (64), before anything changes, by
+    /// the library's release (its dry run too).
     /// Beside a manifest that also copies a seed, it applies to the seed it copies.
     @Test func reseedMergeBesideAManifestOfLinksIsRefused() throws {
         let cli = CLIHarness()
@@ -127,11 +128,13 @@ struct ReadOnlySeedTests {
             .write(to: URL(fileURLWithPath: manifest))
         #expect(try cli.run(["deploy", "--manifest", manifest]).status == 0)
         let before = cli.state()
-        let refused = try cli.run(["reseed", "--manifest", manifest, "--merge", "off"])
-        #expect(refused.status == 64, "\(refused.stdout) \(refused.stderr)")
-        #expect(refused.stderr == "seeddb: error: every seed of \(manifest) is read-only, a link to its seed file, not a copy: --merge has nothing to apply to; drop it\n")
-        #expect(refused.stdout.isEmpty)
-        #expect(cli.state() == before, "a refused run changed something")
+        for dryRun in [[], ["--dry-run"]] {
+            let refused = try cli.run(["reseed", "--manifest", manifest, "--merge", "off"] + dryRun)
+            #expect(refused.status == 64, "\(dryRun): \(refused.stdout) \(refused.stderr)")
+            #expect(refused.stderr == "seeddb: error: every seed of \(manifest) is read-only, a link to its seed file, not a copy: a reseed's own merge (--merge) has nothing to apply to; drop it\n", "\(dryRun)")
+            #expect(refused.stdout.isEmpty, "\(dryRun)")
+            #expect(cli.state() == before, "\(dryRun): a refused run changed something")
+        }
 
         let mixed = cli.root + "/share/mixed.json"
         try Data(#"{"app": "\#(cli.app)", "seeds": [{"source": "levels.sqlite", "version": "1", "readOnly": true}, {"source": "\#(CLIHarness.seeds)/v1/levels.sqlite", "name": "copy.sqlite", "version": "1"}]}"#.utf8)

@@ -40,7 +40,8 @@ public struct DeployConfiguration: Sendable {
     /// `MergePolicies(default: .off)` puts the seed's own rows back (`seeddb reseed --merge
     /// off`), and the run names the tables whose changes it replaced. Each seed's own
     /// policy still decides whether a merge base is kept for its next upgrade. Deploys
-    /// and rollbacks ignore it. Default: `nil`, each seed's own policy.
+    /// and rollbacks ignore it; a release whose seeds are all read-only (links, no copy to
+    /// apply it to) refuses it (`invalidArgument`). Default: `nil`, each seed's own policy.
     public var reseedMerge: MergePolicies?
 
     /// Called after each step of a plan completes (``DeployStep``); the crash and fault

@@ -31,10 +31,15 @@ extension Deployer {
     /// unfinished. A live install cannot be undone once its backup commits: a later
     /// seed's failure keeps it, recorded at the version it holds (see NOTES.md).
     ///
+    /// A reseed's own merge (``DeployConfiguration/reseedMerge``) beside seeds that are
+    /// all read-only fails the release (`invalidArgument`) before any seed is looked at:
+    /// a link has no copy for it to apply to.
+    ///
     /// - Parameters:
     ///   - seeds: The release's seeds (a manifest's), deployed in this order.
     ///   - force: Reseed every seed, whatever the versions say.
     public func deploy(release seeds: [Seed], force: Bool = false) -> ReleaseOutcome {
+        if let refusal = reseedMergeRefusal(seeds, force: force) { return refusal }
         let (outcome, committed) = deployOnce(release: seeds, force: force)
         // A copy written since the release found it unwritten: every seed was undone (none
         // replaced live had committed); the next look sees the write and merges.
@@ -51,6 +56,7 @@ extension Deployer {
     ///   - seeds: The release's seeds (a manifest's), in order.
     ///   - force: Reseed every seed, whatever the versions say.
     public func plan(release seeds: [Seed], force: Bool = false) -> ReleaseOutcome {
+        if let refusal = reseedMergeRefusal(seeds, force: force) { return refusal }
         var planned: [Int: DeployReport] = [:]
         for (index, seed) in seeds.enumerated() {
             do {
@@ -62,6 +68,18 @@ extension Deployer {
             }
         }
         return ReleaseOutcome(reports: seeds.indices.compactMap { planned[$0] }, failure: nil)
+    }
+
+    /// The failed outcome of a reseed (`force`) with its own merge
+    /// (``DeployConfiguration/reseedMerge``) of seeds that are all read-only: each is a link
+    /// to its seed file, with no copy for the merge to apply to, and taking the setting
+    /// silently would let the caller believe it applied (a release that also copies a seed
+    /// applies it to that one). `nil` when it applies, or is not set.
+    private func reseedMergeRefusal(_ seeds: [Seed], force: Bool) -> ReleaseOutcome? {
+        guard force, configuration.reseedMerge != nil, let first = seeds.first, seeds.allSatisfy(\.readOnly) else { return nil }
+        let release = first.manifest.map { NameRules.shown(path: $0) } ?? "the release"
+        let error = SeedDBError(.invalidArgument, "every seed of \(release) is read-only, a link to its seed file, not a copy: a reseed's own merge (--merge) has nothing to apply to; drop it")
+        return ReleaseOutcome(reports: [], failure: (first.name, error))
     }
 
     /// ``deploy(release:force:)``, once; whether a live install had committed before a failure.
