@@ -274,7 +274,9 @@ import Testing
     /// A rollback of a manifest's seed already rolled back from the version the manifest
     /// ships (recorded at 1, held from 2, nothing left to roll back) is held: the rerun of
     /// a release's rollback killed after this seed passes over it. By name it is refused;
-    /// so is a manifest's seed held from another version, or with a run under way.
+    /// so is a manifest's seed held from another version, one whose link was removed, and
+    /// one whose copy no record matches (a file put in the link's place: a deploy adopts
+    /// it, as it holds only a recorded copy).
     @Test func aManifestsSeedRolledBackFromTheVersionItShipsIsHeldByARollback() throws {
         var fromManifest = DeployRequest(kind: .rollback)
         fromManifest.fromManifest = true
@@ -283,8 +285,11 @@ import Testing
         #expect(throws: DeployRefusal.nothingToRollBack) { try DeployPlanner.plan(rolledBack, DeployRequest(kind: .rollback)) }
         #expect(throws: DeployRefusal.nothingToRollBack) { try DeployPlanner.plan(Self.observed(recorded: "1", current: "3", heldFrom: "2"), fromManifest) }
         var linkRemoved = rolledBack
+        linkRemoved.linkMissing = true
+        #expect(throws: DeployRefusal.nothingToRollBack) { try DeployPlanner.plan(linkRemoved, fromManifest) }
         linkRemoved.workingCopy = .absent
         #expect(throws: DeployRefusal.nothingToRollBack) { try DeployPlanner.plan(linkRemoved, fromManifest) }
+        #expect(throws: DeployRefusal.nothingToRollBack) { try DeployPlanner.plan(Self.observed(recorded: nil, current: "2", workingCopy: .file, heldFrom: "2"), fromManifest) }
     }
 
     /// The same for a killed run that withdrew no record: an adoption of a database found
@@ -536,24 +541,24 @@ import Testing
     }
 
     /// A directory at `<name>.conflicts.json` was set aside by a merging run under a
-    /// temporary name no run removes. A plan whose carry merges refuses whatever is there
-    /// but a regular file; one that merges nothing (merging off, a merge skipped for an
-    /// unwritten copy, a first install) goes on and leaves it.
-    @Test func aMergeRefusesWhatIsNotAFileAtTheConflictsPath() throws {
+    /// temporary name no run removes. A plan whose carry merges refuses it; one that merges
+    /// nothing (merging off, a merge skipped for an unwritten copy, a first install) goes
+    /// on and leaves it.
+    @Test func aMergeRefusesADirectoryAtTheConflictsPath() throws {
         var blocked = Self.observed()
-        blocked.conflictsFileBlocked = "a directory"
+        blocked.conflictsFileIsADirectory = true
         var merging = DeployRequest(kind: .deploy)
         merging.merges = true
-        #expect(throws: DeployRefusal.conflictsFileBlocked("a directory")) { try DeployPlanner.plan(blocked, merging) }
+        #expect(throws: DeployRefusal.conflictsFileIsADirectory) { try DeployPlanner.plan(blocked, merging) }
         var reseed = merging
         reseed.kind = .reseed
-        #expect(throws: DeployRefusal.conflictsFileBlocked("a directory")) { try DeployPlanner.plan(blocked, reseed) }
+        #expect(throws: DeployRefusal.conflictsFileIsADirectory) { try DeployPlanner.plan(blocked, reseed) }
         #expect(try DeployPlanner.plan(blocked, DeployRequest(kind: .deploy)).action == .replaced)
         var untouched = blocked
         untouched.untouchedSeed = true
         #expect(try DeployPlanner.plan(untouched, merging).skipsMerge)
         var first = Self.observed(recorded: nil, workingCopy: .absent, recordedGeneration: nil)
-        first.conflictsFileBlocked = "a directory"
+        first.conflictsFileIsADirectory = true
         #expect(try DeployPlanner.plan(first, merging).action == .installed)
     }
 

@@ -59,15 +59,17 @@ struct ReadOnlySeedDatabaseTests {
         var configuration = DeployConfiguration()
         configuration.reseedMerge = MergePolicies(default: .off)
         let deployer = Deployer(directories: directory.xdg, configuration: configuration, logger: Logger(label: "test"))
-        #expect(deployer.deploy(release: [linked]).failure == nil)
+        let alsoLinked = try Seed(app: app, source: shipped, version: SeedVersion("1"), name: SeedName("also.sqlite"), readOnly: true)
+        #expect(deployer.deploy(release: [linked, alsoLinked]).failure == nil)
         let settings = directory.file("config/com.example.levels/settings.json")
         let before = try Data(contentsOf: URL(fileURLWithPath: settings))
 
-        for outcome in [deployer.deploy(release: [linked], force: true), deployer.plan(release: [linked], force: true)] {
+        for outcome in [deployer.deploy(release: [linked, alsoLinked], force: true), deployer.plan(release: [linked, alsoLinked], force: true)] {
             let failure = try #require(outcome.failure)
             #expect(failure.error.code == .invalidArgument, "\(failure.error)")
             #expect(failure.error.message == "every seed of the release is read-only, a link to its seed file, not a copy: a reseed's own merge (--merge) has nothing to apply to; drop it", "\(failure.error)")
-            #expect(outcome.reports.isEmpty)
+            // The other seed is reported as it is, as after any failure.
+            #expect(outcome.reports.map(\.name) == [alsoLinked.name] && outcome.reports.first?.action == .unchanged, "\(outcome.reports)")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: settings)) == before)
 

@@ -124,6 +124,20 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: cli.appData), "\(cli.list(cli.appData))")
     }
 
+    /// A link at `<name>.conflicts.json` (here one to nothing) is not a directory: the merge
+    /// writes its conflicts in its place, as over a stale conflicts file. (A review found a
+    /// refusal of anything but a regular file there stopping every upgrade, 73.)
+    @Test func aLinkAtTheConflictsFileIsReplacedByTheMergesConflicts() throws {
+        try deployV1AndEdit("user-wins")
+        let conflicts = cli.workingCopy + ".conflicts.json"
+        try FileManager.default.createSymbolicLink(atPath: conflicts, withDestinationPath: cli.root + "/nowhere")
+        let merged = try cli.run(["deploy"] + cli.seedFlags(2) + ["--merge", "user-wins"])
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: conflicts)) == nil, "the link is still there")
+        #expect(try cli.run(["conflicts"] + cli.seedFlags(2)).status == 0)
+        #expect(cli.temporaryFiles.isEmpty, "\(cli.list(cli.appData))")
+    }
+
     /// A damaged conflicts file once read as "no conflicts in the last merge", and `--json`
     /// pasted its bytes into the output (exit 0 both): it is one error line naming the file
     /// (65, a damaged file as `verify`'s damaged working copy), and `--json` is still one

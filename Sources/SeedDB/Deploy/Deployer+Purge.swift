@@ -78,7 +78,7 @@ extension Deployer {
             throw WorkingCopy.blocked(paths.workingCopy, what: "a directory", operation: "purge")
         }
         // A directory at the conflicts file's name is not SeedDB's: a merge refuses to
-        // replace it (``DeployRefusal/conflictsFileBlocked(_:)``), and what it holds is the user's.
+        // replace it (``DeployRefusal/conflictsFileIsADirectory``), and what it holds is the user's.
         if try fs.fileType(at: paths.conflictsFile) == .directory {
             throw SeedDBError(.cannotCreate, "cannot purge \(paths.workingCopy): \(paths.conflictsFile) is a directory, not SeedDB's conflicts file, and SeedDB never removes it; nothing was changed; move it away and run again")
         }

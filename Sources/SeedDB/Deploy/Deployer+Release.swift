@@ -74,12 +74,13 @@ extension Deployer {
     /// (``DeployConfiguration/reseedMerge``) of seeds that are all read-only: each is a link
     /// to its seed file, with no copy for the merge to apply to, and taking the setting
     /// silently would let the caller believe it applied (a release that also copies a seed
-    /// applies it to that one). `nil` when it applies, or is not set.
+    /// applies it to that one). The other seeds are reported as they are, as after any
+    /// failure. `nil` when it applies, or is not set.
     private func reseedMergeRefusal(_ seeds: [Seed], force: Bool) -> ReleaseOutcome? {
         guard force, configuration.reseedMerge != nil, let first = seeds.first, seeds.allSatisfy(\.readOnly) else { return nil }
         let release = first.manifest.map { NameRules.shown(path: $0) } ?? "the release"
         let error = SeedDBError(.invalidArgument, "every seed of \(release) is read-only, a link to its seed file, not a copy: a reseed's own merge (--merge) has nothing to apply to; drop it")
-        return ReleaseOutcome(reports: [], failure: (first.name, error))
+        return ReleaseOutcome(reports: unchanged(seeds, [:], except: 0, .reseed), failure: (first.name, error))
     }
 
     /// ``deploy(release:force:)``, once; whether a live install had committed before a failure.

@@ -456,8 +456,8 @@ public struct Deployer: Sendable {
         switch refusal {
         case .blocked(let what):
             return WorkingCopy.blocked(paths.workingCopy, what: what)
-        case .conflictsFileBlocked(let what):
-            return SeedDBError(.cannotCreate, "cannot merge into \(paths.workingCopy): \(paths.conflictsFile) is \(what), not SeedDB's conflicts file, and SeedDB never replaces it; nothing was changed; move it away and run again")
+        case .conflictsFileIsADirectory:
+            return SeedDBError(.cannotCreate, "cannot merge into \(paths.workingCopy): \(paths.conflictsFile) is a directory, not SeedDB's conflicts file, and SeedDB never replaces it; nothing was changed; move it away and run again")
         case .sidecarBesidePrevious(let sidecar, let size):
             return Self.sidecarBesidePrevious(sidecar, size: size, paths: paths)
         case .nothingToRollBack:
@@ -968,7 +968,7 @@ public struct Deployer: Sendable {
         observation.readOnlySeed = try readOnlySeed(seed, looking: !quick)
         if !quick {
             observation.ownershipDrift = try OwnershipRepair.drift(of: workingCopy, policy: configuration.files, files: files)
-            observation.conflictsFileBlocked = try workingCopy.foreignConflictsFile()
+            observation.conflictsFileIsADirectory = try workingCopy.conflictsFileIsADirectory()
             // A killed run's marker withdrew the record but kept its identity: a run killed
             // before it switched left that very file, unwritten or not, in place.
             let recorded = entry.interrupted.map { $0.replacing != nil } ?? (entry.record != nil)

@@ -113,16 +113,14 @@ struct WorkingCopy {
         }
     }
 
-    /// What is at the conflicts file's path (`<name>.conflicts.json`) when it is not a
-    /// regular file (a directory, a link), from the read of the directory when the working
-    /// copy was inspected; `nil` for a regular file or nothing. A merge writes its
-    /// conflicts there and sets aside the file it replaces: a file SeedDB did not make
-    /// would go to a temporary name no run removes (a directory) or be removed.
-    func foreignConflictsFile() throws(SeedDBError) -> String? {
-        switch try Self.type(of: paths.conflictsFileName, in: entries, paths: paths, files: files) {
-        case nil, .regular?: return nil
-        case let other?: return Self.kind(of: other)
-        }
+    /// Whether a directory is at the conflicts file's path (`<name>.conflicts.json`), from
+    /// the read of the directory when the working copy was inspected. A merge writes its
+    /// conflicts there and sets aside what it replaces, removed once the run succeeded: a
+    /// directory (the user's, never SeedDB's) would stay at a temporary name no run
+    /// removes. A link or any other file there is set aside and removed as a stale
+    /// conflicts file is.
+    func conflictsFileIsADirectory() throws(SeedDBError) -> Bool {
+        try Self.type(of: paths.conflictsFileName, in: entries, paths: paths, files: files) == .directory
     }
 
     /// Whether a database is there.

@@ -325,10 +325,9 @@ package struct DeployObservation: Sendable, Hashable {
             self.size = size
         }
     }
-    /// What is at `<name>.conflicts.json` when it is not a regular file (`a directory`):
-    /// SeedDB did not make it, and a merge, which writes its conflicts there, refuses to
-    /// replace it. `nil` for a regular file or nothing.
-    package var conflictsFileBlocked: String? = nil
+    /// Whether a directory is at `<name>.conflicts.json`: SeedDB did not make it, and a
+    /// merge, which writes its conflicts there, refuses to replace it.
+    package var conflictsFileIsADirectory = false
     /// Whether temporary files of SeedDB's naming (a killed run's) are in the directory.
     package var leftoversFound: Bool
     /// Whether the working copy is the seed's own content, unwritten since its deploy

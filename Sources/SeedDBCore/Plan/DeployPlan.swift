@@ -230,9 +230,9 @@ package struct DeployPlan: Sendable, Hashable {
 package enum DeployRefusal: Error, Sendable, Hashable {
     /// Something SeedDB did not make is at the working-copy path (what it is).
     case blocked(String)
-    /// A run that merges, with something SeedDB did not make at `<name>.conflicts.json`,
-    /// where the merge writes its conflicts (what it is: a directory, a link).
-    case conflictsFileBlocked(String)
+    /// A run that merges, with a directory (never SeedDB's) at `<name>.conflicts.json`,
+    /// where the merge writes its conflicts.
+    case conflictsFileIsADirectory
     /// A rollback with no previous generation on disk.
     case nothingToRollBack
     /// A rollback whose previous generation has a sidecar with content beside it

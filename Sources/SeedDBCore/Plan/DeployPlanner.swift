@@ -65,7 +65,7 @@ package enum DeployPlanner {
         // A merge writes its conflicts to `<name>.conflicts.json`, the file there set aside
         // until the run succeeds: a directory the user made there would be moved to a
         // temporary name no run removes. Refused, as something at the working-copy path is.
-        if let what = observed.conflictsFileBlocked, plan.merges { throw .conflictsFileBlocked(what) }
+        if observed.conflictsFileIsADirectory, plan.merges { throw .conflictsFileIsADirectory }
         // The content a run keeps (all but a new generation's) keeps a drifted owner or
         // mode: repaired after the record. A new generation is made with the ones asked for.
         if let drift = observed.ownershipDrift, !plan.steps.contains(where: { if case .install(.swap) = $0 { true } else { false } }) {
