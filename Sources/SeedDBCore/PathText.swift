@@ -11,6 +11,16 @@ package enum PathText {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
+    /// `directory` + `/` + `name`, as `directory + "/" + name` spells it, built in one
+    /// allocation (the startup check derives its paths on every call).
+    package static func joined(_ directory: String, _ name: String) -> String {
+        var path = directory
+        path.reserveCapacity(directory.utf8.count + 1 + name.utf8.count)
+        path += "/"
+        path += name
+        return path
+    }
+
     /// `path` without trailing slashes (`"/"` stays `"/"`).
     package static func trimmingTrailingSlashes(_ path: String) -> String {
         var path = Substring(path)

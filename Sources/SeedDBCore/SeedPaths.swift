@@ -23,11 +23,11 @@ public struct SeedPaths: Hashable, Sendable {
 
     /// Derives the paths of working copy `name` of `app` in `location` under `directories`.
     public init(app: AppIdentifier, name: SeedName, location: SeedLocation, directories: XDGDirectories) {
-        directory = directories.base(for: location) + "/" + app.rawValue
+        directory = PathText.joined(directories.base(for: location), app.rawValue)
         self.name = name
-        workingCopy = directory + "/" + name.rawValue
+        workingCopy = PathText.joined(directory, name.rawValue)
         settingsDirectory = directories.settingsDirectory(of: app)
-        settingsFile = directories.settingsFile(of: app)
+        settingsFile = PathText.joined(settingsDirectory, XDGDirectories.settingsFileName)
     }
 
     /// Derives the paths of `seed` under `directories`.
@@ -154,5 +154,5 @@ public struct SeedPaths: Hashable, Sendable {
     }
 
     /// The path of a file in this working copy's directory.
-    public func inDirectory(_ fileName: String) -> String { directory + "/" + fileName }
+    public func inDirectory(_ fileName: String) -> String { PathText.joined(directory, fileName) }
 }

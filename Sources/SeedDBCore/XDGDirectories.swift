@@ -59,12 +59,15 @@ public struct XDGDirectories: Hashable, Sendable {
     /// The directory of `app`'s settings store (`<configHome>/<app>`), shared by its data
     /// and cache working copies.
     public func settingsDirectory(of app: AppIdentifier) -> String {
-        configHome + "/" + app.rawValue
+        PathText.joined(configHome, app.rawValue)
     }
+
+    /// The settings store's file name in an app's settings directory.
+    static let settingsFileName = "settings.json"
 
     /// `app`'s settings store (`<configHome>/<app>/settings.json`).
     public func settingsFile(of app: AppIdentifier) -> String {
-        settingsDirectory(of: app) + "/settings.json"
+        PathText.joined(settingsDirectory(of: app), Self.settingsFileName)
     }
 
     /// The base directory of `location`.

@@ -868,11 +868,15 @@ public struct Deployer: Sendable {
     /// - Throws: ``SeedDBError`` `conflictingSeed` when the name is recorded for the other
     ///   location.
     func observe(_ seed: Seed, paths: SeedPaths, quick: Bool = false, snapshot read: SettingsSnapshot? = nil, lock: (any DeployLock)? = nil, known: SourceDigest? = nil, planning kind: DeployRequest.Kind? = nil) throws(SeedDBError) -> Observed {
-        let store = records(at: paths)
         let files = effects.files
         precondition(read == nil || quick, "a snapshot of one entry is only for the quick look")
         let snapshot: SettingsSnapshot
-        if let read { snapshot = read } else { snapshot = quick ? try store.snapshot(only: seed.name) : try store.snapshot() }
+        if let read {
+            snapshot = read
+        } else {
+            let store = records(at: paths)
+            snapshot = quick ? try store.snapshot(only: seed.name) : try store.snapshot()
+        }
         let entry = try snapshot.entry(of: seed.name) ?? SettingsEntry()
         // A run other than a rollback that meets a killed live rollback does that rollback
         // again first (`DeployObservation.redoesKilledLiveRollback`): it looks at the bases

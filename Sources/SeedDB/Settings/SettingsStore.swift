@@ -22,8 +22,9 @@ public struct SettingsStore: Sendable {
 
     /// The settings file.
     public let path: String
-    /// The lock file that serialises writes.
-    public let lockPath: String
+    /// The lock file that serialises writes (`<path>.lock`): made when a write needs it,
+    /// not for each store (every startup check makes one and only reads).
+    public var lockPath: String { path + ".lock" }
     private let logger: Logger
     private let policy: FilePolicy
 
@@ -34,7 +35,6 @@ public struct SettingsStore: Sendable {
     ///   - policy: The mode and owner of the files and directories it creates.
     public init(path: String, logger: Logger, policy: FilePolicy = .user) {
         self.path = path
-        self.lockPath = path + ".lock"
         self.logger = logger
         self.policy = policy
     }
