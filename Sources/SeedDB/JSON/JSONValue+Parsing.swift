@@ -171,8 +171,11 @@ extension JSONValue {
             }
         }
 
-        mutating func expect(_ byte: UInt8, _ what: String) throws(SeedDBError) {
-            guard current == byte else { throw error("expected \(what), found \(describeCurrent())") }
+        /// Steps past `byte`, or fails with "expected `what`". `what` is made only for the
+        /// error: after every member of an object, a text built and dropped cost more than
+        /// the member's reading (the startup check reads a settings entry).
+        mutating func expect(_ byte: UInt8, _ what: @autoclosure () -> String) throws(SeedDBError) {
+            guard current == byte else { throw error("expected \(what()), found \(describeCurrent())") }
             index += 1
         }
 
