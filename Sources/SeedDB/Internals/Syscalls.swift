@@ -208,7 +208,8 @@ enum Syscalls {
                     let type = buffer.load(fromByteOffset: offset + 18, as: UInt8.self)
                     let name = UnsafeRawBufferPointer(rebasing: buffer[(offset + 19)..<(offset + length)])
                     let bytes = name[..<(name.firstIndex(of: 0) ?? name.count)]
-                    let exact = String(validating: bytes, as: UTF8.self)
+                    // An ASCII name (the usual one) is valid UTF-8 as it is: no validation.
+                    let exact = bytes.allSatisfy { $0 < 0x80 } ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self)
                     let text = exact ?? String(decoding: bytes, as: UTF8.self)
                     if text != "." && text != ".." {
                         // A `DT_` value is its file type's `S_IF` bits shifted down by 12.

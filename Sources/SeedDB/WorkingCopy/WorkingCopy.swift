@@ -216,22 +216,33 @@ struct WorkingCopy {
     /// SeedDB's files beside the working copy, from the read of its directory when it was
     /// inspected. Names are matched by their bytes: a file whose name only looks like one
     /// of this working copy's (`e` + U+0301 for `é`) is another's.
+    ///
+    /// Every name SeedDB gives a temporary file starts with a dot (``FileSystem/temporaryPrefix(_:)``):
+    /// the names that do not are not looked at for one, and with none of them (the usual
+    /// directory) no prefix is built.
     func listing() -> Listing {
         let names = entries.filter(\.nameIsExact).map(\.name)
         var generations: [Int] = [], sidecars: Set<Int> = [], stagedBases: [Int] = [], adoptedCopies: [String] = [], adoptedSidecars: Set<String> = []
-        let basePrefix = FileSystem.temporaryPrefix(paths.name.rawValue)
+        var hidden: [String] = []
         for name in names {
+            if name.utf8.first == UInt8(ascii: ".") { hidden.append(name) }
             let database = SeedPaths.databaseName(of: name)
             if let number = paths.generationNumber(of: database) {
                 if database.utf8.count == name.utf8.count { generations.append(number) } else { sidecars.insert(number) }
             } else if let stamp = paths.adoptedCopyStamp(of: database) {
                 if database.utf8.count == name.utf8.count { adoptedCopies.append(stamp) } else { adoptedSidecars.insert(stamp) }
-            } else if let number = name.removingBytePrefix(basePrefix)?.removingByteSuffix(".base.tmp").flatMap(paths.generationNumber(of:)) {
-                stagedBases.append(number)
             }
         }
-        let temporaries = FileSystem.staleTemporaryFiles(
-            in: paths.directory, listing: names, stems: [paths.name.rawValue, paths.conflictsFileName])
+        if !hidden.isEmpty {
+            let basePrefix = FileSystem.temporaryPrefix(paths.name.rawValue)
+            for name in hidden {
+                if let number = name.removingBytePrefix(basePrefix)?.removingByteSuffix(".base.tmp").flatMap(paths.generationNumber(of:)) {
+                    stagedBases.append(number)
+                }
+            }
+        }
+        let temporaries = hidden.isEmpty ? [] : FileSystem.staleTemporaryFiles(
+            in: paths.directory, listing: hidden, stems: [paths.name.rawValue, paths.conflictsFileName])
         // (Matched by file name: no path is built for each name listed.)
         let previousSidecars = SeedPaths.sqliteSidecarSuffixes.filter { suffix in
             let sidecar = paths.name.rawValue + ".previous" + suffix
