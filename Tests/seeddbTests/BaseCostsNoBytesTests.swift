@@ -234,6 +234,21 @@ import Testing
         #expect(try sql(workingCopy, "SELECT background FROM levels WHERE ix = 1") == "mine")
     }
 
+    /// A compressed base removed by hand: the rollback restored no base and said nothing,
+    /// nor did its dry run (found by a contract probe; merge.md says it says so), and the
+    /// next upgrade merged without one.
+    @Test(.enabled(if: PackagingTests.isRoot, "system mode runs as root"))
+    func aRemovedCompressedBaseIsSaidByTheRollbackAndItsDryRun() throws {
+        let (_, compressed) = try deployV2OverAnEditedV1()
+        try FileManager.default.removeItem(atPath: compressed)
+        let flags = ["--system", "--root", image, "--app", cli.app, "--name", "levels.sqlite"]
+        let dryRun = try cli.run(["rollback", "--dry-run"] + flags)
+        let rollback = try cli.run(["rollback"] + flags)
+        #expect(rollback.status == 0, "\(rollback.stderr)")
+        #expect(rollback.stderr.contains("levels.sqlite.previous.base is missing (and \(compressed) too): the rollback restores no base (the next upgrade merges without one)"), "\(rollback.stderr)")
+        #expect(dryRun.status == 0 && dryRun.stderr == rollback.stderr, "\(dryRun.stderr)")
+    }
+
     /// The physical extents of the file at `path` (`xfs_io -c fiemap`), without their
     /// index: what two files that share their blocks have in common.
     private func extents(_ path: String) throws -> [String] {

@@ -123,6 +123,23 @@ import Testing
         #expect(cli.list(cli.appData).filter { $0.hasPrefix(".") } == [], "\(step): left \(cli.list(cli.appData))")
     }
 
+    /// A run killed before it installed anything, then a release run again that replaces
+    /// its marker with its own: the release says so, as a run of one seed and the
+    /// release's dry run do (it said nothing: a contract probe).
+    @Test func aReleaseThatReplacesAKilledRunSaysSo() throws {
+        let cli = CLIHarness()
+        #expect(try cli.run(["deploy", "--manifest", try Self.release(cli, "r1", version: 1, count: 1)]).status == 0)
+        let manifest = try Self.release(cli, "r2", version: 2, count: 1)
+        let killed = try cli.run(["deploy", "--manifest", manifest], environment: ["SEEDDB_TEST_KILL_AFTER": "withdraw"])
+        #expect(killed.killedBy == SIGKILL, "\(killed.stderr)")
+        let warning = "\(cli.workingCopy): a run that was interrupted (installing 2; 1 was recorded)"
+        let dryRun = try cli.run(["deploy", "--dry-run", "--manifest", manifest])
+        #expect(dryRun.status == 0 && dryRun.stderr.contains(warning + " would be replaced by this one"), "\(dryRun.stderr)")
+        let run = try cli.run(["deploy", "--manifest", manifest])
+        #expect(run.status == 0 && run.stderr.contains(warning + " is replaced by this one"), "\(run.stderr)")
+        #expect(cli.settingsEntry()?["version"] as? String == "2" && cli.settingsEntry()?["interrupted"] == nil)
+    }
+
     /// Interrupted after the first seed's record, before the second seed's install: the
     /// first seed is undone too, and the run says nothing was changed.
     @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])

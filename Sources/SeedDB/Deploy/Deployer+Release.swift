@@ -204,6 +204,7 @@ extension Deployer {
                 release.unchanged[first.seed.name] = signed(report(observed, plan, release.kind, paths: first.paths), first.signature, pinned: first.quick.entry.signature)
                 return try prepareEach(work.dropFirst(), release, body)
             }
+            warnOfReplacedRun(observed, plan, paths: first.paths, dryRun: false)
             let executor = try executor(first, observed, plan, release.kind, lock: lock, deadline: deadline)
             let entry = release.prepared.count
             release.prepared.append(ReleaseRuns.Entry(index: index, work: first, observed: observed, plan: plan, executor: executor, run: try executor.prepare(plan)))

@@ -776,7 +776,7 @@ public struct Deployer: Sendable {
 
     /// Warns that `plan` takes the place of a killed run it does not finish (its marker
     /// stands until this run's own replaces it).
-    private func warnOfReplacedRun(_ observed: Observed, _ plan: DeployPlan, paths: SeedPaths, dryRun: Bool) {
+    func warnOfReplacedRun(_ observed: Observed, _ plan: DeployPlan, paths: SeedPaths, dryRun: Bool) {
         guard let killed = observed.entry.interrupted, !plan.finishesInterrupted, plan.withdraw != nil else { return }
         let recorded = killed.replacing.map { "; \($0.version) was recorded" } ?? ""
         logger.warning("\(paths.workingCopy): a run that was interrupted (installing \(killed.version)\(recorded)) \(dryRun ? "would be" : "is") replaced by this one")
@@ -1009,6 +1009,9 @@ public struct Deployer: Sendable {
                     let problem = files.compresses ? "does not match the recorded seed" : "cannot be restored without libzstd (libzstd.so.1)"
                     logger.warning("merge base \(paths.previousBaseCompressed) \(problem): the rollback restores no base (the next upgrade merges without one)")
                 }
+            } else if looking == .rollback, !observation.baseFiles.previousBase, !observation.baseFiles.previousBaseCompressed, previousExists, entry.previous?.base != nil {
+                // Removed (or something not a file in its place): the rollback says so too.
+                logger.warning("merge base \(paths.previousBase) is missing (and \(paths.previousBaseCompressed) too): the rollback restores no base (the next upgrade merges without one)")
             }
             // The copy that takes the place of a link to a read-only seed (there, or removed
             // since it was recorded) merges against the previous generation's base (or names
