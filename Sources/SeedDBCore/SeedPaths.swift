@@ -55,6 +55,8 @@ public struct SeedPaths: Hashable, Sendable {
     /// (`levels.sqlite.v2-wal` → `levels.sqlite.v2`), or the name itself. The suffixes
     /// are matched by bytes.
     public static func databaseName(of fileName: String) -> String {
+        // Every suffix ends in `l` or `m`: any other name is its own (most names listed).
+        guard let last = fileName.utf8.last, last == UInt8(ascii: "l") || last == UInt8(ascii: "m") else { return fileName }
         var name = fileName
         for suffix in sqliteSidecarSuffixes {
             if let database = name.removingByteSuffix(suffix) { name = database }
@@ -97,9 +99,9 @@ public struct SeedPaths: Hashable, Sendable {
     /// Names are matched by their bytes, as the file system tells them apart
     /// (`String.hasBytePrefix(_:)`).
     public func adoptedCopyStamp(of fileName: String) -> String? {
-        guard let stamp = fileName.utf8.droppingPrefix(name.rawValue.utf8)?.droppingPrefix(".adopted-".utf8), Self.isAdoptedCopyStamp(stamp)
-        else { return nil }
-        return String(stamp)
+        bytes(of: fileName, after: ".adopted-") { stamp in
+            Self.isAdoptedCopyStamp(stamp) ? String(decoding: stamp, as: UTF8.self) : nil
+        }
     }
 
     /// Whether `stamp` is one a run gives an adopted copy: a basic-format UTC timestamp,
@@ -133,15 +135,33 @@ public struct SeedPaths: Hashable, Sendable {
     /// The generation number `fileName` names, if it names one of this working copy's
     /// generation files (matched by bytes, as ``adoptedCopyStamp(of:)``).
     public func generationNumber(of fileName: String) -> Int? {
-        guard let digits = fileName.utf8.droppingPrefix(name.rawValue.utf8)?.droppingPrefix(".v".utf8), (1...18).contains(digits.count),
-              digits.first != UInt8(ascii: "0")
-        else { return nil }
-        var number = 0
-        for digit in digits {
-            guard digit.isASCIIDigit else { return nil }
-            number = number * 10 + Int(digit - UInt8(ascii: "0"))
+        bytes(of: fileName, after: ".v") { digits in
+            guard (1...18).contains(digits.count), digits.first != UInt8(ascii: "0") else { return nil }
+            var number = 0
+            for digit in digits {
+                guard digit.isASCIIDigit else { return nil }
+                number = number * 10 + Int(digit - UInt8(ascii: "0"))
+            }
+            return number
         }
-        return number
+    }
+
+    /// What `read` makes of the bytes of `fileName` after those of this working copy's
+    /// name and then `infix`; `nil` when it does not start with them. The names are
+    /// compared as buffers, in one piece (the startup check's directory read asks this of
+    /// every name listed).
+    private func bytes<Result>(
+        of fileName: String, after infix: StaticString, _ read: (UnsafeBufferPointer<UInt8>) -> Result?
+    ) -> Result? {
+        var (fileName, stem) = (fileName, name.rawValue)
+        return fileName.withUTF8 { bytes in
+            stem.withUTF8 { stem in
+                let infix = UnsafeBufferPointer(start: infix.utf8Start, count: infix.utf8CodeUnitCount)
+                let restStart = stem.count + infix.count
+                guard bytes.hasBytes(stem), bytes.hasBytes(infix, at: stem.count) else { return nil }
+                return read(UnsafeBufferPointer(rebasing: bytes[restStart...]))
+            }
+        }
     }
 
     /// Whether `fileName` is one of this working copy's own databases, by its bytes: the

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Tests of file names the way the file system makes them: byte for byte.
 ///
 /// `String`'s `==`, `hasPrefix` and `hasSuffix` take canonically equivalent texts for the
@@ -10,7 +16,7 @@ extension String {
     /// Whether this name's UTF-8 bytes start with those of `prefix`.
     package func hasBytePrefix(_ prefix: String) -> Bool {
         withBytes(and: prefix) { name, prefix in
-            name.count >= prefix.count && UnsafeBufferPointer(rebasing: name[..<prefix.count]).elementsEqual(prefix)
+            name.hasBytes(prefix)
         }
     }
 
@@ -21,7 +27,7 @@ extension String {
 
     /// Whether this name and `other` have the same UTF-8 bytes.
     package func hasSameBytes(as other: String) -> Bool {
-        withBytes(and: other) { $0.count == $1.count && $0.elementsEqual($1) }
+        withBytes(and: other) { $0.count == $1.count && $0.hasBytes($1) }
     }
 
     /// The rest of this name after the bytes of `prefix`, or `nil` when it does not start
@@ -42,7 +48,7 @@ extension String {
     /// Where the bytes of `suffix` start at the end of this name, if they are there.
     private func byteSuffixStart(_ suffix: String) -> String.Index? {
         let matches = withBytes(and: suffix) { name, suffix in
-            name.count >= suffix.count && UnsafeBufferPointer(rebasing: name[(name.count - suffix.count)...]).elementsEqual(suffix)
+            name.hasBytes(suffix, at: name.count - suffix.count)
         }
         return matches ? utf8.index(utf8.endIndex, offsetBy: -suffix.utf8.count) : nil
     }
@@ -53,6 +59,17 @@ extension String {
     private func withBytes<Result>(and other: String, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         var (name, other) = (self, other)
         return name.withUTF8 { name in other.withUTF8 { body(name, $0) } }
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// Whether `bytes` are these bytes from `offset` on: one `memcmp`, where a generic
+    /// comparison goes byte by byte (the startup check's directory read compares each name
+    /// listed).
+    package func hasBytes(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int = 0) -> Bool {
+        guard offset >= 0, count - offset >= bytes.count else { return false }
+        guard let start = baseAddress, let other = bytes.baseAddress else { return true }
+        return memcmp(start + offset, other, bytes.count) == 0
     }
 }
 

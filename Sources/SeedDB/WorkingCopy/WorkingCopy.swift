@@ -223,14 +223,16 @@ struct WorkingCopy {
     func listing() -> Listing {
         let names = entries.filter(\.nameIsExact).map(\.name)
         var generations: [Int] = [], sidecars: Set<Int> = [], stagedBases: [Int] = [], adoptedCopies: [String] = [], adoptedSidecars: Set<String> = []
-        var hidden: [String] = []
+        var hidden: [String] = [], sidecarNames: [String] = []
         for name in names {
             if name.utf8.first == UInt8(ascii: ".") { hidden.append(name) }
             let database = SeedPaths.databaseName(of: name)
+            let isSidecar = database.utf8.count != name.utf8.count
+            if isSidecar { sidecarNames.append(name) }
             if let number = paths.generationNumber(of: database) {
-                if database.utf8.count == name.utf8.count { generations.append(number) } else { sidecars.insert(number) }
+                if isSidecar { sidecars.insert(number) } else { generations.append(number) }
             } else if let stamp = paths.adoptedCopyStamp(of: database) {
-                if database.utf8.count == name.utf8.count { adoptedCopies.append(stamp) } else { adoptedSidecars.insert(stamp) }
+                if isSidecar { adoptedSidecars.insert(stamp) } else { adoptedCopies.append(stamp) }
             }
         }
         if !hidden.isEmpty {
@@ -243,10 +245,11 @@ struct WorkingCopy {
         }
         let temporaries = hidden.isEmpty ? [] : FileSystem.staleTemporaryFiles(
             in: paths.directory, listing: hidden, stems: [paths.name.rawValue, paths.conflictsFileName])
-        // (Matched by file name: no path is built for each name listed.)
-        let previousSidecars = SeedPaths.sqliteSidecarSuffixes.filter { suffix in
+        // (Matched by file name among the sidecars listed: no name or path is built when
+        // there are none, the usual directory.)
+        let previousSidecars = sidecarNames.isEmpty ? [] : SeedPaths.sqliteSidecarSuffixes.filter { suffix in
             let sidecar = paths.name.rawValue + ".previous" + suffix
-            return names.contains { $0.hasSameBytes(as: sidecar) }
+            return sidecarNames.contains { $0.hasSameBytes(as: sidecar) }
         }.map { paths.previousGeneration + $0 }
         return Listing(
             names: names, generations: generations.sorted(), sidecarGenerations: sidecars.sorted(), stagedBases: stagedBases.sorted(),
