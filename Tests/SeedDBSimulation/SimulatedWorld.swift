@@ -77,6 +77,9 @@ final class SimulatedWorld: @unchecked Sendable {
     private var halfSeconds: Int64 = 2 * 1_795_000_000
     /// The mutating calls made so far.
     private(set) var mutatingCalls = 0
+    /// How many carries merged the user's edits (a plan that merges, ``DeployPlan/merges``),
+    /// since this world was made or copied.
+    fileprivate(set) var merges = 0
     /// Every path SeedDB hashed (`sha256(of:)`, `digestAndSync`), in order.
     fileprivate(set) var hashed: [String] = []
     /// The call before which the process stops, if one was set.
@@ -378,7 +381,7 @@ struct SimulatedFileSystem: DeployFileSystem {
     func fileType(at path: String) throws(SeedDBError) -> FileType? {
         try world.reading()
         switch world.node(path) {
-        case nil: return world.nodes.keys.contains { $0.hasPrefix(path + "/") } ? .directory : nil
+        case nil: return world.isDirectory(path) ? .directory : nil
         case .file?: return .regular
         case .link?: return .symbolicLink
         }
@@ -444,6 +447,10 @@ struct SimulatedFileSystem: DeployFileSystem {
 
     func rename(_ source: String, to destination: String) throws(SeedDBError) {
         try world.mutating()
+        // A directory moves whole, as rename(2) moves it (a user's, at a name of SeedDB's).
+        if world.isDirectory(source), world.node(destination) == nil, !world.isDirectory(destination) {
+            return world.moveDirectory(source, to: destination)
+        }
         guard let node = world.node(source) else { throw SeedDBError(.ioFailure, "cannot rename \(source): No such file or directory") }
         // Two names of one file (hard links): rename(2) does nothing, both names stay.
         if case .file(_, let inode, _) = node, case .file(_, let other, _)? = world.node(destination), inode == other { return }
@@ -453,7 +460,7 @@ struct SimulatedFileSystem: DeployFileSystem {
 
     func renameNoReplace(_ source: String, to destination: String) throws(SeedDBError) {
         try world.reading()
-        if world.node(destination) != nil { throw SeedDBError(.ioFailure, "cannot rename \(source) to \(destination): File exists") }
+        if world.node(destination) != nil || world.isDirectory(destination) { throw SeedDBError(.ioFailure, "cannot rename \(source) to \(destination): File exists") }
         try rename(source, to: destination)
     }
 
@@ -465,6 +472,8 @@ struct SimulatedFileSystem: DeployFileSystem {
 
     func remove(_ path: String) throws(SeedDBError) {
         try world.mutating()
+        // unlink(2) of a directory fails (EISDIR), and changes nothing.
+        if world.isDirectory(path) { throw SeedDBError(.ioFailure, "cannot remove \(path): Is a directory") }
         world.userRemoves(path)
     }
 
@@ -591,6 +600,20 @@ extension SimulatedWorld {
         clock += 1
         if let source { nodes[source] = nil }
         nodes[destination] = node
+    }
+
+    /// Whether `path` is a directory: one the paths of files below it imply.
+    func isDirectory(_ path: String) -> Bool {
+        nodes[path] == nil && nodes.keys.contains { $0.hasPrefix(path + "/") }
+    }
+
+    /// `rename(2)` of the directory `source`: everything below it moves with it.
+    fileprivate func moveDirectory(_ source: String, to destination: String) {
+        clock += 1
+        for path in nodes.keys where path.hasPrefix(source + "/") {
+            nodes[destination + path.dropFirst(source.count)] = nodes[path]
+            nodes[path] = nil
+        }
     }
 }
 
@@ -723,6 +746,7 @@ struct SimulatedDatabase: DeployDatabase {
                 world.violate("merged \(SimulatedWorld.name(of: carry.workingCopy)) without its base, though \(SimulatedWorld.name(of: basePath)).xor.zst restores it")
             }
         }
+        if carry.merge.mergesAnything { world.merges += 1 }
         let staged: String
         switch target {
         case .staged(let path): staged = path

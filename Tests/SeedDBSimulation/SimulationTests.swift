@@ -484,6 +484,46 @@ import Testing
         #expect(sim.problems() == [], "\(sim.log)")
     }
 
+    /// A directory of the user's at `<name>.conflicts.json`, where a merge writes its
+    /// conflicts: a run that merges refuses it (73) and changes nothing (it once moved the
+    /// directory to a temporary name no run removes); `purge` refuses it before removing
+    /// anything; every other run does what it does without the directory, and leaves it.
+    /// From every state, every command; cut anywhere, in the exhaustive suite's state.
+    @Test(arguments: states.indices)
+    func aDirectoryAtTheConflictsFileIsRefusedByAMergeAndPurgeAndLeftByEveryOtherRun(_ state: Int) {
+        let (name, make) = Self.states[state]
+        let start = Simulator()
+        make(start)
+        start.userMakesADirectoryAtTheConflictsFile()
+        var refused = 0
+        for command in Self.commands + [Command(kind: .reseed, version: 2, merge: true)] {
+            // The same world without it (no inode, stamp or lineage taken since: the same
+            // records and contents).
+            let without = start.copy()
+            without.world.userRemoves(without.paths.conflictsFile + "/notes.txt")
+            let outcome = without.run(command)
+            // (A copy of a world counts its merges from none.)
+            let merged = without.world.merges > 0
+            let sim = start.copy()
+            let before = sim.contents()
+            let label = "\(name), \(command)"
+            if command.kind == .purge || merged {
+                refused += 1
+                #expect(sim.run(command) == .failed(.cannotCreate), "\(label): \(sim.log.suffix(2))")
+                #expect(sim.contents() == before, "\(label) was refused and changed things")
+            } else {
+                #expect(sim.run(command) == outcome, "\(label): \(sim.log.suffix(2)), without the directory \(outcome)")
+                var expected = without.contents()
+                expected[sim.paths.conflictsFileName + "/notes.txt"] = before[sim.paths.conflictsFileName + "/notes.txt"]
+                let found = sim.contents()
+                let differing = Set(found.keys).union(expected.keys).filter { found[$0] != expected[$0] }.sorted()
+                #expect(differing == [], "\(label) did not do what it does without the directory: \(differing.map { "\($0): \(found[$0] ?? "absent"), without it \(expected[$0] ?? "absent")" })")
+            }
+            #expect(sim.problems() == [], "\(label): \(sim.log.suffix(2))")
+        }
+        #expect(refused > 0)
+    }
+
     /// A copy switched to a read-only link becomes the previous generation, recorded with
     /// its base or none; the bases of the previous generation it drops go with that one,
     /// whether or not a `.base` takes their place. With `.base` gone (removed by hand), the
@@ -619,6 +659,9 @@ import Testing
         ("v1 linked read-only over a copy the app wrote", { sim in
             sim.run(Command(kind: .deploy, version: 1, merge: true)); sim.appWrites(editingTheSeed: true); sim.appWrites()
             sim.run(Command(kind: .deploy, version: 1, readOnly: true)) }),
+        ("merged v2 over v1, a directory at the conflicts file", { sim in
+            sim.run(Command(kind: .deploy, version: 1, merge: true)); sim.appWrites(editingTheSeed: true)
+            sim.run(Command(kind: .deploy, version: 2, merge: true)); sim.appWrites(); sim.userMakesADirectoryAtTheConflictsFile() }),
     ]
 
     static let commands: [Command] = [

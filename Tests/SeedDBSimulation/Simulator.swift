@@ -54,7 +54,9 @@ final class Simulator {
     /// What a run left wrong that the state alone does not show (``problems()`` reports it).
     private var runProblems: [String] = []
     /// The user's own files beside the working copy whose names look like SeedDB's
-    /// (``lookalikeNames``), with their bytes: SeedDB never removes or changes them.
+    /// (``lookalikeNames``), and those in a directory of theirs at a name of SeedDB's
+    /// (``userMakesADirectoryAtTheConflictsFile()``), by their paths below the working
+    /// copy's directory, with their bytes: SeedDB never removes, moves or changes them.
     private(set) var lookalikes: [String: [UInt8]] = [:]
 
     /// System mode on a file system without reflinks (ext4): the merge base is a hard
@@ -345,6 +347,18 @@ final class Simulator {
         log.append("user places files named like SeedDB's")
     }
 
+    /// The user makes a directory of their own at `<name>.conflicts.json`, where a merge
+    /// writes its conflicts (the conflicts file there first removed), with a file in it:
+    /// a merging run and `purge` refuse it, every other run leaves it.
+    func userMakesADirectoryAtTheConflictsFile() {
+        world.userRemoves(paths.conflictsFile)
+        let name = paths.conflictsFileName + "/notes.txt"
+        let bytes = Array("the user's own notes".utf8)
+        world.userWrites(paths.inDirectory(name), bytes: bytes)
+        lookalikes[name] = bytes
+        log.append("user makes a directory at \(paths.conflictsFileName)")
+    }
+
     /// A user or a tool damages the settings file.
     func userDamagesSettings() {
         world.userWrites(paths.settingsFile, bytes: Array("{ damaged".utf8))
@@ -526,10 +540,12 @@ final class Simulator {
         }
     }
 
-    /// The world's nodes without their inodes and stamps: what a failed run must leave.
+    /// The world's nodes without their inodes and stamps: what a failed run must leave
+    /// (the files in a directory beside the working copy too, by their paths below it).
     func contents() -> [String: String] {
         var contents: [String: String] = [:]
-        for name in world.names(in: paths.directory) + ["settings"] {
+        let below = world.nodes.keys.filter { $0.hasPrefix(paths.directory + "/") }.map { String($0.dropFirst(paths.directory.count + 1)) }
+        for name in below + ["settings"] {
             let path = name == "settings" ? paths.settingsFile : paths.inDirectory(name)
             switch world.node(path) {
             case .file(.database(let database, let id), _, _)?: contents[name] = "\(database) (lineage \(id))"
