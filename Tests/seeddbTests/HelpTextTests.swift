@@ -422,7 +422,9 @@ in <name>.conflicts.json beside the working copy until the next merge (a
 rollback that does not merge removes it): the table, the row's key, the column
 (none for a whole row), the base, user and seed values, and which side was kept
 (none after a refused "fail" merge). Says "no merge has run" when there is
-none. A damaged file is an error that names it (exit 65). Changes nothing.
+none. A damaged file is an error that names it (exit 65); a directory there is
+one that says to move it away (exit 73, as a merging deploy refuses it).
+Changes nothing.
 
 Example:
   seeddb conflicts --manifest Seeds/v2/seeds.json --json

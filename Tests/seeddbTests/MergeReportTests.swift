@@ -124,6 +124,23 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: cli.appData), "\(cli.list(cli.appData))")
     }
 
+    /// `seeddb conflicts` on a directory at `<name>.conflicts.json` said `cannot read …: is a
+    /// directory` (73). It says what it is and what to do: one line naming the path, exit 73
+    /// as the merging run's refusal of it; `--json` is the usual object with `"error"`.
+    @Test func conflictsOnADirectorySaysItIsOneToMoveAway() throws {
+        try deployV1AndEdit("user-wins")
+        let directory = cli.workingCopy + ".conflicts.json"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        let human = try cli.run(["conflicts"] + cli.seedFlags(2))
+        #expect(human.status == 73, "\(human.stdout) \(human.stderr)")
+        #expect(human.stdout.isEmpty, "\(human.stdout)")
+        #expect(human.stderr == "seeddb: error: cannot read the conflicts in \(directory): it is a directory, not SeedDB's conflicts file, and no merge writes there while it is (a run that would merge refuses it); move it away\n")
+        let json = try cli.run(["conflicts", "--json"] + cli.seedFlags(2))
+        #expect(json.status == 73)
+        let error = try json.json()["error"] as? [String: Any]
+        #expect(error?["code"] as? Int == 73 && (error?["message"] as? String)?.contains("it is a directory") == true, "\(json.stdout)")
+    }
+
     /// A link at `<name>.conflicts.json` (here one to nothing) is not a directory: the merge
     /// writes its conflicts in its place, as over a stale conflicts file. (A review found a
     /// refusal of anything but a regular file there stopping every upgrade, 73.)

@@ -1287,7 +1287,9 @@ extension Deployer {
     /// form ``conflicts(_:)`` prints as JSON); empty when the last merge had none or none
     /// was attempted (no file, or one of whitespace alone).
     /// - Throws: ``SeedDBError`` `corruptWorkingCopy` when the conflicts file is damaged
-    ///   (cut short, not JSON, not the list SeedDB writes), naming it.
+    ///   (cut short, not JSON, not the list SeedDB writes), naming it; `cannotCreate` (73,
+    ///   as a merging run refuses it) when a directory is at its path, never SeedDB's, which
+    ///   only its user can move away.
     public func conflictList(_ seed: Seed) throws(SeedDBError) -> [MergeConflict] {
         try conflictList(at: paths(for: seed))
     }
@@ -1295,6 +1297,9 @@ extension Deployer {
     /// The conflicts the file at `paths` lists, as ``conflictList(_:)`` reads them.
     func conflictList(at paths: SeedPaths) throws(SeedDBError) -> [MergeConflict] {
         let path = paths.conflictsFile
+        if try FileSystem.fileType(at: path) == .directory {
+            throw SeedDBError(.cannotCreate, "cannot read the conflicts in \(path): it is a directory, not SeedDB's conflicts file, and no merge writes there while it is (a run that would merge refuses it); move it away")
+        }
         // JSON's whitespace: space, tab, line feed, carriage return.
         guard let bytes = try FileSystem.readFile(at: path), bytes.contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return [] }
         return try MergeConflict.list(from: bytes, path: path)
