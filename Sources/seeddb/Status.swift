@@ -12,8 +12,10 @@ extension SeedDBCommand {
             differs), missing (recorded, but the working copy is gone), held (rolled back: \
             deploy leaves it at the version it restored until the app ships another version, \
             or reseed). A version deployed from a signed manifest shows its key id and serial, \
-            and the key it pins. A manifest a deploy would refuse for its signature, or a read-only \
-            seed the app's user could write, is reported with a warning (and "refusal" in --json); the exit status stays 0. Changes nothing.
+            and the key it pins. A manifest a deploy would refuse for its signature, a read-only \
+            seed the app's user could write, or a directory at <name>.conflicts.json where the \
+            deploy would merge, is reported with a warning (and "refusal" in --json); the exit \
+            status stays 0. Changes nothing.
 
             Example:
               seeddb status --manifest Seeds/v2/seeds.json --json

@@ -124,6 +124,25 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: cli.appData), "\(cli.list(cli.appData))")
     }
 
+    /// `status` did not foresee a directory at `<name>.conflicts.json`: the next deploy, which
+    /// merges the user's edits, refuses it (73). It is the seed's `"refusal"` in `--json`,
+    /// the deploy's line, and a warning in words; the exit status stays 0. A seed whose
+    /// next deploy merges nothing (up to date) has none.
+    @Test func statusForeseesTheRefusalOfADirectoryAtTheConflictsFile() throws {
+        try deployV1AndEdit("user-wins")
+        let directory = cli.workingCopy + ".conflicts.json"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        let line = "cannot merge into \(cli.workingCopy): \(directory) is a directory, not SeedDB's conflicts file, and SeedDB never replaces it; nothing was changed; move it away and run again"
+        let json = try cli.run(["status", "--json"] + cli.seedFlags(2))
+        #expect(json.status == 0, "\(json.stderr)")
+        #expect(try json.seeds().first?["refusal"] as? String == line, "\(json.stdout)")
+        let human = try cli.run(["status"] + cli.seedFlags(2))
+        #expect(human.status == 0, "\(human.stderr)")
+        #expect(human.stderr.split(separator: "\n").contains { $0.hasSuffix(line) }, "\(human.stderr)")
+        let upToDate = try cli.run(["status", "--json"] + cli.seedFlags(1))
+        #expect(try upToDate.seeds().first?["refusal"] == nil, "\(upToDate.stdout)")
+    }
+
     /// `seeddb conflicts` on a directory at `<name>.conflicts.json` said `cannot read …: is a
     /// directory` (73). It says what it is and what to do: one line naming the path, exit 73
     /// as the merging run's refusal of it; `--json` is the usual object with `"error"`.

@@ -325,10 +325,28 @@ public struct Deployer: Sendable {
             pinnedKeyID: observed.entry.signature?.keyID,
             // The seed's digest matters only to a deploy that copies it.
             refusal: signatureCheck(seed, digest: state != .upToDate && state != .held).refusal
-                ?? readOnlySeedRefusal(seed, linkedTo: observed.workingCopy.seedLinkTarget, paths: paths))
+                ?? readOnlySeedRefusal(seed, linkedTo: observed.workingCopy.seedLinkTarget, paths: paths)
+                ?? conflictsDirectoryRefusal(observed, paths: paths))
         status.seedLink = observed.workingCopy.seedLinkTarget
         status.interruptedVersion = observed.entry.interrupted?.version
         return status
+    }
+
+    /// What the next `deploy` would refuse of a directory at `<name>.conflicts.json`
+    /// (``DeployRefusal/conflictsFileIsADirectory``): the planner's refusal of its plan,
+    /// planned from what `status` observed, when that plan merges. `nil` when no directory
+    /// is there, or the deploy would merge nothing (up to date, an unwritten copy, merging
+    /// off) or be refused for something else first.
+    private func conflictsDirectoryRefusal(_ observed: Observed, paths: SeedPaths) -> SeedDBError? {
+        guard observed.observation.conflictsFileIsADirectory else { return nil }
+        do {
+            _ = try DeployPlanner.plan(observed.observation, request(.deploy, observed.seed))
+            return nil
+        } catch .conflictsFileIsADirectory {
+            return failure(refusing: .conflictsFileIsADirectory, observed, paths: paths)
+        } catch {
+            return nil
+        }
     }
 
     /// ``checkSignature(_:digest:)`` as a report, not a gate: who signed the manifest, or
