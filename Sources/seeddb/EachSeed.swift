@@ -10,30 +10,19 @@ func eachSeed<Report>(
     _ prepare: () throws(SeedDBError) -> (Deployer, [Seed]),
     _ each: (Deployer, Seed) throws(SeedDBError) -> Report
 ) -> (reports: [Report], failure: SeedFailure?) {
-    eachItem(fromManifest: fromManifest, prepare, name: \.name, each)
-}
-
-/// ``eachSeed(fromManifest:_:_:)`` for items that are not whole seeds (`purge`'s app
-/// and names).
-func eachItem<Item, Report>(
-    fromManifest: Bool = false,
-    _ prepare: () throws(SeedDBError) -> (Deployer, [Item]),
-    name: (Item) -> SeedName,
-    _ each: (Deployer, Item) throws(SeedDBError) -> Report
-) -> (reports: [Report], failure: SeedFailure?) {
     let deployer: Deployer
-    let items: [Item]
+    let seeds: [Seed]
     do {
-        (deployer, items) = try prepare()
+        (deployer, seeds) = try prepare()
     } catch {
         return ([], SeedFailure(seed: nil, error: error, fromManifest: fromManifest))
     }
     var reports: [Report] = []
-    for item in items {
+    for seed in seeds {
         do {
-            reports.append(try each(deployer, item))
+            reports.append(try each(deployer, seed))
         } catch {
-            return (reports, SeedFailure(seed: name(item), error: error, fromManifest: fromManifest))
+            return (reports, SeedFailure(seed: seed.name, error: error, fromManifest: fromManifest))
         }
     }
     return (reports, nil)

@@ -11,7 +11,8 @@ extension SeedDBCommand {
             For a package's postrm purge, when the seeds themselves are already gone: give the \
             app and the working-copy names (or a manifest, if it still exists). The settings file \
             is removed once it holds nothing else, and the app's directories once they are empty. \
-            With --orphans, purges instead the working copies recorded for the manifest's app that \
+            Every working copy is checked before anything is removed: when one is refused (a \
+            directory at its path or at <name>.conflicts.json), none is touched. With --orphans, purges instead the working copies recorded for the manifest's app that \
             the manifest no longer lists (a renamed seed file), and leaves its seeds alone.
 
             Example:
@@ -60,22 +61,31 @@ extension SeedDBCommand {
 
         /// What to purge: the manifest's seeds (loaded once) or, with `--orphans`, what its
         /// app records that it no longer lists; or the names given for the app, each once.
-        private func targets(_ deployer: Deployer) throws(SeedDBError) -> [(AppIdentifier, SeedName, SeedLocation)] {
+        private func targets(_ deployer: Deployer) throws(SeedDBError) -> [(app: AppIdentifier, name: SeedName, location: SeedLocation)] {
             if let manifest = try manifestOptions.loadManifest() {
-                if orphans { return try deployer.orphans(of: manifest).map { (manifest.app, $0.name, $0.location) } }
-                return manifest.seeds.map { ($0.app, $0.name, $0.location) }
+                if orphans { return try deployer.orphans(of: manifest).map { (app: manifest.app, name: $0.name, location: $0.location) } }
+                return manifest.seeds.map { (app: $0.app, name: $0.name, location: $0.location) }
             }
             guard let app = manifestOptions.app else { return [] }
             var named: Set<SeedName> = []
-            return name.filter { named.insert($0).inserted }.map { (app, $0, location ?? .data) }
+            return name.filter { named.insert($0).inserted }.map { (app: app, name: $0, location: location ?? .data) }
+        }
+
+        /// Every target purged as one (``Deployer/purge(_:dryRun:onlyAdopted:)``: all refused
+        /// or none): the reports, and the failure, or the one met before the first target.
+        private func purged() -> (reports: [PurgeReport], failure: SeedFailure?) {
+            do throws(SeedDBError) {
+                let deployer = try system.deployer(DeployConfiguration(system, ownership: ownership, wait: wait))
+                let outcome = deployer.purge(try targets(deployer), dryRun: dryRun, onlyAdopted: adopted)
+                return (outcome.reports, outcome.failure.map { SeedFailure(seed: $0.name, error: $0.error) })
+            } catch {
+                return ([], SeedFailure(seed: nil, error: error))
+            }
         }
 
         func run() throws {
             Interruption.stopAtTheNextStep()
-            let (reports, failure) = eachItem({ () throws(SeedDBError) in
-                let deployer = try system.deployer(DeployConfiguration(system, ownership: ownership, wait: wait))
-                return (deployer, try targets(deployer))
-            }, name: \.1, { (deployer, target) throws(SeedDBError) in try deployer.purge(app: target.0, name: target.1, location: target.2, dryRun: dryRun, onlyAdopted: adopted) })
+            let (reports, failure) = purged()
             Printer(output).purgeReports(reports, dryRun: dryRun, failure: failure)
             try failure?.exit()
         }

@@ -124,6 +124,34 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: cli.appData), "\(cli.list(cli.appData))")
     }
 
+    /// `purge` of several working copies (a manifest's, or `--name` given twice) stopped at
+    /// the first it refused (a directory at its conflicts file), having purged those before
+    /// it. Every working copy's refusals are checked before anything is removed: one line,
+    /// exit 73, nothing removed of any; its dry run says the same and lists nothing.
+    @Test func aPurgeOfSeveralWorkingCopiesRefusedForOneRemovesNothing() throws {
+        let manifest = try ReleaseIsAllOrNothingTests.release(cli, "r1", version: 1, count: 2)
+        #expect(try cli.run(["deploy", "--manifest", manifest]).status == 0)
+        let directory = cli.appData + "/dict.sqlite.conflicts.json"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        try Data("mine\n".utf8).write(to: URL(fileURLWithPath: directory + "/notes.txt"))
+        let before = ReleaseIsAllOrNothingTests.state(cli)
+        let line = "seeddb: error: cannot purge \(cli.appData)/dict.sqlite: \(directory) is a directory, not SeedDB's conflicts file, and SeedDB never removes it; nothing was changed; move it away and run again\n"
+        let byName = ["--app", cli.app, "--name", "levels.sqlite", "--name", "dict.sqlite"]
+        for command in [["purge", "--manifest", manifest], ["purge", "--manifest", manifest, "--dry-run"], ["purge"] + byName, ["purge", "--dry-run"] + byName] {
+            let refused = try cli.run(command)
+            #expect(refused.status == 73, "\(command): \(refused.stdout) \(refused.stderr)")
+            #expect(refused.stdout.isEmpty, "\(command): \(refused.stdout)")
+            #expect(refused.stderr == line, "\(command)")
+            #expect(ReleaseIsAllOrNothingTests.state(cli) == before, "\(command): the refused purge removed something")
+        }
+        let json = try cli.run(["purge", "--json", "--manifest", manifest])
+        #expect(json.status == 73)
+        #expect(try json.seeds().isEmpty, "\(json.stdout)")
+        let error = try json.json()["error"] as? [String: Any]
+        #expect(error?["seed"] as? String == "dict.sqlite" && error?["code"] as? Int == 73, "\(json.stdout)")
+        #expect(ReleaseIsAllOrNothingTests.state(cli) == before)
+    }
+
     /// `status` did not foresee a directory at `<name>.conflicts.json`: the next deploy, which
     /// merges the user's edits, refuses it (73). It is the seed's `"refusal"` in `--json`,
     /// the deploy's line, and a warning in words; the exit status stays 0. A seed whose

@@ -8,7 +8,51 @@ public struct PurgeReport: Sendable, Hashable {
     public var removed: [String]
 }
 
+/// What ``Deployer/purge(_:dryRun:onlyAdopted:)`` did to the working copies it was given.
+public struct PurgeOutcome: Sendable {
+    /// What was removed (in a dry run, what would be) for each working copy, in the order
+    /// given: none when one was refused, those purged before a failure only the purge
+    /// itself met.
+    public var reports: [PurgeReport]
+    /// The working copy that failed and why; `nil` when every one was purged.
+    public var failure: (name: SeedName, error: SeedDBError)?
+}
+
 extension Deployer {
+    /// Purges several working copies (a manifest's seeds, or several names) as
+    /// ``purge(app:name:location:dryRun:onlyAdopted:)`` purges one, refusing them all or
+    /// none: every one's refusals (a directory at its working-copy path or at its
+    /// `<name>.conflicts.json`, a name recorded for the other location, the root safety
+    /// rule, the settings not writable) are checked first, by its dry run, which checks
+    /// what the purge does. Nothing is removed unless none is refused. Then each is purged
+    /// in order; what only the purge itself meets (a database in use, an I/O error) stops
+    /// it there, after the working copies before it.
+    ///
+    /// - Parameters:
+    ///   - targets: The working copies: each one's app, file name and location.
+    ///   - dryRun: Report what would be removed (after the same checks), and remove nothing.
+    ///   - onlyAdopted: Remove only the adopted copies of each.
+    public func purge(_ targets: [(app: AppIdentifier, name: SeedName, location: SeedLocation)], dryRun: Bool = false, onlyAdopted: Bool = false) -> PurgeOutcome {
+        var checked: [PurgeReport] = []
+        for target in targets {
+            do {
+                checked.append(try purge(app: target.app, name: target.name, location: target.location, dryRun: true, onlyAdopted: onlyAdopted))
+            } catch {
+                return PurgeOutcome(reports: [], failure: (target.name, error))
+            }
+        }
+        if dryRun { return PurgeOutcome(reports: checked, failure: nil) }
+        var reports: [PurgeReport] = []
+        for target in targets {
+            do {
+                reports.append(try purge(app: target.app, name: target.name, location: target.location, onlyAdopted: onlyAdopted))
+            } catch {
+                return PurgeOutcome(reports: reports, failure: (target.name, error))
+            }
+        }
+        return PurgeOutcome(reports: reports, failure: nil)
+    }
+
     /// Removes everything SeedDB keeps for one working copy: the working copy (its link
     /// and generation files), their SQLite sidecars, the previous generation, the merge
     /// bases, the conflicts file, the lock file and its settings entry. The settings file goes too once it holds nothing else,
@@ -26,7 +70,8 @@ extension Deployer {
     ///   - app: The app whose directories hold the working copy.
     ///   - name: The working copy's file name.
     ///   - location: Where it lives (data or cache).
-    ///   - dryRun: Report what would be removed, and remove nothing.
+    ///   - dryRun: Report what would be removed, and remove nothing; everything the purge
+    ///     needs is checked as it checks it.
     ///   - onlyAdopted: Remove only the adopted copies (`<name>.adopted-<stamp>`, the
     ///     databases SeedDB found with no record and kept), nothing else.
     /// - Throws: ``SeedDBError`` `inUse` (75) while a ``SeedDatabase`` has it open,
@@ -49,8 +94,9 @@ extension Deployer {
         let files = try filesToRemove(paths).filter { path in
             paths.adoptedCopyStamp(of: SeedPaths.databaseName(of: FileSystem.fileName(of: path))) != nil
         }
-        guard !dryRun, !files.isEmpty else { return PurgeReport(name: paths.name, removed: files) }
+        guard !files.isEmpty else { return PurgeReport(name: paths.name, removed: files) }
         try effects.files.requireSafeForRoot(paths.directory, owner: configuration.files.owner)
+        if dryRun { return PurgeReport(name: paths.name, removed: files) }
         return try withDeployLock(paths) { (_, _) throws(SeedDBError) in
             for path in files { try effects.files.remove(path) }
             return PurgeReport(name: paths.name, removed: files)
