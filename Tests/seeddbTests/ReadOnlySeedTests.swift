@@ -176,6 +176,37 @@ struct ReadOnlySeedTests {
         #expect(cli.state() == before, "status or verify changed something")
     }
 
+    /// A seed longer than its header declares (a transaction left unfinished, its
+    /// `-journal` beside it, or bytes appended) was refused as "truncated" (a contract
+    /// probe): the line says it is longer, and what may have made it so.
+    @Test func aSeedLongerThanItsHeaderSaysIsNotCalledTruncated() throws {
+        let cli = CLIHarness()
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+        let seed = try Self.shipped(cli, 2)
+        #expect(try cli.shell("chmod u+w '\(seed)' && truncate -s 16384 '\(seed)' && chmod 0444 '\(seed)'").status == 0)
+        let before = cli.state()
+        let linked = try cli.run(["deploy", "--read-only"] + Self.flags(cli, 2, seed))
+        #expect(linked.status == 65, "\(linked.stdout) \(linked.stderr)")
+        #expect(linked.stderr.contains("invalid seed \(seed): its header declares 12288 bytes but 16384 were read (longer than its header declares: a transaction left unfinished in a -journal beside it, or bytes appended); nothing was changed"), "\(linked.stderr)")
+        #expect(!linked.stderr.contains("truncated"), "\(linked.stderr)")
+        #expect(cli.state() == before, "a refused run changed something")
+    }
+
+    /// A seed the runner cannot read said `cannot read seed X: cannot read X: permission
+    /// denied` (a contract probe): the path once, then the cause.
+    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "needs root and setpriv"))
+    func anUnreadableSeedIsNamedOnce() throws {
+        let cli = CLIHarness()
+        let seed = try Self.shipped(cli, 2, mode: "0600")
+        let nobody = try Self.asNobody(cli)
+        let homes = ["data", "config", "cache"].map { "\(cli.root)/\($0)" }
+        let prepared = try cli.shell("chmod 755 '\(cli.root)' '\(cli.root)/share' && mkdir -p \(homes.map { "'\($0)'" }.joined(separator: " ")) && chown -R nobody \(homes.map { "'\($0)'" }.joined(separator: " "))")
+        try #require(prepared.status == 0, "\(prepared.stderr)")
+        let refused = try cli.shell("XDG_DATA_HOME='\(homes[0])' XDG_CONFIG_HOME='\(homes[1])' XDG_CACHE_HOME='\(homes[2])' \(nobody) deploy --app \(cli.app) --seed '\(seed)' --version 2")
+        #expect(refused.status == 66, "\(refused.stderr)")
+        #expect(refused.stderr == "seeddb: error: cannot read seed \(seed): permission denied\n", "\(refused.stderr)")
+    }
+
     /// The same in a manifest (78; the library's ``Seed`` refuses them too).
     @Test(arguments: [#""preserve": ["progress"]"#, #""merge": "off""#, #""mergeTables": {"levels": "user-wins"}"#, #""preserve": []"#, #""mergeTables": {}"#])
     func aReadOnlyManifestSeedTakesNoCarry(_ member: String) throws {

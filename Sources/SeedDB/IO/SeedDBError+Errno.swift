@@ -34,7 +34,7 @@ extension SeedDBError {
     }
 
     /// The system's wording for `errno`, lower-cased to fit after a colon.
-    private static func describe(_ errno: Errno) -> String {
+    static func describe(_ errno: Errno) -> String {
         let text = errno.description
         guard let first = text.first else { return text }
         return first.lowercased() + text.dropFirst()

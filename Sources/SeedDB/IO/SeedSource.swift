@@ -64,7 +64,9 @@ struct SeedSource {
         do {
             prefix = try FileSystem.readPrefix(of: path, count: SQLiteHeader.length)
         } catch {
-            throw SeedDBError(.seedUnavailable, "cannot read seed \(path): \(error.message)", underlying: error)
+            // The cause alone: the error's own message names the path again.
+            let cause = (error.underlying as? Errno).map(SeedDBError.describe) ?? error.message
+            throw SeedDBError(.seedUnavailable, "cannot read seed \(path): \(cause)", underlying: error)
         }
         guard let header = SQLiteHeader(prefix) else {
             throw SeedDBError(.invalidSeed, "invalid seed \(path): " + (prefix.isEmpty ? "the file is empty (0 bytes), not an SQLite 3 database" : "not an SQLite 3 database (bad header)"))
