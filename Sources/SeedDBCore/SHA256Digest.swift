@@ -76,9 +76,14 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
     /// The 64 lowercase hexadecimal characters.
     public var hex: String {
         String(unsafeUninitializedCapacity: 64) { text in
-            for index in 0..<64 {
-                let nibble = words[index / 16] >> (60 - 4 * UInt64(index % 16)) & 0xF
-                text[index] = Hex.digit(UInt8(nibble))
+            // Each word's digits from its last: one shift a digit (the startup check of a
+            // `version: auto` seed writes one digest so).
+            for offset in 0..<4 {
+                var rest = words[offset]
+                for index in (offset * 16..<offset * 16 + 16).reversed() {
+                    text[index] = Hex.digit(UInt8(truncatingIfNeeded: rest) & 0xF)
+                    rest >>= 4
+                }
             }
             return 64
         }

@@ -32,6 +32,12 @@ public struct SeedVersion: Hashable, Sendable, CustomStringConvertible {
     /// never equals a version a seed ships or a record holds.
     public static let unspecified = SeedVersion(unchecked: "")
 
+    /// The version of a `version: auto` seed whose content has `digest`: its 64 hexadecimal
+    /// digits (a valid version, so not checked again).
+    package init(digest: SHA256Digest) {
+        self.init(unchecked: digest.hex)
+    }
+
     private init(unchecked rawValue: String) {
         self.rawValue = rawValue
     }

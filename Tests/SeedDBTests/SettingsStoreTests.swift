@@ -26,6 +26,22 @@ import Testing
         try FileManager.default.contentsOfDirectory(atPath: directory.file("config/app")).filter { $0.hasPrefix("settings.json.corrupt-") }
     }
 
+    /// The startup check reads the settings with one `read` of up to 16 KiB and no
+    /// `fstat`: a larger file (an app's own keys, many seeds) is read to its end, its
+    /// entry found after the first 16 KiB, and one of any size that reads as damaged is
+    /// said so after a whole read.
+    @Test(arguments: [100, 16 * 1024 - 200, 16 * 1024, 40 * 1024])
+    func theStartupReadTakesASettingsFileOfAnySize(padding: Int) throws {
+        try store.update(timeout: .seconds(1)) { $0["levels.sqlite", default: SettingsEntry()].record = try record("2") }
+        let written = try String(contentsOfFile: store.path, encoding: .utf8)
+        // The app's key first, so the entry comes after the padding.
+        try writeSettings("{\"appNotes\": \"" + String(repeating: "x", count: padding) + "\",\n" + written.drop { $0 != "\"" })
+        #expect(try store.snapshot(only: SeedName("levels.sqlite")).entry(of: SeedName("levels.sqlite"))?.record?.version.rawValue == "2", "\(padding)")
+        try writeSettings("{\"appNotes\": \"" + String(repeating: "x", count: padding) + "\", \"seeddb\": {\"levels.sqlite\": ")
+        let damaged = try store.snapshot(only: SeedName("levels.sqlite"))
+        #expect(damaged.problem != nil && damaged.entries.isEmpty, "\(padding)")
+    }
+
     @Test func missingFileReadsEmpty() throws {
         let snapshot = try store.snapshot()
         #expect(snapshot.records.isEmpty)

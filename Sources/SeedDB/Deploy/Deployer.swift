@@ -1237,11 +1237,11 @@ public struct Deployer: Sendable {
             return ResolvedSeed(seed: resolved, source: entry.source, isNewDigest: false)
         }
         if let cached = entry.source, cached.identity == identity {
-            resolved.version = try SeedVersion(cached.sha256.hex)
+            resolved.version = SeedVersion(digest: cached.sha256)
             return ResolvedSeed(seed: resolved, source: cached, isNewDigest: false)
         }
         let digest = try contentDigest(of: seed.source, identity: identity, known: known)
-        resolved.version = try SeedVersion(digest.hex)
+        resolved.version = SeedVersion(digest: digest)
         resolved.expectedSHA256 = resolved.expectedSHA256 ?? digest
         return ResolvedSeed(seed: resolved, source: SourceDigest(identity: identity, sha256: digest), isNewDigest: true)
     }

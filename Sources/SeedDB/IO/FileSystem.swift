@@ -70,9 +70,13 @@ enum FileSystem {
 
     /// Reads the whole file at `path`; `nil` when it does not exist.
     ///
-    /// On the startup path: one `open`, one `fstat`, usually one `read` into a buffer of
-    /// the file's size, one `close`.
-    static func readFile(at path: String) throws(SeedDBError) -> [UInt8]? {
+    /// One `open`, one `fstat`, usually one `read` into a buffer of the file's size, one
+    /// `close`. With `expectingAtMost`, no `fstat`: one `read` of up to that many bytes
+    /// and one more, and the rest read only when the file held more. A file read so that a
+    /// network file system cut short reads as fewer bytes: only a caller that can tell a
+    /// cut read (the startup check's settings JSON, which then does not parse) and reads
+    /// again without it may ask for it.
+    static func readFile(at path: String, expectingAtMost capacity: Int? = nil) throws(SeedDBError) -> [UInt8]? {
         let descriptor: FileDescriptor
         do {
             descriptor = try path.withCString { try FileDescriptor.open($0, .readOnly, options: [.noFollow, .closeOnExec]) }
@@ -83,12 +87,13 @@ enum FileSystem {
         }
         do {
             return try descriptor.closeAfter {
-                let expected = Int(try descriptor.stat().size)
+                let expected = try capacity ?? Int(descriptor.stat().size)
                 var bytes = [UInt8](unsafeUninitializedCapacity: expected + 1) { buffer, count in
                     count = (try? descriptor.read(into: UnsafeMutableRawBufferPointer(buffer))) ?? 0
                 }
-                // A file that grew since the stat (or a read cut short): read the rest.
-                if bytes.count > expected || bytes.count < expected {
+                // A file that grew since the stat, or holds more than expected (or a read
+                // cut short of its stat's size): read the rest.
+                if bytes.count > expected || (capacity == nil && bytes.count < expected) {
                     bytes += try readAll(descriptor)
                 }
                 return bytes

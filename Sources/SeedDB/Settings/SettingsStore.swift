@@ -57,18 +57,25 @@ public struct SettingsStore: Sendable {
     }
 
     /// Like ``snapshot()``, decoding only `name`'s entry: what the startup check needs.
+    ///
+    /// The file is read with no `fstat` (``FileSystem/readFile(at:expectingAtMost:)``): a
+    /// read a network file system cut short leaves JSON that does not parse, so a file
+    /// that reads as damaged is read again, whole, before it is said to be.
     func snapshot(only name: SeedName) throws(SeedDBError) -> SettingsSnapshot {
-        guard let bytes = try read() else { return SettingsSnapshot() }
-        return SettingsSnapshot(parsing: bytes, only: name.rawValue)
+        guard let bytes = try read(expectingAtMost: 16 * 1024) else { return SettingsSnapshot() }
+        let snapshot = SettingsSnapshot(parsing: bytes, only: name.rawValue)
+        guard snapshot.problem != nil, let whole = try read() else { return snapshot }
+        return SettingsSnapshot(parsing: whole, only: name.rawValue)
     }
 
-    /// The file's bytes, `nil` when it does not exist (read through a symbolic link).
-    private func read() throws(SeedDBError) -> [UInt8]? {
+    /// The file's bytes, `nil` when it does not exist (read through a symbolic link);
+    /// `capacity` as ``FileSystem/readFile(at:expectingAtMost:)`` takes it.
+    private func read(expectingAtMost capacity: Int? = nil) throws(SeedDBError) -> [UInt8]? {
         do {
             // One open in the usual case; only a link is resolved first.
-            return try FileSystem.readFile(at: path)
+            return try FileSystem.readFile(at: path, expectingAtMost: capacity)
         } catch where error.underlying as? Errno == .tooManySymbolicLinkLevels {
-            return try FileSystem.readFile(at: try file())
+            return try FileSystem.readFile(at: try file(), expectingAtMost: capacity)
         }
     }
 
