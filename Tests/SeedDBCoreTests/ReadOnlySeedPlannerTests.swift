@@ -93,6 +93,36 @@ import Testing
     /// it first, the copy kept as the previous generation and the link recorded at the
     /// killed run's version; killed before the link, a run that copies nothing puts the
     /// record back; a run that copies replaces the marker with its own.
+    /// A seed file renamed in at the recorded version behind the link (a package's new
+    /// content, not its new version): never `.nothing`. Refused as a new link's seed would
+    /// be, saying the link serves it; otherwise the link step looks at it (the digest) and
+    /// records it, the record otherwise as it was, the run `unchanged`.
+    @Test func aSeedChangedAtTheRecordedVersionIsLookedAt() throws {
+        let linked = DeployObservation.WorkingCopy.seedLink(Self.seedPath)
+        var changed = Self.observed(recorded: "2", workingCopy: linked, recordedGeneration: nil, recordedLink: Self.seedPath)
+        changed.readOnlySeed?.changedSinceLinked = true
+        let plan = try DeployPlanner.plan(changed, DeployRequest(kind: .deploy))
+        #expect(plan.action == .unchanged && plan.names == [.linkSeed, .cleanUp], "\(plan)")
+        let link = try #require(plan.seedLink)
+        #expect(link.seedChanged && link.alreadyLinked && link.keeps == nil && link.previous == .unchanged && link.target == Self.seedPath)
+        var wal = changed
+        wal.readOnlySeed?.inWALMode = true
+        #expect(throws: DeployRefusal.readOnlySeedChangedBehindLink(.readOnlySeedInWALMode(Self.seedPath))) { try DeployPlanner.plan(wal, DeployRequest(kind: .deploy)) }
+        var cut = changed
+        cut.readOnlySeed?.declaredSize = 8192
+        cut.readOnlySeed?.size = 4096
+        #expect(throws: DeployRefusal.readOnlySeedChangedBehindLink(.readOnlySeedWrongSize(Self.seedPath, declared: 8192, size: 4096))) { try DeployPlanner.plan(cut, DeployRequest(kind: .deploy)) }
+        // The same file: up to date, WAL or not (a new link refused it; a link in place is
+        // judged on what changed).
+        wal.readOnlySeed?.changedSinceLinked = false
+        #expect(try DeployPlanner.plan(wal, DeployRequest(kind: .deploy)) == .nothing)
+        // A new version renamed in: replaced, as ever, never the look of a changed seed.
+        var upgrade = Self.observed(workingCopy: linked, recordedGeneration: nil, recordedLink: Self.seedPath)
+        upgrade.readOnlySeed?.changedSinceLinked = true
+        let replaced = try DeployPlanner.plan(upgrade, DeployRequest(kind: .deploy))
+        #expect(replaced.action == .replaced && replaced.seedLink?.seedChanged == false)
+    }
+
     @Test func aKilledSwitchIsFinishedOrUndoneByWhateverRunsNext() throws {
         let replaced = DeployRecord(version: DeployPlannerTests.version("1"), sha256: SHA256Digest(bytes: Array(repeating: 1, count: 32)), size: 1, deployedAt: "")
         var marker = DeployObservation.Interrupted(version: DeployPlannerTests.version("2"), generation: nil, replacing: replaced.version, replacingGeneration: 1)

@@ -426,6 +426,11 @@ struct SimulatedFileSystem: DeployFileSystem {
         return SimulatedWorld.isShippedSeed(file) ? (0o444, FileOwner(uid: 0, gid: 0)) : (0o644, FileOwner(uid: 0, gid: 0))
     }
 
+    func statusFollowingLinks(of path: String) throws(SeedDBError) -> (mode: UInt16, owner: FileOwner, identity: FileIdentity)? {
+        guard let (mode, owner) = try modeAndOwner(of: path, followingLinks: true) else { return nil }
+        return (mode, owner, try identity(of: path))
+    }
+
     func readPrefix(of path: String, count: Int) throws(SeedDBError) -> [UInt8] {
         try world.reading()
         guard case .database? = try? world.fileContent(path).0 else { return [] }

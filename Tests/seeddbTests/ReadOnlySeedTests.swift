@@ -692,6 +692,118 @@ struct ReadOnlySeedTests {
         #expect(cli.settingsEntry()?["sha256"] as? String == digest)
     }
 
+    /// The SHA-256 of the file at `path`.
+    static func sha256(_ cli: CLIHarness, _ path: String) throws -> String {
+        try cli.shell("sha256sum '\(path)' | cut -d' ' -f1").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The inode of the file at `path`, following links.
+    static func inode(_ path: String) throws -> Int {
+        try #require(try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int)
+    }
+
+    /// Another file renamed into the seed's path at the recorded version (a package's new
+    /// content, not its new version) went unnoticed: `deploy` said `unchanged` and
+    /// `status` up to date, though `--sha256` fixes the digest, and the app read the
+    /// unchecked content through the link (found by a contract probe). The run looks at
+    /// the file whose identity changed and refuses it as a deploy of a mismatching seed
+    /// does (65, the same line), nothing changed; `status` foresees it; the same content
+    /// renamed in again is recorded (its new identity) and `unchanged`.
+    @Test func aSeedRenamedInAtTheSameVersionIsCheckedAgainstItsDigest() throws {
+        let cli = CLIHarness()
+        let seed = try Self.shipped(cli, 1)
+        let (first, second) = (try Self.sha256(cli, seed), try Self.sha256(cli, "\(CLIHarness.seeds)/v2/levels.sqlite"))
+        let flags = ["--read-only", "--sha256", first] + Self.flags(cli, 1, seed)
+        #expect(try cli.run(["deploy"] + flags).status == 0)
+        _ = try Self.shipped(cli, 2) // new content, the same version
+        let before = cli.state()
+        let start = try cli.run(["deploy", "--json"] + flags)
+        #expect(start.status == 65, "\(start.stdout) \(start.stderr)")
+        #expect(start.stderr == "seeddb: error: invalid seed \(seed): SHA-256 is \(second), expected \(first)\n", "\(start.stderr)")
+        #expect(cli.state() == before, "the refused run changed something")
+        let dry = try cli.run(["deploy", "--dry-run"] + flags)
+        #expect(dry.status == 65 && dry.stderr == start.stderr, "\(dry.status) \(dry.stderr)")
+        // (`status` and `verify` take the digest from a manifest.)
+        let manifest = cli.root + "/share/seeds.json"
+        try Data(#"{"app": "\#(cli.app)", "seeds": [{"source": "levels.sqlite", "version": "1", "sha256": "\#(first)", "readOnly": true}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: manifest))
+        #expect(try cli.run(["deploy", "--manifest", manifest]).stderr == start.stderr)
+        let status = try cli.run(["status", "--json", "--manifest", manifest])
+        #expect(status.status == 0, "\(status.stderr)")
+        #expect(try status.seeds().first?["refusal"] as? String == "invalid seed \(seed): SHA-256 is \(second), expected \(first)", "\(status.stdout)")
+        #expect(try cli.run(["verify", "--manifest", manifest]).status == 65)
+        #expect(cli.state() == before)
+        // The shipped content back, under a new inode: looked at once, then remembered.
+        _ = try Self.shipped(cli, 1)
+        let back = try cli.run(["deploy", "--json"] + flags)
+        #expect(try back.status == 0 && back.seeds().first?["action"] as? String == "unchanged", "\(back.stdout) \(back.stderr)")
+        let entry = try #require(cli.settingsEntry())
+        let inode = try Self.inode(seed)
+        #expect((entry["pristine"] as? [String: Any])?["inode"] as? Int == inode, "\(entry)")
+        #expect((entry["source"] as? [String: Any])?["sha256"] as? String == first, "\(entry)")
+        #expect(try cli.run(["status", "--json", "--manifest", manifest]).seeds().first?["refusal"] == nil)
+    }
+
+    /// The same, for a signed manifest that pins the seed: the refusal is the signed
+    /// manifest's line, as a deploy of a seed with another digest than the signed one.
+    @Test func aSeedRenamedInBehindASignedManifestIsRefused() throws {
+        let cli = CLIHarness()
+        let seed = try Self.shipped(cli, 1)
+        let (publicKey, secretKey) = (cli.root + "/k.pub", cli.root + "/k.key")
+        #expect(try cli.run(["keygen", "--unencrypted", "--public-key", publicKey, "--secret-key", secretKey]).status == 0)
+        let manifest = cli.root + "/share/seeds.json"
+        try Data(#"{"app": "\#(cli.app)", "serial": 1, "seeds": [{"source": "\#(seed)", "name": "levels.sqlite", "version": "1", "sha256": "\#(try Self.sha256(cli, seed))", "readOnly": true}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: manifest))
+        #expect(try cli.run(["sign", "--key", secretKey, manifest]).status == 0)
+        let installed = try cli.run(["deploy", "--manifest", manifest, "--trusted-key", publicKey])
+        #expect(installed.status == 0, "\(installed.stderr)")
+        _ = try Self.shipped(cli, 2)
+        let before = cli.state()
+        let start = try cli.run(["deploy", "--json", "--manifest", manifest])
+        #expect(start.status == 65 && start.stderr.contains("the signed manifest says"), "\(start.stdout) \(start.stderr)")
+        #expect(cli.state() == before)
+        let status = try cli.run(["status", "--json", "--manifest", manifest])
+        #expect((try status.seeds().first?["refusal"] as? String)?.contains("the signed manifest says") == true, "\(status.stdout)")
+    }
+
+    /// With no expected digest, what the link shows is the seed: another file renamed in
+    /// at the recorded version is looked at once (its header: it can still be linked),
+    /// its identity recorded, and the run is `unchanged`, the record's date kept.
+    @Test func aSeedRenamedInAtTheSameVersionWithoutADigestIsRecorded() throws {
+        let cli = CLIHarness()
+        let seed = try Self.shipped(cli, 1)
+        #expect(try cli.run(["deploy", "--read-only"] + Self.flags(cli, 1, seed)).status == 0)
+        let deployedAt = try #require(cli.settingsEntry()?["deployedAt"] as? String)
+        _ = try Self.shipped(cli, 2)
+        let start = try cli.run(["deploy", "--json", "--read-only"] + Self.flags(cli, 1, seed))
+        #expect(try start.status == 0 && start.seeds().first?["action"] as? String == "unchanged", "\(start.stdout) \(start.stderr)")
+        let entry = try #require(cli.settingsEntry())
+        let inode = try Self.inode(seed)
+        #expect((entry["pristine"] as? [String: Any])?["inode"] as? Int == inode, "the new file is remembered: \(entry)")
+        #expect(entry["deployedAt"] as? String == deployedAt && entry["version"] as? String == "1")
+        #expect(try Self.python(cli, cli.workingCopy, "SELECT count(*) FROM levels") == "24\n")
+    }
+
+    /// A seed in WAL mode renamed in at the recorded version was accepted silently (at a
+    /// new version it is refused, 78: a read-only seed in WAL mode needs a copy). Refused
+    /// alike, the line saying the link already serves that file; nothing changed, the link
+    /// stays; `status` foresees it.
+    @Test func aSeedInWALModeRenamedInAtTheSameVersionIsRefused() throws {
+        let cli = CLIHarness()
+        let seed = try Self.shipped(cli, 1)
+        #expect(try cli.run(["deploy", "--read-only"] + Self.flags(cli, 1, seed)).status == 0)
+        let wal = cli.root + "/share/.wal"
+        #expect(try cli.shell("cp '\(seed)' '\(wal)' && chmod u+w '\(wal)' && sqlite3 '\(wal)' 'PRAGMA journal_mode=WAL' >/dev/null && chmod 0444 '\(wal)' && mv -f '\(wal)' '\(seed)'").status == 0)
+        let before = cli.state()
+        let start = try cli.run(["deploy", "--read-only"] + Self.flags(cli, 1, seed))
+        #expect(start.status == 78, "\(start.stderr)")
+        #expect(start.stderr.contains("\(seed) is in WAL mode") && start.stderr.contains("already serves this file") && start.stderr.hasSuffix("; nothing was changed\n"), "\(start.stderr)")
+        #expect(cli.state() == before && (try? FileManager.default.destinationOfSymbolicLink(atPath: cli.workingCopy)) == seed)
+        let status = try cli.run(["status", "--json"] + Self.flags(cli, 1, seed))
+        #expect((try status.seeds().first?["refusal"] as? String)?.contains("is in WAL mode") == true, "\(status.stdout)")
+        #expect(try cli.run(["verify"] + Self.flags(cli, 1, seed)).status == 78)
+    }
+
     @Test func aRunKilledAfterItsLinkIsFinishedAndTheCopyKept() throws {
         let cli = CLIHarness()
         let seed = try Self.shipped(cli, 1)

@@ -57,7 +57,7 @@ extension DeployExecutor {
     /// seed's identity (`version: auto`, or remembered); a seed with an expected digest
     /// and none known is hashed once (read, never copied) and remembered for its
     /// identity; otherwise it is not read at all, and the record has no digest.
-    private func seedContent(_ link: SeedLink, _ run: DeployRun) throws(SeedDBError) -> (digest: SHA256Digest?, size: Int64) {
+    private func seedContent(_ link: SeedLink, _ run: DeployRun) throws(SeedDBError) -> LinkedSeed {
         let inspected = try context.effects.database.inspectSeed(link.target, readingHeader: true)
         var digest: SHA256Digest?
         if let known = target.knownSourceDigest, known.identity == inspected.identity {
@@ -71,7 +71,18 @@ extension DeployExecutor {
                 throw target.digestMismatch(digest, expected: expected)
             }
         }
-        return (digest, inspected.identity.size)
+        return LinkedSeed(digest: digest, size: inspected.identity.size, identity: inspected.identity)
+    }
+
+    /// What the record of a link says of its seed file.
+    struct LinkedSeed {
+        /// Its SHA-256, when known.
+        var digest: SHA256Digest?
+        /// Its size in bytes.
+        var size: Int64
+        /// Its identity as the run saw it (``SettingsEntry/pristine``); `nil` when the run
+        /// did not look at it (the finish of a killed run), so the next run does.
+        var identity: FileIdentity?
     }
 
     /// The seed a killed run's link names, as its finish records it: never read (the
@@ -79,11 +90,11 @@ extension DeployExecutor {
     /// next run, looks at it), its
     /// digest the one known for its identity, if any, its size the file's (0 when nothing
     /// is there). The finish never fails on it: every run after a kill finishes it first.
-    private func linkedContent(_ link: SeedLink, _ run: DeployRun) -> (digest: SHA256Digest?, size: Int64) {
-        guard let identity = try? context.effects.files.identity(of: link.target) else { return (nil, 0) }
-        guard let known = target.knownSourceDigest, known.identity == identity else { return (nil, identity.size) }
+    private func linkedContent(_ link: SeedLink, _ run: DeployRun) -> LinkedSeed {
+        guard let identity = try? context.effects.files.identity(of: link.target) else { return LinkedSeed(size: 0) }
+        guard let known = target.knownSourceDigest, known.identity == identity else { return LinkedSeed(size: identity.size) }
         run.sourceDigest = known
-        return (known.sha256, identity.size)
+        return LinkedSeed(digest: known.sha256, size: identity.size)
     }
 
     /// The copy the link replaced becomes `<name>.previous`, fenced (a connection still
@@ -115,7 +126,7 @@ extension DeployExecutor {
     /// kept as the previous generation. Undone by restoring the settings' bytes. One seed
     /// of a release (``DeployTarget/release``) leaves its change in
     /// ``DeployRun/pendingRecord``, as `record` does.
-    private func recordLink(_ link: SeedLink, content: (digest: SHA256Digest?, size: Int64), _ run: DeployRun) throws(SeedDBError) {
+    private func recordLink(_ link: SeedLink, content: LinkedSeed, _ run: DeployRun) throws(SeedDBError) {
         let paths = target.paths, store = context.records
         if target.release == nil {
             run.onFailure("the record") { [backup = target.settingsBackup] () throws(SeedDBError) in
@@ -126,10 +137,15 @@ extension DeployExecutor {
         let record = DeployRecord(version: target.version, sha256: content.digest, size: content.size, deployedAt: context.now())
         let change = { (table: inout SettingsTable) in
             var entry = table[paths.name.rawValue] ?? SettingsEntry()
+            var record = record
+            // A seed changed behind the link at this version: deployed when it was linked.
+            if link.seedChanged, let linked = entry.record { record.deployedAt = linked.deployedAt }
             entry.record = record
             entry.seedLink = link.target
             entry.generation = nil
-            entry.pristine = nil
+            // The seed file as this run saw it: while it keeps this identity, the startup
+            // check answers from the record; another file renamed into its path is looked at.
+            entry.pristine = content.identity
             entry.interrupted = nil
             entry.heldFrom = nil
             entry.base = link.base

@@ -22,7 +22,11 @@ extension Deployer {
     /// seed's owner (services run under their own), and otherwise the user running SeedDB
     /// (a user's own files, or a service deploying its own seed as itself,
     /// `ExecStartPre=` under `User=`): ``appUserID(workingCopy:)``.
-    func readOnlySeed(_ seed: Seed, looking: Bool) throws(SeedDBError) -> ReadOnlySeed? {
+    ///
+    /// - Parameter entry: The seed's settings entry: when it records a link to this seed,
+    ///   whether the seed file is still the one it remembers
+    ///   (``ReadOnlySeed/changedSinceLinked``).
+    func readOnlySeed(_ seed: Seed, looking: Bool, entry: SettingsEntry? = nil) throws(SeedDBError) -> ReadOnlySeed? {
         guard seed.readOnly else { return nil }
         var observed = ReadOnlySeed(
             path: seed.source, compressed: SeedCompression(path: seed.source) != .none,
@@ -51,7 +55,9 @@ extension Deployer {
         let header = (try? effects.files.readPrefix(of: seed.source, count: SQLiteHeader.length)).flatMap(SQLiteHeader.init)
         observed.inWALMode = header?.isWAL == true
         observed.declaredSize = header?.declaredSize
-        observed.size = try? effects.files.identity(of: seed.source).size
+        let identity = try? effects.files.identity(of: seed.source)
+        observed.size = identity?.size
+        if let entry, entry.seedLink == seed.source { observed.changedSinceLinked = Self.seedChanged(identity, entry: entry) }
         let appUser = appUserID(workingCopy: paths.workingCopy)
         observed.writableBy = ReadOnlySeed.writer(mode: mode, ownerID: owner.uid, appUserID: appUser)
         // Or could put another file at its path: each directory on it, as written (followed,
@@ -83,11 +89,21 @@ extension Deployer {
     }
 
     /// Whether the app's user could write the read-only seed at `path` that the link at
-    /// `workingCopy` names (one `stat`, as the startup check makes for such a seed), or
-    /// nothing is there: work for a run that looks at it whole, and refuses.
-    func seedLinkNeedsALook(_ path: String, workingCopy: String) -> Bool {
-        guard let (mode, owner) = try? effects.files.modeAndOwner(of: path, followingLinks: true) else { return true }
-        return ReadOnlySeed.writer(mode: mode, ownerID: owner.uid, appUserID: appUserID(workingCopy: workingCopy)) != nil
+    /// `workingCopy` names, or nothing is there, or it is not the file `entry` remembers
+    /// (renamed in at the recorded version: ``seedChanged(_:entry:)``), from one `stat`,
+    /// as the startup check makes for such a seed: work for a run that looks at it whole,
+    /// and refuses or records it.
+    func seedLinkNeedsALook(_ path: String, workingCopy: String, entry: SettingsEntry) -> Bool {
+        guard let (mode, owner, identity) = try? effects.files.statusFollowingLinks(of: path) else { return true }
+        return Self.seedChanged(identity, entry: entry)
+            || ReadOnlySeed.writer(mode: mode, ownerID: owner.uid, appUserID: appUserID(workingCopy: workingCopy)) != nil
+    }
+
+    /// Whether a read-only seed file of `identity` (`nil`: not there) is not the one
+    /// `entry`'s record of its link remembers (``SettingsEntry/pristine``), or the record
+    /// remembers none.
+    static func seedChanged(_ identity: FileIdentity?, entry: SettingsEntry) -> Bool {
+        entry.pristine == nil || identity != entry.pristine
     }
 
     /// How a refused read-only deploy's line starts.

@@ -197,7 +197,10 @@ extension Deployer {
                 try requirePinned(first.signature, entry: observed.entry, seed: first.seed)
                 plan = try decide(observed, release.kind, paths: first.paths, after: plan)
             }
-            guard plan.action.copies, plan.names.contains(where: { $0 != .cleanUp && $0 != .repairOwnership }) else {
+            // (A read-only seed changed behind its link at the recorded version is `unchanged`,
+            // but looked at and recorded: `link-seed`.)
+            guard plan.action.copies || plan.seedLink?.seedChanged == true,
+                  plan.names.contains(where: { $0 != .cleanUp && $0 != .repairOwnership }) else {
                 try rememberSignature(first.signature, entry: observed.entry, plan: plan, paths: first.paths)
                 removeLeftovers(observed, plan, paths: first.paths)
                 try repairOwnershipWithoutCopy(plan, observed, paths: first.paths)

@@ -133,6 +133,9 @@ public struct Deployer: Sendable {
             logger.warning("\(paths.workingCopy): a run that was interrupted before it installed anything would be undone first")
             throw failure(refusing: .nothingToRollBack, observed, paths: paths)
         }
+        // A read-only seed changed behind its link at the recorded version: the link step
+        // checks its digest.
+        if plan.seedLink?.seedChanged == true { try requireExpectedDigest(observed, signature: signature) }
         if plan.action.copies {
             // (`--owner`'s own directories included, as the run's own checks take them.)
             try FileSystem.requireWritableDirectory(paths.directory, owner: configuration.files.owner)
@@ -293,6 +296,17 @@ public struct Deployer: Sendable {
         }
     }
 
+    /// What ``requireExpectedDigest(_:signature:)`` refuses (or fails with), as a value:
+    /// `status`'s `"refusal"`.
+    private func expectedDigestRefusal(_ observed: Observed) -> SeedDBError? {
+        do {
+            try requireExpectedDigest(observed, signature: nil)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     /// The state of `seed`, read without a lock and without changing anything.
     public func status(_ seed: Seed) throws(SeedDBError) -> SeedStatus {
         let paths = paths(for: seed)
@@ -313,6 +327,10 @@ public struct Deployer: Sendable {
         if case .foreign = observed.workingCopy.state {
             opens = (try? effects.files.fileType(at: effects.files.resolvingLinks(paths.workingCopy))) == .regular
         }
+        // A read-only seed's link recorded at this version whose seed file is not the one
+        // recorded: what the run that looks at it refuses, its digest included.
+        let seedChanged = state == .upToDate && observed.workingCopy.seedLinkTarget == seed.source
+            && observed.observation.readOnlySeed?.changedSinceLinked == true
         var status = SeedStatus(
             name: seed.name, currentVersion: observed.seed.version, recordedVersion: recorded,
             workingCopy: paths.workingCopy, exists: opens,
@@ -323,9 +341,11 @@ public struct Deployer: Sendable {
             unaccountedGenerations: observed.observation.unaccountedGenerations.map { paths.inDirectory(paths.generationName($0)) },
             signature: observed.entry.record == nil ? nil : observed.entry.signature,
             pinnedKeyID: observed.entry.signature?.keyID,
-            // The seed's digest matters only to a deploy that copies it.
-            refusal: signatureCheck(seed, digest: state != .upToDate && state != .held).refusal
-                ?? readOnlySeedRefusal(seed, linkedTo: observed.workingCopy.seedLinkTarget, paths: paths)
+            // The seed's digest matters only to a deploy that copies it, or looks at a
+            // read-only seed's file changed behind its link.
+            refusal: signatureCheck(seed, digest: (state != .upToDate && state != .held) || seedChanged).refusal
+                ?? readOnlySeedRefusal(seed, linkedTo: observed.workingCopy.seedLinkTarget, recorded: state == .upToDate ? observed.entry : nil, paths: paths)
+                ?? (seedChanged ? expectedDigestRefusal(observed) : nil)
                 ?? conflictsDirectoryRefusal(observed, paths: paths))
         status.seedLink = observed.workingCopy.seedLinkTarget
         status.interruptedVersion = observed.entry.interrupted?.version
@@ -397,7 +417,7 @@ public struct Deployer: Sendable {
         } : (.missing, nil)
         var report = VerifyReport(
             name: seed.name, source: seed.source, workingCopyPath: paths.workingCopy, seed: seedCheck, workingCopy: copyCheck, signature: signature,
-            refusal: refusal ?? readOnlySeedRefusal(seed, linkedTo: workingCopy.seedLinkTarget, paths: paths))
+            refusal: refusal ?? readOnlySeedRefusal(seed, linkedTo: workingCopy.seedLinkTarget, recorded: entry?.record?.version == seed.version ? entry : nil, paths: paths))
         if let expected = seed.expectedSHA256, let digest, expected != digest {
             report.seed = IntegrityResult.damaged(["SHA-256 is \(digest), expected \(expected)"])
         }
@@ -497,6 +517,13 @@ public struct Deployer: Sendable {
             return SeedDBError(.seedUnavailable, "\(Self.readOnlyPrefix(paths)): seed not found: \(NameRules.shown(path: path)) (its link would open nothing); install the seed, or deploy another; nothing was changed")
         case .readOnlySeedWritable(let path, let who):
             return Self.writableSeed(path, by: who, paths: paths)
+        case .readOnlySeedChangedBehindLink(let refusal):
+            // As a new link's refusal, saying what the app reads meanwhile.
+            var error = failure(refusing: refusal, observed, paths: paths)
+            let unchanged = "; nothing was changed"
+            if error.message.hasSuffix(unchanged) { error.message.removeLast(unchanged.count) }
+            error.message += "; the link \(paths.workingCopy), recorded at this version, already serves this file (renamed into the seed's path since it was recorded), and the app reads it until a seed that can be linked is shipped; nothing was changed"
+            return error
         }
     }
 
@@ -513,17 +540,23 @@ public struct Deployer: Sendable {
     }
 
     /// What a deploy would refuse of `seed` as a read-only seed, read-only or the seed its
-    /// working copy links to (`linkedTo`), as ``readOnlySeed(_:looking:)`` sees it: for a
+    /// working copy links to (`linkedTo`), as ``readOnlySeed(_:looking:entry:)`` sees it: for a
     /// link already in place, the seed file writable by the app's user (as the startup
-    /// check reads it); for a link to be made, what the link step refuses of the seed's
+    /// check reads it), and, when `recorded` (the entry, when it records the seed's version)
+    /// remembers another seed file than the one there, what would refuse a new link (as
+    /// ``DeployRefusal/readOnlySeedChangedBehindLink(_:)``); for a link to be made, what the link step refuses of the seed's
     /// header, path and permissions (a compressed seed, one cut short or in WAL mode, a
     /// path that is not absolute and stable, a seed the app's user could write or replace), not a missing seed or one that is not
     /// a regular file (reported as such). `nil` for a copied seed, and when it would not.
-    func readOnlySeedRefusal(_ seed: Seed, linkedTo: String?, paths: SeedPaths) -> SeedDBError? {
+    func readOnlySeedRefusal(_ seed: Seed, linkedTo: String?, recorded: SettingsEntry?, paths: SeedPaths) -> SeedDBError? {
         var linked = seed
         linked.readOnly = seed.readOnly || linkedTo == seed.source
-        guard let observed = (try? readOnlySeed(linked, looking: true)) ?? nil else { return nil }
-        if linkedTo == seed.source { return observed.writableBy.map { Self.writableSeed(seed.source, by: $0, paths: paths) } }
+        guard let observed = (try? readOnlySeed(linked, looking: true, entry: recorded)) ?? nil else { return nil }
+        if linkedTo == seed.source {
+            if let writer = observed.writableBy { return Self.writableSeed(seed.source, by: writer, paths: paths) }
+            guard observed.changedSinceLinked, !observed.missing, let refusal = observed.refusal else { return nil }
+            return failure(refusing: .readOnlySeedChangedBehindLink(refusal), nil, paths: paths)
+        }
         guard !observed.missing, let refusal = observed.refusal else { return nil }
         return failure(refusing: refusal, nil, paths: paths)
     }
@@ -558,9 +591,11 @@ public struct Deployer: Sendable {
         let listing = quick.workingCopy.listing()
         guard !listing.temporaries, listing.heldCopies.isEmpty, Set(listing.sidecarGenerations).isSubset(of: listing.generations) else { return nil }
         // A read-only seed's link is the working copy: with its seed file gone it opens
-        // nothing, and a seed the app's user could write since is no longer read-only; the
+        // nothing, a seed the app's user could write since is no longer read-only, and
+        // another file renamed into its path at this version is not the one recorded; the
         // run that looks at the seed says so (one `stat`, for such a seed only).
-        if let seed = quick.workingCopy.seedLinkTarget, seedLinkNeedsALook(seed, workingCopy: paths(for: quick.seed).workingCopy) { return nil }
+        if let seed = quick.workingCopy.seedLinkTarget,
+           seedLinkNeedsALook(seed, workingCopy: paths(for: quick.seed).workingCopy, entry: quick.entry) { return nil }
         return plan
     }
 
@@ -988,7 +1023,7 @@ public struct Deployer: Sendable {
             current: entry.record, previous: entry.previous, base: entry.base, signature: entry.signature, passedCheck: entry.checked)
         if let source = resolved.source, source.sha256 == entry.checked?.sha256 { observation.vouchedDigest = source.sha256 }
         observation.recordedSeedLink = entry.seedLink
-        observation.readOnlySeed = try readOnlySeed(seed, looking: !quick)
+        observation.readOnlySeed = try readOnlySeed(seed, looking: !quick, entry: entry)
         if !quick {
             observation.ownershipDrift = try OwnershipRepair.drift(of: workingCopy, policy: configuration.files, files: files)
             observation.conflictsFileIsADirectory = try workingCopy.conflictsFileIsADirectory()

@@ -22,6 +22,9 @@ protocol DeployFileSystem: Sendable {
     /// The permission bits and owner of the file at `path` (of the file a final link names
     /// when `followingLinks`); `nil` when nothing is there.
     func modeAndOwner(of path: String, followingLinks: Bool) throws(SeedDBError) -> (mode: UInt16, owner: FileOwner)?
+    /// The permission bits, owner and identity of the file at `path`, following links, from
+    /// one `stat`; `nil` when nothing is there.
+    func statusFollowingLinks(of path: String) throws(SeedDBError) -> (mode: UInt16, owner: FileOwner, identity: FileIdentity)?
     /// The first `count` bytes of the file at `path`.
     func readPrefix(of path: String, count: Int) throws(SeedDBError) -> [UInt8]
     /// The SHA-256 of the file at `path`.
@@ -153,6 +156,9 @@ struct LocalFileSystem: DeployFileSystem {
     func identity(of path: String) throws(SeedDBError) -> FileIdentity { try FileDigest.identity(ofFileAt: path) }
     func modeAndOwner(of path: String, followingLinks: Bool) throws(SeedDBError) -> (mode: UInt16, owner: FileOwner)? {
         try FileSystem.status(at: path, followingLinks: followingLinks).map { ($0.permissionBits, $0.owner) }
+    }
+    func statusFollowingLinks(of path: String) throws(SeedDBError) -> (mode: UInt16, owner: FileOwner, identity: FileIdentity)? {
+        try FileSystem.status(at: path, followingLinks: true).map { ($0.permissionBits, $0.owner, FileIdentity($0)) }
     }
     func readPrefix(of path: String, count: Int) throws(SeedDBError) -> [UInt8] { try FileSystem.readPrefix(of: path, count: count) }
     func sha256(of path: String) throws(SeedDBError) -> SHA256Digest { try FileDigest.sha256(ofFileAt: path) }

@@ -44,7 +44,10 @@ public struct SettingsEntry: Sendable, Hashable {
     /// The identity of the working copy's content file as the last deploy left it, when
     /// that content was the seed's own (nothing carried or merged into it): while the file
     /// keeps this identity and has no `-wal` or `-journal` beside it, nobody wrote to it,
-    /// and an upgrade has nothing of the user's to merge.
+    /// and an upgrade has nothing of the user's to merge. For a read-only seed's link
+    /// (``seedLink``), whose content file is the seed file: that file's identity as the
+    /// run that recorded the link saw it, so another file renamed into the seed's path at
+    /// the recorded version is looked at (`nil`: not looked at, and looked at next).
     public var pristine: FileIdentity?
     /// What a run under way (or killed) is doing: written by its `withdraw` step, cleared
     /// by its `record` step.

@@ -256,6 +256,11 @@ package enum DeployRefusal: Error, Sendable, Hashable {
     /// A read-only seed whose file is not there (a package removed it): the path. Its link,
     /// even one recorded at this version, opens nothing.
     case readOnlySeedMissing(String)
+    /// A read-only seed whose file changed at the recorded version behind the link already
+    /// in place (``ReadOnlySeed/changedSinceLinked``), and that a new link would refuse
+    /// (WAL mode, cut short, replaceable): that refusal. The link stays, and serves the
+    /// changed file until the package ships one that can be linked.
+    indirect case readOnlySeedChangedBehindLink(DeployRefusal)
 }
 
 /// What the caller asks of a run, beside what was observed.

@@ -17,6 +17,12 @@ extension DeployPlanner {
     ///   copy when nothing accounts for it).
     /// - Already linked (the package manager renamed a new seed into the path): only
     ///   the record changes.
+    /// - Already linked and recorded at this version, but the seed file is not the one the
+    ///   record remembers (``ReadOnlySeed/changedSinceLinked``: renamed in at the same
+    ///   version): what would refuse a new link refuses it
+    ///   (``DeployRefusal/readOnlySeedChangedBehindLink(_:)``); otherwise the link step
+    ///   looks at it (its digest against the expected one) and records its identity, and
+    ///   the run is `unchanged`.
     /// - A run that keeps a copy or makes a link the record does not name first replaces it by its marker
     ///   (``DeployStep/withdraw``, naming the seed): killed before its link, the next run
     ///   puts the record back or replaces it; killed after, any run finishes it first
@@ -39,7 +45,13 @@ extension DeployPlanner {
         if let writer = seed.writableBy { throw .readOnlySeedWritable(seed.path, writer) }
         if request.kind == .deploy, linked, observed.recordedSeedLink == seed.path, recorded == observed.current,
            observed.interrupted == nil, observed.recordedGeneration == nil {
-            return .nothing
+            guard seed.changedSinceLinked else { return .nothing }
+            // Another file renamed into the seed's path at the recorded version: the link
+            // already serves it. Looked at as a new link's seed (what would refuse one
+            // refuses it, saying the link serves it), its digest checked by the link step;
+            // otherwise its new identity is recorded, and the run is `unchanged`.
+            if let refusal = seed.refusal { throw .readOnlySeedChangedBehindLink(refusal) }
+            return linkPlan(observed, request, to: seed.path, action: .unchanged, seedChanged: true)
         }
         if let refusal = seed.refusal { throw refusal }
 
@@ -69,8 +81,11 @@ extension DeployPlanner {
     /// The link to `seed` and what becomes of the copy it replaces, as ``linking(_:_:_:)``
     /// says. A run that keeps a copy, or makes a link the record does not name, first
     /// replaces the record by its marker (``DeployStep/withdraw``), unless it is `finishing`
-    /// a killed one whose marker is there.
-    private static func linkPlan(_ observed: DeployObservation, _ request: DeployRequest, to seed: String, action: DeployAction, finishing: Bool = false) -> DeployPlan {
+    /// a killed one whose marker is there. `seedChanged`: the seed file changed at the
+    /// recorded version behind the link in place (``SeedLink/seedChanged``).
+    private static func linkPlan(
+        _ observed: DeployObservation, _ request: DeployRequest, to seed: String, action: DeployAction, finishing: Bool = false, seedChanged: Bool = false
+    ) -> DeployPlan {
         let recorded = observed.effectiveRecorded
         let linked = observed.workingCopy.seedLinkTarget == seed
         // A run killed after its switch: the generation its marker (or the record) names is
@@ -118,6 +133,7 @@ extension DeployPlanner {
         link.setsAsideCompressedPreviousBase = keeps != nil && observed.baseFiles.previousBaseCompressed
         if keeps != nil { link.setsAsidePreviousSidecars = observed.previousSidecars }
         link.finishesKilledRun = finishing
+        link.seedChanged = seedChanged
         if finishing, let killed = observed.interrupted { link.signature = killed.signature }
         var steps: [PlannedStep] = [.linkSeed(link), .cleanUp(leftovers: observed.leftovers)]
         // The link alone, where the record already names it (a removed link put back), leaves

@@ -33,6 +33,13 @@ package struct ReadOnlySeed: Sendable, Hashable {
     package var declaredSize: Int64? = nil
     /// The seed file's size (looked at).
     package var size: Int64? = nil
+    /// Whether the seed file is not the one the record of its link remembers (looked at):
+    /// its identity (device, inode, size, modification and change time) differs from the
+    /// one the run that recorded the link saw, or none was recorded (a record written
+    /// before it was, or by the finish of a killed run, which does not read the seed). A
+    /// package renamed (or wrote) new content into the path at the recorded version: the
+    /// link already serves it, and the run looks at it as at a new link's seed.
+    package var changedSinceLinked: Bool = false
 
     /// Why the seed cannot be linked, as ``DeployPlanner`` refuses it; `nil` when it can.
     /// A file of another size than its header declares (cut short: a truncated download)

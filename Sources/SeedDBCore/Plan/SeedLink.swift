@@ -49,6 +49,11 @@ package struct SeedLink: Sendable, Hashable {
     /// replace or roll back the link, instead of every run failing on it; the pass after
     /// the finish (or the next run) looks at it.
     package var finishesKilledRun = false
+    /// Whether the seed file changed at the recorded version behind the link already in
+    /// place (``ReadOnlySeed/changedSinceLinked``): the link stays, the seed is looked at
+    /// as a new link's seed is (its header, and its digest against the expected one), and
+    /// its new identity (and digest, when known) is recorded; the record keeps its date.
+    package var seedChanged = false
     /// The signature the record pins: the run's own, or a killed run's it finishes.
     package var signature: PlannedStep.RecordedSignature = .fromManifest
 
