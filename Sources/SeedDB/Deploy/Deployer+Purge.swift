@@ -74,7 +74,9 @@ extension Deployer {
     ///     needs is checked as it checks it.
     ///   - onlyAdopted: Remove only the adopted copies (`<name>.adopted-<stamp>`, the
     ///     databases SeedDB found with no record and kept), nothing else.
-    /// - Throws: ``SeedDBError`` `inUse` (75) while a ``SeedDatabase`` has it open,
+    /// - Throws: ``SeedDBError`` `inUse` (75) while a ``SeedDatabase`` has it open, or
+    ///   another process holds a transaction on it (in WAL mode, a connection) until the
+    ///   deployer's `wait` runs out: purge takes the writer's lock a swap takes,
     ///   `conflictingSeed` when the name is recorded for the other location,
     ///   `cannotCreate` (73) for a directory at the working-copy path or at the conflicts
     ///   file's (`<name>.conflicts.json`): not SeedDB's, it is never removed.
@@ -154,8 +156,19 @@ extension Deployer {
                 try lock.waitUntilNoHandle(until: deadline) {
                     SeedDBError(.inUse, "cannot purge \(paths.workingCopy): database in use by another process")
                 }
-                for path in try filesToRemove(paths) where path != paths.lockFile { try remove(path) }
-                try remove(paths.lockFile)
+                func removeAll() throws(SeedDBError) {
+                    for path in try filesToRemove(paths) where path != paths.lockFile { try remove(path) }
+                    try remove(paths.lockFile)
+                }
+                // Under the writer's lock on the database the working copy opens, as a swap
+                // takes it: an app's transaction under way ends first (a WAL database's
+                // connections close), or the wait runs out (75) with nothing removed. None for
+                // a read-only seed's link (the link goes, the package's file stays) or a link
+                // SeedDB did not make.
+                guard let content = try WorkingCopy.inspect(paths, files: fs).contentFile else { return try removeAll() }
+                try effects.database.underSwapLock(content, waiting: "purge \(paths.workingCopy)", patience: nil, until: deadline, logger: logger) { (_) throws(SeedDBError) in
+                    try removeAll()
+                }
             }
         }
         if changesSettings {
