@@ -12,7 +12,9 @@ extension SeedDBCommand {
             app and the working-copy names (or a manifest, if it still exists). The settings file \
             is removed once it holds nothing else, and the app's directories once they are empty. \
             Every working copy is checked before anything is removed: when one is refused (a \
-            directory at its path or at <name>.conflicts.json), none is touched. With --orphans, purges instead the working copies recorded for the manifest's app that \
+            directory at its path or at <name>.conflicts.json), none is touched; one found in \
+            use (exit 75) stops the purge after those before it. With --orphans, purges instead \
+            the working copies recorded for the manifest's app that \
             the manifest no longer lists (a renamed seed file), and leaves its seeds alone.
 
             Example:
@@ -67,8 +69,10 @@ extension SeedDBCommand {
                 return manifest.seeds.map { (app: $0.app, name: $0.name, location: $0.location) }
             }
             guard let app = manifestOptions.app else { return [] }
-            var named: Set<SeedName> = []
-            return name.filter { named.insert($0).inserted }.map { (app: app, name: $0, location: location ?? .data) }
+            // Each name once, by its bytes (`é` and `e` + U+0301 are two files).
+            var named: [SeedName] = []
+            for each in name where !named.contains(where: { $0.rawValue.hasSameBytes(as: each.rawValue) }) { named.append(each) }
+            return named.map { (app: app, name: $0, location: location ?? .data) }
         }
 
         /// Every target purged as one (``Deployer/purge(_:dryRun:onlyAdopted:)``: all refused

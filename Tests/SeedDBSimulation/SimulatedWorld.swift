@@ -457,6 +457,8 @@ struct SimulatedFileSystem: DeployFileSystem {
             return world.moveDirectory(source, to: destination)
         }
         guard let node = world.node(source) else { throw SeedDBError(.ioFailure, "cannot rename \(source): No such file or directory") }
+        // A file onto a directory: rename(2) fails (EISDIR), and changes nothing.
+        if world.isDirectory(destination) { throw SeedDBError(.ioFailure, "cannot rename \(source) to \(destination): Is a directory") }
         // Two names of one file (hard links): rename(2) does nothing, both names stay.
         if case .file(_, let inode, _) = node, case .file(_, let other, _)? = world.node(destination), inode == other { return }
         if case .file(.database(_, let id), _, _) = node { world.appears(at: destination, id: id) }

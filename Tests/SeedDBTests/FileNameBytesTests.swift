@@ -86,4 +86,19 @@ import Testing
         #expect(SeedPaths.databaseName(of: "\u{E9}.sqlite.v2-journal") == "\u{E9}.sqlite.v2")
         #expect(SeedPaths.databaseName(of: "\u{E9}.sqlite.v2") == "\u{E9}.sqlite.v2")
     }
+
+    /// A sidecar's database is its name with `-wal`, `-shm` and `-journal` taken off its
+    /// end, in that order, each once, by bytes; any other name is its own (the listing
+    /// takes a name ending in neither `l` nor `m` for its own without looking further).
+    @Test(arguments: [
+        ("levels.sqlite.v2-wal", "levels.sqlite.v2"), ("levels.sqlite.v2-shm", "levels.sqlite.v2"),
+        ("levels.sqlite.v2-journal", "levels.sqlite.v2"), ("levels.sqlite.previous-shm", "levels.sqlite.previous"),
+        ("x-wal-shm", "x-wal"), ("x-shm-wal", "x"), ("x.v1-journal-wal", "x.v1"), ("x-wal-journal", "x-wal"),
+        ("-shm", ""), ("-wal", ""), ("shm", "shm"), ("l", "l"), ("m", "m"), ("", ""),
+        ("levels.sqlite.v2-WAL", "levels.sqlite.v2-WAL"), ("levels.sqlite.v2-sh\u{6D}", "levels.sqlite.v2"),
+        ("\u{E9}-shm", "\u{E9}"), ("levels.sqlite", "levels.sqlite"), ("levels.sqlite.v2-jour", "levels.sqlite.v2-jour"),
+    ])
+    func aSidecarsDatabaseIsItsNameWithoutTheSuffix(name: String, database: String) {
+        #expect(SeedPaths.databaseName(of: name).utf8.elementsEqual(database.utf8), "\(name)")
+    }
 }

@@ -26,20 +26,32 @@ import Testing
         try FileManager.default.contentsOfDirectory(atPath: directory.file("config/app")).filter { $0.hasPrefix("settings.json.corrupt-") }
     }
 
-    /// The startup check reads the settings with one `read` of up to 16 KiB and no
-    /// `fstat`: a larger file (an app's own keys, many seeds) is read to its end, its
-    /// entry found after the first 16 KiB, and one of any size that reads as damaged is
-    /// said so after a whole read.
-    @Test(arguments: [100, 16 * 1024 - 200, 16 * 1024, 40 * 1024])
-    func theStartupReadTakesASettingsFileOfAnySize(padding: Int) throws {
+    /// The startup check reads the settings with one `read` of up to 16 KiB (and one more
+    /// byte) and no `fstat`: a file of any size (an app's own keys, many seeds), at and
+    /// around the buffer's edge too, is read to its end, its entry found after the
+    /// padding; one that reads as damaged is said so after a whole read.
+    @Test(arguments: [300, 16 * 1024 - 1, 16 * 1024, 16 * 1024 + 1, 16 * 1024 + 2, 40 * 1024])
+    func theStartupReadTakesASettingsFileOfAnySize(size: Int) throws {
         try store.update(timeout: .seconds(1)) { $0["levels.sqlite", default: SettingsEntry()].record = try record("2") }
         let written = try String(contentsOfFile: store.path, encoding: .utf8)
         // The app's key first, so the entry comes after the padding.
-        try writeSettings("{\"appNotes\": \"" + String(repeating: "x", count: padding) + "\",\n" + written.drop { $0 != "\"" })
-        #expect(try store.snapshot(only: SeedName("levels.sqlite")).entry(of: SeedName("levels.sqlite"))?.record?.version.rawValue == "2", "\(padding)")
-        try writeSettings("{\"appNotes\": \"" + String(repeating: "x", count: padding) + "\", \"seeddb\": {\"levels.sqlite\": ")
+        let (head, tail) = ("{\"appNotes\": \"", "\",\n" + written.drop { $0 != "\"" })
+        try writeSettings(head + String(repeating: "x", count: size - head.utf8.count - tail.utf8.count) + tail)
+        #expect((try FileManager.default.attributesOfItem(atPath: store.path)[.size] as? Int) == size)
+        #expect(try store.snapshot(only: SeedName("levels.sqlite")).entry(of: SeedName("levels.sqlite"))?.record?.version.rawValue == "2", "\(size)")
+        try writeSettings(head + String(repeating: "x", count: size - head.utf8.count - 1) + "\"")
         let damaged = try store.snapshot(only: SeedName("levels.sqlite"))
-        #expect(damaged.problem != nil && damaged.entries.isEmpty, "\(padding)")
+        #expect(damaged.problem != nil && damaged.entries.isEmpty, "\(size)")
+    }
+
+    /// What cannot be read (a directory at the settings path) is the same error from the
+    /// startup check's read, with no `fstat`, as from a whole read.
+    @Test func aSettingsPathThatCannotBeReadFailsAlikeForTheStartupRead() throws {
+        try FileManager.default.createDirectory(atPath: store.path, withIntermediateDirectories: true)
+        var whole: SeedDBError?, startup: SeedDBError?
+        do { _ = try store.snapshot() } catch { whole = error }
+        do { _ = try store.snapshot(only: SeedName("levels.sqlite")) } catch { startup = error }
+        #expect(whole != nil && startup?.message == whole?.message && startup?.code == whole?.code, "\(String(describing: startup)) \(String(describing: whole))")
     }
 
     @Test func missingFileReadsEmpty() throws {

@@ -37,4 +37,17 @@ import Testing
         #expect(try disk().settings == before.settings)
         #expect(try cli.run(["deploy", "--name", Self.composed] + cli.seedFlags(2)).status == 0, "the recorded name still deploys")
     }
+
+    /// `purge` took `--name é --name e\u{301}` for one name given twice (a `Set` of names
+    /// compares them as text) and purged the first: the second is another name, which only
+    /// looks like the recorded one, so the purge is refused whole (64) and nothing changes.
+    @Test func aPurgeOfTwoNamesThatOnlyLookAlikeIsRefusedWhole() throws {
+        #expect(try cli.run(["deploy", "--name", Self.composed] + cli.seedFlags(1)).status == 0)
+        let before = try disk()
+        let refused = try cli.run(["purge", "--app", cli.app, "--name", Self.composed, "--name", Self.decomposed])
+        #expect(refused.status == 64, "\(refused.stdout) \(refused.stderr)")
+        #expect(refused.stderr.contains("another Unicode normalization") && refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
+        let after = try disk()
+        #expect(after.settings == before.settings && after.names == before.names, "the purge changed something")
+    }
 }

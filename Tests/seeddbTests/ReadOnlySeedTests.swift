@@ -189,6 +189,10 @@ struct ReadOnlySeedTests {
         #expect(linked.status == 65, "\(linked.stdout) \(linked.stderr)")
         #expect(linked.stderr.contains("invalid seed \(seed): its header declares 12288 bytes but 16384 were read (longer than its header declares: a transaction left unfinished in a -journal beside it, or bytes appended); nothing was changed"), "\(linked.stderr)")
         #expect(!linked.stderr.contains("truncated"), "\(linked.stderr)")
+        // A copied deploy says the same, and that it may have changed while copied.
+        let copied = try cli.run(["deploy"] + Self.flags(cli, 2, seed))
+        #expect(copied.status == 65, "\(copied.stdout) \(copied.stderr)")
+        #expect(copied.stderr.contains("invalid seed \(seed): its header declares 12288 bytes but 16384 were read (longer than its header declares: a transaction left unfinished in a -journal beside it, or bytes appended, or changed while copying)"), "\(copied.stderr)")
         #expect(cli.state() == before, "a refused run changed something")
     }
 

@@ -64,7 +64,7 @@ extension DeployExecutor {
                 throw SeedDBError(.invalidSeed, "invalid seed \(target.source): " + (copy.size == 0 ? "the file is empty\(source.compression == .none ? "" : " once decompressed") (0 bytes), not an SQLite 3 database" : "not an SQLite 3 database\(source.compression == .none ? "" : " once decompressed") (bad header)"))
             }
             if let declared = header.declaredSize, declared != copy.size {
-                throw SeedSource.wrongSize(target.source, declared: declared, read: copy.size, why: "truncated, or changed while copying")
+                throw SeedSource.wrongSize(target.source, declared: declared, read: copy.size, copying: true)
             }
         }
         if vouched, copy.digest != stage.vouched, stage.integrity != .none {

@@ -25,7 +25,8 @@ extension Deployer {
     /// `<name>.conflicts.json`, a name recorded for the other location, the root safety
     /// rule, the settings not writable) are checked first, by its dry run, which checks
     /// what the purge does. Nothing is removed unless none is refused. Then each is purged
-    /// in order; what only the purge itself meets (a database in use, an I/O error) stops
+    /// in order; what only the purge itself meets (a database in use, another run holding
+    /// that working copy's lock past the wait, an I/O error) stops
     /// it there, after the working copies before it.
     ///
     /// - Parameters:

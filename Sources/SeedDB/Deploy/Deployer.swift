@@ -507,8 +507,7 @@ public struct Deployer: Sendable {
         case .readOnlySeedInWALMode(let path):
             return SeedDBError(.invalidConfiguration, "\(Self.readOnlyPrefix(paths)): \(NameRules.shown(path: path)) is in WAL mode, and the app could open it only where it may create its -shm file beside the seed; ship it in rollback-journal mode (PRAGMA journal_mode=DELETE), or deploy it without read-only; nothing was changed")
         case .readOnlySeedWrongSize(let path, let declared, let size):
-            let why = size < declared ? "truncated" : "longer than its header declares: a transaction left unfinished in a -journal beside it, or bytes appended"
-            var error = SeedSource.wrongSize(NameRules.shown(path: path), declared: declared, read: size, why: why)
+            var error = SeedSource.wrongSize(NameRules.shown(path: path), declared: declared, read: size, copying: false)
             error.message += "; nothing was changed"
             return error
         case .readOnlySeedUnstable(let path, let why):

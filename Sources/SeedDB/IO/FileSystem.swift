@@ -88,9 +88,15 @@ enum FileSystem {
         do {
             return try descriptor.closeAfter {
                 let expected = try capacity ?? Int(descriptor.stat().size)
+                var failure: (any Error)?
                 var bytes = [UInt8](unsafeUninitializedCapacity: expected + 1) { buffer, count in
-                    count = (try? descriptor.read(into: UnsafeMutableRawBufferPointer(buffer))) ?? 0
+                    do {
+                        count = try descriptor.read(into: UnsafeMutableRawBufferPointer(buffer))
+                    } catch {
+                        (failure, count) = (error, 0)
+                    }
                 }
+                if let failure { throw failure }
                 // A file that grew since the stat, or holds more than expected (or a read
                 // cut short of its stat's size): read the rest.
                 if bytes.count > expected || (capacity == nil && bytes.count < expected) {

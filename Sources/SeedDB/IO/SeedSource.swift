@@ -75,11 +75,13 @@ struct SeedSource {
     }
 
     /// The refusal of the seed at `path` whose header declares `declared` bytes where
-    /// `read` were read (its copy's, or the file's size for a link to it): `why` says what
-    /// may have cut it short or changed it. A copied deploy and a read-only one refuse it
-    /// in the same words.
-    static func wrongSize(_ path: String, declared: Int64, read: Int64, why: String) -> SeedDBError {
-        SeedDBError(.invalidSeed, "invalid seed \(path): its header declares \(declared) bytes but \(read) were read (\(why))")
+    /// `read` were read (its copy's, or the file's size for a link to it), saying what may
+    /// have cut it short or made it longer, and for a copy (`copying`) that it may have
+    /// changed while it was copied. A copied deploy and a read-only one refuse it in the
+    /// same words.
+    static func wrongSize(_ path: String, declared: Int64, read: Int64, copying: Bool) -> SeedDBError {
+        let why = read < declared ? "truncated" : "longer than its header declares: a transaction left unfinished in a -journal beside it, or bytes appended"
+        return SeedDBError(.invalidSeed, "invalid seed \(path): its header declares \(declared) bytes but \(read) were read (\(why)\(copying ? ", or changed while copying" : ""))")
     }
 
     /// Refuses a seed whose `-wal` or `-journal` holds changes a copy of the file alone
