@@ -19,6 +19,17 @@ struct ReadOnlySeedTests {
         return path
     }
 
+    /// The start of a `seeddb deploy` of the harness's app run as `nobody`, with XDG
+    /// directories of its own (created, `nobody`'s) under the harness's root, which it may
+    /// enter with the seed's directory.
+    static func nobodysDeploy(_ cli: CLIHarness) throws -> String {
+        let nobody = try asNobody(cli)
+        let homes = ["data", "config", "cache"].map { "\(cli.root)/\($0)" }
+        let prepared = try cli.shell("chmod 755 '\(cli.root)' '\(cli.root)/share' && mkdir -p \(homes.map { "'\($0)'" }.joined(separator: " ")) && chown -R nobody \(homes.map { "'\($0)'" }.joined(separator: " "))")
+        try #require(prepared.status == 0, "\(prepared.stderr)")
+        return "XDG_DATA_HOME='\(homes[0])' XDG_CONFIG_HOME='\(homes[1])' XDG_CACHE_HOME='\(homes[2])' \(nobody) deploy --app \(cli.app)"
+    }
+
     /// The start of a command that runs `seeddb` as `nobody` (through `setpriv`), the
     /// binary copied where that account may run it.
     static func asNobody(_ cli: CLIHarness) throws -> String {
@@ -202,11 +213,7 @@ struct ReadOnlySeedTests {
     func anUnreadableSeedIsNamedOnce() throws {
         let cli = CLIHarness()
         let seed = try Self.shipped(cli, 2, mode: "0600")
-        let nobody = try Self.asNobody(cli)
-        let homes = ["data", "config", "cache"].map { "\(cli.root)/\($0)" }
-        let prepared = try cli.shell("chmod 755 '\(cli.root)' '\(cli.root)/share' && mkdir -p \(homes.map { "'\($0)'" }.joined(separator: " ")) && chown -R nobody \(homes.map { "'\($0)'" }.joined(separator: " "))")
-        try #require(prepared.status == 0, "\(prepared.stderr)")
-        let refused = try cli.shell("XDG_DATA_HOME='\(homes[0])' XDG_CONFIG_HOME='\(homes[1])' XDG_CACHE_HOME='\(homes[2])' \(nobody) deploy --app \(cli.app) --seed '\(seed)' --version 2")
+        let refused = try cli.shell(try Self.nobodysDeploy(cli) + " --seed '\(seed)' --version 2")
         #expect(refused.status == 66, "\(refused.stderr)")
         #expect(refused.stderr == "seeddb: error: cannot read seed \(seed): permission denied\n", "\(refused.stderr)")
     }
@@ -381,11 +388,7 @@ struct ReadOnlySeedTests {
     func aLinkThatCannotBeMadeFailsWithOneLine() throws {
         let cli = CLIHarness()
         let seed = try Self.shipped(cli, 2, mode: "0644")
-        let nobody = try Self.asNobody(cli)
-        let homes = ["data", "config", "cache"].map { "\(cli.root)/\($0)" }
-        let prepared = try cli.shell("chmod 755 '\(cli.root)' '\(cli.root)/share' && mkdir -p \(homes.map { "'\($0)'" }.joined(separator: " ")) && chown -R nobody \(homes.map { "'\($0)'" }.joined(separator: " "))")
-        try #require(prepared.status == 0, "\(prepared.stderr)")
-        let asApp = "XDG_DATA_HOME='\(homes[0])' XDG_CONFIG_HOME='\(homes[1])' XDG_CACHE_HOME='\(homes[2])' \(nobody) deploy --app \(cli.app)"
+        let asApp = try Self.nobodysDeploy(cli)
         let copied = try cli.shell(asApp + " --seed '\(CLIHarness.seeds)/v1/levels.sqlite' --version 1")
         try #require(copied.status == 0, "\(copied.stderr)")
         try #require(try cli.shell("chmod 555 '\(cli.appData)'").status == 0)

@@ -101,6 +101,27 @@ import Testing
         #expect(cli.bytes(cli.workingCopy) != seedBytes(2))
     }
 
+    /// As root, the directory that holds the app's must be one no other account can write
+    /// (it could move the app's directory away under the run), `--owner` or not: a run
+    /// refused it (73) where its dry run said it would install, and the line offered the
+    /// `--owner` already given (a contract probe). The dry run refuses it as the run does,
+    /// and the line says to run as that account.
+    @Test(.enabled(if: getuid() == 0, "the root safety rule applies to root"))
+    func theDirectoryThatHoldsTheAppsIsCheckedByTheDryRunAsByTheRun() throws {
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+        try #require(try cli.shell("chown nobody '\(cli.root)/data'").status == 0)
+        let words = "seeddb: error: refusing to write into \(cli.root)/data as root: it can be written by a non-root user (owner uid 65534, mode 700); tighten it, or run SeedDB as that account\n"
+        let before = cli.state()
+        for command in [["deploy"] + cli.seedFlags(2), ["purge", "--app", cli.app, "--name", "levels.sqlite"]] {
+            for dryRun in [[], ["--dry-run"]] {
+                let refused = try cli.run(command + ["--owner", "nobody"] + dryRun)
+                #expect(refused.status == 73, "\(command[0]) \(dryRun): \(refused.stdout) \(refused.stderr)")
+                #expect(refused.stderr == words, "\(command[0]) \(dryRun): \(refused.stderr)")
+            }
+        }
+        #expect(cli.state() == before, "a refused run changed something")
+    }
+
     @Test func corruptSettingsAreSetAsideAndTheSeedRedeployed() throws {
         try cli.run(["deploy"] + cli.seedFlags(1))
         try Data("{\"seeddb\": {trunc".utf8).write(to: URL(fileURLWithPath: cli.settingsFile))

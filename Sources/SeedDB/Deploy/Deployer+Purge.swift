@@ -98,6 +98,7 @@ extension Deployer {
             paths.adoptedCopyStamp(of: SeedPaths.databaseName(of: FileSystem.fileName(of: path))) != nil
         }
         guard !files.isEmpty else { return PurgeReport(name: paths.name, removed: files) }
+        try FileSystem.requireSafeParentForRoot(of: paths.directory)
         try effects.files.requireSafeForRoot(paths.directory, owner: configuration.files.owner)
         if dryRun { return PurgeReport(name: paths.name, removed: files) }
         return try withDeployLock(paths) { (_, _) throws(SeedDBError) in
@@ -131,7 +132,11 @@ extension Deployer {
         if try fs.fileType(at: paths.conflictsFile) == .directory {
             throw SeedDBError(.cannotCreate, "cannot purge \(paths.workingCopy): \(paths.conflictsFile) is a directory, not SeedDB's conflicts file, and SeedDB never removes it; nothing was changed; move it away and run again")
         }
-        if !files.isEmpty { try fs.requireSafeForRoot(paths.directory, owner: configuration.files.owner) }
+        if !files.isEmpty {
+            // (As the lock the purge takes checks them.)
+            try FileSystem.requireSafeParentForRoot(of: paths.directory)
+            try fs.requireSafeForRoot(paths.directory, owner: configuration.files.owner)
+        }
         if changesSettings {
             try fs.requireWritableDirectory(paths.settingsDirectory, owner: configuration.files.owner)
         }

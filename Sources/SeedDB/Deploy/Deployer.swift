@@ -137,7 +137,9 @@ public struct Deployer: Sendable {
         // checks its digest.
         if plan.seedLink?.seedChanged == true { try requireExpectedDigest(observed, signature: signature) }
         if plan.action.copies {
-            // (`--owner`'s own directories included, as the run's own checks take them.)
+            // (`--owner`'s own directories included, as the run's own checks take them, and
+            // the one that holds the app's, as its lock takes it.)
+            try FileSystem.requireSafeParentForRoot(of: paths.directory)
             try FileSystem.requireWritableDirectory(paths.directory, owner: configuration.files.owner)
             try FileSystem.requireWritableDirectory(paths.settingsDirectory, owner: configuration.files.owner)
             if kind != .rollback {

@@ -32,7 +32,7 @@ struct LocalLocks: DeployLocks {
     init() {}
 
     func withDeployLock<Result>(_ paths: SeedPaths, files: FilePolicy, wait: Duration, _ body: (any DeployLock) throws(SeedDBError) -> Result) throws(SeedDBError) -> Result {
-        try FileSystem.requireSafeForRoot(FileSystem.directory(of: paths.directory), owner: nil, sticky: true)
+        try FileSystem.requireSafeParentForRoot(of: paths.directory)
         let created = try FileSystem.createDirectories(paths.directory, mode: files.directoryMode)
         do throws(SeedDBError) {
             try FileSystem.requireSafeForRoot(paths.directory, owner: files.owner)

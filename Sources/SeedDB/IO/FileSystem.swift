@@ -281,13 +281,30 @@ enum FileSystem {
     ///   add entries there but never rename or remove root's. Right for the parent of a
     ///   directory that is itself checked strictly.
     static func requireSafeForRoot(_ path: String, owner: FileOwner?, sticky: Bool = false) throws(SeedDBError) {
+        try requireSafeForRoot(path, owner: owner, sticky: sticky, remedy: "tighten it", offeringOwner: true)
+    }
+
+    /// Checks, as root, that the directory that holds `directory` (an app's working copies,
+    /// named after the app) is one no other account can rename entries in: root's and not
+    /// writable by others, or root's and sticky (`/tmp`). `--owner` does not make it safe:
+    /// the account that could write it could move `directory` away under a run. A run that
+    /// writes checks it under its lock, and a dry run checks it as the run would.
+    static func requireSafeParentForRoot(of directory: String) throws(SeedDBError) {
+        try requireSafeForRoot(
+            FileSystem.directory(of: directory), owner: nil, sticky: true,
+            remedy: "tighten it, or run SeedDB as that account", offeringOwner: false)
+    }
+
+    /// ``requireSafeForRoot(_:owner:sticky:)``, its refusal ending with `remedy`, and
+    /// offering `--owner` (``SeedDBError/Remedy/owner``) when `offeringOwner`.
+    private static func requireSafeForRoot(_ path: String, owner: FileOwner?, sticky: Bool, remedy: String, offeringOwner: Bool) throws(SeedDBError) {
         guard Syscalls.isRoot, let status = try? FilePath(path).stat() else { return }
         let mode = status.permissions.rawValue
         let uid = status.userID.rawValue
         let ownersOwn = owner.map { uid == $0.uid && mode & 0o002 == 0 } ?? false
         let stickyRoot = sticky && uid == 0 && mode & 0o1000 != 0
         guard (uid == 0 && mode & 0o022 == 0) || ownersOwn || stickyRoot else {
-            throw SeedDBError(.cannotCreate, "refusing to write into \(path) as root: it can be written by a non-root user (owner uid \(uid), mode \(String(mode & 0o7777, radix: 8))); tighten it", remedy: .owner)
+            throw SeedDBError(.cannotCreate, "refusing to write into \(path) as root: it can be written by a non-root user (owner uid \(uid), mode \(String(mode & 0o7777, radix: 8))); \(remedy)", remedy: offeringOwner ? .owner : nil)
         }
     }
 
