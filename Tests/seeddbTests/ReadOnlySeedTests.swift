@@ -749,6 +749,20 @@ struct ReadOnlySeedTests {
         #expect((entry["pristine"] as? [String: Any])?["inode"] as? Int == inode, "\(entry)")
         #expect((entry["source"] as? [String: Any])?["sha256"] as? String == first, "\(entry)")
         #expect(try cli.run(["status", "--json", "--manifest", manifest]).seeds().first?["refusal"] == nil)
+
+        // Accepted unchecked by a run without the digest (a contract probe): a run with it
+        // again said `unchanged` over content of another digest. It looks, and refuses.
+        _ = try Self.shipped(cli, 2)
+        let unchecked = ["--read-only"] + Self.flags(cli, 1, seed)
+        #expect(try cli.run(["deploy"] + unchecked).status == 0)
+        let checked = try cli.run(["deploy"] + flags)
+        #expect(checked.status == 65, "\(checked.stdout) \(checked.stderr)")
+        #expect(checked.stderr == start.stderr, "\(checked.stderr)")
+        // With the digest the content has, it is looked at once and recorded with it.
+        let matching = ["--read-only", "--sha256", second] + Self.flags(cli, 1, seed)
+        #expect(try cli.run(["deploy"] + matching).status == 0)
+        #expect(try cli.settingsEntry()?["sha256"] as? String == second)
+        #expect(try cli.run(["deploy"] + matching).stdout.contains("unchanged"))
     }
 
     /// The same, for a signed manifest that pins the seed: the refusal is the signed

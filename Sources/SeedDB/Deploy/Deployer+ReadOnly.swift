@@ -57,7 +57,7 @@ extension Deployer {
         observed.declaredSize = header?.declaredSize
         let identity = try? effects.files.identity(of: seed.source)
         observed.size = identity?.size
-        if let entry, entry.seedLink == seed.source { observed.changedSinceLinked = Self.seedChanged(identity, entry: entry) }
+        if let entry, entry.seedLink == seed.source { observed.changedSinceLinked = Self.seedChanged(identity, entry: entry, expected: seed.expectedSHA256) }
         let appUser = appUserID(workingCopy: paths.workingCopy)
         observed.writableBy = ReadOnlySeed.writer(mode: mode, ownerID: owner.uid, appUserID: appUser)
         // Or could put another file at its path: each directory on it, as written (followed,
@@ -90,20 +90,23 @@ extension Deployer {
 
     /// Whether the app's user could write the read-only seed at `path` that the link at
     /// `workingCopy` names, or nothing is there, or it is not the file `entry` remembers
-    /// (renamed in at the recorded version: ``seedChanged(_:entry:)``), from one `stat`,
-    /// as the startup check makes for such a seed: work for a run that looks at it whole,
-    /// and refuses or records it.
-    func seedLinkNeedsALook(_ path: String, workingCopy: String, entry: SettingsEntry) -> Bool {
+    /// (renamed in at the recorded version) or not known to have the `expected` digest
+    /// (``seedChanged(_:entry:expected:)``), from one `stat`, as the startup check makes
+    /// for such a seed: work for a run that looks at it whole, and refuses or records it.
+    func seedLinkNeedsALook(_ path: String, workingCopy: String, entry: SettingsEntry, expected: SHA256Digest?) -> Bool {
         guard let (mode, owner, identity) = try? effects.files.statusFollowingLinks(of: path) else { return true }
-        return Self.seedChanged(identity, entry: entry)
+        return Self.seedChanged(identity, entry: entry, expected: expected)
             || ReadOnlySeed.writer(mode: mode, ownerID: owner.uid, appUserID: appUserID(workingCopy: workingCopy)) != nil
     }
 
     /// Whether a read-only seed file of `identity` (`nil`: not there) is not the one
     /// `entry`'s record of its link remembers (``SettingsEntry/pristine``), or the record
-    /// remembers none.
-    static func seedChanged(_ identity: FileIdentity?, entry: SettingsEntry) -> Bool {
-        entry.pristine == nil || identity != entry.pristine
+    /// remembers none, or the run expects a digest (`expected`: `--sha256`, a manifest's
+    /// or a signed one) the record does not hold: a run without one recorded the file
+    /// unchecked, and the file must be looked at before a run that expects one says
+    /// `unchanged`.
+    static func seedChanged(_ identity: FileIdentity?, entry: SettingsEntry, expected: SHA256Digest?) -> Bool {
+        entry.pristine == nil || identity != entry.pristine || (expected != nil && expected != entry.record?.sha256)
     }
 
     /// How a refused read-only deploy's line starts.

@@ -596,7 +596,7 @@ public struct Deployer: Sendable {
         // another file renamed into its path at this version is not the one recorded; the
         // run that looks at the seed says so (one `stat`, for such a seed only).
         if let seed = quick.workingCopy.seedLinkTarget,
-           seedLinkNeedsALook(seed, workingCopy: paths(for: quick.seed).workingCopy, entry: quick.entry) { return nil }
+           seedLinkNeedsALook(seed, workingCopy: paths(for: quick.seed).workingCopy, entry: quick.entry, expected: quick.seed.expectedSHA256) { return nil }
         return plan
     }
 
