@@ -502,6 +502,11 @@ struct SimulatedFileSystem: DeployFileSystem {
         try world.mutating()
     }
 
+    /// (The model's stamps never repeat: every write gives a new one.)
+    func backdateModificationTime(of path: String) throws(SeedDBError) {
+        try world.mutating()
+    }
+
     func writeAtomically(_ bytes: [UInt8], to path: String, permissions: FilePermissions, owner: FileOwner?) throws(SeedDBError) {
         try world.mutating()
         world.put(path, .bytes(bytes), inode: nil)

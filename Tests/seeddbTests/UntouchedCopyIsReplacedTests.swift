@@ -30,6 +30,21 @@ import Testing
         #expect(cli.settingsEntry()?["pristine"] == nil, "merged content is not the seed's own")
     }
 
+    /// File systems keep a file's times per clock tick (4 ms on many kernels; before
+    /// Linux 6.13 the change time too): an app's write in the tick of the deploy left the
+    /// identity recorded as the seed's own as it was, and the next upgrade replaced the
+    /// write without a merge. The generation file's modification time is set a second back
+    /// before its identity is recorded, so any later write changes it.
+    @Test func aWriteInTheDeploysClockTickStillChangesTheRecordedIdentity() throws {
+        let cli = CLIHarness()
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1) + Self.merge).status == 0)
+        let finished = Date()
+        let modified = try #require(try FileManager.default.attributesOfItem(atPath: cli.contentFile)[.modificationDate] as? Date)
+        #expect(modified < finished.addingTimeInterval(-0.9), "the generation file's modification time, \(modified.timeIntervalSince1970), is not a second before the deploy ended, \(finished.timeIntervalSince1970)")
+        let untouched = try cli.run(["deploy", "--json"] + cli.seedFlags(2) + Self.merge)
+        #expect(try untouched.seeds().first?["mergeSkipped"] as? Bool == true, "the recorded identity is the file's: \(untouched.stdout) \(untouched.stderr)")
+    }
+
     @Test func aWALWithFramesIsAWrite() throws {
         let cli = CLIHarness()
         #expect(try cli.run(["deploy"] + cli.seedFlags(1) + Self.merge).status == 0)

@@ -431,7 +431,9 @@ extension DeployExecutor {
         run.onFailure("the new generation file") { () throws(SeedDBError) in try fs.rename(generationPath, to: staged) }
         // The generation file is durable under its name before any link names it.
         try fs.syncDirectory(paths.directory)
-        // Taken before the link names it: once it does, the app may write it.
+        // Taken before the link names it: once it does, the app may write it. Its
+        // modification time set back first: a write in this clock tick then changes it too.
+        try fs.backdateModificationTime(of: generationPath)
         run.installedIdentity = try fs.identity(of: generationPath)
 
         if swap.from == .file { run.oldContent = try holdOldFile(run) }

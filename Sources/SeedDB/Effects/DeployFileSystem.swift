@@ -46,6 +46,9 @@ protocol DeployFileSystem: Sendable {
     func syncDirectory(_ directory: String) throws(SeedDBError)
     /// Flushes the file at `path` (its data and metadata).
     func sync(_ path: String) throws(SeedDBError)
+    /// Sets the modification time of the file at `path` back, so any later write changes
+    /// its identity (see ``FileSystem/backdateModificationTime(of:)``).
+    func backdateModificationTime(of path: String) throws(SeedDBError)
     /// Gives the file at `path` `mode` and `owner` (each when given).
     func setMode(_ mode: UInt16?, owner: FileOwner?, of path: String) throws(SeedDBError)
     /// Writes `bytes` to `path` atomically (a temporary file, flushed, renamed).
@@ -172,6 +175,7 @@ struct LocalFileSystem: DeployFileSystem {
     }
     func syncDirectory(_ directory: String) throws(SeedDBError) { try FileSystem.syncDirectory(directory) }
     func sync(_ path: String) throws(SeedDBError) { try FileSystem.sync(path) }
+    func backdateModificationTime(of path: String) throws(SeedDBError) { try FileSystem.backdateModificationTime(of: path) }
     func setMode(_ mode: UInt16?, owner: FileOwner?, of path: String) throws(SeedDBError) {
         try FileSystem.setMode(mode, owner: owner, of: path)
     }

@@ -251,6 +251,22 @@ enum FileSystem {
         }
     }
 
+    /// Sets the modification time of the file at `path` a second before now. A write's
+    /// time stamps come from a clock that moves in ticks (4 ms on many kernels, and file
+    /// systems keep a change time per tick before Linux 6.13): a write made in the tick
+    /// of the file's last change may leave its size and times as they were. Set back by
+    /// more than a tick, the modification time changes with any later write.
+    static func backdateModificationTime(of path: String) throws(SeedDBError) {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        now.tv_sec -= 1
+        do {
+            try Syscalls.setModificationTime(path, to: now)
+        } catch {
+            throw SeedDBError.io(error, "cannot set the modification time of", path)
+        }
+    }
+
     /// Sets the permission bits of the file at `path` to `mode` and gives it to `owner`,
     /// each only when given. The owner is set with `lchown`: a symbolic link is given
     /// itself, never its target (`mode` is for regular files only).

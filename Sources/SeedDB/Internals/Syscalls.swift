@@ -61,6 +61,14 @@ enum Syscalls {
         try retrying { Glibc.fchmodat(AT_FDCWD, path, mode, AT_SYMLINK_NOFOLLOW) }
     }
 
+    /// `utimensat(2)` that never follows a symbolic link at `path`: sets the file's
+    /// modification time to `modified`, its access time unchanged.
+    static func setModificationTime(_ path: String, to modified: timespec) throws(Errno) {
+        let omit = (1 << 30) - 2  // `UTIME_OMIT`, a macro Swift does not import
+        let times = [timespec(tv_sec: 0, tv_nsec: omit), modified]
+        try retrying { Glibc.utimensat(AT_FDCWD, path, times, AT_SYMLINK_NOFOLLOW) }
+    }
+
     /// `chown(2)`.
     static func chown(_ path: String, uid: UInt32, gid: UInt32) throws(Errno) {
         try retrying { Glibc.chown(path, uid, gid) }
