@@ -46,6 +46,7 @@ let package = Package(
             name: "seeddb",
             dependencies: [
                 "SeedDB",
+                "CSeedDBSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),

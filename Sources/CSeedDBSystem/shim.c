@@ -77,3 +77,21 @@ int cseeddb_ofd_conflicts(int fd, int exclusive, long long byte) {
 int cseeddb_sqlite_memory_statistics_off(void) {
     return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 }
+
+static int kept_argument_count;
+static char *const *kept_arguments;
+
+__attribute__((constructor))
+static void keep_arguments(int argc, char **argv, char **envp) {
+    (void)envp;
+    kept_argument_count = argc;
+    kept_arguments = argv;
+}
+
+int cseeddb_argument_count(void) {
+    return kept_argument_count;
+}
+
+char *const *cseeddb_arguments(void) {
+    return kept_arguments;
+}

@@ -39,7 +39,7 @@ struct SeedDBCommand: ParsableCommand {
         // `seeddb --version` is answered here, not through `CommandConfiguration(version:)`
         // or a root flag: either would also claim the subcommands' own `--version STRING`
         // option (the built-in one prints the version and exits 0 whenever validation fails).
-        let arguments = UsageError.joiningNegativeValues(Array(CommandLine.arguments.dropFirst()))
+        let arguments = UsageError.joiningNegativeValues(Array(ProcessArguments.all.dropFirst()))
         if arguments == ["--version"] {
             Terminal.printOut(SeedDBVersion.current)
             return

@@ -40,4 +40,14 @@ int cseeddb_ofd_conflicts(int fd, int exclusive, long long byte);
 /// SQLITE_MISUSE (21) once SQLite is initialised.
 int cseeddb_sqlite_memory_statistics_off(void);
 
+/// The number of the process's arguments, the program's name included, as the C runtime
+/// passed them to `main`, or 0 before they were kept (see `cseeddb_arguments`).
+int cseeddb_argument_count(void);
+
+/// The process's arguments as the C runtime passed them to `main`, kept by an ELF
+/// constructor (glibc gives every `init_array` function `argc`, `argv` and `envp`). Swift's
+/// `CommandLine.arguments` reads them from /proc on Linux and finds none where /proc is not
+/// mounted (a chroot, `dpkg --root`).
+char *const *cseeddb_arguments(void);
+
 #endif

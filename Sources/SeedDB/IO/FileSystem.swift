@@ -55,7 +55,7 @@ enum FileSystem {
                 try Syscalls.mkdir(current, mode: mode_t(mode))
                 created.append(current)
                 // mkdir applies the umask; set the mode exactly.
-                try Syscalls.chmod(current, mode: mode_t(mode))
+                try Syscalls.chmodDirectory(current, mode: mode_t(mode))
             } catch .fileExists {
                 continue
             } catch {

@@ -69,6 +69,16 @@ enum Syscalls {
         try retrying { Glibc.utimensat(AT_FDCWD, path, times, AT_SYMLINK_NOFOLLOW) }
     }
 
+    /// `fchmod(2)` of the directory at `path`, opened without following a symbolic link
+    /// there (`O_NOFOLLOW`: a link is refused, `ELOOP`). Unlike ``chmod(_:mode:)``, it needs
+    /// no /proc, which glibc's `fchmodat` with `AT_SYMLINK_NOFOLLOW` goes through (a chroot
+    /// or a `dpkg --root` install may have none).
+    static func chmodDirectory(_ path: String, mode: mode_t) throws(Errno) {
+        let fd = try retrying { Glibc.open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+        defer { _ = Glibc.close(fd) }
+        try retrying { Glibc.fchmod(fd, mode) }
+    }
+
     /// `chown(2)`.
     static func chown(_ path: String, uid: UInt32, gid: UInt32) throws(Errno) {
         try retrying { Glibc.chown(path, uid, gid) }
