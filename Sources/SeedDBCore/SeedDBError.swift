@@ -81,3 +81,16 @@ public struct SeedDBError: Error, Sendable, CustomStringConvertible {
     /// The one-line message.
     public var description: String { message }
 }
+
+extension SeedDBError {
+    /// How the line of a run that changed nothing ends.
+    package static let nothingWasChanged = "; nothing was changed"
+
+    /// The message without its closing ``nothingWasChanged`` (the whole message when it
+    /// does not end so), and whether it ended so: a line that goes on to say what a run
+    /// did after all, or what it leaves, says it before that close or in its place.
+    package var messageBeforeNothingWasChanged: (text: Substring, endedSo: Bool) {
+        message.hasSuffix(Self.nothingWasChanged)
+            ? (message.dropLast(Self.nothingWasChanged.count), true) : (message[...], false)
+    }
+}

@@ -521,9 +521,7 @@ public struct Deployer: Sendable {
         case .readOnlySeedChangedBehindLink(let refusal):
             // As a new link's refusal, saying what the app reads meanwhile.
             var error = failure(refusing: refusal, observed, paths: paths)
-            let unchanged = "; nothing was changed"
-            if error.message.hasSuffix(unchanged) { error.message.removeLast(unchanged.count) }
-            error.message += "; the link \(paths.workingCopy), recorded at this version, already serves this file (renamed into the seed's path since it was recorded), and the app reads it until a seed that can be linked is shipped; nothing was changed"
+            error.message = error.messageBeforeNothingWasChanged.text + "; the link \(paths.workingCopy), recorded at this version, already serves this file (renamed into the seed's path since it was recorded), and the app reads it until a seed that can be linked is shipped" + SeedDBError.nothingWasChanged
             return error
         }
     }
@@ -732,9 +730,8 @@ public struct Deployer: Sendable {
         } catch {
             guard let finished else { throw error }
             let note = "a run that was interrupted was finished first (\(finished.action.rawValue) \(finished.to))"
-            let unchanged = "; nothing was changed"
-            let message = error.message.hasSuffix(unchanged)
-                ? error.message.dropLast(unchanged.count) + "; nothing else was changed: " + note : error.message + "; " + note
+            let (before, changedNothing) = error.messageBeforeNothingWasChanged
+            let message = changedNothing ? before + "; nothing else was changed: " + note : before + "; " + note
             throw SeedDBError(error.code, message, underlying: error.underlying, remedy: error.remedy)
         }
     }
