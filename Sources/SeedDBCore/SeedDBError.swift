@@ -36,7 +36,8 @@ public struct SeedDBError: Error, Sendable, CustomStringConvertible {
         /// The run was interrupted (SIGINT, SIGTERM) and undid what it had done.
         case interrupted = "interrupted"
         /// A merge under the policy `fail` met conflicts and was refused. The seed is
-        /// fine: the conflicts are recorded (``MergeConflict``), and nothing was changed.
+        /// fine: the conflicts are recorded (``MergeConflict``; a deploy leaves them in
+        /// the working copy's conflicts file), and the working copy was not changed.
         case mergeRefused = "merge-refused"
         /// A seed's configuration names a table neither the seed nor the working copy has
         /// (a preserved table, a per-table merge policy): a typo, caught at every deploy

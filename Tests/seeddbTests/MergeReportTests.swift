@@ -80,6 +80,21 @@ import Testing
         #expect(conflicts.stdout.contains("  levels [ix=2] background: base \"cave\", user \"my cave\", seed \"cave-hd\"; nothing kept: the merge was refused"), "\(conflicts.stdout)")
     }
 
+    /// A merge refused under `fail` leaves its conflicts file, yet its line ended `nothing
+    /// was changed`. It says what was left as it was, and where the conflicts are; its dry
+    /// run, which writes no conflicts file, still changed nothing.
+    @Test func aRefusedMergeSaysWhereItLeftTheConflicts() throws {
+        try deployV1AndEdit("fail")
+        let refusal = "seeddb: error: cannot carry the user's data into \(cli.workingCopy): merge refused under policy \"fail\": 3 conflicts (the first: table \"levels\", key [ix=2], column \"background\")"
+        let dryRun = try cli.run(["deploy", "--dry-run"] + cli.seedFlags(2) + ["--merge", "fail"])
+        #expect(dryRun.status == 65)
+        #expect(dryRun.stderr == refusal + "; nothing was changed\n", "\(dryRun.stderr)")
+        let refused = try cli.run(["deploy"] + cli.seedFlags(2) + ["--merge", "fail"])
+        #expect(refused.status == 65)
+        #expect(refused.stderr == refusal + "; the working copy was not changed; the conflicts are in \(cli.workingCopy).conflicts.json; `seeddb conflicts` lists them\n", "\(refused.stderr)")
+        #expect(FileManager.default.fileExists(atPath: cli.workingCopy + ".conflicts.json"))
+    }
+
     @Test func conflictsSaysWhenNoMergeHasRun() throws {
         #expect(try cli.run(["conflicts"] + cli.seedFlags(1)).stdout == "levels.sqlite: no merge has run\n", "nothing deployed")
         #expect(try cli.run(["deploy"] + cli.seedFlags(1) + ["--merge", "user-wins"]).status == 0)

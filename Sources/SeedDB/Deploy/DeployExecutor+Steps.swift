@@ -318,7 +318,7 @@ extension DeployExecutor {
     /// The carry into the staged copy: the merge first (against `<name>.base` when the
     /// plan found it matching the record), then the preserved tables and the tables the
     /// app created. A refusal under `fail` still writes the conflicts file, for
-    /// `seeddb conflicts`. `keepsBase`: whether the run keeps a merge base for the next
+    /// `seeddb conflicts`, and its line says where it is. `keepsBase`: whether the run keeps a merge base for the next
     /// upgrade (the seed's own policy merges), for the warning about a missing one.
     /// `checksNames`: whether the configured tables' names are checked (the typo guard).
     private func carry(into carryTarget: CarryTarget, old: String, _ carry: PlannedStep.Carry, keepsBase: Bool, checksNames: Bool, _ run: DeployRun) throws(SeedDBError) {
@@ -371,11 +371,15 @@ extension DeployExecutor {
             if let stamp = carry.keepsOldCopyIfDiscarded, result.discarded?.isEmpty == false || carry.discards == .unknown { run.keepsOldCopyAs = stamp }
             warnAboutTheBase()
         } catch {
+            var refusal = Self.carryRefusal(error, workingCopy: paths.workingCopy)
             if let failure = error.underlying as? MergeFailure {
                 warnAboutTheBase()
-                writeConflicts(failure.conflicts)
+                // The run is undone, but for the file its line then points to.
+                if writeConflicts(failure.conflicts) {
+                    refusal.message = refusal.messageBeforeNothingWasChanged.text + "; the working copy was not changed; the conflicts are in \(paths.conflictsFile)"
+                }
             }
-            throw Self.carryRefusal(error, workingCopy: paths.workingCopy)
+            throw refusal
         }
     }
 
@@ -404,12 +408,16 @@ extension DeployExecutor {
 
     /// Writes the conflicts of the last merge attempt beside the working copy (a JSON
     /// array). Failing to write it is a warning: the merge itself is what matters.
-    func writeConflicts(_ conflicts: [MergeConflict]) {
+    /// - Returns: Whether the file was written.
+    @discardableResult
+    func writeConflicts(_ conflicts: [MergeConflict]) -> Bool {
         let text = MergeConflict.jsonArray(conflicts) + "\n"
         do {
             try fs.writeAtomically(Array(text.utf8), to: paths.conflictsFile, permissions: [.ownerReadWrite, .groupRead, .otherRead], owner: files.owner)
+            return true
         } catch {
             context.logger.warning("could not write the merge conflicts to \(paths.conflictsFile): \(error.message)")
+            return false
         }
     }
 
