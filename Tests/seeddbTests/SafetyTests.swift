@@ -122,6 +122,30 @@ import Testing
         #expect(cli.state() == before, "a refused run changed something")
     }
 
+    /// As root, `maintain`'s lock refuses (73) an app's directory, or the directory that
+    /// holds it, that another account can write, where its dry run said it would vacuum.
+    /// The dry run refuses them as the run does, with the same line.
+    @Test(.enabled(if: getuid() == 0, "the root safety rule applies to root"))
+    func theDirectoriesMaintainsLockChecksAreCheckedByItsDryRun() throws {
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+        let maintain = ["maintain", "--app", cli.app, "--name", "levels.sqlite", "--every", "0"]
+        let refusals = [
+            ("\(cli.root)/data", "seeddb: error: refusing to write into \(cli.root)/data as root: it can be written by a non-root user (owner uid 65534, mode 700); tighten it, or run SeedDB as that account\n"),
+            (cli.appData, "seeddb: error: refusing to write into \(cli.appData) as root: it can be written by a non-root user (owner uid 65534, mode 700); tighten it or pass --owner for its owner\n"),
+        ]
+        for (directory, words) in refusals {
+            try #require(try cli.shell("chown nobody '\(directory)'").status == 0)
+            let before = cli.state()
+            for dryRun in [[], ["--dry-run"]] {
+                let refused = try cli.run(maintain + dryRun)
+                #expect(refused.status == 73, "\(directory) \(dryRun): \(refused.stdout) \(refused.stderr)")
+                #expect(refused.stderr == words, "\(directory) \(dryRun): \(refused.stderr)")
+            }
+            #expect(cli.state() == before, "\(directory): a refused run changed something")
+            try #require(try cli.shell("chown root '\(directory)'").status == 0)
+        }
+    }
+
     @Test func corruptSettingsAreSetAsideAndTheSeedRedeployed() throws {
         try cli.run(["deploy"] + cli.seedFlags(1))
         try Data("{\"seeddb\": {trunc".utf8).write(to: URL(fileURLWithPath: cli.settingsFile))

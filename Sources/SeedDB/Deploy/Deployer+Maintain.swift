@@ -54,8 +54,10 @@ extension Deployer {
     ///   can hold (a UTC time in the years 1 to 9999, which the record's ISO 8601 stamp
     ///   writes and reads back), on every path, a dry run's and a read-only seed's too;
     ///   `seedUnavailable` (66) when there is no working copy; `cannotCreate` (73) when
-    ///   something SeedDB did not make is at its path, as a deploy refuses it; `inUse`
-    ///   (75) when the database stays in use.
+    ///   something SeedDB did not make is at its path, as a deploy refuses it, and, as
+    ///   root, when another account could write the app's directory or the one that holds
+    ///   it (a dry run too, as the run's lock checks them); `inUse` (75) when the database
+    ///   stays in use.
     public func maintain(_ seed: Seed, every: Duration, policy: MaintenancePolicy, now: Date = Date(), dryRun: Bool = false) throws(SeedDBError) -> MaintenanceReport {
         // 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z; not a number fails both comparisons.
         let whole = now.timeIntervalSince1970.rounded(.down)
@@ -80,6 +82,10 @@ extension Deployer {
         }
         let done: MaintenanceReport.Action = policy == .vacuum ? .vacuumed : .optimized
         if dryRun {
+            // The directories the run's lock checks before it reads the record, due or not
+            // (the one that holds the app's, and the app's, `--owner`'s own included).
+            try FileSystem.requireSafeParentForRoot(of: paths.directory)
+            try FileSystem.requireWritableDirectory(paths.directory, owner: configuration.files.owner)
             let entry = try settings(at: paths).snapshot(only: seed.name).entry(of: seed.name) ?? SettingsEntry()
             guard due(entry) else { return MaintenanceReport(name: seed.name, action: .skipped, lastRun: entry.maintainedAt, workingCopy: paths.workingCopy) }
             try FileSystem.requireWritableDirectory(paths.settingsDirectory, owner: configuration.files.owner)
