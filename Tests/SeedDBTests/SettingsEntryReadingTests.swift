@@ -208,6 +208,18 @@ import Testing
         #expect(sibling.problem == nil)
     }
 
+    /// A key is matched by its bytes when it is ASCII, and as text otherwise, as all keys
+    /// were: one written with an escape is the member it spells, and so is one equal to
+    /// it as text with other bytes (the Kelvin sign U+212A for `K`; here a public key
+    /// that is not one, so the member is seen to be read).
+    @Test func aKeyIsTheMemberItSpells() {
+        let escaped = SettingsSnapshot(parsing: Array(#"{"seeddb": {"a": {"\u0076ersion": "1", "sha256": "\#(Self.digest)", "size": 1, "deployedAt": "t"}}}"#.utf8))
+        #expect(escaped.problem == nil)
+        #expect(escaped.entries["a"]?.record?.version.description == "1")
+        let kelvin = SettingsSnapshot(parsing: Array(#"{"seeddb": {"a": {"signature": {"keyId": "0123456789ABCDEF", "serial": 1, "public\u212Aey": "x"}}}}"#.utf8))
+        #expect(kelvin.problem == .badSeedDBValue(#"entry "a": "signature.publicKey" is missing or has the wrong type"#))
+    }
+
     /// A table written twice in `tableDigests` counts the last time, as any repeated key.
     @Test func aRepeatedTableDigestCountsTheLastTime() {
         let text = #"{"seeddb": {"a": {"checked": {"sha256": "\#(Self.digest)", "integrity": "quick", "tableDigests": {"t": 5, "t": "\#(Self.digest)"}}}}}"#

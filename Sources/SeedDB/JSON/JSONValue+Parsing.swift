@@ -93,7 +93,7 @@ extension JSONValue {
         /// The key's text, escapes decoded.
         let text: String
         /// Whether the text is all ASCII (`false` as well for any key with a `\u` escape).
-        fileprivate let isASCII: Bool
+        let isASCII: Bool
         fileprivate let line: Int, lineStart: Int, index: Int
     }
 

@@ -171,7 +171,35 @@ private protocol ObjectMembers {
     init()
     /// Reads the value of `key` into its member; `false`, nothing read, for a key it does
     /// not know.
-    mutating func read(_ key: String, _ parser: inout JSONValue.Parser, depth: Int) throws(SeedDBError) -> Bool
+    mutating func read(_ key: MemberKey, _ parser: inout JSONValue.Parser, depth: Int) throws(SeedDBError) -> Bool
+}
+
+/// A member's key as the members' `switch` matches it: by its length, then its bytes,
+/// where a `switch` over `String`s compares it with each case in turn as Unicode text
+/// (an entry's keys met some 120 cases before their own, most of the cost of matching
+/// them). A key that is not ASCII is compared as text, as before: it can be equal to a
+/// case with other bytes (U+212A, the Kelvin sign, is `K`).
+private struct MemberKey {
+    /// The key as read.
+    let text: String
+    /// Whether it is all ASCII.
+    let isASCII: Bool
+    /// Its length in UTF-8 bytes.
+    let length: Int
+
+    init(_ key: JSONValue.Key) {
+        (text, isASCII, length) = (key.text, key.isASCII, key.text.utf8.count)
+    }
+
+    /// Whether `key` is the case `pattern`. (Inlined into each case: called, it costs
+    /// more than the comparison of `String`s it replaces.)
+    @inline(__always)
+    static func ~= (pattern: StaticString, key: MemberKey) -> Bool {
+        guard key.isASCII else { return pattern.description == key.text }
+        guard pattern.utf8CodeUnitCount == key.length else { return false }
+        var text = key.text
+        return text.withUTF8 { bytes in pattern.withUTF8Buffer { bytes.hasBytes($0) } }
+    }
 }
 
 extension ObjectMembers {
@@ -179,7 +207,7 @@ extension ObjectMembers {
     /// left out, when it is not an object.
     mutating func readObject(_ parser: inout JSONValue.Parser, depth: Int) throws(SeedDBError) -> Bool {
         try parser.readMembers(depth: depth) { (parser, key, depth) throws(SeedDBError) in
-            if try !read(key.text, &parser, depth: depth) { try parser.skipValue(depth: depth) }
+            if try !read(MemberKey(key), &parser, depth: depth) { try parser.skipValue(depth: depth) }
         }
     }
 
@@ -207,7 +235,7 @@ private struct EntryMembers: ObjectMembers {
     var pristine: IdentityMembers??
     var baseFile: IdentityMembers??
 
-    mutating func read(_ key: String, _ parser: inout JSONValue.Parser, depth: Int) throws(SeedDBError) -> Bool {
+    mutating func read(_ key: MemberKey, _ parser: inout JSONValue.Parser, depth: Int) throws(SeedDBError) -> Bool {
         switch key {
         case "previous": previous = try RecordMembers.read(&parser, depth: depth)
         case "maintainedAt": maintainedAt = try parser.readString(depth: depth)
@@ -239,7 +267,7 @@ private struct RecordMembers: ObjectMembers {
     var tableDigests: [String: SHA256Digest]??
     var signature: SignatureMembers??
 
-    mutating func read(_ key: String, _ parser: inout JSONValue.Parser, depth: Int) throws(SeedDBError) -> Bool {
+    mutating func read(_ key: MemberKey, _ parser: inout JSONValue.Parser, depth: Int) throws(SeedDBError) -> Bool {
         switch key {
         case "version": version = try parser.readString(depth: depth)
         case "sha256": sha256 = try parser.readDigest(depth: depth)
@@ -311,7 +339,7 @@ private struct SignatureMembers: ObjectMembers {
     var serial: UInt64??
     var publicKey: String??
 
-    mutating func read(_ key: String, _ parser: inout JSONValue.Parser, depth: Int) throws(SeedDBError) -> Bool {
+    mutating func read(_ key: MemberKey, _ parser: inout JSONValue.Parser, depth: Int) throws(SeedDBError) -> Bool {
         switch key {
         case "keyId": keyID = try parser.readString(depth: depth)
         case "serial": serial = try parser.readUnsignedInteger(depth: depth)
@@ -332,7 +360,7 @@ private struct IdentityMembers: ObjectMembers {
     var changed: Int64??
     var sha256: SHA256Digest??
 
-    mutating func read(_ key: String, _ parser: inout JSONValue.Parser, depth: Int) throws(SeedDBError) -> Bool {
+    mutating func read(_ key: MemberKey, _ parser: inout JSONValue.Parser, depth: Int) throws(SeedDBError) -> Bool {
         switch key {
         case "device": device = try parser.readInteger(depth: depth)
         case "inode": inode = try parser.readInteger(depth: depth)
@@ -362,7 +390,7 @@ private struct CheckedMembers: ObjectMembers {
     var tables: [String]??
     var tableDigests: [String: SHA256Digest]??
 
-    mutating func read(_ key: String, _ parser: inout JSONValue.Parser, depth: Int) throws(SeedDBError) -> Bool {
+    mutating func read(_ key: MemberKey, _ parser: inout JSONValue.Parser, depth: Int) throws(SeedDBError) -> Bool {
         switch key {
         case "sha256": sha256 = try parser.readDigest(depth: depth)
         case "integrity": integrity = try parser.readString(depth: depth)
@@ -394,7 +422,7 @@ private struct InterruptedMembers: ObjectMembers {
     var seedLink: String??
     var carry: CarryMembers??
 
-    mutating func read(_ key: String, _ parser: inout JSONValue.Parser, depth: Int) throws(SeedDBError) -> Bool {
+    mutating func read(_ key: MemberKey, _ parser: inout JSONValue.Parser, depth: Int) throws(SeedDBError) -> Bool {
         switch key {
         case "version": version = try parser.readString(depth: depth)
         case "carry": carry = try CarryMembers.read(&parser, depth: depth)
@@ -425,7 +453,7 @@ private struct CarryMembers: ObjectMembers {
     var merge: MergeMembers??
     var discarded: [String]??
 
-    mutating func read(_ key: String, _ parser: inout JSONValue.Parser, depth: Int) throws(SeedDBError) -> Bool {
+    mutating func read(_ key: MemberKey, _ parser: inout JSONValue.Parser, depth: Int) throws(SeedDBError) -> Bool {
         switch key {
         case "carried": carried = try parser.readStrings(depth: depth)
         case "merge": merge = try MergeMembers.read(&parser, depth: depth)
@@ -456,7 +484,7 @@ private struct MergeMembers: ObjectMembers {
     var conflicts: Int64??
     var withoutBase: Bool??
 
-    mutating func read(_ key: String, _ parser: inout JSONValue.Parser, depth: Int) throws(SeedDBError) -> Bool {
+    mutating func read(_ key: MemberKey, _ parser: inout JSONValue.Parser, depth: Int) throws(SeedDBError) -> Bool {
         switch key {
         case "inserted": inserted = try parser.readInteger(depth: depth)
         case "updated": updated = try parser.readInteger(depth: depth)
