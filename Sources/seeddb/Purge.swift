@@ -11,9 +11,9 @@ extension SeedDBCommand {
             For a package's postrm purge, when the seeds themselves are already gone: give the \
             app and the working-copy names (or a manifest, if it still exists). The settings file \
             is removed once it holds nothing else, and the app's directories once they are empty. \
-            Every working copy is checked before anything is removed: when one is refused (a \
-            directory at its path or at <name>.conflicts.json), none is touched; one found in \
-            use (exit 75) stops the purge after those before it. With --orphans, purges instead \
+            Every working copy is checked, then locked, before anything is removed: when one is \
+            refused (a directory at its path or at <name>.conflicts.json), in use, or locked by \
+            another run past --wait (exit 75), none is touched. With --orphans, purges instead \
             the working copies recorded for the manifest's app that \
             the manifest no longer lists (a renamed seed file), and leaves its seeds alone.
 
@@ -62,21 +62,19 @@ extension SeedDBCommand {
         }
 
         /// What to purge: the manifest's seeds (loaded once) or, with `--orphans`, what its
-        /// app records that it no longer lists; or the names given for the app, each once.
-        private func targets(_ deployer: Deployer) throws(SeedDBError) -> [(app: AppIdentifier, name: SeedName, location: SeedLocation)] {
+        /// app records that it no longer lists; or the names given for the app (the library
+        /// purges a name given twice once).
+        private func targets(_ deployer: Deployer) throws(SeedDBError) -> [PurgeTarget] {
             if let manifest = try manifestOptions.loadManifest() {
-                if orphans { return try deployer.orphans(of: manifest).map { (app: manifest.app, name: $0.name, location: $0.location) } }
-                return manifest.seeds.map { (app: $0.app, name: $0.name, location: $0.location) }
+                if orphans { return try deployer.orphans(of: manifest).map { PurgeTarget(app: manifest.app, name: $0.name, location: $0.location) } }
+                return manifest.seeds.map { PurgeTarget(app: $0.app, name: $0.name, location: $0.location) }
             }
             guard let app = manifestOptions.app else { return [] }
-            // Each name once, by its bytes (`é` and `e` + U+0301 are two files).
-            var named: [SeedName] = []
-            for each in name where !named.contains(where: { $0.rawValue.hasSameBytes(as: each.rawValue) }) { named.append(each) }
-            return named.map { (app: app, name: $0, location: location ?? .data) }
+            return name.map { PurgeTarget(app: app, name: $0, location: location ?? .data) }
         }
 
-        /// Every target purged as one (``Deployer/purge(_:dryRun:onlyAdopted:)``: all refused
-        /// or none): the reports, and the failure, or the one met before the first target.
+        /// Every target purged as one (``Deployer/purge(_:dryRun:onlyAdopted:)``: all or
+        /// none): the reports, and the failure, or the one met before the first target.
         private func purged() -> (reports: [PurgeReport], failure: SeedFailure?) {
             do throws(SeedDBError) {
                 let deployer = try system.deployer(DeployConfiguration(system, ownership: ownership, wait: wait))

@@ -524,6 +524,8 @@ struct SimulatedFileSystem: DeployFileSystem {
 
     func requireSafeForRoot(_ directory: String, owner: FileOwner?) throws(SeedDBError) { try world.reading() }
 
+    func requireSafeParentForRoot(of directory: String) throws(SeedDBError) { try world.reading() }
+
     func requireWritableDirectory(_ directory: String, owner: FileOwner?) throws(SeedDBError) { try world.reading() }
 
     /// Directories are implicit in the model: one with nothing in it is already gone.

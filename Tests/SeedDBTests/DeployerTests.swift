@@ -53,6 +53,33 @@ import Testing
         try app.close()
     }
 
+    /// `purge(_:)` of several working copies takes every one's locks before it removes
+    /// anything: the second open in this process (a ``SeedDatabase``) past the wait is
+    /// `inUse` for it, with no report and the first one's files all there. Once the
+    /// handle closes both go, each once however often it is given.
+    @Test func aPurgeOfSeveralRemovesNothingWhileOneIsOpenInThisProcess() throws {
+        let app = try AppIdentifier("com.example.levels")
+        let dict = try Seed(app: app, source: DemoSeeds.v1, version: SeedVersion("1"), name: SeedName("dict.sqlite"))
+        try deployer.deploy(seed(1))
+        let handle = try SeedDatabase.open(dict, deployer: deployer)
+        let data = directory.file("data/com.example.levels")
+        let before = try FileManager.default.contentsOfDirectory(atPath: data).sorted()
+        var impatient = deployer
+        impatient.configuration.wait = .zero
+        let targets = try ["levels.sqlite", "dict.sqlite"].map { PurgeTarget(app: app, name: try SeedName($0), location: .data) }
+
+        let refused = impatient.purge(targets)
+        #expect(refused.failure?.name.rawValue == "dict.sqlite" && refused.failure?.error.code == .inUse, "\(String(describing: refused.failure?.error))")
+        #expect(refused.reports.isEmpty, "\(refused.reports)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: data).sorted() == before)
+
+        try handle.close()
+        let purged = impatient.purge(targets + targets)
+        #expect(purged.failure == nil, "\(String(describing: purged.failure?.error))")
+        #expect(purged.reports.map(\.name.rawValue) == ["levels.sqlite", "dict.sqlite"])
+        #expect(!FileManager.default.fileExists(atPath: data))
+    }
+
     /// A time no record can hold (an app's computed date gone wrong: not finite, or outside
     /// the years 1 to 9999 its stamp writes) is refused with `invalidArgument`, dry run or
     /// not, before anything runs or is recorded; the last second a record can hold still

@@ -589,12 +589,12 @@ and settings.
 For a package's postrm purge, when the seeds themselves are already gone: give
 the app and the working-copy names (or a manifest, if it still exists). The
 settings file is removed once it holds nothing else, and the app's directories
-once they are empty. Every working copy is checked before anything is removed:
-when one is refused (a directory at its path or at <name>.conflicts.json), none
-is touched; one found in use (exit 75) stops the purge after those before it.
-With --orphans, purges instead the working copies recorded for the manifest's
-app that the manifest no longer lists (a renamed seed file), and leaves its
-seeds alone.
+once they are empty. Every working copy is checked, then locked, before
+anything is removed: when one is refused (a directory at its path or at
+<name>.conflicts.json), in use, or locked by another run past --wait (exit 75),
+none is touched. With --orphans, purges instead the working copies recorded for
+the manifest's app that the manifest no longer lists (a renamed seed file), and
+leaves its seeds alone.
 
 Example:
   seeddb purge --system --app com.example.levels --name levels.sqlite

@@ -139,9 +139,9 @@ public struct Deployer: Sendable {
         if plan.action.copies {
             // (`--owner`'s own directories included, as the run's own checks take them, and
             // the one that holds the app's, as its lock takes it.)
-            try FileSystem.requireSafeParentForRoot(of: paths.directory)
-            try FileSystem.requireWritableDirectory(paths.directory, owner: configuration.files.owner)
-            try FileSystem.requireWritableDirectory(paths.settingsDirectory, owner: configuration.files.owner)
+            try effects.files.requireSafeParentForRoot(of: paths.directory)
+            try effects.files.requireWritableDirectory(paths.directory, owner: configuration.files.owner)
+            try effects.files.requireWritableDirectory(paths.settingsDirectory, owner: configuration.files.owner)
             if kind != .rollback {
                 _ = try SeedSource(path: observed.seed.source).inspect()
                 if !plan.finishesInterrupted {

@@ -88,6 +88,10 @@ protocol DeployFileSystem: Sendable {
     /// Refuses a directory root must not write in: one a non-root user other than
     /// `owner` could change (see `FileSystem.requireSafeForRoot`).
     func requireSafeForRoot(_ directory: String, owner: FileOwner?) throws(SeedDBError)
+    /// Refuses, as root, the directory that holds `directory` (an app's) when an account
+    /// other than root could rename entries in it (see `FileSystem.requireSafeParentForRoot`):
+    /// the deploy lock checks it, and a dry run, which takes none, checks it as the lock would.
+    func requireSafeParentForRoot(of directory: String) throws(SeedDBError)
     /// Refuses a directory this process (or `owner`) cannot create files in.
     func requireWritableDirectory(_ directory: String, owner: FileOwner?) throws(SeedDBError)
     /// Removes `directory` when it is empty; whether it did.
@@ -192,6 +196,7 @@ struct LocalFileSystem: DeployFileSystem {
     }
 
     func requireSafeForRoot(_ directory: String, owner: FileOwner?) throws(SeedDBError) { try FileSystem.requireSafeForRoot(directory, owner: owner) }
+    func requireSafeParentForRoot(of directory: String) throws(SeedDBError) { try FileSystem.requireSafeParentForRoot(of: directory) }
     func requireWritableDirectory(_ directory: String, owner: FileOwner?) throws(SeedDBError) { try FileSystem.requireWritableDirectory(directory, owner: owner) }
     func removeIfEmpty(_ directory: String) throws(SeedDBError) -> Bool { FileSystem.removeIfEmpty(directory) }
     func nonRootOwner(of path: String) -> FileOwner? { FileSystem.nonRootOwner(of: path) }
