@@ -152,6 +152,7 @@ extension Deployer {
     private struct CheckedPurge {
         /// The deployer that purges it: as root, with the owner found on its directories.
         var deployer: Deployer
+        /// Where its files and settings are.
         var paths: SeedPaths
         /// Whether only its adopted copies go.
         var onlyAdopted: Bool
@@ -223,6 +224,7 @@ extension Deployer {
         return try deployer.checked(paths, dryRun: dryRun, onlyAdopted: onlyAdopted)
     }
 
+    /// ``checkedPurge(_:dryRun:onlyAdopted:)`` by this deployer, its owner settled.
     private func checked(_ paths: SeedPaths, dryRun: Bool, onlyAdopted: Bool) throws(SeedDBError) -> CheckedPurge {
         let fs = effects.files
         if onlyAdopted {
