@@ -84,11 +84,11 @@ extension Deployer {
         if dryRun {
             // The directories the run's lock checks before it reads the record, due or not
             // (the one that holds the app's, and the app's, `--owner`'s own included).
-            try FileSystem.requireSafeParentForRoot(of: paths.directory)
-            try FileSystem.requireWritableDirectory(paths.directory, owner: configuration.files.owner)
+            try effects.files.requireSafeParentForRoot(of: paths.directory)
+            try effects.files.requireWritableDirectory(paths.directory, owner: configuration.files.owner)
             let entry = try settings(at: paths).snapshot(only: seed.name).entry(of: seed.name) ?? SettingsEntry()
             guard due(entry) else { return MaintenanceReport(name: seed.name, action: .skipped, lastRun: entry.maintainedAt, workingCopy: paths.workingCopy) }
-            try FileSystem.requireWritableDirectory(paths.settingsDirectory, owner: configuration.files.owner)
+            try effects.files.requireWritableDirectory(paths.settingsDirectory, owner: configuration.files.owner)
             return MaintenanceReport(name: seed.name, action: done, lastRun: entry.maintainedAt, workingCopy: paths.workingCopy)
         }
         return try withDeployLock(paths) { (lock, deadline) throws(SeedDBError) in
