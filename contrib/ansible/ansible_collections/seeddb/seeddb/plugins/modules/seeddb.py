@@ -32,7 +32,9 @@ description:
   - "SeedDB's warnings (its C(seeddb: warning:) lines) become the task's warnings."
   - A seed held after a rollback (its action V(held)) is not a change, but it is reported
     (RV(held), RV(held_seeds)) with a warning, since the host stays on an older version than
-    the one the play deploys.
+    the one the play deploys. The warning ends with the host's node name and the working
+    copy's path, in parentheses, so that a fleet run shows one warning per host held
+    (Ansible shows each distinct warning text once per play).
 options:
   command:
     description:
@@ -366,6 +368,7 @@ error:
 
 import json
 import os
+import platform
 
 from ansible.module_utils.basic import AnsibleModule
 
@@ -546,18 +549,25 @@ def warnings_of(stderr):
     return [line[len(WARNING):].strip() for line in (stderr or '').splitlines() if line.startswith(WARNING)]
 
 
-def holds_of(command, seeds):
-    """The seeds a rollback holds: name, the version held at and the one held from."""
+def held_entries(command, seeds):
+    """The entries of the seeds a rollback holds (their action `held`; a purge holds none)."""
     if command == 'purge':
         return []
-    return [dict(name=entry.get('name'), held_at=entry.get('to'), held_from=entry.get('heldFrom'))
-            for entry in seeds if entry.get('action') == 'held']
+    return [entry for entry in seeds if entry.get('action') == 'held']
 
 
-def hold_warning(hold):
-    """The warning a held seed gives: the host stays behind the version deployed."""
-    return ('%s: held at %s: rolled back from %s; a new version or `seeddb reseed` ends the hold'
-            % (hold['name'], hold['held_at'], hold['held_from']))
+def holds_of(entries):
+    """The held seeds' `held_seeds`: name, the version held at and the one held from."""
+    return [dict(name=entry.get('name'), held_at=entry.get('to'), held_from=entry.get('heldFrom')) for entry in entries]
+
+
+def hold_warning(entry):
+    """The warning a held seed gives: the host stays behind the version deployed. It ends
+    with the host's node name and the working copy because Ansible shows each distinct
+    warning text once per play: a text alike on every host would be one warning for the
+    whole fleet, naming none of the hosts held."""
+    return ('%s: held at %s: rolled back from %s; a new version or `seeddb reseed` ends the hold (on %s: %s)'
+            % (entry.get('name'), entry.get('to'), entry.get('heldFrom'), platform.node(), entry.get('workingCopy')))
 
 
 def is_change(command, entry):
@@ -644,15 +654,15 @@ def main():
     if not isinstance(output, dict):
         output = {}
     seeds = output.get('seeds') or []
-    holds = holds_of(command, seeds)
+    held = held_entries(command, seeds)
     result = dict(
         changed=False, seeds=seeds, dry_run=bool(output.get('dryRun', module.check_mode)),
-        held=bool(holds), held_seeds=holds, cmd=argv, rc=rc, stdout=stdout, stderr=stderr,
+        held=bool(held), held_seeds=holds_of(held), cmd=argv, rc=rc, stdout=stdout, stderr=stderr,
     )
     for warning in warnings_of(stderr):
         module.warn(warning)
-    for hold in holds:
-        module.warn(hold_warning(hold))
+    for entry in held:
+        module.warn(hold_warning(entry))
 
     result['changed'] = any(is_change(command, entry) for entry in seeds)
     if rc != 0:
