@@ -129,6 +129,40 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: cli.root + "/config"))
     }
 
+    /// Each `rename` of a merging deploy failing in turn (strace `inject=…:error=EIO`): a
+    /// run that exits non-zero leaves the settings, the working copy and the directory's
+    /// entries as they were. The new merge base's rename failing left
+    /// `.levels.sqlite.seeddb-….old-base.tmp`, a second link of the old base that the
+    /// undo's `rename(2)` over the base could not move (found by a contract probe).
+    @Test(.enabled(if: DurabilityOrderTests.strace != nil, "strace is missing: .ci/run installs it"))
+    func eachFailingRenameOfAMergingDeployChangesNothing() throws {
+        let strace = try #require(DurabilityOrderTests.strace)
+        var injected = true
+        var failedRuns = 0
+        for when in 1...30 where injected {
+            // Given v1 deployed (with its merge base) and a row of the user's
+            let cli = CLIHarness()
+            #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+            #expect(try cli.shell("sqlite3 '\(cli.workingCopy)' \"INSERT INTO levels(ix, background, map) SELECT 100, 'mine', map FROM levels WHERE ix = 1\"").status == 0)
+            let before = cli.state()
+
+            // When v2's deploy, which merges, has its `when`th rename fail
+            let trace = cli.root + "/trace"
+            let arguments = (["deploy"] + cli.seedFlags(2)).map { "'\($0)'" }.joined(separator: " ")
+            let result = try cli.shell("\(strace) -f -qq -o '\(trace)' -e trace=rename,renameat2 -e inject=rename,renameat2:error=EIO:when=\(when) '\(CLIHarness.binary)' \(arguments)")
+            injected = String(decoding: cli.bytes(trace) ?? Data(), as: UTF8.self).contains("(INJECTED)")
+
+            // Then a run that failed changed nothing (one that succeeded had a rename it can do without)
+            guard injected, result.status != 0 else { continue }
+            failedRuns += 1
+            #expect(result.status == 74, "rename \(when): \(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "rename \(when): \(result.stderr)")
+            #expect(cli.state() == before, "rename \(when) failing: \(result.stderr); left \(cli.list(cli.appData))")
+        }
+        #expect(!injected, "a rename failed in every run tried")
+        #expect(failedRuns >= 5, "\(failedRuns) runs failed")
+    }
+
     @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
     func anInterruptedRunUndoesItself(signal: Int32, status: Int32) throws {
         try deployedTwice()

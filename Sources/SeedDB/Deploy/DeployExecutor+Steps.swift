@@ -934,7 +934,8 @@ extension DeployExecutor {
             let hold = try fs.temporaryPath(in: paths.directory, stem: paths.name.rawValue, kind: "old-base")
             try fs.link(paths.base, as: hold)
             run.setAside.append(hold)
-            run.onFailure("the merge base") { () throws(SeedDBError) in try fs.rename(hold, to: paths.base) }
+            // `renameOver`: until the new base's rename, `hold` and the base are one file.
+            run.onFailure("the merge base") { () throws(SeedDBError) in try renameOver(hold, to: paths.base) }
         } else {
             run.onFailure("the merge base") { () throws(SeedDBError) in try fs.remove(paths.base) }
         }
@@ -944,7 +945,8 @@ extension DeployExecutor {
     }
 
     /// Renames `source` to `destination`, which may be another name of the same file (two
-    /// hard links to one seed file): `rename(2)` then does nothing, and `source` is removed.
+    /// hard links to one seed file, or the base and the name `moveBase` keeps it under):
+    /// `rename(2)` then does nothing, and `source` is removed.
     private func renameOver(_ source: String, to destination: String) throws(SeedDBError) {
         try fs.rename(source, to: destination)
         if try fs.fileType(at: source) != nil { try fs.remove(source) }
