@@ -63,12 +63,13 @@ Describe the seeds with --manifest FILE, or one seed with --app, --seed and
 
 Exit codes: 0 success, 64 bad usage (also an empty HOME where a default needs
 it, or a wrong passphrase), 65 invalid seed, failed integrity check, a
-signature refused or a merge refused, 66 seed, manifest or working copy missing
-or unreadable, 73 cannot create the working copy or settings, 74 other I/O
-error, 75 in use or lock wait timed out, 78 bad manifest or key, or a preserved
-or merge table the seed lacks, 130 or 143 interrupted (SIGINT, SIGTERM; nothing
-was changed). A name recorded for the other location, or written in another
-Unicode normalization than a recorded one, is 64 from flags, 78 from a manifest.
+signature refused or a merge refused, 66 seed, manifest, key or working copy
+missing or unreadable, 73 cannot create the working copy or settings, 74 other
+I/O error, 75 in use or lock wait timed out, 78 bad manifest or key, or a
+preserved or merge table the seed lacks, 130 or 143 interrupted (SIGINT,
+SIGTERM; nothing was changed). A name recorded for the other location, or
+written in another Unicode normalization than a recorded one, is 64 from flags,
+78 from a manifest.
 
 USAGE: seeddb <subcommand>
 

@@ -287,6 +287,29 @@ import Testing
         try expectRefused(["deploy", "--manifest", v2, "--trusted-key", key.publicKey], mentioning: [v2, stranger.id, "not trusted"], tampering: "a manifest signed by a key not trusted")
     }
 
+    /// A `--trusted-key` that is a directory exited 73 with `cannot read /tmp: is a
+    /// directory`, which neither said it was the key nor gave the exit code of an input
+    /// that cannot be read, and a FIFO's open waited for a writer (found by a contract
+    /// probe): like a missing key, 66 and one line naming it as the public key.
+    @Test(arguments: ["directory", "FIFO", "missing"])
+    func aTrustedKeyThatIsNotAFileIsAnUnreadableInput(what: String) throws {
+        let key = try keygen("release")
+        let v2 = try deployedV1(key: key)
+        let path = cli.root + "/trusted.pub"
+        switch what {
+        case "directory": try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        case "FIFO": #expect(mkfifo(path, 0o644) == 0)
+        default: break
+        }
+        let before = state()
+        let result = try cli.run(["deploy", "--manifest", v2, "--trusted-key", path])
+        #expect(result.status == 66, "\(what): \(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        let message = what == "missing" ? "public key not found: \(path)" : "cannot read public key \(path): not a regular file"
+        #expect(result.stderr == "seeddb: error: \(message)\n", "\(result.stderr)")
+        #expect(state() == before)
+    }
+
     @Test func aLowerSerialIsRefusedUnlessAllowedAndRollbackIsRecorded() throws {
         let key = try keygen("release")
         let v2 = try deployedV1(key: key)

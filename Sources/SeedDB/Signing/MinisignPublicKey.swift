@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import SeedDBCore
+import SystemPackage
 
 /// A minisign public key: a key id and an Ed25519 public key, in the file format
 /// `minisign -G` writes (`untrusted comment: minisign public key <ID>`, then the base64 of
@@ -38,12 +39,27 @@ public struct MinisignPublicKey: Hashable, Sendable {
         self.init(keyID: MinisignKeyID(bytes[2..<10]), rawKey: Array(bytes[10..<42]))
     }
 
-    /// Reads the public key file at `path`.
+    /// Reads the public key file at `path` (a symbolic link is followed).
     ///
-    /// - Throws: ``SeedDBError`` `seedUnavailable` (missing or unreadable),
-    ///   `invalidManifest` (not a minisign public key).
+    /// - Throws: ``SeedDBError`` `seedUnavailable` (missing, not a regular file, or
+    ///   unreadable: exit 66, as any input file that cannot be read), `invalidManifest`
+    ///   (not a minisign public key).
     public static func load(_ path: String) throws(SeedDBError) -> MinisignPublicKey {
-        guard let bytes = try FileSystem.readFile(at: FileSystem.resolvingLinks(path)) else {
+        let target = FileSystem.resolvingLinks(path)
+        let bytes: [UInt8]?
+        do throws(SeedDBError) {
+            switch try FileSystem.status(at: target, followingLinks: true)?.type {
+            case nil: bytes = nil
+            case .regular?: bytes = try FileSystem.readFile(at: target)
+            // Not opened: a directory's read fails, and a FIFO's open waits for a writer.
+            default: throw SeedDBError(.seedUnavailable, "not a regular file")
+            }
+        } catch {
+            // The cause alone: the error's own message names the path again.
+            let cause = (error.underlying as? Errno).map(SeedDBError.describe) ?? error.message
+            throw SeedDBError(.seedUnavailable, "cannot read public key \(path): \(cause)", underlying: error.underlying)
+        }
+        guard let bytes else {
             throw SeedDBError(.seedUnavailable, "public key not found: \(path)")
         }
         return try MinisignPublicKey(text: String(decoding: bytes, as: UTF8.self), source: path)
