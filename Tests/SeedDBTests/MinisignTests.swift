@@ -64,6 +64,9 @@ import Testing
         for text in ["", "untrusted comment: x\n", Self.minisignSignature.replacingOccurrences(of: "RUSY", with: "RXSY")] {
             #expect(throws: MinisignSignature.Failure.self) { try MinisignSignature(bytes: Array(text.utf8)) }
         }
+        // The reason reads as English: one line, two lines.
+        #expect(throws: MinisignSignature.Failure.malformed("1 line instead of 4")) { try MinisignSignature(bytes: Array("untrusted comment: x\n".utf8)) }
+        #expect(throws: MinisignSignature.Failure.malformed("2 lines instead of 4")) { try MinisignSignature(bytes: Array("untrusted comment: x\nRWQ\n".utf8)) }
     }
 
     @Test func theSettingsEntryKeepsTheSignature() throws {

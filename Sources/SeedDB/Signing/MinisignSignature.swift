@@ -67,7 +67,7 @@ public struct MinisignSignature: Sendable, Hashable {
     /// - Throws: ``Failure/malformed(_:)``.
     public init(bytes: [UInt8]) throws(Failure) {
         let lines = MinisignFile.lines(bytes)
-        guard lines.count == 4 else { throw .malformed("\(lines.count) lines instead of 4") }
+        guard lines.count == 4 else { throw .malformed("\(lines.count) \(lines.count == 1 ? "line" : "lines") instead of 4") }
         guard lines[0].hasPrefix(MinisignFile.untrustedPrefix) else { throw .malformed("the first line is not an untrusted comment") }
         guard lines[2].hasPrefix(MinisignFile.trustedPrefix) else { throw .malformed("the third line is not a trusted comment") }
         guard let body = MinisignFile.decode(lines[1], count: 74) else { throw .malformed("the second line is not the base64 of 74 bytes") }
