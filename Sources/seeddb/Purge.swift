@@ -13,7 +13,8 @@ extension SeedDBCommand {
             is removed once it holds nothing else, and the app's directories once they are empty. \
             Every working copy is checked, then locked, before anything is removed: when one is \
             refused (a directory at its path or at <name>.conflicts.json), in use, or locked by \
-            another run past --wait (exit 75), none is touched. With --orphans, purges instead \
+            another run past --wait (exit 75), nothing is removed (a working copy in WAL mode \
+            locked before it is left in rollback-journal mode). With --orphans, purges instead \
             the working copies recorded for the manifest's app that \
             the manifest no longer lists (a renamed seed file), and leaves its seeds alone.
 

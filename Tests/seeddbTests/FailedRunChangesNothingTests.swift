@@ -163,6 +163,30 @@ import Testing
         #expect(failedRuns >= 5, "\(failedRuns) runs failed")
     }
 
+    /// A purge whose settings file could not be written had already removed the working
+    /// copy, its generations and its lock, and reported nothing removed (74): the record
+    /// then named a working copy that was gone. The records are written first, under the
+    /// locks: a purge that fails writing them removes nothing.
+    @Test(.enabled(if: DurabilityOrderTests.strace != nil, "needs strace"))
+    func aPurgeThatCannotWriteTheSettingsRemovesNothing() throws {
+        let strace = try #require(DurabilityOrderTests.strace)
+        for call in ["write", "fsync"] {
+            // Given v2 deployed over v1 (a previous generation, a merge base)
+            let cli = CLIHarness()
+            #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+            #expect(try cli.run(["deploy"] + cli.seedFlags(2)).status == 0)
+            let before = cli.state()
+
+            // When the purge's first write (or flush) fails
+            let result = try cli.shell("\(strace) -f -qq -o /dev/null -e trace=\(call) -e inject=\(call):error=EIO:when=1 '\(CLIHarness.binary)' purge --app \(cli.app) --name levels.sqlite --json")
+
+            // Then it fails, says nothing was removed, and nothing was
+            #expect(result.status == 74, "\(call): \(result.stdout) \(result.stderr)")
+            #expect(result.stdout.contains(#""seeds":[]"#), "\(call): \(result.stdout)")
+            #expect(cli.state() == before, "\(call) failing left \(cli.list(cli.appData)) \(result.stderr)")
+        }
+    }
+
     @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
     func anInterruptedRunUndoesItself(signal: Int32, status: Int32) throws {
         try deployedTwice()

@@ -53,10 +53,12 @@ extension Deployer {
     /// settings not writable) are checked first, as its dry run checks them. Then every
     /// one's deploy lock is taken, one inside the other in the order given, and under each
     /// the writer's lock a swap takes on its database (the root safety rule checked as the
-    /// lock takes it); only with every lock held are the files removed, each working
-    /// copy's in turn. A refusal, a database in use or another run holding a lock past the
-    /// wait (75) removes nothing of any. Each one's settings entry, and the settings file
-    /// and directories left empty, go after every working copy's files. A working copy
+    /// lock takes it); only with every lock held are the records removed (one update of
+    /// each settings file), then the files, each working copy's in turn, the lock files
+    /// last. A refusal, a database in use or another run holding a lock past the wait (75)
+    /// removes nothing of any (a working copy in WAL mode whose writer's lock was taken
+    /// before it is left in rollback-journal mode: the lock leaves WAL). The settings file
+    /// and the directories left empty go once every lock is released. A working copy
     /// given more than once (by its path's bytes) is purged once.
     ///
     /// - Parameters:
@@ -84,9 +86,18 @@ extension Deployer {
         var failure: PurgeFailure?
         do {
             try withPurgeLocks(purges[...], run) { () throws(SeedDBError) in
+                // Under every lock, so no run of one of them records a deploy the purge then
+                // forgets: the records first, each settings file's in one update (a failure
+                // there removes nothing; once a record is gone, what is left of its files
+                // is what a purge run again removes), then the files, the locks' last.
+                try forgetRecords(purges, run)
                 for (index, purge) in purges.enumerated() {
                     run.failing = index
                     run.removedFiles.append(try purge.removeFiles())
+                }
+                for (index, purge) in purges.enumerated() {
+                    run.failing = index
+                    run.removedFiles[index] += try purge.removeLockFile()
                 }
             }
         } catch {
@@ -179,32 +190,39 @@ extension Deployer {
             return PurgeReport(name: paths.name, removed: files + settingsFiles + emptied)
         }
 
-        /// Removes its files, listed again (the lock file last), under its locks
+        /// Removes its files, listed again, but its lock file, under its locks
         /// (``Deployer/withPurgeLocks(_:_:_:)``); none when it had none to remove (no lock
         /// was taken for it). The files removed.
         func removeFiles() throws(SeedDBError) -> [String] {
             guard !files.isEmpty else { return [] }
             let fs = deployer.effects.files
             var removed: [String] = []
-            for path in try deployer.filesToRemove(paths, onlyAdopted: onlyAdopted) where try fs.fileType(at: path) != nil {
+            for path in try deployer.filesToRemove(paths, onlyAdopted: onlyAdopted) where path != paths.lockFile {
+                guard try fs.fileType(at: path) != nil else { continue }
                 try fs.remove(path)
                 removed.append(path)
             }
             return removed
         }
 
-        /// After the files of every working copy were removed: its settings entry goes,
-        /// then the settings file once it holds nothing else, and its directories once
-        /// empty, but those in `kept` (the working copies after it remove them).
+        /// Removes its lock file, the last of its files, while its lock is still held: a
+        /// run that waited for it then locks a new one, and finds nothing recorded and
+        /// nothing left (none for only its adopted copies, nor when it had no files).
+        func removeLockFile() throws(SeedDBError) -> [String] {
+            let fs = deployer.effects.files
+            guard !files.isEmpty, !onlyAdopted, try fs.fileType(at: paths.lockFile) != nil else { return [] }
+            try fs.remove(paths.lockFile)
+            return [paths.lockFile]
+        }
+
+        /// After every lock was released: the settings file once it holds nothing else,
+        /// and its directories once empty, but those in `kept` (the working copies after
+        /// it remove them).
         /// - Returns: Its report: `removed` and what went here.
         func finish(removed: [String], leaving kept: [String]) throws(SeedDBError) -> PurgeReport {
             guard !onlyAdopted else { return PurgeReport(name: paths.name, removed: removed) }
             var removed = removed
-            let store = deployer.records(at: paths)
-            if changesSettings {
-                try store.update(timeout: deployer.configuration.wait) { $0[paths.name.rawValue] = nil }
-            }
-            removed += try store.removeIfEmpty()
+            removed += try deployer.records(at: paths).removeIfEmpty()
             for directory in directories where !kept.contains(where: { $0.hasSameBytes(as: directory) }) {
                 if try deployer.effects.files.removeIfEmpty(directory) { removed.append(directory) }
             }
@@ -259,6 +277,26 @@ extension Deployer {
         }
         if dryRun, !files.isEmpty { try requireSafeAsTheLockChecks(paths) }
         return CheckedPurge(deployer: self, paths: paths, onlyAdopted: false, files: files, changesSettings: changesSettings, settingsFiles: settingsFiles, directories: directories)
+    }
+
+    /// Removes the settings entries of `purges` (and rewrites a damaged settings file), in
+    /// one update of each settings file, in the order of the first working copy it holds.
+    private func forgetRecords(_ purges: [CheckedPurge], _ run: PurgeRun) throws(SeedDBError) {
+        var settingsFiles: [(file: String, indices: [Int])] = []
+        for (index, purge) in purges.enumerated() where purge.changesSettings && !purge.onlyAdopted {
+            if let group = settingsFiles.firstIndex(where: { $0.file.hasSameBytes(as: purge.paths.settingsFile) }) {
+                settingsFiles[group].indices.append(index)
+            } else {
+                settingsFiles.append((purge.paths.settingsFile, [index]))
+            }
+        }
+        for (_, indices) in settingsFiles {
+            run.failing = indices[0]
+            let first = purges[indices[0]]
+            try first.deployer.records(at: first.paths).update(timeout: configuration.wait) { table in
+                for index in indices { table[purges[index].paths.name.rawValue] = nil }
+            }
+        }
     }
 
     /// The root safety rule the deploy lock checks as it is taken (the directory that
