@@ -121,6 +121,113 @@ import Testing
         return cli.finish(started)
     }
 
+    /// Runs `arguments` stopped right before `step`, attaches strace restricted to the
+    /// file `file` names in the app's directory's listing then (`-P`, so its count of
+    /// calls is that file's alone, whatever the run did before), makes it inject `fault`
+    /// (an `-e inject=` value), and resumes the run.
+    func runFaulted(_ arguments: [String], before step: String, file: ([String]) -> String?, inject fault: String) throws -> CLIHarness.Result {
+        let started = try cli.start(arguments, environment: ["SEEDDB_TEST_STOP_BEFORE": step])
+        #expect(started.waitUntilStopped(seconds: 30), "the run stopped before \(step)")
+        let name = try #require(file(cli.list(cli.appData)), "\(cli.list(cli.appData))")
+        let tracer = try SpawnedProcess(
+            DurabilityOrderTests.strace!, ["-f", "-qq", "-o", "/dev/null", "-P", cli.appData + "/" + name, "-e", "inject=\(fault)", "-p", "\(started.processIdentifier)"],
+            environment: cli.environment)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline, !Self.isTraced(started.processIdentifier) { usleep(10_000) }
+        #expect(Self.isTraced(started.processIdentifier), "strace attached: \(tracer.errorsText)")
+        started.signal(SIGCONT)
+        let result = cli.finish(started)
+        #expect(tracer.waitUntilEnded(until: .now + .seconds(10)), "strace ended with the run")
+        return result
+    }
+
+    /// Whether process `pid` has a tracer attached.
+    static func isTraced(_ pid: Int32) -> Bool {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        return status.split(separator: "\n").contains { $0.hasPrefix("TracerPid:") && $0.split(separator: "\t").last != "0" }
+    }
+
+    /// The staged copy's name in a listing: `.levels.sqlite.seeddb-<random>.tmp`.
+    static func stagedCopy(_ names: [String]) -> String? {
+        names.first { $0.hasPrefix(".levels.sqlite.seeddb-") && $0.hasSuffix(".tmp") && !$0.hasSuffix(".base.tmp") }
+    }
+
+    /// A working copy of version 1 with a table of the app's (`notes`), for an upgrade that
+    /// carries it into the staged copy.
+    func deployedWithAnAppTable() throws {
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+        let table = try cli.shell("sqlite3 '\(cli.workingCopy)' 'CREATE TABLE notes(id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes VALUES (1, \"mine\")'")
+        #expect(table.status == 0, "\(table.stderr)")
+    }
+
+    /// Runs `arguments` under `fault` (``runFaulted(_:before:file:inject:)``) and expects
+    /// `status`, one line that mentions `text` and not `notMentioning`, nothing changed,
+    /// no file of SeedDB's naming left (a sidecar of the staged copy included), and the
+    /// same run without the fault to succeed.
+    func expectInjected(_ name: String, _ arguments: [String], before step: String, file: ([String]) -> String?, inject fault: String,
+                        status: Int32, mentioning text: String, notMentioning wrong: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let before = cli.state()
+        let result = try runFaulted(arguments, before: step, file: file, inject: fault)
+        #expect(result.status == status, "\(name): \(result.stderr)", sourceLocation: sourceLocation)
+        #expect(result.stderr.contains(text) && !result.stderr.contains(wrong), "\(name): \(result.stderr)", sourceLocation: sourceLocation)
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(name): one line: \(result.stderr)", sourceLocation: sourceLocation)
+        let left = cli.list(cli.appData).filter { $0.contains(".seeddb-") }
+        #expect(cli.state() == before && left.isEmpty, "\(name): \(left)", sourceLocation: sourceLocation)
+        let retry = try cli.run(arguments)
+        #expect(retry.status == 0, "\(name): the next run succeeds: \(retry.stderr)", sourceLocation: sourceLocation)
+        ReliabilityLog.record(suite: "fault: \(name)", faults: 1, dataLost: cli.state() == before && left.isEmpty ? 0 : 1)
+    }
+
+    /// A full disk while the app's tables are carried into the staged copy (merging off:
+    /// its rollback journal cannot be written) is an I/O error, 74 with what is free, as
+    /// with merging on; it said 65, `cannot carry table "notes" into the new seed`, as if
+    /// the rows did not fit the seed.
+    @Test(.enabled(if: DurabilityOrderTests.strace != nil, "strace is missing: .ci/run installs it"))
+    func aFullDiskWhileCarryingIsAnIOError() throws {
+        try deployedWithAnAppTable()
+        try expectInjected(
+            "disk full carrying the app's tables", ["deploy", "--merge", "off"] + cli.seedFlags(2), before: "carry",
+            file: { Self.stagedCopy($0).map { $0 + "-journal" } }, inject: "pwrite64:error=ENOSPC:when=1",
+            status: 74, mentioning: "free there", notMentioning: "into the new seed")
+    }
+
+    /// The staged copy that cannot be opened (an I/O error) is no invalid seed: 74 naming
+    /// the staged copy, for its check (it said `invalid seed <the seed>: quick_check
+    /// failed: unable to open database file`, 65) and for its read-write open, which
+    /// SQLite turns into a read-only one (it said `attempt to write a readonly database`,
+    /// 65).
+    @Test(.enabled(if: DurabilityOrderTests.strace != nil, "strace is missing: .ci/run installs it"))
+    func theStagedCopyThatCannotBeOpenedIsNoInvalidSeed() throws {
+        try deployedWithAnAppTable()
+        try expectInjected(
+            "staged copy unreadable for its check", ["deploy"] + cli.seedFlags(2), before: "check",
+            file: Self.stagedCopy, inject: "openat:error=EIO:when=1",
+            status: 74, mentioning: "cannot run quick_check on \(cli.appData)/.levels.sqlite.seeddb-", notMentioning: "invalid seed")
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+        try expectInjected(
+            "staged copy not writable for the merge", ["deploy"] + cli.seedFlags(2), before: "carry",
+            file: Self.stagedCopy, inject: "openat:error=EIO:when=1",
+            status: 74, mentioning: "into the staged copy \(cli.appData)/.levels.sqlite.seeddb-", notMentioning: "the user's data into \(cli.workingCopy)")
+    }
+
+    /// A previous generation that is there but cannot be read (EIO) is an I/O error, 74;
+    /// it said 66, which for `rollback` also means there is no previous generation. One
+    /// SeedDB may not read (EACCES) is still 66.
+    @Test(.enabled(if: DurabilityOrderTests.strace != nil, "strace is missing: .ci/run installs it"))
+    func aPreviousGenerationThatCannotBeReadIsAnIOError() throws {
+        #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
+        #expect(try cli.run(["deploy"] + cli.seedFlags(2)).status == 0)
+        let rollback = ["rollback", "--app", cli.app, "--name", "levels.sqlite"]
+        let previous = { (_: [String]) -> String? in "levels.sqlite.previous" }
+        let before = cli.state()
+        let failed = try runFaulted(rollback, before: "stage", file: previous, inject: "openat:error=EIO:when=1")
+        #expect(failed.status == 74 && failed.stderr.contains("cannot read seed \(cli.workingCopy).previous: input/output error"), "\(failed.status): \(failed.stderr)")
+        let refused = try runFaulted(rollback, before: "stage", file: previous, inject: "openat:error=EACCES:when=1")
+        #expect(refused.status == 66 && refused.stderr.contains("permission denied"), "\(refused.status): \(refused.stderr)")
+        #expect(cli.state() == before && cli.temporaryFiles.isEmpty, "\(cli.list(cli.appData))")
+        #expect(try cli.run(rollback).status == 0)
+    }
+
     @Test func seedVanishingMidCopy() throws {
         #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
         let seed = try cli.copySeed(2, to: "vanishing.sqlite")

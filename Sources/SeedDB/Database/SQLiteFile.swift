@@ -60,14 +60,28 @@ enum SQLiteFile {
 
     /// Runs `PRAGMA quick_check` (or `integrity_check` when `full`) and returns `"ok"` or
     /// the first problem SQLite reports, as one line (see ``integrity(of:access:full:)``).
-    static func check(_ path: String, access: Access, full: Bool) -> String {
-        integrity(of: path, access: access, full: full).description
+    ///
+    /// - Throws: ``SeedDBError`` `ioFailure` when the file cannot be opened or read
+    ///   (``isFileFailure(_:)``): that is the disk's failure, and says nothing of the
+    ///   content (a check of SeedDB's own staged copy that fails so is no invalid seed).
+    static func check(_ path: String, access: Access, full: Bool) throws(SeedDBError) -> String {
+        try integrity(of: path, access: access, full: full) { (error) throws(SeedDBError) in
+            throw fileFailure(error, "cannot run \(full ? "integrity_check" : "quick_check") on", path)
+        }.description
     }
 
     /// Runs `PRAGMA integrity_check` (or `quick_check` when not `full`) on `path`: each
     /// problem it lists becomes one element (SQLite may pack several lines into one row,
-    /// under a `*** in database main ***` heading, which is dropped).
+    /// under a `*** in database main ***` heading, which is dropped). A file that cannot
+    /// be opened or read is damaged as far as a reader can tell (`verify`).
     static func integrity(of path: String, access: Access, full: Bool) -> IntegrityResult {
+        integrity(of: path, access: access, full: full) { _ in }
+    }
+
+    /// ``integrity(of:access:full:)``, handing a failure to open or read the file
+    /// (``isFileFailure(_:)``) to `fileFailure` first: what it throws ends the check;
+    /// when it returns, the failure is the file's one problem.
+    private static func integrity<Failure: Error>(of path: String, access: Access, full: Bool, fileFailure: (DatabaseError) throws(Failure) -> Void) throws(Failure) -> IntegrityResult {
         let problems: [String]
         do {
             let queue = try open(path, access: access, label: "SeedDB.check")
@@ -77,6 +91,7 @@ enum SQLiteFile {
             if rows == ["ok"] { return .ok }
             problems = rows.isEmpty ? ["no result from \(pragma)"] : rows
         } catch let error as DatabaseError {
+            if isFileFailure(error) { try fileFailure(error) }
             problems = [error.message ?? "\(error.resultCode)"]
         } catch {
             problems = ["\(error)"]
@@ -84,6 +99,24 @@ enum SQLiteFile {
         let lines = problems.flatMap { $0.split(whereSeparator: \.isNewline).map(String.init) }
             .filter { !$0.hasPrefix("*** in database ") && !$0.trimmingCharacters(in: .whitespaces).isEmpty }
         return .damaged(lines.isEmpty ? problems : lines)
+    }
+
+    /// Whether `error` is the disk's failure, not the content's: SQLite could not read or
+    /// write a file (`SQLITE_IOERR`, `SQLITE_FULL`, `SQLITE_NOLFS`), open it
+    /// (`SQLITE_CANTOPEN`), or open it for writing (`SQLITE_READONLY`: SQLite opens a
+    /// file read-only when its read-write open fails, so a write to SeedDB's own staged
+    /// copy fails so after an I/O error).
+    static func isFileFailure(_ error: DatabaseError) -> Bool {
+        [.SQLITE_IOERR, .SQLITE_FULL, .SQLITE_NOLFS, .SQLITE_CANTOPEN, .SQLITE_READONLY].contains(error.resultCode)
+    }
+
+    /// A ``SeedDBError`` `ioFailure` for `error`, a failure of the disk
+    /// (``isFileFailure(_:)``) met doing `operation` on SeedDB's own file at `path`; a
+    /// full disk says how much is free there.
+    static func fileFailure(_ error: DatabaseError, _ operation: String, _ path: String) -> SeedDBError {
+        var reason = error.message ?? "\(error.resultCode)"
+        if error.resultCode == .SQLITE_FULL { reason += SeedDBError.freeSpace(near: path) }
+        return SeedDBError(.ioFailure, "\(operation) \(path): \(reason)", underlying: error)
     }
 
     /// Whether `error` says another connection holds a lock.

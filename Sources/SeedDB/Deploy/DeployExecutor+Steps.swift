@@ -71,7 +71,7 @@ extension DeployExecutor {
             // The seed changed after it was observed: the plan skipped the check for the
             // content it remembered, not for this one.
             let full = stage.integrity == .full
-            let result = db.check(temporary, full: full)
+            let result = try db.check(temporary, full: full)
             guard result == "ok" else {
                 throw SeedDBError(.invalidSeed, "invalid seed \(target.source): \(full ? "integrity_check" : "quick_check") failed: \(result)")
             }
@@ -159,7 +159,7 @@ extension DeployExecutor {
             if check.listsSeedTables { run.seedTables = memo.tables }
             return
         }
-        let result = db.check(staged.path, full: check.level == .full)
+        let result = try db.check(staged.path, full: check.level == .full)
         guard result == "ok" else {
             throw SeedDBError(.invalidSeed, "invalid seed \(target.source): \(check.level == .full ? "integrity_check" : "quick_check") failed: \(result)")
         }

@@ -21,7 +21,8 @@ protocol DeployDatabase: Sendable {
     func copySeed(_ source: String, into directory: String, stem: String, policy: FilePolicy, options: SeedCopyOptions, created: (String) -> Void) throws(SeedDBError) -> SeedSource.CopyResult
     /// `quick_check` (or `integrity_check` when `full`) of the database at `path`: `"ok"`
     /// or the first problem.
-    func check(_ path: String, full: Bool) -> String
+    /// - Throws: `ioFailure` when the file cannot be opened or read (no verdict on it).
+    func check(_ path: String, full: Bool) throws(SeedDBError) -> String
     /// The names of the tables of the database at `path`.
     func tableNames(of path: String) throws(SeedDBError) -> [String]
     /// The digest of each ordinary table of the database at `path` (``TableDigest``).
@@ -147,8 +148,8 @@ struct LocalDatabase: DeployDatabase {
         }
     }
 
-    func check(_ path: String, full: Bool) -> String {
-        SQLiteFile.check(path, access: .immutable, full: full)
+    func check(_ path: String, full: Bool) throws(SeedDBError) -> String {
+        try SQLiteFile.check(path, access: .immutable, full: full)
     }
 
     func tableNames(of path: String) throws(SeedDBError) -> [String] {
@@ -194,7 +195,7 @@ struct LocalDatabase: DeployDatabase {
     func carry(into target: CarryTarget, from old: String, _ carry: CarryRequest, logger: Logger) throws(SeedDBError) -> CarryResult {
         switch target {
         case .live(let live):
-            return try Self.carry(into: Self.database(live), from: old, carry, isSwap: false, logger: logger)
+            return try Self.carry(into: Self.database(live), from: old, carry, staged: nil, logger: logger)
         case .staged(let staged):
             return try SQLiteFile.mapping("cannot carry tables into", staged) {
                 let queue = try SQLiteFile.open(staged, access: .readWrite, label: "SeedDB.carry")
@@ -205,7 +206,7 @@ struct LocalDatabase: DeployDatabase {
                     // removes it. Flushing the journal and the pages the merge spills as it
                     // goes would order writes nobody will replay.
                     try db.execute(sql: "PRAGMA synchronous = OFF")
-                    return try Self.carry(into: db, from: old, carry, isSwap: true, logger: logger)
+                    return try Self.carry(into: db, from: old, carry, staged: staged, logger: logger)
                 }
             }
         }
@@ -262,13 +263,15 @@ struct LocalDatabase: DeployDatabase {
     /// The carry on a connection to the staged copy: the merge first (when on), then the
     /// preserved tables and the tables the app created.
     ///
-    /// - Parameter isSwap: A swap's staged copy: SeedDB's own file, removed when anything
+    /// - Parameter staged: A swap's staged copy: SeedDB's own file, removed when anything
     ///   fails, so its merge may run without a rollback journal
-    ///   (``withoutRollbackJournal(_:_:)``); and an old copy read `immutable=1` under the
+    ///   (``withoutRollbackJournal(_:_:)``); an old copy read `immutable=1` under the
     ///   writer's exclusive lock, so a second connection reads the same bytes
-    ///   (``MergeSecondReader``). `false` for a live replace, whose connection is the
-    ///   working copy's.
-    private static func carry(into db: Database, from old: String, _ carry: CarryRequest, isSwap: Bool, logger: Logger) throws(SeedDBError) -> CarryResult {
+    ///   (``MergeSecondReader``); and the file a failure of the disk while the merge and
+    ///   the carry write is named after (``writing(_:_:)``). `nil` for a live replace,
+    ///   whose connection is the working copy's.
+    private static func carry(into db: Database, from old: String, _ carry: CarryRequest, staged: String?, logger: Logger) throws(SeedDBError) -> CarryResult {
+        let isSwap = staged != nil
         try SQLiteFile.mapping("cannot read the working copy", carry.workingCopy) {
             try db.execute(sql: "ATTACH DATABASE ? AS old", arguments: [old])
         }
@@ -302,7 +305,7 @@ struct LocalDatabase: DeployDatabase {
             let merge = { [threeWay] () throws(SeedDBError) in
                 try threeWay.merge(in: db, base: carry.base == nil ? nil : "seeddb_base", user: "old", into: "main")
             }
-            let result = isSwap ? try withoutRollbackJournal(db, merge) : try merge()
+            let result = try writing(staged) { () throws(SeedDBError) in isSwap ? try withoutRollbackJournal(db, merge) : try merge() }
             merged = result
             appTables = .carriedByTheMerge(result.carriedTables)
         }
@@ -318,7 +321,22 @@ struct LocalDatabase: DeployDatabase {
             let replaced = merged.unmergedTables.filter { !MergeNames.folded($0).hasPrefix("sqlite_") }
             if !replaced.isEmpty { discarded = Set((discarded ?? []) + replaced).sorted() }
         }
-        let carried = try TableCarry.carryUserTables(preserving: carry.preservedTables, appTables: appTables, in: db, logger: logger)
+        let carried = try writing(staged) { () throws(SeedDBError) in
+            try TableCarry.carryUserTables(preserving: carry.preservedTables, appTables: appTables, in: db, logger: logger)
+        }
         return CarryResult(carried: carried, merge: merged, discarded: discarded)
+    }
+
+    /// Runs `body`, which writes into the staged copy at `staged` (when a swap's): a
+    /// failure of the disk there (``SQLiteFile/isFileFailure(_:)``: full, an I/O error, a
+    /// read-write open that failed) is an I/O error naming that file, with what is free
+    /// when it is full; the merge and the carry name a table or a schema, not the file.
+    private static func writing<Result>(_ staged: String?, _ body: () throws(SeedDBError) -> Result) throws(SeedDBError) -> Result {
+        do {
+            return try body()
+        } catch {
+            guard let staged, let cause = error.underlying as? DatabaseError, SQLiteFile.isFileFailure(cause) else { throw error }
+            throw SQLiteFile.fileFailure(cause, "cannot carry the user's data into the staged copy", staged)
+        }
     }
 }

@@ -6,14 +6,15 @@ import SystemPackage
 /// SHA-256 of files, at the speed of the CPU's SHA instructions (through swift-crypto).
 public enum FileDigest {
     /// The SHA-256 of the file at `path`, streamed through one buffer.
-    /// - Throws: ``SeedDBError`` `seedUnavailable` when it cannot be read.
+    /// - Throws: ``SeedDBError`` `seedUnavailable` when it cannot be read, `ioFailure` when
+    ///   reading it fails (``SeedDBError/unreadableInputCode(_:)``).
     public static func sha256(ofFileAt path: String) throws(SeedDBError) -> SeedDBCore.SHA256Digest {
         do {
             let descriptor = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
             defer { try? descriptor.close() }
             return try CopyEngine.hash(descriptor, upTo: .max)
         } catch {
-            throw SeedDBError(.seedUnavailable, "cannot read seed \(path): \(error)", underlying: error)
+            throw SeedDBError(SeedDBError.unreadableInputCode(error), "cannot read seed \(path): \(error)", underlying: error)
         }
     }
 
@@ -25,7 +26,7 @@ public enum FileDigest {
         } catch .noSuchFileOrDirectory, .notDirectory {
             throw SeedDBError(.seedUnavailable, "seed not found: \(path)")
         } catch {
-            throw SeedDBError(.seedUnavailable, "cannot read seed \(path): \(error)", underlying: error)
+            throw SeedDBError(SeedDBError.unreadableInputCode(error), "cannot read seed \(path): \(error)", underlying: error)
         }
     }
 }

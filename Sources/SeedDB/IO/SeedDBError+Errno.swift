@@ -25,6 +25,27 @@ extension SeedDBError {
         return SeedDBError(code, "\(operation) \(path): \(describe(errno))\(errno == .noSpace ? freeSpace(near: path) : "")", underlying: errno)
     }
 
+    /// The code of a failure to read an input (a seed, or a file SeedDB keeps and reads as
+    /// one: a previous generation, a merge base, the staged copy): `seedUnavailable` (66)
+    /// when it is missing or may not be read (no such file, a path through a file, a
+    /// permission refused, a loop of links); `ioFailure` (74) when it is there and reading
+    /// it failed (a device error): that is no missing input.
+    static func unreadableInputCode(_ error: any Error) -> Code {
+        let cause: any Error
+        switch error {
+        case let error as SeedDBError: cause = error.underlying ?? error
+        case CopyEngine.Failure.read(let error): cause = error
+        default: cause = error
+        }
+        guard let errno = cause as? Errno else { return .seedUnavailable }
+        switch errno {
+        case .noSuchFileOrDirectory, .notDirectory, .permissionDenied, .notPermitted, .tooManySymbolicLinkLevels, .isDirectory, .fileNameTooLong:
+            return .seedUnavailable
+        default:
+            return .ioFailure
+        }
+    }
+
     /// `; 2084864 bytes (2.0 MiB) free there`, for a write that ran out of space: what the
     /// file system holding `path`'s directory still has; nothing when that cannot be told.
     static func freeSpace(near path: String) -> String {

@@ -39,7 +39,8 @@ struct SeedSource {
     /// frames or `-journal` holding changes that a copy of the file alone would lose.
     ///
     /// - Returns: The header and the bytes read for it.
-    /// - Throws: ``SeedDBError`` `seedUnavailable` (66) or `invalidSeed` (65).
+    /// - Throws: ``SeedDBError`` `seedUnavailable` (66), `ioFailure` (74: reading a file
+    ///   that is there failed, ``SeedDBError/unreadableInputCode(_:)``) or `invalidSeed` (65).
     /// - Parameter readingHeader: Whether to read the header; `false` when the content is
     ///   known to have passed a check already (nothing of the seed is read then).
     func inspect(readingHeader: Bool = true) throws(SeedDBError) -> Inspection {
@@ -52,7 +53,7 @@ struct SeedSource {
         } catch .noSuchFileOrDirectory, .notDirectory {
             throw SeedDBError(.seedUnavailable, "seed not found: \(path)")
         } catch {
-            throw SeedDBError(.seedUnavailable, "cannot read seed \(path): \(error)", underlying: error)
+            throw SeedDBError(SeedDBError.unreadableInputCode(error), "cannot read seed \(path): \(error)", underlying: error)
         }
         guard type == .regular else {
             throw SeedDBError(.seedUnavailable, "cannot read seed \(path): not a regular file")
@@ -66,7 +67,7 @@ struct SeedSource {
         } catch {
             // The cause alone: the error's own message names the path again.
             let cause = (error.underlying as? Errno).map(SeedDBError.describe) ?? error.message
-            throw SeedDBError(.seedUnavailable, "cannot read seed \(path): \(cause)", underlying: error)
+            throw SeedDBError(SeedDBError.unreadableInputCode(error), "cannot read seed \(path): \(cause)", underlying: error)
         }
         guard let header = SQLiteHeader(prefix) else {
             throw SeedDBError(.invalidSeed, "invalid seed \(path): " + (prefix.isEmpty ? "the file is empty (0 bytes), not an SQLite 3 database" : "not an SQLite 3 database (bad header)"))
@@ -111,7 +112,8 @@ struct SeedSource {
     ///   - rereads: Read the copy back and check it against the digest (`--integrity full`).
     ///   - whileHashing: Runs once every byte is written, overlapping the end of the
     ///     hashing (the caller flushes the copy there).
-    /// - Throws: ``SeedDBError`` `seedUnavailable` when the seed cannot be read,
+    /// - Throws: ``SeedDBError`` `seedUnavailable` when the seed cannot be read (`ioFailure`
+    ///   when reading it fails, ``SeedDBError/unreadableInputCode(_:)``),
     ///   `ioFailure`/`cannotCreate` when the destination cannot be written or reads back
     ///   wrong, or what `whileHashing` throws.
     func copy(to destination: FileDescriptor, destinationPath: String, known: SourceDigest? = nil, prefix: (identity: FileIdentity, bytes: [UInt8])? = nil, rereads: Bool = false, progress: (@Sendable (Int64, Int64) -> Void)?, whileHashing: CopyEngine.Overlap = {}, isInterrupted: CopyEngine.Interruption = nil) throws(SeedDBError) -> CopyResult {
@@ -120,13 +122,13 @@ struct SeedSource {
         do {
             input = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
         } catch {
-            throw SeedDBError(.seedUnavailable, "cannot read seed \(path): \(error)", underlying: error)
+            throw SeedDBError(SeedDBError.unreadableInputCode(error), "cannot read seed \(path): \(error)", underlying: error)
         }
         defer { try? input.close() }
         do {
             before = FileIdentity(try input.stat())
         } catch {
-            throw SeedDBError(.seedUnavailable, "cannot read seed \(path): \(error)", underlying: error)
+            throw SeedDBError(SeedDBError.unreadableInputCode(error), "cannot read seed \(path): \(error)", underlying: error)
         }
         do {
             if var decoder = try decoder() {
@@ -161,7 +163,7 @@ struct SeedSource {
         } catch let error as CopyEngine.Failure {
             switch error {
             case .read(let cause):
-                throw SeedDBError(.seedUnavailable, "cannot read seed \(path): \(cause)", underlying: cause)
+                throw SeedDBError(SeedDBError.unreadableInputCode(cause), "cannot read seed \(path): \(cause)", underlying: cause)
             case .write(let cause as Errno) where cause == .noSpace:
                 let needed: Int64? = switch compression {
                 case .none: before.size

@@ -25,8 +25,9 @@ import SeedDBCore
 ///   one, which cannot be read back, is left empty with a warning), so their shadow tables
 ///   are the module's own.
 ///
-/// Every failure is one ``SeedDBError``: `inUse` when the old copy is locked, else
-/// `invalidSeed`, worded `cannot carry table "…" into the new seed: …; nothing was changed`.
+/// Every failure is one ``SeedDBError``: `inUse` when the old copy is locked, `ioFailure`
+/// when the disk fails (``SQLiteFile/isFileFailure(_:)``), else `invalidSeed`, worded
+/// `cannot carry table "…" into the new seed: …; nothing was changed`.
 /// The caller's savepoint or transaction undoes what was written.
 struct TableCarry {
     /// What becomes of a column the user's table has and the target's table lacks.
@@ -203,7 +204,8 @@ struct TableCarry {
         return db.changesCount
     }
 
-    /// The one error of a carry: the old copy in use, or rows that do not fit.
+    /// The one error of a carry: the old copy in use, the disk's failure, or rows that do
+    /// not fit.
     private func failure(_ error: any Error, table: String) -> SeedDBError {
         switch error {
         case let error as SeedDBError:
@@ -211,7 +213,7 @@ struct TableCarry {
         case let error as DatabaseError where SQLiteFile.isBusy(error):
             return SeedDBError(.inUse, "cannot carry table \(NameRules.quoted(table)) into the new seed: the working copy is in use by another process; nothing was changed", underlying: SQLiteFile.inItsOwnWords(error))
         case let error as DatabaseError:
-            return SeedDBError(.invalidSeed, "cannot carry table \(NameRules.quoted(table)) into the new seed: \(error.message ?? "\(error.resultCode)"); nothing was changed", underlying: error)
+            return SeedDBError(SQLiteFile.isFileFailure(error) ? .ioFailure : .invalidSeed, "cannot carry table \(NameRules.quoted(table)) into the new seed: \(error.message ?? "\(error.resultCode)"); nothing was changed", underlying: error)
         default:
             return SeedDBError(.ioFailure, "cannot carry table \(NameRules.quoted(table)) into the new seed: \(error); nothing was changed", underlying: error)
         }

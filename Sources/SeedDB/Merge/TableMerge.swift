@@ -141,7 +141,7 @@ struct TableMerge {
             do {
                 guard try TableCarry.addColumn(column, of: user, to: destination, db: db, logger: logger) else { continue }
             } catch let error as DatabaseError {
-                throw SeedDBError(.invalidSeed, "cannot add the app's column \(NameRules.quoted(column.name)) to table \(NameRules.quoted(name)) of the new seed: \(error.message ?? "\(error.resultCode)"); nothing was changed", underlying: error)
+                throw SeedDBError(SQLiteFile.isFileFailure(error) ? .ioFailure : .invalidSeed, "cannot add the app's column \(NameRules.quoted(column.name)) to table \(NameRules.quoted(name)) of the new seed: \(error.message ?? "\(error.resultCode)"); nothing was changed", underlying: error)
             }
             var added = column
             added.primaryKeyIndex = 0
@@ -345,7 +345,8 @@ struct TableMerge {
                     outcome.wrote = true
                 }
             } catch let error as DatabaseError {
-                throw SeedDBError(.invalidSeed, "cannot merge table \(NameRules.quoted(name)), key \(MergeConflict.keyText(key)): \(error.message ?? "\(error.resultCode)"); nothing was changed", underlying: error)
+                // A row the new seed's constraints refuse; or the disk's failure.
+                throw SeedDBError(SQLiteFile.isFileFailure(error) ? .ioFailure : .invalidSeed, "cannot merge table \(NameRules.quoted(name)), key \(MergeConflict.keyText(key)): \(error.message ?? "\(error.resultCode)"); nothing was changed", underlying: error)
             }
         }
         return outcome
