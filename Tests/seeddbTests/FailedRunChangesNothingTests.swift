@@ -40,6 +40,26 @@ import Testing
         try expectNothingChanged(["reseed", "--sha256", String(repeating: "0", count: 64)] + cli.seedFlags(1), status: 65, mentioning: "SHA-256")
     }
 
+    /// A first deploy that fails right after it made the app's directory (an I/O error
+    /// opening it to set its mode) removes that directory again: the failed run leaves the
+    /// directory entries as they were (it left the new, empty directory). The fault is
+    /// the first open of the directory after its `mkdir`, counted in a run without it.
+    @Test(.enabled(if: DurabilityOrderTests.strace != nil, "strace is missing: .ci/run installs it"))
+    func aFirstDeployThatFailsRemovesTheDirectoryItMade() throws {
+        let strace = DurabilityOrderTests.strace!
+        let arguments = (["deploy"] + cli.seedFlags(1)).map { "'\($0)'" }.joined(separator: " ")
+        let counted = CLIHarness()
+        let output = counted.root + "/trace.txt"
+        #expect(try counted.shell("\(strace) -f -qq -o '\(output)' -P '\(counted.appData)' -e trace=openat,mkdir '\(CLIHarness.binary)' \(arguments)").status == 0)
+        let calls = String(decoding: counted.bytes(output) ?? Data(), as: UTF8.self).split(separator: "\n")
+        let made = try #require(calls.firstIndex { $0.contains("mkdir(") }, "\(calls)")
+        let when = calls[..<made].filter { $0.contains("openat(") }.count + 1
+        let failed = try cli.shell("\(strace) -f -qq -o /dev/null -P '\(cli.appData)' -e inject=openat:error=EIO:when=\(when) '\(CLIHarness.binary)' \(arguments)")
+        #expect(failed.status == 74 && failed.stderr.contains("cannot create directory \(cli.appData)"), "\(failed.status): \(failed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: cli.appData), "\(cli.list(cli.root + "/data"))")
+        #expect(!FileManager.default.fileExists(atPath: cli.root + "/config/" + cli.app), "\(cli.list(cli.root + "/config"))")
+    }
+
     @Test func aFullDiskChangesNothing() throws {
         try deployedTwice()
         // A seed larger than the file-size limit the shell sets (RLIMIT_FSIZE, as a full disk).

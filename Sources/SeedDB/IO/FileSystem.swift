@@ -43,27 +43,35 @@ enum FileSystem {
     /// Creates `path` and any missing parents, each with `mode` (0700 unless a
     /// ``FilePolicy`` says otherwise); directories that already exist keep their mode.
     /// - Returns: The directories it created, outermost first.
+    /// - Throws: ``SeedDBError`` when one cannot be created or given its mode; the
+    ///   directories it created are then removed again (while empty), so a failure leaves
+    ///   the directory entries as they were.
     @discardableResult
     static func createDirectories(_ path: String, mode: UInt16 = 0o700) throws(SeedDBError) -> [String] {
         var current = FilePath(path)
         current.components.removeAll()
         var created: [String] = []
-        for component in FilePath(path).components {
-            current.append(component)
-            let current = current.string
-            do {
-                try Syscalls.mkdir(current, mode: mode_t(mode))
-                created.append(current)
-                // mkdir applies the umask; set the mode exactly.
-                try Syscalls.chmodDirectory(current, mode: mode_t(mode))
-            } catch .fileExists {
-                continue
-            } catch {
-                throw SeedDBError.io(error, "cannot create directory", current)
+        do throws(SeedDBError) {
+            for component in FilePath(path).components {
+                current.append(component)
+                let current = current.string
+                do {
+                    try Syscalls.mkdir(current, mode: mode_t(mode))
+                    created.append(current)
+                    // mkdir applies the umask; set the mode exactly.
+                    try Syscalls.chmodDirectory(current, mode: mode_t(mode))
+                } catch .fileExists {
+                    continue
+                } catch {
+                    throw SeedDBError.io(error, "cannot create directory", current)
+                }
             }
-        }
-        guard try fileType(at: path) == .directory || (try? FilePath(path).stat().type) == .directory else {
-            throw SeedDBError(.cannotCreate, "cannot create directory \(path): a file that is not a directory is in the way")
+            guard try fileType(at: path) == .directory || (try? FilePath(path).stat().type) == .directory else {
+                throw SeedDBError(.cannotCreate, "cannot create directory \(path): a file that is not a directory is in the way")
+            }
+        } catch {
+            for directory in created.reversed() { _ = removeIfEmpty(directory) }
+            throw error
         }
         return created
     }
