@@ -228,6 +228,19 @@ import Testing
         #expect(try cli.run(rollback).status == 0)
     }
 
+    /// A failed removal of the staged copy's rollback journal (SQLite deletes it at the
+    /// end of the carry's transaction, merging off) is undone with the staged copy: no
+    /// `.….tmp-journal` stays (it did), and the line names the staged copy, not `the
+    /// working copy`.
+    @Test(.enabled(if: DurabilityOrderTests.strace != nil, "strace is missing: .ci/run installs it"))
+    func theStagedCopysJournalGoesWithIt() throws {
+        try deployedWithAnAppTable()
+        try expectInjected(
+            "staged copy's journal not removed", ["deploy", "--merge", "off"] + cli.seedFlags(2), before: "carry",
+            file: { Self.stagedCopy($0).map { $0 + "-journal" } }, inject: "unlink:error=EIO:when=1",
+            status: 74, mentioning: "into the staged copy \(cli.appData)/.levels.sqlite.seeddb-", notMentioning: "the working copy")
+    }
+
     @Test func seedVanishingMidCopy() throws {
         #expect(try cli.run(["deploy"] + cli.seedFlags(1)).status == 0)
         let seed = try cli.copySeed(2, to: "vanishing.sqlite")

@@ -46,7 +46,11 @@ extension DeployExecutor {
             progress: context.configuration.progress, isInterrupted: context.configuration.isInterrupted)
         let copy = try db.copySeed(target.source, into: paths.directory, stem: paths.name.rawValue, policy: files, options: options) { path in
             temporary = path
-            run.onFailure("the staged copy") { () throws(SeedDBError) in try fs.remove(path) }
+            // With the journal a failed write into it may have left (`-journal`, or a WAL
+            // seed's `-wal` and `-shm`): SeedDB's own files, named after the staged copy.
+            run.onFailure("the staged copy") { () throws(SeedDBError) in
+                for file in [path] + SeedPaths.sqliteSidecars(of: path) { try fs.remove(file) }
+            }
         }
         if !stage.restoresPrevious {
             // The seed file's identity and digest, remembered.
