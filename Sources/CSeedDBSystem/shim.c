@@ -81,12 +81,16 @@ int cseeddb_sqlite_memory_statistics_off(void) {
 static int kept_argument_count;
 static char *const *kept_arguments;
 
+#if defined(__GLIBC__)
+// glibc passes argc, argv and envp to every init_array function (musl passes nothing:
+// there, nothing is kept, and Swift's CommandLine is used).
 __attribute__((constructor))
 static void keep_arguments(int argc, char **argv, char **envp) {
     (void)envp;
     kept_argument_count = argc;
     kept_arguments = argv;
 }
+#endif
 
 int cseeddb_argument_count(void) {
     return kept_argument_count;
