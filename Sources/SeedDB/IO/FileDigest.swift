@@ -7,7 +7,7 @@ import SystemPackage
 public enum FileDigest {
     /// The SHA-256 of the file at `path`, streamed through one buffer.
     /// - Throws: ``SeedDBError`` `seedUnavailable` when it cannot be read, `ioFailure` when
-    ///   reading it fails (``SeedDBError/unreadableInputCode(_:)``).
+    ///   reading it fails (`SeedDBError.unreadableInputCode(_:)`).
     public static func sha256(ofFileAt path: String) throws(SeedDBError) -> SeedDBCore.SHA256Digest {
         do {
             let descriptor = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])

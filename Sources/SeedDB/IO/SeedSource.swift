@@ -40,7 +40,7 @@ struct SeedSource {
     ///
     /// - Returns: The header and the bytes read for it.
     /// - Throws: ``SeedDBError`` `seedUnavailable` (66), `ioFailure` (74: reading a file
-    ///   that is there failed, ``SeedDBError/unreadableInputCode(_:)``) or `invalidSeed` (65).
+    ///   that is there failed, `SeedDBError.unreadableInputCode(_:)`) or `invalidSeed` (65).
     /// - Parameter readingHeader: Whether to read the header; `false` when the content is
     ///   known to have passed a check already (nothing of the seed is read then).
     func inspect(readingHeader: Bool = true) throws(SeedDBError) -> Inspection {
@@ -113,7 +113,7 @@ struct SeedSource {
     ///   - whileHashing: Runs once every byte is written, overlapping the end of the
     ///     hashing (the caller flushes the copy there).
     /// - Throws: ``SeedDBError`` `seedUnavailable` when the seed cannot be read (`ioFailure`
-    ///   when reading it fails, ``SeedDBError/unreadableInputCode(_:)``),
+    ///   when reading it fails, `SeedDBError.unreadableInputCode(_:)`),
     ///   `ioFailure`/`cannotCreate` when the destination cannot be written or reads back
     ///   wrong, or what `whileHashing` throws.
     func copy(to destination: FileDescriptor, destinationPath: String, known: SourceDigest? = nil, prefix: (identity: FileIdentity, bytes: [UInt8])? = nil, rereads: Bool = false, progress: (@Sendable (Int64, Int64) -> Void)?, whileHashing: CopyEngine.Overlap = {}, isInterrupted: CopyEngine.Interruption = nil) throws(SeedDBError) -> CopyResult {
