@@ -83,9 +83,8 @@ extension Deployer {
         let done: MaintenanceReport.Action = policy == .vacuum ? .vacuumed : .optimized
         if dryRun {
             // The directories the run's lock checks before it reads the record, due or not
-            // (the one that holds the app's, and the app's, `--owner`'s own included).
-            try effects.files.requireSafeParentForRoot(of: paths.directory)
-            try effects.files.requireWritableDirectory(paths.directory, owner: configuration.files.owner)
+            // (`--owner`'s own included).
+            try requireDirectoriesAsTheLockChecks(paths)
             let entry = try settings(at: paths).snapshot(only: seed.name).entry(of: seed.name) ?? SettingsEntry()
             guard due(entry) else { return MaintenanceReport(name: seed.name, action: .skipped, lastRun: entry.maintainedAt, workingCopy: paths.workingCopy) }
             try effects.files.requireWritableDirectory(paths.settingsDirectory, owner: configuration.files.owner)

@@ -137,10 +137,8 @@ public struct Deployer: Sendable {
         // checks its digest.
         if plan.seedLink?.seedChanged == true { try requireExpectedDigest(observed, signature: signature) }
         if plan.action.copies {
-            // (`--owner`'s own directories included, as the run's own checks take them, and
-            // the one that holds the app's, as its lock takes it.)
-            try effects.files.requireSafeParentForRoot(of: paths.directory)
-            try effects.files.requireWritableDirectory(paths.directory, owner: configuration.files.owner)
+            // (`--owner`'s own directories included, as the run's own checks take them.)
+            try requireDirectoriesAsTheLockChecks(paths)
             try effects.files.requireWritableDirectory(paths.settingsDirectory, owner: configuration.files.owner)
             if kind != .rollback {
                 _ = try SeedSource(path: observed.seed.source).inspect()
@@ -1314,6 +1312,14 @@ public struct Deployer: Sendable {
     }
 
     // MARK: - The deploy lock
+
+    /// For a dry run, which takes no lock: the app's directory and, as root, the one that
+    /// holds it, refused as the deploy lock refuses them when it is taken (not writable, or
+    /// one another account could write or rename it).
+    func requireDirectoriesAsTheLockChecks(_ paths: SeedPaths) throws(SeedDBError) {
+        try effects.files.requireSafeParentForRoot(of: paths.directory)
+        try effects.files.requireWritableDirectory(paths.directory, owner: configuration.files.owner)
+    }
 
     /// Runs `body` holding the deploy lock of the working copy at `paths`. When `body` fails, the lock file and the directories this
     /// call created are removed: a failed run leaves nothing behind.
